@@ -1,0 +1,87 @@
+# allocbench - what does an allocation really cost?
+#
+#   make            build ./allocbench
+#   make run        build, then measure with the defaults and print the table
+#   make check      build and run every test; the last line is "N passed, M failed"
+#   make bench      the speed targets, printed as ratios (not tests)
+#   make install    PREFIX=/usr/local DESTDIR= (binary and man page)
+#
+# DEVELOPER=1 turns warnings into errors; SANITIZE=address,undefined builds
+# with sanitizers. PAPI and cJSON are found with pkg-config.
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man/man1
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+
+WARNINGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla \
+	   -Wformat=2 -Wwrite-strings -Wcast-align -Wpointer-arith -Wundef
+CFLAGS ?= -O2 -g
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARNINGS) $(CFLAGS)
+ALL_LDFLAGS = $(LDFLAGS)
+ifeq ($(DEVELOPER),1)
+ALL_CFLAGS += -Werror
+endif
+ifneq ($(SANITIZE),)
+ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
+ALL_LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+
+DEPS_PKGS = libcjson
+DEPS_DEBIAN = libcjson-dev pkg-config
+DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(DEPS_PKGS) 2>/dev/null)
+DEPS_LIBS := $(shell $(PKG_CONFIG) --libs $(DEPS_PKGS) 2>/dev/null)
+LIBS = $(DEPS_LIBS) -lm
+
+SRC = $(wildcard src/*.c)
+OBJ = $(SRC:.c=.o)
+LIB_OBJ = $(filter-out src/main.o,$(OBJ))
+UNIT_SRC = $(wildcard tests/unit/test_*.c)
+UNIT_BIN = $(UNIT_SRC:.c=)
+
+.PHONY: all deps run check bench install uninstall clean
+all: allocbench
+
+# Installs the Debian packages the build needs when pkg-config cannot find
+# them (as root), or says exactly which to install.
+deps:
+	@$(PKG_CONFIG) --exists $(DEPS_PKGS) 2>/dev/null || sh tests/install-deps.sh $(DEPS_DEBIAN)
+
+allocbench: $(OBJ)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJ) $(LIBS)
+
+src/%.o: src/%.c $(wildcard src/*.h) Makefile
+	@$(PKG_CONFIG) --exists $(DEPS_PKGS) 2>/dev/null || \
+		{ echo "allocbench: missing build dependencies; run 'make deps' or: apt-get install $(DEPS_DEBIAN)" >&2; exit 1; }
+	$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) -c -o $@ $<
+
+tests/unit/test_%: tests/unit/test_%.c tests/unit/check.h $(LIB_OBJ)
+	$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) -Isrc $(ALL_LDFLAGS) -o $@ $< $(LIB_OBJ) $(LIBS)
+
+run: deps
+	@$(MAKE) --no-print-directory allocbench
+	./allocbench
+
+check: deps
+	@$(MAKE) --no-print-directory allocbench $(UNIT_BIN) tests/tools/jsonq
+	@sh tests/run.sh $(UNIT_BIN)
+
+bench: deps
+	@$(MAKE) --no-print-directory allocbench
+	@$(MAKE) --no-print-directory tests/tools/jsonq
+	@sh tests/bench.sh
+
+install: allocbench
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	install -m 755 allocbench $(DESTDIR)$(BINDIR)/allocbench
+	install -m 644 man/allocbench.1 $(DESTDIR)$(MANDIR)/allocbench.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/allocbench $(DESTDIR)$(MANDIR)/allocbench.1
+
+clean:
+	rm -f allocbench $(OBJ) $(UNIT_BIN) tests/tools/jsonq
+
+tests/tools/jsonq: tests/tools/jsonq.c
+	$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBS)

@@ -1,0 +1,37 @@
+/*
+ * backend.h - the allocators allocbench measures, found by name in one table.
+ *
+ * A backend's unit of work is one whole measurement (struct backend.run),
+ * never one allocation: its allocate and release functions are static inline
+ * and instantiated into the loop of measure.h, one copy per backend file.
+ */
+#ifndef ALLOCBENCH_BACKEND_H
+#define ALLOCBENCH_BACKEND_H
+
+#include "measure.h"
+
+struct backend {
+	const char *name;     /* as given to --backend */
+	const char *summary;  /* one line for --help */
+	int uses_align;       /* 1 when --align decides where chunks go */
+	/*
+	 * Runs one measurement in the calling (fresh) process. Returns 0 with
+	 * SAMPLE filled, or -1 with SAMPLE->ok cleared and SAMPLE->error set.
+	 */
+	int (*run)(const struct measure_params *params, struct sample *sample);
+};
+
+extern const struct backend backend_malloc;
+extern const struct backend backend_pool;
+extern const struct backend backend_arena;
+
+/* Every built-in backend, in the order --help lists them; NULL-terminated. */
+extern const struct backend *const backend_table[];
+
+/* The backend called NAME, or NULL. */
+const struct backend *backend_find(const char *name);
+
+/* Alignment malloc guarantees (alignof(max_align_t)), reported for malloc rows. */
+size_t backend_malloc_alignment(void);
+
+#endif

@@ -1,0 +1,28 @@
+/* backend_malloc.c - the C library's malloc and free, or whatever is preloaded. */
+#include "backend.h"
+
+#include <stdlib.h>
+
+static inline void *libc_alloc(void *ctx, size_t size)
+{
+	(void)ctx;
+	return malloc(size);
+}
+
+static inline void libc_release(void *ctx, void *chunk)
+{
+	(void)ctx;
+	free(chunk);
+}
+
+static int malloc_run(const struct measure_params *params, struct sample *sample)
+{
+	return measure_fill(params, sample, NULL, libc_alloc, libc_release, NULL);
+}
+
+const struct backend backend_malloc = {
+	.name = "malloc",
+	.summary = "the C library's malloc/free (or a preloaded allocator)",
+	.uses_align = 0,
+	.run = malloc_run,
+};

@@ -1,0 +1,26 @@
+/*
+ * cli.h - the command line of `allocbench run`: getopt_long tables, the help
+ * text and the checks that turn what the user typed into a struct run_config.
+ * Like main.c, this module may exit: status 2 on bad usage, 0 after --help.
+ */
+#ifndef ALLOCBENCH_CLI_H
+#define ALLOCBENCH_CLI_H
+
+#include "run.h"
+
+#include <stdio.h>
+
+/* Prints the run command's help (the tool's main help) to OUT. */
+void cli_run_help(FILE *out);
+
+/*
+ * Parses the run command's ARGV (ARGV[0] is the command name) into *CONFIG.
+ * Exits with status 2 and a message naming the bad value on bad usage, and
+ * with status 0 after --help or --version.
+ */
+void cli_parse_run(int argc, char **argv, struct run_config *config);
+
+/* Frees what cli_parse_run() allocated. */
+void cli_config_release(struct run_config *config);
+
+#endif

@@ -1,0 +1,35 @@
+/*
+ * output.h - where a report goes: stdout, or -o FILE written to a temporary
+ * file beside FILE and renamed into place, so that a reader never sees half
+ * a report and a failed run leaves FILE as it was.
+ */
+#ifndef ALLOCBENCH_OUTPUT_H
+#define ALLOCBENCH_OUTPUT_H
+
+#include <stdio.h>
+
+struct output {
+	FILE *file;       /* where to write */
+	char *path;       /* -o FILE, or NULL for stdout */
+	char *tmp_path;   /* the temporary file beside it */
+	int direct;       /* FILE is a device or pipe, written in place */
+};
+
+/*
+ * Opens PATH's temporary file (PATH NULL or "-": stdout). Call it before
+ * measuring, so that an unwritable path is refused before anything runs.
+ * Returns 0, or -1 after printing why.
+ */
+int output_open(struct output *out, const char *path);
+
+/*
+ * Flushes and checks for write errors (a full disk, /dev/full), then renames
+ * the temporary file into place. Returns 0, or -1 after printing why; the
+ * temporary file is removed on failure.
+ */
+int output_commit(struct output *out);
+
+/* Removes the temporary file without touching PATH. */
+void output_abort(struct output *out);
+
+#endif

@@ -1,0 +1,55 @@
+/*
+ * parse.h - strict parsing of the numbers and lists users type.
+ *
+ * Every function rejects what strtoul would quietly accept: signs, empty
+ * strings, trailing garbage, overflow. On failure it returns -1 and points
+ * *WHY at a short reason ("not a number", "too large") for the caller to put
+ * into a message that also names the option and the bad value.
+ */
+#ifndef ALLOCBENCH_PARSE_H
+#define ALLOCBENCH_PARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Largest chunk size --sizes accepts: 1 GiB. */
+#define PARSE_MAX_SIZE ((uint64_t)1 << 30)
+
+/* Most sizes one --sizes list may expand to. */
+#define PARSE_MAX_SIZES 4096
+
+/*
+ * Parses a decimal integer from 0 to MAX into *OUT. Returns 0, or -1 with
+ * *WHY set.
+ */
+int parse_unsigned(const char *text, uint64_t max, uint64_t *out, const char **why);
+
+/*
+ * Parses a byte count: a decimal integer with an optional suffix. K, M, G, T
+ * and KiB, MiB, GiB, TiB are binary (1024); KB, MB, GB, TB are decimal
+ * (1000); B is bytes. Suffixes are case-insensitive except that "kb" etc.
+ * stay decimal. Returns 0, or -1 with *WHY set (including on overflow).
+ */
+int parse_bytes(const char *text, uint64_t *out, const char **why);
+
+/*
+ * Parses a --sizes list: comma-separated items, each a byte count (as
+ * parse_bytes) or a range: LO..HI (LO, 2LO, 4LO, ... up to HI), LO..HI:xF
+ * (multiply by F each step), LO..HI:+S (add S each step). Every size must be
+ * from 1 to PARSE_MAX_SIZE, appear once, and the list must expand to at most
+ * PARSE_MAX_SIZES sizes.
+ *
+ * On success stores a malloc'ed array in *SIZES (the caller frees it) and
+ * its length in *COUNT and returns 0. On failure returns -1, copies the
+ * offending item into BAD (BAD_SIZE bytes) and sets *WHY.
+ */
+int parse_size_list(const char *text, size_t **sizes, size_t *count,
+		    char *bad, size_t bad_size, const char **why);
+
+/* The largest power of two that divides SIZE (> 0), at most 16. */
+size_t natural_alignment(size_t size);
+
+/* 1 when N is a power of two (N > 0). */
+int is_power_of_two(uint64_t n);
+
+#endif

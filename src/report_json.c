@@ -1,0 +1,175 @@
+/*
+ * report_json.c - the machine-readable report (schema "allocbench/1"), the
+ * contract that scripts, `allocbench compare` and `allocbench plot` rely on.
+ * Every field and its unit is documented in man/allocbench.1.
+ */
+#include "run.h"
+#include "util.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define JSON_SCHEMA "allocbench/1"
+
+static cJSON *summary_json(const struct stat_summary *s, const double *runs, unsigned n)
+{
+	cJSON *obj = cJSON_CreateObject(), *array = cJSON_CreateArray();
+
+	cJSON_AddNumberToObject(obj, "median", s->median);
+	cJSON_AddNumberToObject(obj, "min", s->min);
+	cJSON_AddNumberToObject(obj, "max", s->max);
+	for (unsigned i = 0; i < n; i++)
+		cJSON_AddItemToArray(array, cJSON_CreateNumber(runs[i]));
+	cJSON_AddItemToObject(obj, "runs", array);
+	return obj;
+}
+
+/* Adds METRIC of CELL as {median, min, max, runs}, or null when it does not exist. */
+static void add_metric(cJSON *obj, const struct run_report *report,
+		       const struct cell *cell, enum metric metric)
+{
+	double runs[RUN_MAX_REPEAT], floor_ns = 0;
+	struct stat_summary s;
+
+	if (cell_summary(report, cell, metric, &s)) {
+		cJSON_AddNullToObject(obj, metric_name(metric));
+		return;
+	}
+	if (metric == METRIC_X_FLOOR)
+		report_floor_ns(report, cell->size, &floor_ns);
+	for (unsigned r = 0; r < cell->runs; r++)
+		metric_value(cell, &cell->samples[r], metric, floor_ns, &runs[r]);
+	cJSON_AddItemToObject(obj, metric_name(metric), summary_json(&s, runs, cell->runs));
+}
+
+static cJSON *host_json(const struct host_info *host)
+{
+	cJSON *obj = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(obj, "hostname", host->hostname);
+	cJSON_AddStringToObject(obj, "kernel", host->kernel);
+	cJSON_AddStringToObject(obj, "machine", host->machine);
+	cJSON_AddStringToObject(obj, "cpu_model", host->cpu_model);
+	cJSON_AddNumberToObject(obj, "cpus", host->cpus);
+	cJSON_AddStringToObject(obj, "libc", host->libc);
+	cJSON_AddStringToObject(obj, "libc_version", host->libc_version);
+	cJSON_AddNumberToObject(obj, "page_size", (double)host->page_size);
+	cJSON_AddStringToObject(obj, "thp", host->thp);
+	return obj;
+}
+
+static cJSON *config_json(const struct run_config *config)
+{
+	cJSON *obj = cJSON_CreateObject(), *sizes = cJSON_CreateArray();
+	cJSON *backends = cJSON_CreateArray();
+
+	cJSON_AddStringToObject(obj, "workload", "fill");
+	for (size_t i = 0; i < config->nsizes; i++)
+		cJSON_AddItemToArray(sizes, cJSON_CreateNumber((double)config->sizes[i]));
+	cJSON_AddItemToObject(obj, "sizes", sizes);
+	for (size_t i = 0; i < config->nbackends; i++)
+		cJSON_AddItemToArray(backends, cJSON_CreateString(config->backends[i]->name));
+	cJSON_AddItemToObject(obj, "backends", backends);
+	cJSON_AddNumberToObject(obj, "total_bytes", (double)config->total_bytes);
+	cJSON_AddNumberToObject(obj, "repeat", config->repeat);
+	cJSON_AddStringToObject(obj, "touch", touch_name(config->touch));
+	if (config->align)
+		cJSON_AddNumberToObject(obj, "align", (double)config->align);
+	else
+		cJSON_AddStringToObject(obj, "align", "natural");
+	cJSON_AddNumberToObject(obj, "pool_block_bytes", (double)config->pool_block_bytes);
+	return obj;
+}
+
+static cJSON *floor_json(const struct floor_cell *f)
+{
+	cJSON *obj = cJSON_CreateObject();
+	double alloc[RUN_MAX_REPEAT], release[RUN_MAX_REPEAT], faults[RUN_MAX_REPEAT];
+	struct stat_summary s;
+
+	cJSON_AddNumberToObject(obj, "size", (double)f->size);
+	cJSON_AddNumberToObject(obj, "count", (double)f->count);
+	cJSON_AddStringToObject(obj, "status", f->ok ? "ok" : "failed");
+	if (!f->ok) {
+		cJSON_AddStringToObject(obj, "error", f->error);
+		return obj;
+	}
+	for (unsigned r = 0; r < f->runs; r++) {
+		alloc[r] = f->samples[r].alloc_ns;
+		release[r] = f->samples[r].free_ns;
+		faults[r] = (double)f->samples[r].alloc_faults;
+	}
+	if (!stats_summarize(alloc, f->runs, &s))
+		cJSON_AddItemToObject(obj, "alloc_ns", summary_json(&s, alloc, f->runs));
+	if (!stats_summarize(release, f->runs, &s))
+		cJSON_AddItemToObject(obj, "free_ns", summary_json(&s, release, f->runs));
+	if (!stats_summarize(faults, f->runs, &s))
+		cJSON_AddItemToObject(obj, "page_faults", summary_json(&s, faults, f->runs));
+	return obj;
+}
+
+static cJSON *cell_json(const struct run_report *report, const struct cell *cell)
+{
+	cJSON *obj = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(obj, "workload", "fill");
+	cJSON_AddStringToObject(obj, "backend", cell->backend->name);
+	cJSON_AddNumberToObject(obj, "size", (double)cell->size);
+	cJSON_AddNumberToObject(obj, "count", (double)cell->count);
+	cJSON_AddNumberToObject(obj, "align", (double)cell->align);
+	cJSON_AddStringToObject(obj, "status", cell->ok ? "ok" : "failed");
+	if (!cell->ok)
+		cJSON_AddStringToObject(obj, "error", cell->error);
+	cJSON_AddNumberToObject(obj, "resolution_bytes", resolution_bytes(report, cell->count));
+	for (int m = 0; m < METRIC_COUNT; m++)
+		add_metric(obj, report, cell, (enum metric)m);
+	if (cell->ok) {
+		const struct sample *median = &cell->samples[cell_median_run(cell)];
+
+		cJSON_AddNumberToObject(obj, "rss_before_bytes", (double)median->rss_before_bytes);
+		cJSON_AddNumberToObject(obj, "rss_after_bytes", (double)median->rss_after_bytes);
+		cJSON_AddNumberToObject(obj, "reserved_bytes", (double)median->reserved_bytes);
+	} else {
+		cJSON_AddNullToObject(obj, "rss_before_bytes");
+		cJSON_AddNullToObject(obj, "rss_after_bytes");
+		cJSON_AddNullToObject(obj, "reserved_bytes");
+	}
+	return obj;
+}
+
+int report_json_write(FILE *out, const struct run_report *report)
+{
+	cJSON *root = cJSON_CreateObject(), *tool = cJSON_CreateObject();
+	cJSON *floors = cJSON_CreateArray(), *results = cJSON_CreateArray();
+	char created[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	char *text;
+	int ret = 0;
+
+	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+	cJSON_AddStringToObject(root, "schema", JSON_SCHEMA);
+	cJSON_AddStringToObject(tool, "name", "allocbench");
+	cJSON_AddStringToObject(tool, "version", ALLOCBENCH_VERSION);
+	cJSON_AddItemToObject(root, "tool", tool);
+	cJSON_AddStringToObject(root, "created", created);
+	cJSON_AddItemToObject(root, "host", host_json(&report->host));
+	cJSON_AddItemToObject(root, "config", config_json(report->config));
+	for (size_t i = 0; i < report->nfloors; i++)
+		cJSON_AddItemToArray(floors, floor_json(&report->floors[i]));
+	cJSON_AddItemToObject(root, "floor", floors);
+	for (size_t i = 0; i < report->ncells; i++)
+		cJSON_AddItemToArray(results, cell_json(report, &report->cells[i]));
+	cJSON_AddItemToObject(root, "results", results);
+
+	text = cJSON_Print(root);
+	cJSON_Delete(root);
+	if (!text)
+		return error("out of memory while writing JSON");
+	if (fputs(text, out) == EOF || fputc('\n', out) == EOF)
+		ret = -1;
+	cJSON_free(text);
+	return ret;
+}

@@ -1,0 +1,126 @@
+/*
+ * run.h - the run command: what the user asked for, what was measured, and
+ * the driver that measures every (backend, size, repetition) in a fresh child.
+ */
+#ifndef ALLOCBENCH_RUN_H
+#define ALLOCBENCH_RUN_H
+
+#include "backend.h"
+#include "measure.h"
+#include "probe.h"
+#include "stats.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+enum output_format {
+	FORMAT_TEXT,
+	FORMAT_JSON,
+};
+
+#define RUN_DEFAULT_SIZES "4,40,400,4000,40000"
+#define RUN_DEFAULT_BACKENDS "malloc,pool,arena"
+#define RUN_DEFAULT_TOTAL ((uint64_t)100 << 20)
+#define RUN_DEFAULT_REPEAT 3
+#define RUN_DEFAULT_POOL_BLOCK ((size_t)1 << 20)
+#define RUN_MAX_REPEAT 1000
+
+/* Every option of the run command, as in effect. */
+struct run_config {
+	size_t *sizes;                     /* chunk sizes in bytes, owned */
+	size_t nsizes;
+	const struct backend **backends;   /* owned array of table entries */
+	size_t nbackends;
+	uint64_t total_bytes;              /* bytes allocated per measurement */
+	unsigned repeat;                   /* fresh-process repetitions per cell */
+	enum touch_policy touch;
+	size_t align;                      /* pool/arena alignment; 0 = natural */
+	size_t pool_block_bytes;           /* bytes per pool block */
+	enum output_format format;
+	const char *output_path;           /* -o FILE, or NULL for stdout */
+	int quiet;                         /* -q: no progress on stderr */
+};
+
+/* The measurement of one backend at one size over every repetition. */
+struct cell {
+	const struct backend *backend;
+	size_t size;                 /* bytes per chunk */
+	size_t count;                /* chunks per measurement */
+	size_t align;                /* alignment used, bytes */
+	int ok;                      /* every repetition succeeded */
+	char error[200];             /* the first failure's reason when !ok */
+	struct sample *samples;      /* one per repetition, config.repeat of them */
+	unsigned runs;               /* samples taken (stops at the first failure) */
+};
+
+/* The floor at one size: touching count*size bytes of one fresh mapping. */
+struct floor_cell {
+	size_t size;
+	size_t count;
+	int ok;
+	char error[200];
+	struct sample *samples;
+	unsigned runs;
+};
+
+/* Everything a report needs. */
+struct run_report {
+	const struct run_config *config;
+	struct host_info host;
+	struct cell *cells;          /* nsizes * nbackends, size-major */
+	size_t ncells;
+	struct floor_cell *floors;   /* one per size */
+	size_t nfloors;
+	int failed;                  /* some cell failed */
+};
+
+/* Quantities a cell reports as {median, min, max, runs}. */
+enum metric {
+	METRIC_OVERHEAD_BYTES, /* (rss after - rss before) / count - size */
+	METRIC_ALLOC_NS,       /* ns per allocation (with touching) */
+	METRIC_FREE_NS,        /* ns per free */
+	METRIC_PAGE_FAULTS,    /* minor faults in the allocation loop */
+	METRIC_FREE_PAGE_FAULTS, /* minor faults in the free loop */
+	METRIC_X_FLOOR,        /* alloc_ns / the floor's median ns per chunk */
+	METRIC_COUNT
+};
+
+/* The JSON name of METRIC. */
+const char *metric_name(enum metric metric);
+
+/*
+ * The value of METRIC for SAMPLE of CELL; FLOOR_NS is the floor's median ns
+ * per chunk at the cell's size (METRIC_X_FLOOR only). Returns 0, or -1 when
+ * the value does not exist (no floor).
+ */
+int metric_value(const struct cell *cell, const struct sample *sample,
+		 enum metric metric, double floor_ns, double *out);
+
+/* Summary of METRIC over the cell's runs; -1 when there is none. */
+int cell_summary(const struct run_report *report, const struct cell *cell,
+		 enum metric metric, struct stat_summary *out);
+
+/* Index of the run whose overhead is the median: its RSS readings are reported. */
+size_t cell_median_run(const struct cell *cell);
+
+/* The floor's median ns per chunk at SIZE; -1 when it failed or is zero. */
+int report_floor_ns(const struct run_report *report, size_t size, double *out);
+
+/* Page granularity of the overhead: one page spread over COUNT chunks, bytes. */
+double resolution_bytes(const struct run_report *report, size_t count);
+
+/*
+ * Runs every measurement CONFIG asks for and fills *REPORT. A failed
+ * measurement is recorded in its cell (REPORT->failed set) and the others
+ * still run. Returns 0, or -1 when nothing could be measured (no memory).
+ */
+int run_measure_all(const struct run_config *config, struct run_report *report);
+
+/* Frees what run_measure_all() allocated. */
+void run_report_release(struct run_report *report);
+
+/* The report writers: return 0, or -1 when writing fails. */
+int report_text_write(FILE *out, const struct run_report *report);
+int report_json_write(FILE *out, const struct run_report *report);
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * runner.h - one isolated child process per measurement.
+ *
+ * Each measurement runs in a freshly executed copy of this program
+ * (fork + exec of /proc/self/exe): a heap that has served an earlier
+ * measurement holds freed memory the next one would reuse, and an allocator
+ * loaded with LD_PRELOAD needs a new process anyway. The child sends its
+ * struct sample back over a pipe; both ends are the same executable, so the
+ * struct travels as raw bytes.
+ */
+#ifndef ALLOCBENCH_RUNNER_H
+#define ALLOCBENCH_RUNNER_H
+
+#include "measure.h"
+
+/* argv[1] of a measuring child; not a user command. */
+#define RUNNER_CHILD_COMMAND "__measure"
+
+/* Name of the pseudo-backend that measures the floor (measure_floor()). */
+#define RUNNER_FLOOR "floor"
+
+/*
+ * Runs BACKEND_NAME (a name backend_find() knows, or RUNNER_FLOOR) with
+ * PARAMS in a fresh child and fills *SAMPLE. Always fills it: when the child
+ * crashes, is killed or sends nothing, SAMPLE->ok is 0 and SAMPLE->error says
+ * why (the signal's name, the exit status). Returns 0 when the child reported
+ * a successful measurement, -1 otherwise.
+ */
+int runner_measure(const char *backend_name, const struct measure_params *params,
+		   struct sample *sample);
+
+/*
+ * The child's side: parses ARGV (as built by runner_measure(), from
+ * RUNNER_CHILD_COMMAND on), measures in this process, and
+ * writes the sample to the result descriptor. Returns the exit status.
+ */
+int runner_child_main(int argc, char **argv);
+
+#endif

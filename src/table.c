@@ -1,0 +1,103 @@
+#include "table.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void table_init(struct table *table, size_t ncolumns,
+		const char *const *head1, const char *const *head2)
+{
+	memset(table, 0, sizeof(*table));
+	table->ncolumns = ncolumns < TABLE_MAX_COLUMNS ? ncolumns : TABLE_MAX_COLUMNS;
+	for (size_t i = 0; i < table->ncolumns; i++) {
+		table->head1[i] = head1[i];
+		table->head2[i] = head2[i];
+	}
+}
+
+struct table_row *table_add_row(struct table *table)
+{
+	if (table->nrows == table->alloc) {
+		size_t n = table->alloc ? table->alloc * 2 : 16;
+		struct table_row *grown = realloc(table->rows, n * sizeof(*grown));
+
+		if (!grown)
+			return NULL;
+		table->rows = grown;
+		table->alloc = n;
+	}
+	memset(&table->rows[table->nrows], 0, sizeof(table->rows[0]));
+	return &table->rows[table->nrows++];
+}
+
+void table_set(struct table_row *row, size_t i, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (i >= TABLE_MAX_COLUMNS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(row->cells[i], TABLE_CELL, fmt, ap);
+	va_end(ap);
+	if (row->ncells < i + 1)
+		row->ncells = i + 1;
+}
+
+int table_set_note(struct table_row *row, const char *note)
+{
+	free(row->note);
+	row->note = strdup(note);
+	return row->note ? 0 : -1;
+}
+
+static void print_cell(FILE *out, size_t col, int width, const char *text)
+{
+	if (col)
+		fputs("  ", out);
+	fprintf(out, col ? "%*s" : "%-*s", width, text);
+}
+
+int table_print(const struct table *table, FILE *out)
+{
+	int width[TABLE_MAX_COLUMNS];
+	int two_lines = 0;
+
+	for (size_t c = 0; c < table->ncolumns; c++) {
+		int w1 = (int)strlen(table->head1[c]), w2 = (int)strlen(table->head2[c]);
+
+		width[c] = w1 > w2 ? w1 : w2;
+		if (w1)
+			two_lines = 1;
+		for (size_t r = 0; r < table->nrows; r++) {
+			const struct table_row *row = &table->rows[r];
+			int w = (int)strlen(row->cells[c]);
+
+			if (c < row->ncells && w > width[c])
+				width[c] = w;
+		}
+	}
+	for (int line = two_lines ? 0 : 1; line < 2; line++) {
+		for (size_t c = 0; c < table->ncolumns; c++)
+			print_cell(out, c, width[c], line ? table->head2[c] : table->head1[c]);
+		fputc('\n', out);
+	}
+	for (size_t r = 0; r < table->nrows; r++) {
+		const struct table_row *row = &table->rows[r];
+
+		for (size_t c = 0; c < row->ncells; c++)
+			print_cell(out, c, width[c],
+				   row->cells[c]);
+		if (row->note)
+			fprintf(out, "%s%s", row->ncells ? "  " : "", row->note);
+		fputc('\n', out);
+	}
+	return ferror(out) ? -1 : 0;
+}
+
+void table_release(struct table *table)
+{
+	for (size_t r = 0; r < table->nrows; r++)
+		free(table->rows[r].note);
+	free(table->rows);
+	memset(table, 0, sizeof(*table));
+}

@@ -1,0 +1,29 @@
+/*
+ * util.h - diagnostics shared by every module.
+ *
+ * Only main.c and cli.c may exit; everything else reports with error() and
+ * returns -1 so that the caller decides what a failure means.
+ */
+#ifndef ALLOCBENCH_UTIL_H
+#define ALLOCBENCH_UTIL_H
+
+#include <stddef.h>
+
+#define ALLOCBENCH_VERSION "0.1.0"
+
+/* Prints "allocbench: error: MESSAGE" to stderr; always returns -1. */
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints "allocbench: warning: MESSAGE" to stderr. */
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints "allocbench: error: MESSAGE" and exits with status 2 (bad usage). */
+_Noreturn void usage_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints "allocbench: error: MESSAGE" and exits with STATUS. */
+_Noreturn void die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Copies SRC into DST of DST_SIZE bytes, always terminated, truncating. */
+void copy_string(char *dst, size_t dst_size, const char *src);
+
+#endif

@@ -1,0 +1,130 @@
+/* Unit tests for parse.c: byte counts, size lists and ranges, alignment. */
+#include "check.h"
+#include "parse.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int bytes_are(const char *text, uint64_t want)
+{
+	const char *why = NULL;
+	uint64_t v = 0;
+
+	return !parse_bytes(text, &v, &why) && v == want;
+}
+
+static int bytes_fail(const char *text)
+{
+	const char *why = NULL;
+	uint64_t v;
+
+	return parse_bytes(text, &v, &why) == -1 && why && *why;
+}
+
+/* 1 when TEXT parses into exactly the N sizes of WANT. */
+static int sizes_are(const char *text, const size_t *want, size_t n)
+{
+	size_t *sizes = NULL, count = 0;
+	char bad[64];
+	const char *why = NULL;
+	int ok;
+
+	if (parse_size_list(text, &sizes, &count, bad, sizeof(bad), &why))
+		return 0;
+	ok = count == n && !memcmp(sizes, want, n * sizeof(*want));
+	free(sizes);
+	return ok;
+}
+
+/* 1 when TEXT is refused and BAD names BAD_ITEM. */
+static int sizes_fail(const char *text, const char *bad_item)
+{
+	size_t *sizes = NULL, count = 0;
+	char bad[64];
+	const char *why = NULL;
+
+	if (!parse_size_list(text, &sizes, &count, bad, sizeof(bad), &why)) {
+		free(sizes);
+		return 0;
+	}
+	return sizes == NULL && count == 0 && why && !strcmp(bad, bad_item);
+}
+
+int main(void)
+{
+	const char *why;
+	uint64_t v;
+
+	CHECK("plain bytes", bytes_are("4096", 4096));
+	CHECK("B suffix", bytes_are("12B", 12));
+	CHECK("K is binary", bytes_are("1K", 1024));
+	CHECK("k lower case is binary", bytes_are("4k", 4096));
+	CHECK("KiB is binary", bytes_are("2KiB", 2048));
+	CHECK("KB is decimal", bytes_are("1KB", 1000));
+	CHECK("M is binary", bytes_are("100M", 100ULL << 20));
+	CHECK("MB is decimal", bytes_are("3MB", 3000000));
+	CHECK("G is binary", bytes_are("1G", 1ULL << 30));
+	CHECK("GB is decimal", bytes_are("1GB", 1000000000ULL));
+	CHECK("T is binary", bytes_are("2T", 2ULL << 40));
+	CHECK("empty refused", bytes_fail(""));
+	CHECK("negative refused", bytes_fail("-4"));
+	CHECK("letters refused", bytes_fail("abc"));
+	CHECK("unknown suffix refused", bytes_fail("4x"));
+	CHECK("space refused", bytes_fail("4 K"));
+	CHECK("overflow refused", bytes_fail("99999999999999999999"));
+	CHECK("overflow by suffix refused", bytes_fail("99999999999T"));
+	CHECK("largest u64 accepted", bytes_are("18446744073709551615", UINT64_MAX));
+
+	CHECK("unsigned in range", !parse_unsigned("7", 10, &v, &why) && v == 7);
+	CHECK("unsigned above max refused", parse_unsigned("11", 10, &v, &why) == -1);
+	CHECK("unsigned with suffix refused", parse_unsigned("1K", 5000, &v, &why) == -1);
+	CHECK("unsigned plus sign refused", parse_unsigned("+1", 10, &v, &why) == -1);
+
+	{
+		static const size_t want[] = { 4, 40, 400, 4000, 40000 };
+		CHECK("default list", sizes_are("4,40,400,4000,40000", want, 5));
+	}
+	{
+		static const size_t want[] = { 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096 };
+		CHECK("range doubles", sizes_are("8..4096", want, 10));
+	}
+	{
+		static const size_t want[] = { 8, 16, 32, 64 };
+		CHECK("range stops below HI", sizes_are("8..127", want, 4));
+	}
+	{
+		static const size_t want[] = { 10, 100, 1000 };
+		CHECK("range factor", sizes_are("10..1000:x10", want, 3));
+	}
+	{
+		static const size_t want[] = { 16, 32, 48, 64 };
+		CHECK("range step", sizes_are("16..64:+16", want, 4));
+	}
+	{
+		static const size_t want[] = { 4, 1024, 2048 };
+		CHECK("suffixes and ranges mix", sizes_are("4,1K..2K", want, 3));
+	}
+	CHECK("empty list refused", sizes_fail("", ""));
+	CHECK("abc refused", sizes_fail("abc", "abc"));
+	CHECK("zero refused", sizes_fail("4,0", "0"));
+	CHECK("negative refused in list", sizes_fail("-4", "-4"));
+	CHECK("empty item refused", sizes_fail("4,,40", ""));
+	CHECK("trailing comma refused", sizes_fail("4,", ""));
+	CHECK("unknown suffix refused in list", sizes_fail("4x", "4x"));
+	CHECK("overflow refused in list", sizes_fail("4,99999999999999999999999", "99999999999999999999999"));
+	CHECK("above 1 GiB refused", sizes_fail("2G", "2G"));
+	CHECK("duplicate refused", sizes_fail("4,40,4", "4"));
+	CHECK("backwards range refused", sizes_fail("64..8", "64..8"));
+	CHECK("factor 1 refused", sizes_fail("8..64:x1", "8..64:x1"));
+	CHECK("step 0 refused", sizes_fail("8..64:+0", "8..64:+0"));
+	CHECK("bad step refused", sizes_fail("8..64:/2", "8..64:/2"));
+	CHECK("huge expansion refused", sizes_fail("1..100000:+1", "1..100000:+1"));
+
+	CHECK("natural alignment of 4", natural_alignment(4) == 4);
+	CHECK("natural alignment of 40", natural_alignment(40) == 8);
+	CHECK("natural alignment of 400", natural_alignment(400) == 16);
+	CHECK("natural alignment of 7", natural_alignment(7) == 1);
+	CHECK("natural alignment of 6", natural_alignment(6) == 2);
+	CHECK("power of two", is_power_of_two(4096) && !is_power_of_two(3) && !is_power_of_two(0));
+	return check_exit();
+}

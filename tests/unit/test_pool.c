@@ -1,0 +1,84 @@
+/* Unit tests for pool.c and arena.c: layout, free list, blocks, alignment. */
+#include "arena.h"
+#include "check.h"
+#include "pool.h"
+
+#include <stdint.h>
+
+int main(void)
+{
+	struct pool pool;
+	struct arena arena;
+	unsigned char *a, *b, *c, *d;
+	int ok;
+
+	CHECK("pool init 4-byte chunks", !pool_init(&pool, 4, 4, 4096));
+	CHECK("4-byte chunks have a 4-byte stride", pool.stride == 4);
+	a = pool_alloc(&pool);
+	b = pool_alloc(&pool);
+	CHECK("pool chunks are adjacent", b == a + 4);
+	CHECK("first block taken on first allocation", pool.blocks == 1);
+	pool_free(&pool, a);
+	c = pool_alloc(&pool);
+	CHECK("a freed chunk is reused before a fresh one", c == a);
+	pool_free(&pool, b);
+	pool_free(&pool, c);
+	CHECK("free list is last in, first out", pool_alloc(&pool) == c && pool_alloc(&pool) == b);
+	/* Fill the first block exactly, then one more: a second block, adjacent. */
+	ok = 1;
+	for (size_t i = 2; i < 4096 / 4; i++)
+		ok &= pool_alloc(&pool) == a + 4 * i;
+	CHECK("a block holds block_bytes / stride chunks", ok && pool.blocks == 1);
+	d = pool_alloc(&pool);
+	CHECK("the next block follows the first", d == a + 4096 && pool.blocks == 2);
+	pool_free(&pool, d);
+	CHECK("a freed chunk is reused before a new block", pool_alloc(&pool) == d && pool.blocks == 2);
+	pool_release(&pool);
+
+	CHECK("pool init 40-byte chunks at 8", !pool_init(&pool, 40, 8, 1 << 20));
+	CHECK("40 at 8 has stride 40", pool.stride == 40);
+	a = pool_alloc(&pool);
+	CHECK("40-byte chunk aligned to 8", ((uintptr_t)a & 7) == 0);
+	pool_release(&pool);
+
+	CHECK("pool init 12 at 16", !pool_init(&pool, 12, 16, 1 << 20));
+	CHECK("12 at 16 pads to 16", pool.stride == 16);
+	a = pool_alloc(&pool);
+	b = pool_alloc(&pool);
+	CHECK("chunks aligned to 16", ((uintptr_t)a & 15) == 0 && ((uintptr_t)b & 15) == 0);
+	pool_release(&pool);
+
+	CHECK("pool init 2-byte chunks", !pool_init(&pool, 2, 2, 4096));
+	CHECK("chunks below 4 bytes hold a link", pool.stride == 4);
+	pool_release(&pool);
+
+	CHECK("odd size with alignment 1", !pool_init(&pool, 5, 1, 4096));
+	a = pool_alloc(&pool);
+	b = pool_alloc(&pool);
+	pool_free(&pool, b);
+	pool_free(&pool, a);
+	CHECK("unaligned links work", pool_alloc(&pool) == a && pool_alloc(&pool) == b);
+	pool_release(&pool);
+
+	CHECK("block smaller than a chunk grows to one", !pool_init(&pool, 40000, 16, 1));
+	CHECK("block rounded to pages", pool.block_bytes == 40960);
+	a = pool_alloc(&pool);
+	b = pool_alloc(&pool);
+	CHECK("40000-byte chunks are adjacent across blocks", b == a + 40000);
+	pool_release(&pool);
+
+	CHECK("alignment 3 refused", pool_init(&pool, 8, 3, 4096) == -1);
+
+	CHECK("arena init", !arena_init(&arena, 100));
+	a = arena_alloc(&arena, 4, 4);
+	b = arena_alloc(&arena, 4, 4);
+	CHECK("arena bumps", b == a + 4);
+	c = arena_alloc(&arena, 1, 1);
+	d = arena_alloc(&arena, 8, 8);
+	CHECK("arena pads to the alignment", c == a + 8 && d == a + 16);
+	CHECK("arena refuses past its end", arena_alloc(&arena, 100, 1) == NULL);
+	CHECK("arena fills to exactly its end", arena_alloc(&arena, 76, 1) == a + 24);
+	CHECK("arena full", arena_alloc(&arena, 1, 1) == NULL);
+	arena_release(&arena);
+	return check_exit();
+}
