@@ -24,7 +24,7 @@ ifeq ($(DEVELOPER),1)
 ALL_CFLAGS += -Werror
 endif
 ifneq ($(SANITIZE),)
-ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
+ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -DALLOCBENCH_SANITIZE_LIST=$(SANITIZE)
 ALL_LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 
@@ -33,6 +33,10 @@ DEPS_DEBIAN = libcjson-dev pkg-config
 DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(DEPS_PKGS) 2>/dev/null)
 DEPS_LIBS := $(shell $(PKG_CONFIG) --libs $(DEPS_PKGS) 2>/dev/null)
 LIBS = $(DEPS_LIBS) -lm
+
+# Objects are rebuilt when the flags change (DEVELOPER, SANITIZE, CFLAGS).
+BUILD_FLAGS = $(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) $(ALL_LDFLAGS) $(LIBS)
+$(shell echo '$(BUILD_FLAGS)' | cmp -s - .build-flags || echo '$(BUILD_FLAGS)' >.build-flags)
 
 SRC = $(wildcard src/*.c)
 OBJ = $(SRC:.c=.o)
@@ -48,15 +52,15 @@ all: allocbench
 deps:
 	@$(PKG_CONFIG) --exists $(DEPS_PKGS) 2>/dev/null || sh tests/install-deps.sh $(DEPS_DEBIAN)
 
-allocbench: $(OBJ)
+allocbench: $(OBJ) .build-flags
 	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJ) $(LIBS)
 
-src/%.o: src/%.c $(wildcard src/*.h) Makefile
+src/%.o: src/%.c $(wildcard src/*.h) Makefile .build-flags
 	@$(PKG_CONFIG) --exists $(DEPS_PKGS) 2>/dev/null || \
 		{ echo "allocbench: missing build dependencies; run 'make deps' or: apt-get install $(DEPS_DEBIAN)" >&2; exit 1; }
 	$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) -c -o $@ $<
 
-tests/unit/test_%: tests/unit/test_%.c tests/unit/check.h $(LIB_OBJ)
+tests/unit/test_%: tests/unit/test_%.c tests/unit/check.h $(LIB_OBJ) .build-flags
 	$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) -Isrc $(ALL_LDFLAGS) -o $@ $< $(LIB_OBJ) $(LIBS)
 
 run: deps
@@ -81,7 +85,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/allocbench $(DESTDIR)$(MANDIR)/allocbench.1
 
 clean:
-	rm -f allocbench $(OBJ) $(UNIT_BIN) tests/tools/jsonq
+	rm -f allocbench $(OBJ) $(UNIT_BIN) tests/tools/jsonq .build-flags
 
-tests/tools/jsonq: tests/tools/jsonq.c
+tests/tools/jsonq: tests/tools/jsonq.c .build-flags
 	$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBS)

@@ -19,10 +19,14 @@ static int cmd_run(int argc, char **argv)
 	int ret;
 
 	cli_parse_run(argc, argv, &config);
-	if (output_open(&out, config.output_path))
+	if (output_open(&out, config.output_path)) {
+		cli_config_release(&config);
 		return 2;
+	}
 	if (run_measure_all(&config, &report)) {
 		output_abort(&out);
+		run_report_release(&report);
+		cli_config_release(&config);
 		return 1;
 	}
 	ret = config.format == FORMAT_JSON ? report_json_write(out.file, &report) :

@@ -153,6 +153,7 @@ int report_json_write(FILE *out, const struct run_report *report)
 	cJSON_AddStringToObject(root, "schema", JSON_SCHEMA);
 	cJSON_AddStringToObject(tool, "name", "allocbench");
 	cJSON_AddStringToObject(tool, "version", ALLOCBENCH_VERSION);
+	cJSON_AddStringToObject(tool, "sanitizers", ALLOCBENCH_SANITIZE);
 	cJSON_AddItemToObject(root, "tool", tool);
 	cJSON_AddStringToObject(root, "created", created);
 	cJSON_AddItemToObject(root, "host", host_json(&report->host));

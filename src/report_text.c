@@ -38,6 +38,9 @@ static void print_header(FILE *out, const struct run_report *report)
 	else
 		fputs("natural for pool and arena", out);
 	fprintf(out, ", %zu B for malloc\n", backend_malloc_alignment());
+	if (*ALLOCBENCH_SANITIZE)
+		fprintf(out, "warning: built with -fsanitize=%s: malloc's figures are the "
+			"sanitizer's\n", ALLOCBENCH_SANITIZE);
 	fputc('\n', out);
 }
 

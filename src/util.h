@@ -11,6 +11,19 @@
 
 #define ALLOCBENCH_VERSION "0.1.0"
 
+/*
+ * The sanitizers this binary was built with (make SANITIZE=...), "" for
+ * none. Reported with every result: under AddressSanitizer, malloc is the
+ * sanitizer's allocator, with its red zones, not the C library's.
+ */
+#define ALLOCBENCH_STRING_(...) #__VA_ARGS__
+#define ALLOCBENCH_STRING(...) ALLOCBENCH_STRING_(__VA_ARGS__)
+#ifdef ALLOCBENCH_SANITIZE_LIST
+#define ALLOCBENCH_SANITIZE ALLOCBENCH_STRING(ALLOCBENCH_SANITIZE_LIST)
+#else
+#define ALLOCBENCH_SANITIZE ""
+#endif
+
 /* Prints "allocbench: error: MESSAGE" to stderr; always returns -1. */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

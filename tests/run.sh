@@ -27,5 +27,7 @@ grep -E '^(not ok|# )' "$log" | awk '/^# /{name=$0; next} {print name; print}' |
 passed=$(grep -c '^ok ' "$log")
 failed=$(grep -c '^not ok' "$log")
 
+skipped=$(grep -c '^skip ' "$log")
+[ "$skipped" -eq 0 ] || { echo "skipped (not counted):"; grep '^skip ' "$log"; }
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -50,3 +50,13 @@ near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d
 
 # le A B: A <= B.
 le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
+
+# skip NAME REASON: a check that cannot run here; shown, not counted.
+skip() { printf 'skip - %s: %s\n' "$1" "$2"; }
+
+# The sanitizers the binary was built with ("" for none): under
+# AddressSanitizer malloc is the sanitizer's, and address-space limits break it.
+sanitizers=$("$AB" --sizes 4 --total 4K --repeat 1 --backend arena -f json 2>/dev/null |
+	"$JSONQ" - tool.sanitizers 2>/dev/null)
+asan=0
+case $sanitizers in *address*) asan=1 ;; esac
