@@ -1,0 +1,311 @@
+#include "results.h"
+#include "util.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A block of run values handed out by results_row_stat(), freed with the file. */
+struct runs_block {
+	struct runs_block *next;
+	double values[];
+};
+
+/* Largest report read: far above any real one, small enough to refuse garbage. */
+#define RESULTS_MAX_BYTES ((size_t)256 << 20)
+
+static char *read_all(const char *path, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	size_t n = 0, alloc = 1 << 16;
+	char *buf;
+
+	if (!f)
+		return NULL;
+	buf = malloc(alloc);
+	while (buf) {
+		size_t got = fread(buf + n, 1, alloc - n - 1, f);
+
+		n += got;
+		if (got == 0 || n + 1 < alloc) {
+			if (ferror(f) || n + 1 < alloc || feof(f))
+				break;
+		}
+		if (n + 1 == alloc) {
+			char *grown;
+
+			if (alloc >= RESULTS_MAX_BYTES) {
+				free(buf);
+				buf = NULL;
+				errno = EFBIG;
+				break;
+			}
+			grown = realloc(buf, alloc * 2);
+			if (!grown) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = grown;
+			alloc *= 2;
+		}
+	}
+	if (buf && ferror(f)) {
+		free(buf);
+		buf = NULL;
+	}
+	if (f != stdin)
+		fclose(f);
+	if (buf) {
+		buf[n] = '\0';
+		*len = n;
+	}
+	return buf;
+}
+
+/* Follows the dotted PATH from NODE. */
+static const cJSON *lookup(const cJSON *node, const char *path)
+{
+	char name[256];
+
+	while (node && *path) {
+		size_t n = strcspn(path, ".");
+
+		if (n >= sizeof(name))
+			return NULL;
+		memcpy(name, path, n);
+		name[n] = '\0';
+		node = cJSON_GetObjectItemCaseSensitive(node, name);
+		path += n;
+		if (*path == '.')
+			path++;
+	}
+	return node;
+}
+
+static const char *string_at(const cJSON *node, const char *path)
+{
+	const cJSON *item = lookup(node, path);
+
+	return cJSON_IsString(item) ? item->valuestring : NULL;
+}
+
+static int number_at(const cJSON *node, const char *path, double *out)
+{
+	const cJSON *item = lookup(node, path);
+
+	if (!cJSON_IsNumber(item))
+		return -1;
+	*out = item->valuedouble;
+	return 0;
+}
+
+static int fail(struct result_file *file, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(struct result_file *file, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	error("'%s': %s", file->path, msg);
+	results_release(file);
+	return -1;
+}
+
+/* Parses "allocbench/N" into N; -1 when SCHEMA is not of that form. */
+static int schema_major(const char *schema)
+{
+	size_t n = strlen(RESULTS_SCHEMA_NAME);
+	char *end;
+	long major;
+
+	if (strncmp(schema, RESULTS_SCHEMA_NAME "/", n + 1))
+		return -1;
+	errno = 0;
+	major = strtol(schema + n + 1, &end, 10);
+	if (errno || end == schema + n + 1 || (*end && *end != '.') || major < 0)
+		return -1;
+	return (int)major;
+}
+
+int results_load(const char *path, struct result_file *file)
+{
+	const cJSON *root, *results, *row;
+	size_t len = 0, i = 0;
+	char *text;
+	double v;
+	int major;
+
+	memset(file, 0, sizeof(*file));
+	file->path = strdup(path);
+	if (!file->path)
+		return error("out of memory");
+	text = read_all(path, &len);
+	if (!text)
+		return fail(file, "cannot read: %s", strerror(errno ? errno : EIO));
+	if (!len) {
+		free(text);
+		return fail(file, "empty file, not an allocbench JSON report");
+	}
+	file->root = cJSON_ParseWithLength(text, len);
+	if (!file->root) {
+		const char *at = cJSON_GetErrorPtr();
+		long offset = at && at >= text && at <= text + len ? (long)(at - text) : -1;
+
+		free(text);
+		if (offset >= 0 && (size_t)offset >= len)
+			return fail(file, "not valid JSON: truncated at byte %ld", offset);
+		return fail(file, "not valid JSON (error near byte %ld)", offset);
+	}
+	free(text);
+	root = file->root;
+	if (!cJSON_IsObject(root))
+		return fail(file, "not an allocbench report (the top level is not an object)");
+	file->schema = string_at(root, "schema");
+	if (!file->schema)
+		return fail(file, "not an allocbench report (no \"schema\" field)");
+	major = schema_major(file->schema);
+	if (major < 0)
+		return fail(file, "not an allocbench report (schema \"%s\")", file->schema);
+	if (major != RESULTS_SCHEMA_MAJOR)
+		return fail(file, "schema \"%s\" is not supported (this allocbench reads %s/%d)",
+			    file->schema, RESULTS_SCHEMA_NAME, RESULTS_SCHEMA_MAJOR);
+	file->tool_version = string_at(root, "tool.version");
+	if (!file->tool_version)
+		file->tool_version = "";
+	file->hostname = string_at(root, "host.hostname");
+	if (!file->hostname)
+		file->hostname = "";
+	file->created = string_at(root, "created");
+	if (!file->created)
+		file->created = "";
+	file->workload = string_at(root, "config.workload");
+	if (!file->workload)
+		file->workload = "fill";
+	file->touch = string_at(root, "config.touch");
+	if (!file->touch)
+		file->touch = "";
+	if (!number_at(root, "config.total_bytes", &v) && v >= 0)
+		file->total_bytes = (uint64_t)v;
+	if (!number_at(root, "config.repeat", &v) && v >= 0)
+		file->repeat = (unsigned)v;
+
+	results = cJSON_GetObjectItemCaseSensitive(root, "results");
+	if (!cJSON_IsArray(results))
+		return fail(file, "no \"results\" array");
+	file->nrows = (size_t)cJSON_GetArraySize(results);
+	file->rows = calloc(file->nrows ? file->nrows : 1, sizeof(*file->rows));
+	if (!file->rows)
+		return fail(file, "out of memory");
+	cJSON_ArrayForEach(row, results) {
+		struct result_row *r = &file->rows[i];
+
+		if (!cJSON_IsObject(row))
+			return fail(file, "results[%zu] is not an object", i);
+		r->json = row;
+		r->backend = string_at(row, "backend");
+		r->status = string_at(row, "status");
+		if (!r->backend)
+			return fail(file, "results[%zu]: missing \"backend\"", i);
+		if (!r->status)
+			return fail(file, "results[%zu]: missing \"status\"", i);
+		if (number_at(row, "size", &v) || v < 0)
+			return fail(file, "results[%zu]: missing or negative \"size\"", i);
+		r->size = (uint64_t)v;
+		if (!number_at(row, "count", &v) && v >= 0)
+			r->count = (uint64_t)v;
+		r->workload = string_at(row, "workload");
+		if (!r->workload)
+			r->workload = file->workload;
+		r->ok = !strcmp(r->status, "ok");
+		r->error = string_at(row, "error");
+		if (number_at(row, "resolution_bytes", &r->resolution_bytes))
+			r->resolution_bytes = 0;
+		i++;
+	}
+	return 0;
+}
+
+void results_release(struct result_file *file)
+{
+	free(file->path);
+	free(file->rows);
+	while (file->runs_blocks) {
+		struct runs_block *next = ((struct runs_block *)file->runs_blocks)->next;
+
+		free(file->runs_blocks);
+		file->runs_blocks = next;
+	}
+	cJSON_Delete(file->root);
+	memset(file, 0, sizeof(*file));
+}
+
+/* Copies the N numbers of ARRAY into a block the file owns; NULL when out of memory. */
+static const double *keep_runs(struct result_file *file, const cJSON *array, size_t n)
+{
+	struct runs_block *block = malloc(sizeof(*block) + n * sizeof(block->values[0]));
+	const cJSON *item;
+	size_t i = 0;
+
+	if (!block)
+		return NULL;
+	cJSON_ArrayForEach(item, array)
+		if (i < n)
+			block->values[i++] = cJSON_IsNumber(item) ? item->valuedouble : 0;
+	block->next = file->runs_blocks;
+	file->runs_blocks = block;
+	return block->values;
+}
+
+int results_row_stat(struct result_file *file, const struct result_row *row,
+		     const char *name, struct result_stat *out)
+{
+	const cJSON *node = lookup(row->json, name), *runs;
+
+	memset(out, 0, sizeof(*out));
+	if (cJSON_IsNumber(node)) {
+		out->median = out->min = out->max = node->valuedouble;
+		return 0;
+	}
+	if (!cJSON_IsObject(node) || number_at(node, "median", &out->median))
+		return -1;
+	if (number_at(node, "min", &out->min))
+		out->min = out->median;
+	if (number_at(node, "max", &out->max))
+		out->max = out->median;
+	runs = cJSON_GetObjectItemCaseSensitive(node, "runs");
+	if (cJSON_IsArray(runs)) {
+		size_t n = (size_t)cJSON_GetArraySize(runs);
+
+		out->runs = n ? keep_runs(file, runs, n) : NULL;
+		out->nruns = out->runs ? n : 0;
+	}
+	return 0;
+}
+
+int results_row_number(const struct result_row *row, const char *name, double *out)
+{
+	return number_at(row->json, name, out);
+}
+
+const char *results_row_string(const struct result_row *row, const char *name)
+{
+	return string_at(row->json, name);
+}
+
+const char *results_file_string(const struct result_file *file, const char *name)
+{
+	return string_at(file->root, name);
+}
+
+int results_file_number(const struct result_file *file, const char *name, double *out)
+{
+	return number_at(file->root, name, out);
+}

@@ -1,0 +1,87 @@
+/*
+ * results.h - reads allocbench JSON reports (schema allocbench/1) back, for
+ * the commands that consume them (compare, plot). Everything that reads a
+ * report goes through here, so a report is validated the same way everywhere
+ * and cJSON stays out of the callers.
+ */
+#ifndef ALLOCBENCH_RESULTS_H
+#define ALLOCBENCH_RESULTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The schema this tool writes and reads; readers accept the same major number. */
+#define RESULTS_SCHEMA_NAME "allocbench"
+#define RESULTS_SCHEMA_MAJOR 1
+
+/* A statistic as the report stores it: {median, min, max, runs}. */
+struct result_stat {
+	double median;
+	double min;
+	double max;
+	const double *runs;  /* every repetition's value; owned by the file */
+	size_t nruns;
+};
+
+/* One element of "results", its common fields extracted. */
+struct result_row {
+	const char *workload;   /* "fill" when the report does not say */
+	const char *backend;
+	uint64_t size;          /* bytes per chunk (0 for rows that mix sizes) */
+	uint64_t count;
+	int ok;                 /* status is "ok" */
+	const char *status;     /* "ok", "failed", ... */
+	const char *error;      /* why it failed, or NULL */
+	double resolution_bytes;/* page over count, 0 when absent */
+	const void *json;       /* the row's JSON object, for results_row_* */
+};
+
+/* A whole report. Strings point into memory the file owns. */
+struct result_file {
+	char *path;             /* as given ("-" for standard input) */
+	const char *schema;     /* "allocbench/1" */
+	const char *tool_version;
+	const char *hostname;   /* host.hostname, or "" */
+	const char *created;    /* or "" */
+	const char *workload;   /* config.workload, or "fill" */
+	const char *touch;      /* config.touch, or "" */
+	uint64_t total_bytes;   /* config.total_bytes, or 0 */
+	unsigned repeat;        /* config.repeat, or 0 */
+	struct result_row *rows;
+	size_t nrows;
+	void *root;             /* the parsed document */
+	void *runs_blocks;      /* storage behind result_stat.runs */
+};
+
+/*
+ * Reads and validates the report at PATH ("-" reads standard input) into
+ * *FILE. Returns 0, or -1 after printing an error that names PATH and the
+ * problem: unreadable, not JSON, not an allocbench report, another schema
+ * major version, a row without backend, size or status.
+ */
+int results_load(const char *path, struct result_file *file);
+
+/* Frees what results_load() allocated. */
+void results_release(struct result_file *file);
+
+/*
+ * Looks up the statistic NAME of ROW. NAME may be a dotted path
+ * ("counters.PAPI_TOT_CYC.alloc"). A plain number counts as a statistic of
+ * one run. Returns 0, or -1 when it is absent or null.
+ */
+int results_row_stat(struct result_file *file, const struct result_row *row,
+		     const char *name, struct result_stat *out);
+
+/* Looks up the number at dotted path NAME of ROW; returns 0, or -1 when absent. */
+int results_row_number(const struct result_row *row, const char *name, double *out);
+
+/* Looks up the string at dotted path NAME of ROW; NULL when absent. */
+const char *results_row_string(const struct result_row *row, const char *name);
+
+/* Looks up the string at dotted path NAME of the whole document; NULL when absent. */
+const char *results_file_string(const struct result_file *file, const char *name);
+
+/* Looks up the number at dotted path NAME of the whole document; -1 when absent. */
+int results_file_number(const struct result_file *file, const char *name, double *out);
+
+#endif
