@@ -39,7 +39,9 @@ void cli_run_help(FILE *out)
 "                         alignment, its largest power-of-two divisor up to 16)\n"
 "      --pool-block BYTES bytes the pool takes from the system at a time\n"
 "                         (default 1M, rounded up to whole pages)\n"
-"  -f, --format FORMAT    text (default) or json\n"
+"  -f, --format FORMAT    text (default), json, csv (one line per result,\n"
+"                         units in the column names) or markdown (a GitHub\n"
+"                         table)\n"
 "  -o, --output FILE      write the report to FILE (via a temporary file that\n"
 "                         is renamed into place) instead of standard output\n"
 "  -q, --quiet            no progress on standard error\n"
@@ -200,8 +202,13 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 				config->format = FORMAT_TEXT;
 			else if (!strcmp(optarg, "json"))
 				config->format = FORMAT_JSON;
+			else if (!strcmp(optarg, "csv"))
+				config->format = FORMAT_CSV;
+			else if (!strcmp(optarg, "markdown"))
+				config->format = FORMAT_MARKDOWN;
 			else
-				usage_die("invalid --format '%s' (expected text or json)", optarg);
+				usage_die("invalid --format '%s' (expected text, json, csv or markdown)",
+					  optarg);
 			break;
 		case 'o':
 			if (!*optarg)

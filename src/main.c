@@ -29,8 +29,21 @@ static int cmd_run(int argc, char **argv)
 		cli_config_release(&config);
 		return 1;
 	}
-	ret = config.format == FORMAT_JSON ? report_json_write(out.file, &report) :
-					      report_text_write(out.file, &report);
+	switch (config.format) {
+	case FORMAT_JSON:
+		ret = report_json_write(out.file, &report);
+		break;
+	case FORMAT_CSV:
+		ret = report_csv_write(out.file, &report);
+		break;
+	case FORMAT_MARKDOWN:
+		ret = report_markdown_write(out.file, &report);
+		break;
+	case FORMAT_TEXT:
+	default:
+		ret = report_text_write(out.file, &report);
+		break;
+	}
 	if (ret) {
 		error("cannot write the report");
 		output_abort(&out);

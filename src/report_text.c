@@ -6,19 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/* "100 MiB" when BYTES is a whole number of a binary unit, else "123456 B". */
-static void format_bytes(char *buf, size_t size, uint64_t bytes)
-{
-	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	size_t u = 0;
-
-	while (u + 1 < sizeof(units) / sizeof(units[0]) && bytes >= 1024 && !(bytes % 1024)) {
-		bytes /= 1024;
-		u++;
-	}
-	snprintf(buf, size, "%llu %s", (unsigned long long)bytes, units[u]);
-}
-
 static void print_header(FILE *out, const struct run_report *report)
 {
 	const struct run_config *config = report->config;

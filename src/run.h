@@ -16,6 +16,8 @@
 enum output_format {
 	FORMAT_TEXT,
 	FORMAT_JSON,
+	FORMAT_CSV,       /* one line per result, RFC 4180 quoting */
+	FORMAT_MARKDOWN,  /* a GitHub table */
 };
 
 #define RUN_DEFAULT_SIZES "4,40,400,4000,40000"
@@ -122,5 +124,7 @@ void run_report_release(struct run_report *report);
 /* The report writers: return 0, or -1 when writing fails. */
 int report_text_write(FILE *out, const struct run_report *report);
 int report_json_write(FILE *out, const struct run_report *report);
+int report_csv_write(FILE *out, const struct run_report *report);
+int report_markdown_write(FILE *out, const struct run_report *report);
 
 #endif

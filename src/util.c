@@ -51,6 +51,18 @@ _Noreturn void die(int status, const char *fmt, ...)
 	exit(status);
 }
 
+void format_bytes(char *buf, size_t size, uint64_t bytes)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	size_t u = 0;
+
+	while (u + 1 < sizeof(units) / sizeof(units[0]) && bytes >= 1024 && !(bytes % 1024)) {
+		bytes /= 1024;
+		u++;
+	}
+	snprintf(buf, size, "%llu %s", (unsigned long long)bytes, units[u]);
+}
+
 void copy_string(char *dst, size_t dst_size, const char *src)
 {
 	size_t n;

@@ -8,6 +8,7 @@
 #define ALLOCBENCH_UTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define ALLOCBENCH_VERSION "0.1.0"
 
@@ -35,6 +36,9 @@ _Noreturn void usage_die(const char *fmt, ...) __attribute__((format(printf, 1, 
 
 /* Prints "allocbench: error: MESSAGE" and exits with STATUS. */
 _Noreturn void die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* "100 MiB" when BYTES is a whole number of a binary unit, else "123456 B". */
+void format_bytes(char *buf, size_t size, uint64_t bytes);
 
 /* Copies SRC into DST of DST_SIZE bytes, always terminated, truncating. */
 void copy_string(char *dst, size_t dst_size, const char *src);

@@ -11,7 +11,7 @@ expect_usage "missing value" "option '--sizes' needs a value" --sizes
 expect_usage "unknown backend lists the known" "unknown backend 'tcmallocx'.*malloc, pool, arena" --backend tcmallocx
 expect_usage "empty backend item" "empty item in --backend" --backend malloc,,pool
 expect_usage "duplicate backend" "backend 'pool' appears more than once" --backend pool,pool
-expect_usage "unknown format" "invalid --format 'xml'.*text or json" --format xml
+expect_usage "unknown format" "invalid --format 'xml'.*text, json, csv or markdown" --format xml
 expect_usage "empty --sizes" "invalid size '' in --sizes: the list is empty" --sizes ''
 expect_usage "--sizes abc" "invalid size 'abc' in --sizes: not a number" --sizes abc
 expect_usage "--sizes 0" "invalid size '0' in --sizes: sizes must be positive" --sizes 0

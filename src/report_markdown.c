@@ -1,0 +1,117 @@
+/*
+ * report_markdown.c - the run report as Markdown: one paragraph that says
+ * what was measured, the text report's table as a GitHub table (medians),
+ * and the floor, ready to paste into an issue or a pull request.
+ */
+#include "run.h"
+#include "util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Writes TEXT into a table cell: '|' escaped, line breaks as spaces. */
+static void put_cell_text(FILE *out, const char *text)
+{
+	for (const char *p = text; *p; p++) {
+		if (*p == '|' || *p == '\\')
+			fputc('\\', out);
+		fputc(*p == '\n' || *p == '\r' ? ' ' : *p, out);
+	}
+}
+
+static void put_header(FILE *out, const struct run_report *report)
+{
+	const struct run_config *config = report->config;
+	const struct host_info *host = &report->host;
+	char total[32];
+
+	format_bytes(total, sizeof(total), config->total_bytes);
+	fprintf(out, "**allocbench %s**: fill, %s per measurement, touch %s, "
+		"median of %u run%s; ", ALLOCBENCH_VERSION, total, touch_name(config->touch),
+		config->repeat, config->repeat == 1 ? "" : "s");
+	if (config->align)
+		fprintf(out, "alignment %zu B for pool and arena", config->align);
+	else
+		fputs("natural alignment for pool and arena", out);
+	fprintf(out, ", %zu B for malloc.\n\nHost: ", backend_malloc_alignment());
+	put_cell_text(out, host->hostname);
+	fprintf(out, ", %s %s, %s %s, %d CPU%s, ", host->kernel, host->machine, host->libc,
+		host->libc_version, host->cpus, host->cpus == 1 ? "" : "s");
+	put_cell_text(out, host->cpu_model);
+	fprintf(out, "; page %ld B, THP %s.\n", host->page_size, host->thp);
+	if (*ALLOCBENCH_SANITIZE)
+		fprintf(out, "\nWarning: built with -fsanitize=%s: malloc's figures are the "
+			"sanitizer's.\n", ALLOCBENCH_SANITIZE);
+	fputs("\n| backend | size (B) | count | align (B) | total (KiB) | overhead (B/chunk) "
+	      "| alloc (ns) | free (ns) | page faults | x floor |\n"
+	      "|:--|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n", out);
+}
+
+static void put_row(FILE *out, const struct run_report *report, const struct cell *cell)
+{
+	static const struct {
+		enum metric metric;
+		int decimals;
+	} columns[] = {
+		{ METRIC_OVERHEAD_BYTES, 2 },
+		{ METRIC_ALLOC_NS, 2 },
+		{ METRIC_FREE_NS, 2 },
+		{ METRIC_PAGE_FAULTS, 0 },
+		{ METRIC_X_FLOOR, 2 },
+	};
+	const struct sample *median;
+
+	fputs("| ", out);
+	put_cell_text(out, cell->backend->name);
+	fprintf(out, " | %zu | %zu | %zu | ", cell->size, cell->count, cell->align);
+	if (!cell->ok) {
+		fputs("failed: ", out);
+		put_cell_text(out, cell->error);
+		fputs(" | | | | | |\n", out);
+		return;
+	}
+	median = &cell->samples[cell_median_run(cell)];
+	fprintf(out, "%.0f |",
+		((double)median->rss_after_bytes - (double)median->rss_before_bytes) / 1024.0);
+	for (size_t i = 0; i < sizeof(columns) / sizeof(columns[0]); i++) {
+		struct stat_summary s;
+
+		fputc(' ', out);
+		if (cell_summary(report, cell, columns[i].metric, &s))
+			fputs("n/a", out);
+		else
+			fprintf(out, "%.*f", columns[i].decimals, s.median);
+		fputs(" |", out);
+	}
+	fputc('\n', out);
+}
+
+static void put_footer(FILE *out, const struct run_report *report)
+{
+	double worst = 0;
+
+	fputs("\nFloor (this loop filling one fresh mapping, no allocator), ns per chunk:", out);
+	for (size_t i = 0; i < report->nfloors; i++) {
+		const struct floor_cell *f = &report->floors[i];
+		double ns;
+
+		fprintf(out, "%s %zu B ", i ? "," : "", f->size);
+		if (!report_floor_ns(report, f->size, &ns))
+			fprintf(out, "%.2f", ns);
+		else
+			put_cell_text(out, f->ok ? "n/a (nothing touched)" : f->error);
+		if (resolution_bytes(report, f->count) > worst)
+			worst = resolution_bytes(report, f->count);
+	}
+	fprintf(out, ".\nOverhead resolution: one page over the count, at most %.3g B per chunk.\n",
+		worst);
+}
+
+int report_markdown_write(FILE *out, const struct run_report *report)
+{
+	put_header(out, report);
+	for (size_t i = 0; i < report->ncells; i++)
+		put_row(out, report, &report->cells[i]);
+	put_footer(out, report);
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,81 @@
+#!/bin/sh
+# --format csv and --format markdown: a header, one line per result, the same
+# number of fields on every line, units in the column names; -o works.
+. "$(dirname "$0")/lib.sh"
+
+# csv_fields FILE: the number of fields of each line, RFC 4180 quoting
+# understood (a quoted field may hold commas and doubled quotes).
+csv_fields() {
+	awk '{
+		n = 1; q = 0
+		for (i = 1; i <= length($0); i++) {
+			c = substr($0, i, 1)
+			if (c == "\"") q = !q
+			else if (c == "," && !q) n++
+		}
+		print n
+	}' "$1"
+}
+
+run_ab --sizes 4,40,4000 --total 1M --repeat 2 -q -f csv -o "$tmp/r.csv"
+check "csv run exits 0" [ "$rc" -eq 0 ]
+check "csv -o leaves stdout empty" [ ! -s "$tmp/out" ]
+c=$tmp/r.csv
+head=$(head -n 1 "$c")
+check "csv header starts with the row's identity" \
+	sh -c "echo '$head' | grep -q '^workload,backend,size_bytes,count,align_bytes,status,resolution_bytes,'"
+for col in overhead_bytes_median overhead_bytes_min overhead_bytes_max alloc_ns_median alloc_ns_min \
+	alloc_ns_max free_ns_median page_faults_median free_page_faults_max x_floor_median \
+	rss_before_bytes rss_after_bytes reserved_bytes; do
+	check "csv has column $col" sh -c "echo '$head' | tr , '\n' | grep -qx $col"
+done
+check "csv last column is error" sh -c "echo '$head' | grep -q ',error\$'"
+check "csv has a header and one line per result" [ "$(wc -l <"$c")" -eq 10 ]
+ncol=$(echo "$head" | awk -F, '{ print NF }')
+check "csv header has 29 columns" [ "$ncol" -eq 29 ]
+check "every csv line has the header's column count" [ "$(csv_fields "$c" | sort -u)" = "$ncol" ]
+check "csv lines end with LF only" [ "$(tr -cd '\r' <"$c" | wc -c)" -eq 0 ]
+col() { echo "$head" | tr , '\n' | grep -nx "$1" | cut -d: -f1; }
+row() { grep "^fill,$1,$2," "$c"; }
+field() { row "$1" "$2" | cut -d, -f"$(col "$3")"; }
+for b in malloc pool arena; do
+	for s in 4 40 4000; do
+		check "csv $b $s status ok" [ "$(field $b $s status)" = ok ]
+		check "csv $b $s count = total / size" [ "$(field $b $s count)" = $((1048576 / s)) ]
+		check "csv $b $s min <= median <= max" sh -c "awk -v a=$(field $b $s alloc_ns_min) \
+			-v b=$(field $b $s alloc_ns_median) -v c=$(field $b $s alloc_ns_max) 'BEGIN{exit !(a<=b && b<=c)}'"
+	done
+done
+check "csv pool 40 overhead within the resolution" \
+	le "$(field pool 40 overhead_bytes_median)" "$(field pool 40 resolution_bytes)"
+check "csv ok rows have an empty error" [ -z "$(field pool 40 error)" ]
+
+# A failed measurement: empty figures, the reason in the last column.
+if [ $asan = 1 ]; then
+	skip "csv failed row" "AddressSanitizer cannot start under ulimit -v"
+else
+	(ulimit -v 3000000; "$AB" --sizes 4 --total 512M --backend malloc --repeat 1 -q -f csv) \
+		>"$tmp/f.csv" 2>"$tmp/err"
+	check "csv run with a failure exits 1" [ $? -eq 1 ]
+	check "csv failed row says failed" [ "$(cut -d, -f6 "$tmp/f.csv" | tail -n 1)" = failed ]
+	check "csv failed row keeps the column count" [ "$(csv_fields "$tmp/f.csv" | sort -u)" = 29 ]
+	check "csv failed row says why" grep -Eq ',,,,"?(allocation|cannot)' "$tmp/f.csv"
+fi
+
+run_ab --sizes 4,40 --total 1M --repeat 1 -q -f markdown
+check "markdown run exits 0" [ "$rc" -eq 0 ]
+m=$tmp/out
+check "markdown names the run" grep -q '^\*\*allocbench [0-9.]*\*\*: fill, 1 MiB per measurement, touch pages' "$m"
+check "markdown table heading" grep -q '^| backend | size (B) | count | align (B) | total (KiB) | overhead (B/chunk) | alloc (ns) | free (ns) | page faults | x floor |$' "$m"
+check "markdown alignment row" grep -q '^|:--|--:|--:|--:|--:|--:|--:|--:|--:|--:|$' "$m"
+check "markdown has one table line per result" [ "$(grep -Ec '^\| (malloc|pool|arena) \| (4|40) \| ' "$m")" -eq 6 ]
+check "every markdown table line has 11 pipes" \
+	[ "$(grep '^|' "$m" | awk -F'|' '{ print NF - 1 }' | sort -u)" = 11 ]
+check "markdown table is preceded by a blank line" sh -c "grep -B1 '^| backend' '$m' | head -n 1 | grep -q '^\$'"
+[ $asan = 1 ] && skip "markdown malloc 4 overhead is 28 B" "built with AddressSanitizer" ||
+check "markdown malloc 4 overhead is 28 B" grep -Eq '^\| malloc \| 4 \| 262144 \| 16 \| [0-9]+ \| 28\.[0-9]+ \|' "$m"
+check "markdown ends with the floor" grep -q '^Floor (this loop filling one fresh mapping, no allocator), ns per chunk: 4 B [0-9.]*, 40 B [0-9.]*\.$' "$m"
+
+run_ab --sizes 4 --backend pool --total 1M --repeat 1 -q -f markdown -o "$tmp/r.md"
+check "markdown -o writes the file" grep -q '^| pool | 4 |' "$tmp/r.md"
+expect_usage "unknown format lists csv and markdown" "invalid --format 'xml'.*text, json, csv or markdown" --format xml

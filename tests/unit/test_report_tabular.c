@@ -1,0 +1,87 @@
+/*
+ * Unit tests for report_csv.c and report_markdown.c on a report built by
+ * hand: RFC 4180 quoting of a failure reason that holds commas, quotes and
+ * a line break, and the escaping of '|' in a Markdown table cell.
+ */
+#include "check.h"
+#include "run.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Writes REPORT with WRITE into a string the caller frees. */
+static char *render(int (*write)(FILE *, const struct run_report *), const struct run_report *report)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	if (write(f, report)) {
+		fclose(f);
+		free(text);
+		return NULL;
+	}
+	fclose(f);
+	return text;
+}
+
+int main(void)
+{
+	size_t sizes[] = { 40 };
+	const struct backend *backends[] = { &backend_pool, &backend_arena };
+	struct run_config config = {
+		.sizes = sizes, .nsizes = 1, .backends = backends, .nbackends = 2,
+		.total_bytes = 5120, .repeat = 1, .touch = TOUCH_PAGES, .pool_block_bytes = 4096,
+	};
+	struct sample ok_sample = {
+		.ok = 1, .rss_before_bytes = 8192, .rss_after_bytes = 16384,
+		.alloc_ns = 12.5, .free_ns = 1.25, .alloc_faults = 1, .reserved_bytes = 4096,
+	};
+	struct sample floor_sample = { .ok = 1, .alloc_ns = 10 };
+	struct cell cells[2] = {
+		{ .backend = &backend_pool, .size = 40, .count = 128, .align = 8, .ok = 1,
+		  .samples = &ok_sample, .runs = 1 },
+		{ .backend = &backend_arena, .size = 40, .count = 128, .align = 8, .ok = 0,
+		  .error = "boom, \"quoted\"\nand | piped" },
+	};
+	struct floor_cell floors[1] = {
+		{ .size = 40, .count = 128, .ok = 1, .samples = &floor_sample, .runs = 1 },
+	};
+	struct run_report report = {
+		.config = &config, .cells = cells, .ncells = 2, .floors = floors, .nfloors = 1,
+		.failed = 1,
+	};
+	char *csv, *md, *line;
+
+	report.host.page_size = 4096;
+	strcpy(report.host.hostname, "h|ost");
+	csv = render(report_csv_write, &report);
+	CHECK("csv written", csv != NULL);
+	if (!csv)
+		return check_exit();
+	CHECK("csv header first", !strncmp(csv, "workload,backend,size_bytes,count,align_bytes,status,", 53));
+	line = strstr(csv, "\nfill,pool,40,128,8,ok,32,");
+	CHECK("csv ok row: identity and resolution (4096 / 128)", line != NULL);
+	/* (16384 - 8192) / 128 - 40 = 24 bytes of overhead, one run. */
+	CHECK("csv ok row: overhead median, min, max", line && strstr(line, ",32,24,24,24,12.5,12.5,12.5,1.25,"));
+	CHECK("csv ok row: x_floor 12.5 / 10, rss", line && strstr(line, ",1.25,1.25,1.25,8192,16384,4096,\n"));
+	/* 18 empty figures, 3 empty rss columns, then the reason. */
+	CHECK("csv failed row: empty figures, reason quoted with doubled quotes",
+	      strstr(csv, "\nfill,arena,40,128,8,failed,32,,,,,,,,,,,,,,,,,,,,,,"
+		     "\"boom, \"\"quoted\"\"\nand | piped\"\n") != NULL);
+	free(csv);
+
+	md = render(report_markdown_write, &report);
+	CHECK("markdown written", md != NULL);
+	if (!md)
+		return check_exit();
+	CHECK("markdown host name escaped", strstr(md, "Host: h\\|ost,") != NULL);
+	CHECK("markdown ok row", strstr(md, "\n| pool | 40 | 128 | 8 | 8 | 24.00 | 12.50 | 1.25 | 1 | 1.25 |\n") != NULL);
+	CHECK("markdown failed row: reason on one line, '|' escaped, cells kept",
+	      strstr(md, "\n| arena | 40 | 128 | 8 | failed: boom, \"quoted\" and \\| piped | | | | | |\n") != NULL);
+	free(md);
+	return check_exit();
+}
