@@ -135,13 +135,59 @@ static int schema_major(const char *schema)
 	return (int)major;
 }
 
+/*
+ * 1 when TEXT ends inside an object, an array or a string: a file cut short
+ * (a copy that stopped, a disk that filled up), whatever token it ends in.
+ */
+static int cut_short(const char *text, size_t len)
+{
+	long depth = 0;
+	int in_string = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		char ch = text[i];
+
+		if (in_string) {
+			if (ch == '\\')
+				i++;
+			else if (ch == '"')
+				in_string = 0;
+		} else if (ch == '"') {
+			in_string = 1;
+		} else if (ch == '{' || ch == '[') {
+			depth++;
+		} else if (ch == '}' || ch == ']') {
+			if (--depth < 0)
+				return 0;
+		}
+	}
+	return depth > 0 || in_string;
+}
+
+/* Parses the LEN bytes of TEXT into FILE->root; FILE->path is set. */
+static int parse_text(struct result_file *file, const char *text, size_t len)
+{
+	if (!len)
+		return fail(file, "empty file, not an allocbench JSON report");
+	file->root = cJSON_ParseWithLength(text, len);
+	if (!file->root) {
+		const char *at = cJSON_GetErrorPtr();
+		long offset = at && at >= text && at <= text + len ? (long)(at - text) : -1;
+
+		if ((offset >= 0 && (size_t)offset >= len) || cut_short(text, len))
+			return fail(file, "not valid JSON: truncated at byte %zu", len);
+		return fail(file, "not valid JSON (error near byte %ld)", offset);
+	}
+	return 0;
+}
+
+static int load_parsed(struct result_file *file);
+
 int results_load(const char *path, struct result_file *file)
 {
-	const cJSON *root, *results, *row;
-	size_t len = 0, i = 0;
+	size_t len = 0;
 	char *text;
-	double v;
-	int major;
+	int ret;
 
 	memset(file, 0, sizeof(*file));
 	file->path = strdup(path);
@@ -150,21 +196,29 @@ int results_load(const char *path, struct result_file *file)
 	text = read_all(path, &len);
 	if (!text)
 		return fail(file, "cannot read: %s", strerror(errno ? errno : EIO));
-	if (!len) {
-		free(text);
-		return fail(file, "empty file, not an allocbench JSON report");
-	}
-	file->root = cJSON_ParseWithLength(text, len);
-	if (!file->root) {
-		const char *at = cJSON_GetErrorPtr();
-		long offset = at && at >= text && at <= text + len ? (long)(at - text) : -1;
-
-		free(text);
-		if (offset >= 0 && (size_t)offset >= len)
-			return fail(file, "not valid JSON: truncated at byte %ld", offset);
-		return fail(file, "not valid JSON (error near byte %ld)", offset);
-	}
+	ret = parse_text(file, text, len);
 	free(text);
+	return ret ? ret : load_parsed(file);
+}
+
+int results_load_buffer(const char *name, const char *text, size_t len,
+			struct result_file *file)
+{
+	memset(file, 0, sizeof(*file));
+	file->path = strdup(name);
+	if (!file->path)
+		return error("out of memory");
+	return parse_text(file, text, len) ? -1 : load_parsed(file);
+}
+
+/* Checks the parsed document and extracts the common fields. */
+static int load_parsed(struct result_file *file)
+{
+	const cJSON *root, *results, *row;
+	size_t i = 0;
+	double v;
+	int major;
+
 	root = file->root;
 	if (!cJSON_IsObject(root))
 		return fail(file, "not an allocbench report (the top level is not an object)");

@@ -61,6 +61,15 @@ struct result_file {
  */
 int results_load(const char *path, struct result_file *file);
 
+/*
+ * Like results_load(), from the LEN bytes of TEXT (not necessarily
+ * terminated) instead of a file; NAME stands for the path in messages and
+ * in FILE->path. For a report this process has just written (run
+ * --baseline): it is checked exactly as a file would be.
+ */
+int results_load_buffer(const char *name, const char *text, size_t len,
+			struct result_file *file);
+
 /* Frees what results_load() allocated. */
 void results_release(struct result_file *file);
 
