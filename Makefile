@@ -43,6 +43,8 @@ OBJ = $(SRC:.c=.o)
 LIB_OBJ = $(filter-out src/main.o,$(OBJ))
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:.c=)
+# The tests' helpers: read a JSON value, write a doctored copy, check a schema.
+TOOLS = tests/tools/jsonq tests/tools/jsonset
 
 .PHONY: all deps run check bench install uninstall clean
 all: allocbench
@@ -68,7 +70,7 @@ run: deps
 	./allocbench
 
 check: deps
-	@$(MAKE) --no-print-directory allocbench $(UNIT_BIN) tests/tools/jsonq
+	@$(MAKE) --no-print-directory allocbench $(UNIT_BIN) $(TOOLS)
 	@sh tests/run.sh $(UNIT_BIN)
 
 bench: deps
@@ -85,7 +87,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/allocbench $(DESTDIR)$(MANDIR)/allocbench.1
 
 clean:
-	rm -f allocbench $(OBJ) $(UNIT_BIN) tests/tools/jsonq .build-flags
+	rm -f allocbench $(OBJ) $(UNIT_BIN) $(TOOLS) .build-flags
 
-tests/tools/jsonq: tests/tools/jsonq.c .build-flags
+tests/tools/%: tests/tools/%.c .build-flags
 	$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBS)

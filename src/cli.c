@@ -10,7 +10,8 @@ void cli_run_help(FILE *out)
 {
 	fputs(
 "usage: allocbench [run] [options]\n"
-"       allocbench --help | --version\n"
+"       allocbench compare BASELINE.json CURRENT.json [options]\n"
+"       allocbench --help | --version | compare --help\n"
 "\n"
 "Measures what one allocation really costs: resident bytes and nanoseconds per\n"
 "chunk, allocating --total bytes in chunks of one size at a time, each\n"
@@ -44,18 +45,24 @@ void cli_run_help(FILE *out)
 "                         table)\n"
 "  -o, --output FILE      write the report to FILE (via a temporary file that\n"
 "                         is renamed into place) instead of standard output\n"
+"      --baseline FILE    then compare with the JSON report FILE as\n"
+"                         allocbench compare does (its default limits), print\n"
+"                         the comparison on standard error and exit 1 on a\n"
+"                         regression; FILE is checked before measuring\n"
 "  -q, --quiet            no progress on standard error\n"
 "  -h, --help             print this help and exit\n"
 "  -V, --version          print the version and exit\n"
 "\n"
-"Exit status: 0 every measurement succeeded, 1 one failed (its row says why),\n"
-"2 bad usage. See allocbench(1) for the method and every output field.\n", out);
+"Exit status: 0 every measurement succeeded, 1 one failed (its row says why)\n"
+"or --baseline found a regression, 2 bad usage or an unusable --baseline.\n"
+"See allocbench(1) for the method and every output field.\n", out);
 }
 
 enum {
 	OPT_TOUCH = 256,
 	OPT_ALIGN,
 	OPT_POOL_BLOCK,
+	OPT_BASELINE,
 };
 
 static const struct option run_options[] = {
@@ -68,6 +75,7 @@ static const struct option run_options[] = {
 	{ "pool-block", required_argument, NULL, OPT_POOL_BLOCK },
 	{ "format", required_argument, NULL, 'f' },
 	{ "output", required_argument, NULL, 'o' },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -214,6 +222,11 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 			if (!*optarg)
 				usage_die("empty file name for --output");
 			config->output_path = optarg;
+			break;
+		case OPT_BASELINE:
+			if (!*optarg)
+				usage_die("empty file name for --baseline");
+			config->baseline_path = optarg;
 			break;
 		case 'q':
 			config->quiet = 1;

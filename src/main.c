@@ -3,6 +3,8 @@
  * `run` is the default, so `allocbench --sizes 4,40` measures.
  */
 #include "cli.h"
+#include "commands.h"
+#include "compare.h"
 #include "output.h"
 #include "run.h"
 #include "runner.h"
@@ -15,17 +17,28 @@ static int cmd_run(int argc, char **argv)
 {
 	struct run_config config;
 	struct run_report report;
+	struct result_file baseline;
 	struct output out;
 	int ret;
 
 	cli_parse_run(argc, argv, &config);
+	/* An unusable baseline is refused before anything is measured. */
+	if (config.baseline_path &&
+	    compare_baseline_open(config.baseline_path, &config, &baseline)) {
+		cli_config_release(&config);
+		return 2;
+	}
 	if (output_open(&out, config.output_path)) {
+		if (config.baseline_path)
+			results_release(&baseline);
 		cli_config_release(&config);
 		return 2;
 	}
 	if (run_measure_all(&config, &report)) {
 		output_abort(&out);
 		run_report_release(&report);
+		if (config.baseline_path)
+			results_release(&baseline);
 		cli_config_release(&config);
 		return 1;
 	}
@@ -51,6 +64,16 @@ static int cmd_run(int argc, char **argv)
 		ret = output_commit(&out);
 	}
 	ret = ret ? 1 : report.failed ? 1 : 0;
+	/*
+	 * The comparison goes to standard error, so that standard output (or
+	 * -o) holds the report alone, in its format.
+	 */
+	if (config.baseline_path) {
+		int cmp = compare_baseline_run(&baseline, &report, stderr);
+
+		ret = cmp < 0 ? 2 : cmp ? 1 : ret;
+		results_release(&baseline);
+	}
 	run_report_release(&report);
 	cli_config_release(&config);
 	return ret;
@@ -63,6 +86,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "run", cmd_run },
+	{ "compare", cmd_compare },
 	{ RUNNER_CHILD_COMMAND, runner_child_main },
 };
 
@@ -73,7 +97,8 @@ int main(int argc, char **argv)
 			if (!strcmp(argv[1], commands[i].name))
 				return commands[i].fn(argc - 1, argv + 1);
 		if (argv[1][0] != '-')
-			usage_die("unknown command '%s' (expected run; see allocbench --help)",
+			usage_die("unknown command '%s' (expected run or compare; see allocbench "
+				  "--help)",
 				  argv[1]);
 	}
 	return cmd_run(argc, argv);

@@ -40,6 +40,7 @@ struct run_config {
 	size_t pool_block_bytes;           /* bytes per pool block */
 	enum output_format format;
 	const char *output_path;           /* -o FILE, or NULL for stdout */
+	const char *baseline_path;         /* --baseline FILE to compare with, or NULL */
 	int quiet;                         /* -q: no progress on stderr */
 };
 

@@ -15,6 +15,12 @@ void table_init(struct table *table, size_t ncolumns,
 	}
 }
 
+void table_align_left(struct table *table, size_t i)
+{
+	if (i < TABLE_MAX_COLUMNS)
+		table->left[i] = 1;
+}
+
 struct table_row *table_add_row(struct table *table)
 {
 	if (table->nrows == table->alloc) {
@@ -50,11 +56,16 @@ int table_set_note(struct table_row *row, const char *note)
 	return row->note ? 0 : -1;
 }
 
-static void print_cell(FILE *out, size_t col, int width, const char *text)
+static void print_cell(FILE *out, const struct table *table, size_t col, int width,
+		       const char *text)
 {
 	if (col)
 		fputs("  ", out);
-	fprintf(out, col ? "%*s" : "%-*s", width, text);
+	/* The last column left-aligned needs no padding after it. */
+	if (col && table->left[col] && col + 1 == table->ncolumns)
+		fputs(text, out);
+	else
+		fprintf(out, col && !table->left[col] ? "%*s" : "%-*s", width, text);
 }
 
 int table_print(const struct table *table, FILE *out)
@@ -78,15 +89,14 @@ int table_print(const struct table *table, FILE *out)
 	}
 	for (int line = two_lines ? 0 : 1; line < 2; line++) {
 		for (size_t c = 0; c < table->ncolumns; c++)
-			print_cell(out, c, width[c], line ? table->head2[c] : table->head1[c]);
+			print_cell(out, table, c, width[c], line ? table->head2[c] : table->head1[c]);
 		fputc('\n', out);
 	}
 	for (size_t r = 0; r < table->nrows; r++) {
 		const struct table_row *row = &table->rows[r];
 
 		for (size_t c = 0; c < row->ncells; c++)
-			print_cell(out, c, width[c],
-				   row->cells[c]);
+			print_cell(out, table, c, width[c], row->cells[c]);
 		if (row->note)
 			fprintf(out, "%s%s", row->ncells ? "  " : "", row->note);
 		fputc('\n', out);

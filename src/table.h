@@ -22,6 +22,7 @@ struct table {
 	size_t ncolumns;
 	const char *head1[TABLE_MAX_COLUMNS];  /* upper heading line ("" for none) */
 	const char *head2[TABLE_MAX_COLUMNS];  /* lower heading line: name or unit */
+	int left[TABLE_MAX_COLUMNS];           /* 1: left-aligned (words), else right */
 	struct table_row *rows;
 	size_t nrows, alloc;
 };
@@ -29,6 +30,9 @@ struct table {
 /* Starts an empty table with the NCOLUMNS headings given as pairs. */
 void table_init(struct table *table, size_t ncolumns,
 		const char *const *head1, const char *const *head2);
+
+/* Aligns column I to the left, for words; the first column always is. */
+void table_align_left(struct table *table, size_t i);
 
 /* Adds a row and returns it (cells empty), or NULL when out of memory. */
 struct table_row *table_add_row(struct table *table);

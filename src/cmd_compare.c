@@ -1,0 +1,240 @@
+/*
+ * cmd_compare.c - `allocbench compare BASELINE CURRENT`: the CI gate. Reads
+ * two JSON reports, compares them row by row (compare.h) and writes the
+ * table with a verdict per row. Exit status: 0 no regression, 1 a
+ * regression (or a measurement that failed in CURRENT), 2 bad usage or
+ * unusable input. Like main.c and cli.c, this file may exit.
+ */
+#include "commands.h"
+#include "compare.h"
+#include "output.h"
+#include "results.h"
+#include "util.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum compare_format {
+	COMPARE_FORMAT_TEXT,
+	COMPARE_FORMAT_JSON,
+	COMPARE_FORMAT_MARKDOWN,
+};
+
+static void compare_help(FILE *out)
+{
+	fprintf(out,
+"usage: allocbench compare BASELINE.json CURRENT.json [options]\n"
+"\n"
+"Compares two JSON reports of allocbench (--format json) row by row, matched\n"
+"by workload, backend and size, and says for each whether it regressed,\n"
+"improved or is unchanged; rows in only one report are listed as missing\n"
+"or new. Both reports must have the same total, touch policy, alignment and\n"
+"pool block.\n"
+"\n"
+"Options:\n"
+"      --max-overhead X   a regression when the overhead median rose by more\n"
+"                         than X bytes per chunk, or X%% of the baseline's\n"
+"                         bytes per chunk (size + overhead) with a %% sign;\n"
+"                         default: derived per row, %d pages over the count\n"
+"                         (resolution_bytes) plus the baseline's min-max spread\n"
+"      --max-time PCT     a time (alloc_ns, free_ns) regressed only when its\n"
+"                         median rose by more than PCT%% (default %g) and the\n"
+"                         one-sided Mann-Whitney U test on the runs gives\n"
+"                         p < alpha; the test needs at least 4 runs on each\n"
+"                         side at alpha 0.05 (3 and 3 give 0.05 at best): with\n"
+"                         fewer only the overhead is gated\n"
+"      --alpha P          significance level of that test (default %g)\n"
+"      --backend LIST     compare only the rows of these backends\n"
+"  -f, --format FORMAT    text (default), json or markdown (for a pull request\n"
+"                         comment or a CI job summary)\n"
+"  -o, --output FILE      write the comparison to FILE instead of standard output\n"
+"  -h, --help             print this help and exit\n"
+"\n"
+"Exit status: 0 no regression, 1 a regression (or a measurement that failed\n"
+"in CURRENT), 2 bad usage or unusable input (unreadable, not an allocbench\n"
+"report, another schema version, different settings). See allocbench(1).\n",
+		COMPARE_TOLERANCE_PAGES, COMPARE_DEFAULT_MAX_TIME_PERCENT, COMPARE_DEFAULT_ALPHA);
+}
+
+static const struct option compare_options[] = {
+	{ "max-overhead", required_argument, NULL, 'O' },
+	{ "max-time", required_argument, NULL, 'T' },
+	{ "alpha", required_argument, NULL, 'A' },
+	{ "backend", required_argument, NULL, 'b' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0, 0, 0, 0 },
+};
+
+/*
+ * Parses a non-negative decimal number, with a trailing '%' when PERCENT is
+ * not NULL (*PERCENT says whether it had one). Returns 0, or -1.
+ */
+static int parse_decimal(const char *text, double *out, int *percent)
+{
+	char *end;
+
+	if (!*text || strchr(" \t\n+-", *text))
+		return -1;
+	errno = 0;
+	*out = strtod(text, &end);
+	if (errno || end == text || !isfinite(*out) || *out < 0)
+		return -1;
+	if (percent)
+		*percent = *end == '%';
+	if (*end == '%' && percent)
+		end++;
+	return *end ? -1 : 0;
+}
+
+static void parse_backend_list(const char *text, struct compare_options *options)
+{
+	char *copy = strdup(text), *item, *next;
+
+	if (!copy)
+		die(2, "out of memory");
+	if (!*text)
+		usage_die("empty --backend list (expected backend names, e.g. pool,arena)");
+	for (item = copy; item; item = next) {
+		next = strchr(item, ',');
+		if (next)
+			*next++ = '\0';
+		if (!*item)
+			usage_die("empty item in --backend '%s'", text);
+		for (size_t i = 0; i < options->nbackends; i++)
+			if (!strcmp(options->backends[i], item))
+				usage_die("backend '%s' appears more than once in --backend", item);
+		options->backends = realloc(options->backends,
+					    (options->nbackends + 1) * sizeof(*options->backends));
+		if (!options->backends)
+			die(2, "out of memory");
+		options->backends[options->nbackends] = strdup(item);
+		if (!options->backends[options->nbackends++])
+			die(2, "out of memory");
+	}
+	free(copy);
+}
+
+static void release_options(struct compare_options *options)
+{
+	for (size_t i = 0; i < options->nbackends; i++)
+		free(options->backends[i]);
+	free(options->backends);
+}
+
+static int write_comparison(FILE *out, enum compare_format format, const struct comparison *c)
+{
+	switch (format) {
+	case COMPARE_FORMAT_JSON:
+		return compare_write_json(out, c);
+	case COMPARE_FORMAT_MARKDOWN:
+		return compare_write_markdown(out, c);
+	case COMPARE_FORMAT_TEXT:
+	default:
+		return compare_write_text(out, c);
+	}
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	enum compare_format format = COMPARE_FORMAT_TEXT;
+	struct compare_options options;
+	struct result_file baseline, current;
+	struct comparison comparison;
+	const char *output_path = NULL;
+	struct output out;
+	int c, percent, ret;
+	double v;
+
+	compare_options_init(&options);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":f:o:h", compare_options, NULL)) != -1) {
+		switch (c) {
+		case 'O':
+			if (parse_decimal(optarg, &v, &percent))
+				usage_die("invalid --max-overhead '%s' (expected bytes per chunk, "
+					  "e.g. 0.5, or a percentage, e.g. 5%%)", optarg);
+			options.max_overhead = v;
+			options.max_overhead_percent = percent;
+			break;
+		case 'T':
+			if (parse_decimal(optarg, &v, &percent))
+				usage_die("invalid --max-time '%s' (expected a percentage, e.g. 10 "
+					  "or 10%%)", optarg);
+			options.max_time_percent = v;
+			break;
+		case 'A':
+			if (parse_decimal(optarg, &v, NULL) || v <= 0 || v >= 1)
+				usage_die("invalid --alpha '%s' (expected a probability between 0 "
+					  "and 1, e.g. 0.05)", optarg);
+			options.alpha = v;
+			break;
+		case 'b':
+			parse_backend_list(optarg, &options);
+			break;
+		case 'f':
+			if (!strcmp(optarg, "text"))
+				format = COMPARE_FORMAT_TEXT;
+			else if (!strcmp(optarg, "json"))
+				format = COMPARE_FORMAT_JSON;
+			else if (!strcmp(optarg, "markdown"))
+				format = COMPARE_FORMAT_MARKDOWN;
+			else
+				usage_die("invalid --format '%s' for compare (expected text, json or "
+					  "markdown)", optarg);
+			break;
+		case 'o':
+			if (!*optarg)
+				usage_die("empty file name for --output");
+			output_path = optarg;
+			break;
+		case 'h':
+			compare_help(stdout);
+			exit(fflush(stdout) || ferror(stdout) ? 1 : 0);
+		case ':':
+			usage_die("option '%s' needs a value (see allocbench compare --help)",
+				  argv[optind - 1]);
+		default:
+			if (optopt)
+				usage_die("unknown option '-%c' (see allocbench compare --help)", optopt);
+			usage_die("unknown option '%s' (see allocbench compare --help)",
+				  argv[optind - 1]);
+		}
+	}
+	if (argc - optind != 2)
+		usage_die("compare needs two reports, BASELINE and CURRENT (got %d; see "
+			  "allocbench compare --help)", argc - optind);
+	if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-"))
+		usage_die("only one of BASELINE and CURRENT can be standard input ('-')");
+
+	if (results_load(argv[optind], &baseline)) {
+		release_options(&options);
+		return 2;
+	}
+	if (results_load(argv[optind + 1], &current)) {
+		results_release(&baseline);
+		release_options(&options);
+		return 2;
+	}
+	ret = 2;
+	if (!compare_reports(&baseline, &current, &options, &comparison)) {
+		if (!output_open(&out, output_path)) {
+			if (write_comparison(out.file, format, &comparison)) {
+				error("cannot write the comparison");
+				output_abort(&out);
+			} else if (!output_commit(&out)) {
+				ret = comparison.regression ? 1 : 0;
+			}
+		}
+		comparison_release(&comparison);
+	}
+	results_release(&current);
+	results_release(&baseline);
+	release_options(&options);
+	return ret;
+}

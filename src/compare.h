@@ -1,0 +1,199 @@
+/*
+ * compare.h - compares two allocbench reports row by row, for the CI gate:
+ * matching rows, the overhead tolerance, the rank test on the times, and a
+ * verdict for each row. The functions return errors and never exit: the
+ * compare command and run --baseline decide what a failure means.
+ *
+ * Overhead: a row regressed when the current median exceeds the baseline's
+ * by more than a tolerance. By default the tolerance is derived from the
+ * measurement itself: COMPARE_TOLERANCE_PAGES pages over the count (the
+ * larger resolution_bytes of the two rows: one page for where the chunks
+ * start within a page, one for the allocator's one-time set-up), plus the
+ * baseline's min-max spread. Two runs of one build cannot differ by more, and
+ * 1 byte more per 40-byte chunk is 640 pages at 100 MiB.
+ *
+ * Time (alloc_ns, free_ns): a row regressed only when the one-sided
+ * Mann-Whitney U test on the per-run values says the current is slower at
+ * p < alpha AND the median rose by more than max_time_percent. The test runs
+ * only where it can reach p < alpha at all: 1 / C(nb + nc, nb) < alpha, so
+ * at alpha 0.05 at least 4 runs on each side (3 and 3 give 0.05 at best).
+ * With fewer, the time is reported but not tested, and gating is on the
+ * overhead alone.
+ */
+#ifndef ALLOCBENCH_COMPARE_H
+#define ALLOCBENCH_COMPARE_H
+
+#include "results.h"
+#include "run.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define COMPARE_DEFAULT_ALPHA 0.05
+#define COMPARE_DEFAULT_MAX_TIME_PERCENT 10.0
+#define COMPARE_TOLERANCE_PAGES 2
+
+/* What the comparison of a row or of one of its metrics found. */
+enum compare_verdict {
+	COMPARE_UNCHANGED,
+	COMPARE_IMPROVED,
+	COMPARE_REGRESSED,
+	COMPARE_MISSING,   /* the row is only in the baseline */
+	COMPARE_NEW,       /* only in the current report, or failed in the baseline */
+	COMPARE_FAILED,    /* failed in the current report: counts as a regression */
+	COMPARE_NVERDICTS
+};
+
+/* The quantities compared, in the order they are shown. */
+enum compare_metric_id {
+	COMPARE_OVERHEAD,  /* overhead_bytes, against the tolerance */
+	COMPARE_ALLOC,     /* alloc_ns, by the U test */
+	COMPARE_FREE,      /* free_ns, by the U test */
+	COMPARE_NMETRICS
+};
+
+struct compare_options {
+	double max_overhead;          /* --max-overhead; < 0 (default): derive it */
+	int max_overhead_percent;     /* max_overhead is a percentage of the baseline's
+					 bytes per chunk (size + overhead median) */
+	double max_time_percent;      /* smallest rise of a time median that counts, percent */
+	double alpha;                 /* significance level of the one-sided U test */
+	char **backends;              /* compare only these backends; NULL: all */
+	size_t nbackends;
+};
+
+/* Fills *OPTIONS with the defaults: derived tolerance, 10%, alpha 0.05, all backends. */
+void compare_options_init(struct compare_options *options);
+
+/* The settings two reports must share to be compared. */
+struct compare_settings {
+	const char *workload;     /* config.workload */
+	uint64_t total_bytes;     /* config.total_bytes */
+	const char *touch;        /* config.touch */
+	char align[32];           /* config.align: "natural" or bytes; "" when absent */
+	double pool_block_bytes;  /* config.pool_block_bytes; < 0 when absent */
+	const char *sanitizers;   /* tool.sanitizers; NULL when absent */
+};
+
+/*
+ * Reads the settings of FILE into *OUT (pointing into FILE). Returns 0, or
+ * -1 after an error naming the file when config.total_bytes or config.touch
+ * is missing: without them nothing says what the figures mean.
+ */
+int compare_settings_of_file(const struct result_file *file, struct compare_settings *out);
+
+/* The settings a run with CONFIG will record (for run --baseline, before measuring). */
+void compare_settings_of_config(const struct run_config *config, struct compare_settings *out);
+
+/*
+ * Checks that BASELINE and CURRENT (named BASELINE_NAME, CURRENT_NAME in the
+ * message) were measured the same way: workload, total, touch policy,
+ * alignment, pool block and sanitizers (the last three when both record
+ * them). Returns 0, or -1 after an error that names the setting and both
+ * values.
+ */
+int compare_settings_check(const struct compare_settings *baseline, const char *baseline_name,
+			   const struct compare_settings *current, const char *current_name);
+
+/* One metric of a matched row. */
+struct compare_metric {
+	double baseline;          /* median, in the metric's unit */
+	double current;           /* median */
+	double change;            /* current - baseline */
+	double change_percent;    /* 100 * change / baseline; 0 when the baseline is 0 */
+	enum compare_verdict verdict;
+	/* overhead_bytes */
+	double tolerance_bytes;   /* the tolerance in force, bytes per chunk */
+	double derived_bytes;     /* the derived tolerance (pages + spread), always computed */
+	int from_option;          /* 1: --max-overhead set the tolerance */
+	/* alloc_ns, free_ns */
+	size_t baseline_runs;     /* per-run values available */
+	size_t current_runs;
+	int have_p;               /* the U test ran (both sides have runs) */
+	int tested;               /* ... and can reach p < alpha with these runs */
+	int exact;                /* its p-values are exact */
+	double p_slower;          /* one-sided p that the current is slower */
+	double p_faster;          /* one-sided p that the current is faster */
+};
+
+/* One row: a (workload, backend, size) of either report. */
+struct compare_row {
+	const char *workload;
+	const char *backend;
+	uint64_t size;                       /* bytes per chunk */
+	const struct result_row *baseline;   /* NULL when only in the current report */
+	const struct result_row *current;    /* NULL when only in the baseline */
+	enum compare_verdict verdict;        /* the worst of its metrics, or missing/new/failed */
+	struct compare_metric metrics[COMPARE_NMETRICS];  /* valid when both rows are ok */
+};
+
+struct comparison {
+	struct result_file *baseline;
+	struct result_file *current;
+	struct compare_options options;
+	struct compare_settings settings;     /* the shared settings (the baseline's) */
+	struct compare_row *rows;             /* baseline order, then rows new in the current */
+	size_t nrows;
+	size_t verdicts[COMPARE_NVERDICTS];   /* rows with each verdict */
+	size_t time_tested;                   /* time metrics the U test gated */
+	size_t time_untested;                 /* time metrics it could not (too few runs) */
+	size_t min_runs;                      /* runs on each side the test needs at alpha */
+	int regression;                       /* a row regressed or failed */
+};
+
+/*
+ * Compares CURRENT against BASELINE (both loaded with results_load) under
+ * OPTIONS into *OUT, which points into both files: release the comparison
+ * before them. Checks the settings first. Returns 0, or -1 after an error
+ * that names the file and the problem: different settings, a row repeated
+ * in one file, an ok row without overhead_bytes, alloc_ns, free_ns or
+ * resolution_bytes, a --backend that matches no row.
+ */
+int compare_reports(struct result_file *baseline, struct result_file *current,
+		    const struct compare_options *options, struct comparison *out);
+
+/* Frees what compare_reports() allocated. */
+void comparison_release(struct comparison *comparison);
+
+/* "regressed", "improved", "unchanged", "missing", "new", "failed". */
+const char *compare_verdict_name(enum compare_verdict verdict);
+
+/* The JSON name of a metric: "overhead_bytes", "alloc_ns", "free_ns". */
+const char *compare_metric_name(enum compare_metric_id metric);
+
+/*
+ * Reads REPORT back as a result file named NAME, through its JSON, so that a
+ * run compares exactly as its written report would. Returns 0, or -1 after
+ * an error.
+ */
+int compare_load_report(const struct run_report *report, const char *name,
+			struct result_file *out);
+
+/*
+ * For run --baseline, before measuring: loads the report at PATH into
+ * *BASELINE and checks it as compare would (its rows, and that a run with
+ * CONFIG measures the same way). Returns 0, or -1 after an error naming the
+ * file and the problem, with nothing to release.
+ */
+int compare_baseline_open(const char *path, const struct run_config *config,
+			  struct result_file *baseline);
+
+/*
+ * For run --baseline, after measuring: compares REPORT with BASELINE under
+ * the default options and writes the text comparison to OUT. Returns 0 (no
+ * regression), 1 (a regression), or -1 after an error.
+ */
+int compare_baseline_run(struct result_file *baseline, const struct run_report *report,
+			 FILE *out);
+
+/*
+ * The writers of a comparison (report_compare.c): an aligned text table, a
+ * GitHub Markdown section for a pull request or a job summary, and JSON
+ * (schema "allocbench-compare/1"). Return 0, or -1 when writing fails.
+ */
+int compare_write_text(FILE *out, const struct comparison *comparison);
+int compare_write_markdown(FILE *out, const struct comparison *comparison);
+int compare_write_json(FILE *out, const struct comparison *comparison);
+
+#endif

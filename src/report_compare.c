@@ -1,0 +1,428 @@
+/*
+ * report_compare.c - the writers of a comparison (compare.h): an aligned
+ * text table for a terminal, a Markdown section for a pull request or a CI
+ * job summary, and JSON for machines (schema "allocbench-compare/1"). All
+ * three show every row with its baseline, current, change, limit and
+ * verdict; man/allocbench.1 documents each field.
+ */
+#include "compare.h"
+#include "stats.h"
+#include "table.h"
+#include "util.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define COMPARE_JSON_SCHEMA "allocbench-compare/1"
+
+/* How each metric is labelled and printed. */
+static const struct {
+	const char *label;  /* text and Markdown */
+	int decimals;       /* of the medians and the change */
+} metric_format[COMPARE_NMETRICS] = {
+	[COMPARE_OVERHEAD] = { "overhead B", 4 },
+	[COMPARE_ALLOC] = { "alloc ns", 2 },
+	[COMPARE_FREE] = { "free ns", 2 },
+};
+
+enum { COL_METRIC, COL_BASELINE, COL_CURRENT, COL_CHANGE, COL_LIMIT, COL_VERDICT, NCOLS };
+
+/* The cells after backend and size of one line: a metric, or the whole row when not compared. */
+static void line_cells(const struct compare_row *row, int metric, char cells[NCOLS][TABLE_CELL])
+{
+	const struct compare_metric *m;
+	int d;
+
+	if (metric < 0) {
+		snprintf(cells[COL_METRIC], TABLE_CELL, "-");
+		snprintf(cells[COL_BASELINE], TABLE_CELL, "%s",
+			 row->baseline ? row->baseline->status : "-");
+		snprintf(cells[COL_CURRENT], TABLE_CELL, "%s",
+			 row->current ? row->current->status : "-");
+		snprintf(cells[COL_CHANGE], TABLE_CELL, "-");
+		snprintf(cells[COL_LIMIT], TABLE_CELL, "-");
+		snprintf(cells[COL_VERDICT], TABLE_CELL, "%s", compare_verdict_name(row->verdict));
+		return;
+	}
+	m = &row->metrics[metric];
+	d = metric_format[metric].decimals;
+	snprintf(cells[COL_METRIC], TABLE_CELL, "%s", metric_format[metric].label);
+	snprintf(cells[COL_BASELINE], TABLE_CELL, "%.*f", d, m->baseline);
+	snprintf(cells[COL_CURRENT], TABLE_CELL, "%.*f", d, m->current);
+	if (metric == COMPARE_OVERHEAD) {
+		snprintf(cells[COL_CHANGE], TABLE_CELL, "%+.*f", d, m->change);
+		snprintf(cells[COL_LIMIT], TABLE_CELL, "tol %.4f%s", m->tolerance_bytes,
+			 m->from_option ? " (option)" : "");
+	} else {
+		snprintf(cells[COL_CHANGE], TABLE_CELL, "%+.1f%%", m->change_percent);
+		if (m->tested)
+			snprintf(cells[COL_LIMIT], TABLE_CELL, "p %.3f",
+				 m->change >= 0 ? m->p_slower : m->p_faster);
+		else
+			snprintf(cells[COL_LIMIT], TABLE_CELL, "%s",
+				 m->have_p ? "not tested" : "no runs");
+	}
+	snprintf(cells[COL_VERDICT], TABLE_CELL, "%s", compare_verdict_name(m->verdict));
+}
+
+/* 1 when ROW's metrics were compared (both rows ok). */
+static int compared(const struct compare_row *row)
+{
+	return row->verdict == COMPARE_UNCHANGED || row->verdict == COMPARE_IMPROVED ||
+	       row->verdict == COMPARE_REGRESSED;
+}
+
+static void describe_file(FILE *out, const char *what, const struct result_file *f)
+{
+	fprintf(out, "%s allocbench %s on %s, %s, %u run%s\n", what,
+		*f->tool_version ? f->tool_version : "?", *f->hostname ? f->hostname : "?",
+		*f->created ? f->created : "?", f->repeat, f->repeat == 1 ? "" : "s");
+}
+
+/*
+ * The settings, the criteria and the caveats: lines that start with PREFIX,
+ * continued on lines that start with MORE.
+ */
+static void put_criteria(FILE *out, const struct comparison *c, const char *prefix,
+			 const char *more)
+{
+	const struct compare_options *o = &c->options;
+	char total[32];
+
+	format_bytes(total, sizeof(total), c->settings.total_bytes);
+	fprintf(out, "%ssettings: %s, %s per measurement, touch %s, align %s", prefix,
+		c->settings.workload, total, c->settings.touch,
+		*c->settings.align ? c->settings.align : "?");
+	if (o->backends) {
+		fprintf(out, ";\n%sbackends ", more);
+		for (size_t i = 0; i < o->nbackends; i++)
+			fprintf(out, "%s%s", i ? ", " : "", o->backends[i]);
+		fputs(" only (--backend)", out);
+	}
+	fprintf(out, "\n%soverhead: regressed when the median rose by more than ", prefix);
+	if (o->max_overhead < 0)
+		fprintf(out, "the tolerance (B/chunk),\n%sderived: %d pages over the count plus "
+			"the baseline's min-max spread\n", more, COMPARE_TOLERANCE_PAGES);
+	else if (o->max_overhead_percent)
+		fprintf(out, "%g%% of the baseline's\n%sbytes per chunk, size + overhead "
+			"(--max-overhead)\n", o->max_overhead, more);
+	else
+		fprintf(out, "%g B/chunk (--max-overhead)\n", o->max_overhead);
+	fprintf(out, "%stime: regressed when the median rose by more than %g%% and the\n"
+		"%sone-sided Mann-Whitney U test on the runs gives p < %g\n", prefix,
+		o->max_time_percent, more, o->alpha);
+	if (c->time_untested)
+		fprintf(out, "%stime: not tested in %zu of %zu places: %u and %u runs reach p = "
+			"%.3g at best;\n%sthe test needs at least %zu on each side (--repeat %zu); "
+			"gating on the overhead there\n", prefix, c->time_untested,
+			c->time_untested + c->time_tested, c->baseline->repeat, c->current->repeat,
+			stats_mann_whitney_min_p(c->baseline->repeat, c->current->repeat), more,
+			c->min_runs, c->min_runs);
+	if (*c->baseline->hostname && *c->current->hostname &&
+	    strcmp(c->baseline->hostname, c->current->hostname))
+		fprintf(out, "%snote: the reports come from different hosts ('%s', '%s')\n",
+			prefix, c->baseline->hostname, c->current->hostname);
+}
+
+static void put_summary(FILE *out, const struct comparison *c)
+{
+	fprintf(out, "%zu row%s:", c->nrows, c->nrows == 1 ? "" : "s");
+	for (int v = 0; v < COMPARE_NVERDICTS; v++) {
+		/* The order a reader looks for: the bad news first. */
+		static const enum compare_verdict order[] = {
+			COMPARE_REGRESSED, COMPARE_FAILED, COMPARE_IMPROVED, COMPARE_UNCHANGED,
+			COMPARE_MISSING, COMPARE_NEW,
+		};
+
+		fprintf(out, "%s %zu %s", v ? "," : "", c->verdicts[order[v]],
+			compare_verdict_name(order[v]));
+	}
+	fputc('\n', out);
+}
+
+/* ---- text -------------------------------------------------------------- */
+
+int compare_write_text(FILE *out, const struct comparison *c)
+{
+	static const char *const head1[] = { "", "", "", "", "", "", "", "" };
+	static const char *const head2[] = {
+		"backend", "size B", "metric", "baseline", "current", "change", "limit", "verdict",
+	};
+	struct table table;
+	int ret;
+
+	fprintf(out, "allocbench compare: baseline '%s', current '%s'\n", c->baseline->path,
+		c->current->path);
+	describe_file(out, "baseline:", c->baseline);
+	describe_file(out, "current: ", c->current);
+	put_criteria(out, c, "", "  ");
+	fputc('\n', out);
+
+	table_init(&table, 8, head1, head2);
+	table_align_left(&table, 2 + COL_METRIC);
+	table_align_left(&table, 2 + COL_LIMIT);
+	table_align_left(&table, 2 + COL_VERDICT);
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct compare_row *row = &c->rows[i];
+		int first = compared(row) ? 0 : -1, last = compared(row) ? COMPARE_NMETRICS - 1 : -1;
+
+		for (int m = first; m <= last; m++) {
+			struct table_row *line = table_add_row(&table);
+			char cells[NCOLS][TABLE_CELL];
+
+			if (!line)
+				break;
+			line_cells(row, m, cells);
+			table_set(line, 0, "%s", row->backend);
+			table_set(line, 1, "%llu", (unsigned long long)row->size);
+			for (int k = 0; k < NCOLS; k++)
+				table_set(line, (size_t)(2 + k), "%s", cells[k]);
+		}
+	}
+	ret = table_print(&table, out);
+	table_release(&table);
+
+	fputc('\n', out);
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct compare_row *row = &c->rows[i];
+
+		if (row->verdict == COMPARE_FAILED)
+			fprintf(out, "failed: %s %llu B: %s\n", row->backend,
+				(unsigned long long)row->size,
+				row->current->error ? row->current->error : "no reason given");
+	}
+	put_summary(out, c);
+	fprintf(out, "result: %s\n", c->regression ? "REGRESSION" : "no regression");
+	return ret || ferror(out) ? -1 : 0;
+}
+
+/* ---- Markdown ---------------------------------------------------------- */
+
+/* TEXT in a table cell or inline code: '|' escaped, line breaks as spaces. */
+static void put_md(FILE *out, const char *text)
+{
+	for (const char *p = text; *p; p++) {
+		if (*p == '|' || *p == '\\' || *p == '`' || *p == '*' || *p == '_')
+			fputc('\\', out);
+		fputc(*p == '\n' || *p == '\r' ? ' ' : *p, out);
+	}
+}
+
+int compare_write_markdown(FILE *out, const struct comparison *c)
+{
+	fprintf(out, "### allocbench compare: %s\n\n",
+		c->regression ? "regression found" : "no regression");
+	fputs("Baseline ", out);
+	put_md(out, c->baseline->path);
+	fprintf(out, " (allocbench %s on ", c->baseline->tool_version);
+	put_md(out, c->baseline->hostname);
+	fprintf(out, ", %s, %u runs), current ", c->baseline->created, c->baseline->repeat);
+	put_md(out, c->current->path);
+	fprintf(out, " (allocbench %s on ", c->current->tool_version);
+	put_md(out, c->current->hostname);
+	fprintf(out, ", %s, %u runs).\n\n", c->current->created, c->current->repeat);
+	put_criteria(out, c, "- ", "  ");
+	fputs("\n| backend | size (B) | metric | baseline | current | change | limit | verdict |\n"
+	      "|:--|--:|:--|--:|--:|--:|:--|:--|\n", out);
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct compare_row *row = &c->rows[i];
+		int first = compared(row) ? 0 : -1, last = compared(row) ? COMPARE_NMETRICS - 1 : -1;
+
+		for (int m = first; m <= last; m++) {
+			char cells[NCOLS][TABLE_CELL];
+			int bad;
+
+			line_cells(row, m, cells);
+			bad = !strcmp(cells[COL_VERDICT], "regressed") ||
+			      !strcmp(cells[COL_VERDICT], "failed");
+			fputs("| ", out);
+			put_md(out, row->backend);
+			fprintf(out, " | %llu |", (unsigned long long)row->size);
+			for (int k = 0; k < NCOLS; k++) {
+				fputc(' ', out);
+				if (k == COL_VERDICT && bad)
+					fputs("**", out);
+				put_md(out, cells[k]);
+				if (k == COL_VERDICT && bad)
+					fputs("**", out);
+				fputs(" |", out);
+			}
+			fputc('\n', out);
+		}
+	}
+	fputc('\n', out);
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct compare_row *row = &c->rows[i];
+
+		if (row->verdict != COMPARE_FAILED)
+			continue;
+		fputs("- failed: ", out);
+		put_md(out, row->backend);
+		fprintf(out, " %llu B: ", (unsigned long long)row->size);
+		put_md(out, row->current->error ? row->current->error : "no reason given");
+		fputs("\n\n", out);
+	}
+	put_summary(out, c);
+	return ferror(out) ? -1 : 0;
+}
+
+/* ---- JSON -------------------------------------------------------------- */
+
+static cJSON *file_json(const struct result_file *f)
+{
+	cJSON *obj = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(obj, "path", f->path);
+	cJSON_AddStringToObject(obj, "schema", f->schema);
+	cJSON_AddStringToObject(obj, "tool_version", f->tool_version);
+	cJSON_AddStringToObject(obj, "hostname", f->hostname);
+	cJSON_AddStringToObject(obj, "created", f->created);
+	cJSON_AddNumberToObject(obj, "repeat", f->repeat);
+	return obj;
+}
+
+static cJSON *settings_json(const struct compare_settings *s)
+{
+	cJSON *obj = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(obj, "workload", s->workload);
+	cJSON_AddNumberToObject(obj, "total_bytes", (double)s->total_bytes);
+	cJSON_AddStringToObject(obj, "touch", s->touch);
+	if (*s->align)
+		cJSON_AddStringToObject(obj, "align", s->align);
+	else
+		cJSON_AddNullToObject(obj, "align");
+	if (s->pool_block_bytes >= 0)
+		cJSON_AddNumberToObject(obj, "pool_block_bytes", s->pool_block_bytes);
+	else
+		cJSON_AddNullToObject(obj, "pool_block_bytes");
+	return obj;
+}
+
+static cJSON *criteria_json(const struct comparison *c)
+{
+	const struct compare_options *o = &c->options;
+	cJSON *obj = cJSON_CreateObject(), *overhead = cJSON_CreateObject();
+	cJSON *time = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(overhead, "tolerance", o->max_overhead < 0 ? "derived" :
+				o->max_overhead_percent ? "percent" : "bytes");
+	if (o->max_overhead < 0)
+		cJSON_AddNullToObject(overhead, "max_overhead");
+	else
+		cJSON_AddNumberToObject(overhead, "max_overhead", o->max_overhead);
+	cJSON_AddNumberToObject(overhead, "tolerance_pages", COMPARE_TOLERANCE_PAGES);
+	cJSON_AddItemToObject(obj, "overhead", overhead);
+	cJSON_AddStringToObject(time, "test", "mann-whitney-u, one-sided");
+	cJSON_AddNumberToObject(time, "alpha", o->alpha);
+	cJSON_AddNumberToObject(time, "max_time_percent", o->max_time_percent);
+	cJSON_AddNumberToObject(time, "min_runs", (double)c->min_runs);
+	cJSON_AddItemToObject(obj, "time", time);
+	if (o->backends) {
+		cJSON *list = cJSON_CreateArray();
+
+		for (size_t i = 0; i < o->nbackends; i++)
+			cJSON_AddItemToArray(list, cJSON_CreateString(o->backends[i]));
+		cJSON_AddItemToObject(obj, "backends", list);
+	} else {
+		cJSON_AddNullToObject(obj, "backends");
+	}
+	return obj;
+}
+
+static cJSON *metric_json(int metric, const struct compare_metric *m)
+{
+	cJSON *obj = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(obj, "baseline", m->baseline);
+	cJSON_AddNumberToObject(obj, "current", m->current);
+	cJSON_AddNumberToObject(obj, "change", m->change);
+	cJSON_AddNumberToObject(obj, "change_percent", m->change_percent);
+	if (metric == COMPARE_OVERHEAD) {
+		cJSON_AddNumberToObject(obj, "tolerance_bytes", m->tolerance_bytes);
+		cJSON_AddNumberToObject(obj, "derived_tolerance_bytes", m->derived_bytes);
+		cJSON_AddStringToObject(obj, "tolerance_source", m->from_option ? "option" : "derived");
+	} else {
+		cJSON_AddNumberToObject(obj, "baseline_runs", (double)m->baseline_runs);
+		cJSON_AddNumberToObject(obj, "current_runs", (double)m->current_runs);
+		cJSON_AddBoolToObject(obj, "tested", m->tested);
+		if (m->have_p) {
+			cJSON_AddNumberToObject(obj, "p_slower", m->p_slower);
+			cJSON_AddNumberToObject(obj, "p_faster", m->p_faster);
+			cJSON_AddBoolToObject(obj, "exact", m->exact);
+		} else {
+			cJSON_AddNullToObject(obj, "p_slower");
+			cJSON_AddNullToObject(obj, "p_faster");
+			cJSON_AddNullToObject(obj, "exact");
+		}
+	}
+	cJSON_AddStringToObject(obj, "verdict", compare_verdict_name(m->verdict));
+	return obj;
+}
+
+static cJSON *row_json(const struct compare_row *row)
+{
+	cJSON *obj = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(obj, "workload", row->workload);
+	cJSON_AddStringToObject(obj, "backend", row->backend);
+	cJSON_AddNumberToObject(obj, "size", (double)row->size);
+	cJSON_AddStringToObject(obj, "verdict", compare_verdict_name(row->verdict));
+	if (row->baseline)
+		cJSON_AddStringToObject(obj, "baseline_status", row->baseline->status);
+	else
+		cJSON_AddNullToObject(obj, "baseline_status");
+	if (row->current)
+		cJSON_AddStringToObject(obj, "current_status", row->current->status);
+	else
+		cJSON_AddNullToObject(obj, "current_status");
+	if (row->verdict == COMPARE_FAILED && row->current->error)
+		cJSON_AddStringToObject(obj, "error", row->current->error);
+	else
+		cJSON_AddNullToObject(obj, "error");
+	for (int m = 0; m < COMPARE_NMETRICS; m++) {
+		if (compared(row))
+			cJSON_AddItemToObject(obj, compare_metric_name((enum compare_metric_id)m),
+					      metric_json(m, &row->metrics[m]));
+		else
+			cJSON_AddNullToObject(obj, compare_metric_name((enum compare_metric_id)m));
+	}
+	return obj;
+}
+
+int compare_write_json(FILE *out, const struct comparison *c)
+{
+	cJSON *root = cJSON_CreateObject(), *rows = cJSON_CreateArray();
+	cJSON *summary = cJSON_CreateObject();
+	char *text;
+	int ret = 0;
+
+	cJSON_AddStringToObject(root, "schema", COMPARE_JSON_SCHEMA);
+	cJSON_AddStringToObject(root, "tool_version", ALLOCBENCH_VERSION);
+	cJSON_AddItemToObject(root, "baseline", file_json(c->baseline));
+	cJSON_AddItemToObject(root, "current", file_json(c->current));
+	cJSON_AddItemToObject(root, "settings", settings_json(&c->settings));
+	cJSON_AddItemToObject(root, "criteria", criteria_json(c));
+	for (size_t i = 0; i < c->nrows; i++)
+		cJSON_AddItemToArray(rows, row_json(&c->rows[i]));
+	cJSON_AddItemToObject(root, "rows", rows);
+	cJSON_AddNumberToObject(summary, "rows", (double)c->nrows);
+	for (int v = 0; v < COMPARE_NVERDICTS; v++)
+		cJSON_AddNumberToObject(summary, compare_verdict_name((enum compare_verdict)v),
+					(double)c->verdicts[v]);
+	cJSON_AddNumberToObject(summary, "time_tested", (double)c->time_tested);
+	cJSON_AddNumberToObject(summary, "time_untested", (double)c->time_untested);
+	cJSON_AddItemToObject(root, "summary", summary);
+	cJSON_AddBoolToObject(root, "regression", c->regression);
+
+	text = cJSON_Print(root);
+	cJSON_Delete(root);
+	if (!text)
+		return error("out of memory while writing JSON");
+	if (fputs(text, out) == EOF || fputc('\n', out) == EOF)
+		ret = -1;
+	cJSON_free(text);
+	return ret;
+}

@@ -1,0 +1,44 @@
+#!/bin/sh
+# run --baseline FILE: measure, write the report as usual, then compare with
+# FILE and print the comparison on stderr; exit 1 on a regression; an
+# unusable or mismatched baseline is refused before anything is measured.
+. "$(dirname "$0")/lib.sh"
+JSONSET=$top/tests/tools/jsonset
+
+args="--sizes 4,40 --backend pool,arena --total 1M --repeat 3 -q"
+run_ab $args -f json -o "$tmp/base.json"
+check "baseline run exits 0" [ "$rc" -eq 0 ]
+
+run_ab $args --baseline "$tmp/base.json"
+check "same build against its baseline: exit 0" [ "$rc" -eq 0 ]
+check "the report is on stdout as usual" grep -Eq '^backend +B +count' "$tmp/out"
+check "the comparison is on stderr" grep -q "^allocbench compare: baseline '$tmp/base.json', current 'this run'$" "$tmp/err"
+check "... with its verdict" grep -q '^result: no regression$' "$tmp/err"
+check "... and every row" grep -q '^4 rows: 0 regressed, 0 failed, 0 improved, 4 unchanged' "$tmp/err"
+check "stdout holds the report alone" [ "$(grep -c 'allocbench compare' "$tmp/out")" -eq 0 ]
+
+# A baseline 1 byte per chunk cheaper at 40 bytes: this run has regressed.
+"$JSONSET" "$tmp/base.json" "results[backend=arena,size=40].overhead_bytes" +-1 >"$tmp/cheaper.json"
+run_ab $args -f json -o "$tmp/cur.json" --baseline "$tmp/cheaper.json"
+check "a regression against the baseline: exit 1" [ "$rc" -eq 1 ]
+check "the regressed row is named" grep -Eq '^arena +40 +overhead B .* \+1\.0000 +tol 0\.3125 +regressed$' "$tmp/err"
+check "... REGRESSION" grep -q '^result: REGRESSION$' "$tmp/err"
+check "the report is still written" [ "$("$JSONQ" "$tmp/cur.json" schema)" = allocbench/1 ]
+
+# Refused before measuring: nothing on stdout, -o left alone, fast.
+echo old >"$tmp/keep.json"
+start=$(date +%s)
+run_ab --sizes 4,40 --backend pool,arena --total 1G --repeat 3 -q -o "$tmp/keep.json" --baseline "$tmp/base.json"
+check "another total: exit 2" [ "$rc" -eq 2 ]
+check "another total: names the setting and both values" grep -q "different total (--total): 1048576 bytes in the baseline '$tmp/base.json', 1073741824 bytes in 'this run'" "$tmp/err"
+check "another total: refused before measuring" [ $(( $(date +%s) - start )) -lt 5 ]
+check "another total: -o untouched" [ "$(cat "$tmp/keep.json")" = old ]
+run_ab $args --touch full --baseline "$tmp/base.json"
+check "another touch: exit 2" [ "$rc" -eq 2 ]
+check "another touch: says so" grep -q "different touch policy (--touch): pages in the baseline '$tmp/base.json', full in 'this run'" "$tmp/err"
+printf '{"schema": "allocbench/1", "results": [' >"$tmp/trunc.json"
+expect_usage "a truncated baseline" "'$tmp/trunc.json': not valid JSON: truncated" $args --baseline "$tmp/trunc.json"
+expect_usage "a missing baseline" "'$tmp/none.json': cannot read" $args --baseline "$tmp/none.json"
+"$JSONSET" "$tmp/base.json" "results[backend=pool,size=4].free_ns" delete >"$tmp/nofree.json"
+expect_usage "a baseline row without free_ns" "'$tmp/nofree.json': results\[0\] \(pool, 4 B\) has status \"ok\" but no \"free_ns\"" $args --baseline "$tmp/nofree.json"
+expect_usage "an empty --baseline" "empty file name for --baseline" $args --baseline ''
