@@ -4,6 +4,8 @@
 #   make run        build, then measure with the defaults and print the table
 #   make check      build and run every test; the last line is "N passed, M failed"
 #   make bench      the speed targets, printed as ratios (not tests)
+#   make gate       the CI regression gate: pool and arena against data/baseline.json
+#   make baseline   measure data/baseline.json anew on this machine
 #   make install    PREFIX=/usr/local DESTDIR= (binary and man page)
 #
 # DEVELOPER=1 turns warnings into errors; SANITIZE=address,undefined builds
@@ -44,9 +46,9 @@ LIB_OBJ = $(filter-out src/main.o,$(OBJ))
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:.c=)
 # The tests' helpers: read a JSON value, write a doctored copy, check a schema.
-TOOLS = tests/tools/jsonq tests/tools/jsonset
+TOOLS = tests/tools/jsonq tests/tools/jsonset tests/tools/schemacheck
 
-.PHONY: all deps run check bench install uninstall clean
+.PHONY: all deps run check bench gate baseline install uninstall clean
 all: allocbench
 
 # Installs the Debian packages the build needs when pkg-config cannot find
@@ -77,6 +79,16 @@ bench: deps
 	@$(MAKE) --no-print-directory allocbench
 	@$(MAKE) --no-print-directory tests/tools/jsonq
 	@sh tests/bench.sh
+
+# Exit 1 when the overhead of pool or arena regressed against the committed
+# baseline; BASELINE=FILE compares with another file.
+gate: deps
+	@$(MAKE) --no-print-directory allocbench
+	@sh tests/gate.sh $(BASELINE)
+
+baseline: deps
+	@$(MAKE) --no-print-directory allocbench
+	sh tests/gate.sh --record
 
 install: allocbench
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)

@@ -1,0 +1,76 @@
+#!/bin/sh
+# data/allocbench.schema.json describes what allocbench writes: real output
+# (ok and failed rows, natural and explicit alignment) and data/baseline.json
+# validate; a report with a field removed or of the wrong type does not.
+# The checker is tests/tools/schemacheck (C, cJSON); when the jsonschema
+# command (Debian: python3-jsonschema) is there, it checks the same files.
+. "$(dirname "$0")/lib.sh"
+SCHEMA=$top/data/allocbench.schema.json
+CHECKER=$top/tests/tools/schemacheck
+JSONSET=$top/tests/tools/jsonset
+
+valid() { "$CHECKER" "$SCHEMA" "$1" 2>"$tmp/why"; }
+# invalid NAME FILE PATTERN: the checker rejects FILE (exit 1) saying PATTERN.
+invalid() {
+	"$CHECKER" "$SCHEMA" "$2" 2>"$tmp/why"
+	r=$?
+	if [ $r -ne 1 ]; then not_ok "$1" "schemacheck exit $r, expected 1"
+	elif ! grep -Eq -- "$3" "$tmp/why"; then not_ok "$1" "'$(head -n 3 "$tmp/why")' does not match '$3'"
+	else ok "$1"; fi
+}
+
+check "the schema is JSON of draft 2020-12" [ "$("$JSONQ" "$SCHEMA" '$schema')" = https://json-schema.org/draft/2020-12/schema ]
+check "the schema describes allocbench/1" grep -q 'allocbench/1' "$SCHEMA"
+
+run_ab --sizes 4,40,4000 --total 1M --repeat 2 -q -f json -o "$tmp/r.json"
+check "a real report validates" valid "$tmp/r.json"
+run_ab --sizes 40 --backend pool,arena --total 1M --repeat 1 --align 64 --touch none -q -f json -o "$tmp/a64.json"
+check "a report with --align 64 and --touch none validates" valid "$tmp/a64.json"
+"$JSONSET" "$tmp/r.json" 'results[0].x_floor' '=null' >"$tmp/nofloor.json"
+check "an ok row whose x_floor is null (no floor) validates" valid "$tmp/nofloor.json"
+check "data/baseline.json validates" valid "$top/data/baseline.json"
+if [ $asan = 1 ]; then
+	skip "a report with a failed row validates" "AddressSanitizer cannot start under ulimit -v"
+else
+	(ulimit -v 3000000; "$AB" --sizes 4,4096 --total 512M --backend malloc,arena --repeat 1 -q -f json) >"$tmp/f.json" 2>/dev/null
+	check "a report with a failed row validates" valid "$tmp/f.json"
+	check "... which has one" [ "$(jq_get "$tmp/f.json" 'results[backend=malloc,size=4].status')" = failed ]
+	"$JSONSET" "$tmp/f.json" 'results[backend=malloc,size=4].status' '="ok"' >"$tmp/f-ok.json"
+	invalid "an ok row with null figures is refused" "$tmp/f-ok.json" '/results/0: valid under 0 schemas of oneOf'
+fi
+
+d() { "$JSONSET" "$tmp/r.json" "$1" "$2" >"$tmp/bad.json"; }
+d 'results[backend=pool,size=40].status' delete
+invalid "a row without status" "$tmp/bad.json" '/results/4: required member "status" is missing'
+d 'results[backend=pool,size=40].size' '="forty"'
+invalid "a size that is a string" "$tmp/bad.json" '/results/4/size: not of type "integer"'
+d 'results[backend=pool,size=40].overhead_bytes.runs' '=["a"]'
+invalid "a run that is a string" "$tmp/bad.json" '/results/4/overhead_bytes/runs/0: not of type "number"'
+d 'results[backend=arena,size=4].alloc_ns.median' delete
+invalid "a statistic without its median" "$tmp/bad.json" '/results/2/alloc_ns: required member "median" is missing'
+d config.touch '="sometimes"'
+invalid "an unknown touch policy" "$tmp/bad.json" '/config/touch: not one of the enum values'
+d config.align '="wide"'
+invalid "an alignment neither a number nor natural" "$tmp/bad.json" '/config/align: not valid under any schema of anyOf'
+d schema '="allocbench/2"'
+invalid "another schema major" "$tmp/bad.json" '/schema: "allocbench/2" does not match'
+d host.page_size '=0'
+invalid "a page size of 0" "$tmp/bad.json" '/host/page_size: 0 fails minimum 1'
+d floor delete
+invalid "no floor" "$tmp/bad.json" 'required member "floor" is missing'
+
+# The checker refuses a schema keyword it does not implement, rather than ignore it.
+printf '{"type": "object", "dependentRequired": {"a": ["b"]}}\n' >"$tmp/unknown-kw.json"
+"$CHECKER" "$tmp/unknown-kw.json" "$tmp/r.json" 2>"$tmp/why"
+check "an unimplemented keyword: exit 2" [ $? -eq 2 ]
+check "... named" grep -q "unsupported keyword 'dependentRequired'" "$tmp/why"
+
+# A second opinion from an independent implementation, where there is one.
+if command -v jsonschema >/dev/null 2>&1; then
+	check "jsonschema agrees: a real report is valid" jsonschema -i "$tmp/r.json" "$SCHEMA"
+	check "jsonschema agrees: data/baseline.json is valid" jsonschema -i "$top/data/baseline.json" "$SCHEMA"
+	d 'results[backend=pool,size=40].status' delete
+	check "jsonschema agrees: a row without status is not" sh -c "! jsonschema -i '$tmp/bad.json' '$SCHEMA' >/dev/null 2>&1"
+else
+	skip "jsonschema cross-check" "no jsonschema command (Debian: python3-jsonschema)"
+fi 2>/dev/null

@@ -1,0 +1,330 @@
+/*
+ * schemacheck - validates a JSON document against a JSON Schema, for the
+ * test that keeps data/allocbench.schema.json true to what allocbench writes.
+ *
+ *   schemacheck SCHEMA.json DOCUMENT.json
+ *
+ * Exits 0 when DOCUMENT is valid, 1 when it is not (each failure printed
+ * with its JSON pointer), 2 on bad usage, unreadable files, or a schema that
+ * uses a keyword this checker does not implement.
+ *
+ * Why a checker of our own: CI has no Python for certain, and cJSON is
+ * already a build dependency. It implements the subset of draft 2020-12 the
+ * schema uses: type, properties, required, additionalProperties, items,
+ * minItems, maxItems, enum, const, minimum, maximum, exclusiveMinimum,
+ * exclusiveMaximum, minLength, pattern (POSIX extended regular expressions,
+ * which agree with ECMA-262 on the patterns used: classes, anchors,
+ * counts), allOf, anyOf, oneOf, not, and $ref to "#/$defs/NAME". Any other
+ * keyword is refused rather than ignored, so the schema cannot promise
+ * something that is not checked; annotations ($schema, $id, $comment, title,
+ * description, default, examples, format) are ignored, as the draft allows.
+ */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const cJSON *schema_root;
+static int unsupported;   /* set when the schema uses a keyword not implemented */
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n = 0, alloc = 4096;
+	char *buf = malloc(alloc);
+
+	if (!f || !buf) {
+		if (f)
+			fclose(f);
+		free(buf);
+		return NULL;
+	}
+	for (;;) {
+		size_t got = fread(buf + n, 1, alloc - n - 1, f);
+
+		n += got;
+		if (n + 1 < alloc)
+			break;
+		alloc *= 2;
+		buf = realloc(buf, alloc);
+		if (!buf)
+			break;
+	}
+	fclose(f);
+	if (buf)
+		buf[n] = '\0';
+	return buf;
+}
+
+static int is_type(const cJSON *node, const char *type)
+{
+	if (!strcmp(type, "object"))
+		return cJSON_IsObject(node);
+	if (!strcmp(type, "array"))
+		return cJSON_IsArray(node);
+	if (!strcmp(type, "string"))
+		return cJSON_IsString(node);
+	if (!strcmp(type, "number"))
+		return cJSON_IsNumber(node);
+	if (!strcmp(type, "integer"))
+		return cJSON_IsNumber(node) && node->valuedouble == floor(node->valuedouble);
+	if (!strcmp(type, "boolean"))
+		return cJSON_IsBool(node);
+	if (!strcmp(type, "null"))
+		return cJSON_IsNull(node);
+	fprintf(stderr, "schemacheck: unknown type '%s'\n", type);
+	unsupported = 1;
+	return 0;
+}
+
+/* Validates NODE (at pointer PATH) against SCHEMA; prints failures unless QUIET. */
+static int validate(const cJSON *node, const cJSON *schema, const char *path, int quiet);
+
+#define FAIL(...)                                                      \
+	do {                                                           \
+		if (!quiet) {                                          \
+			fprintf(stderr, "%s: ", *path ? path : "/");   \
+			fprintf(stderr, __VA_ARGS__);                  \
+			fputc('\n', stderr);                           \
+		}                                                      \
+		errors++;                                              \
+	} while (0)
+
+static const cJSON *resolve(const char *ref)
+{
+	const char *prefix = "#/$defs/";
+
+	if (strncmp(ref, prefix, strlen(prefix))) {
+		fprintf(stderr, "schemacheck: unsupported $ref '%s' (only #/$defs/NAME)\n", ref);
+		unsupported = 1;
+		return NULL;
+	}
+	return cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(schema_root, "$defs"),
+						ref + strlen(prefix));
+}
+
+static int count_valid(const cJSON *node, const cJSON *list, const char *path)
+{
+	const cJSON *sub;
+	int valid = 0;
+
+	cJSON_ArrayForEach(sub, list)
+		valid += !validate(node, sub, path, 1);
+	return valid;
+}
+
+static int validate(const cJSON *node, const cJSON *schema, const char *path, int quiet)
+{
+	const cJSON *kw;
+	int errors = 0;
+
+	if (cJSON_IsTrue(schema))
+		return 0;
+	if (cJSON_IsFalse(schema)) {
+		FAIL("not allowed (false schema)");
+		return errors;
+	}
+	if (!cJSON_IsObject(schema)) {
+		fprintf(stderr, "schemacheck: a schema is neither an object nor a boolean\n");
+		unsupported = 1;
+		return 1;
+	}
+	cJSON_ArrayForEach(kw, schema) {
+		const char *k = kw->string;
+
+		if (!strcmp(k, "$schema") || !strcmp(k, "$id") || !strcmp(k, "$comment") ||
+		    !strcmp(k, "title") || !strcmp(k, "description") || !strcmp(k, "default") ||
+		    !strcmp(k, "examples") || !strcmp(k, "format") || !strcmp(k, "$defs")) {
+			continue;
+		} else if (!strcmp(k, "$ref")) {
+			const cJSON *target = resolve(kw->valuestring);
+
+			if (!target) {
+				if (!unsupported)
+					FAIL("$ref '%s' not found", kw->valuestring);
+				errors++;
+			} else {
+				errors += validate(node, target, path, quiet);
+			}
+		} else if (!strcmp(k, "type")) {
+			int ok = 0;
+
+			if (cJSON_IsString(kw)) {
+				ok = is_type(node, kw->valuestring);
+			} else {
+				const cJSON *t;
+
+				cJSON_ArrayForEach(t, kw)
+					ok |= is_type(node, t->valuestring);
+			}
+			if (!ok) {
+				char *want = cJSON_PrintUnformatted(kw);
+
+				FAIL("not of type %s", want);
+				free(want);
+			}
+		} else if (!strcmp(k, "properties")) {
+			const cJSON *prop;
+
+			if (!cJSON_IsObject(node))
+				continue;
+			cJSON_ArrayForEach(prop, kw) {
+				const cJSON *member = cJSON_GetObjectItemCaseSensitive(node, prop->string);
+				char sub[1024];
+
+				if (!member)
+					continue;
+				snprintf(sub, sizeof(sub), "%s/%s", path, prop->string);
+				errors += validate(member, prop, sub, quiet);
+			}
+		} else if (!strcmp(k, "additionalProperties")) {
+			const cJSON *props = cJSON_GetObjectItemCaseSensitive(schema, "properties");
+			const cJSON *member;
+
+			if (!cJSON_IsObject(node))
+				continue;
+			cJSON_ArrayForEach(member, node) {
+				char sub[1024];
+
+				if (props && cJSON_GetObjectItemCaseSensitive(props, member->string))
+					continue;
+				snprintf(sub, sizeof(sub), "%s/%s", path, member->string);
+				errors += validate(member, kw, sub, quiet);
+			}
+		} else if (!strcmp(k, "required")) {
+			const cJSON *name;
+
+			if (!cJSON_IsObject(node))
+				continue;
+			cJSON_ArrayForEach(name, kw)
+				if (!cJSON_GetObjectItemCaseSensitive(node, name->valuestring))
+					FAIL("required member \"%s\" is missing", name->valuestring);
+		} else if (!strcmp(k, "items")) {
+			const cJSON *item;
+			int i = 0;
+
+			if (!cJSON_IsArray(node))
+				continue;
+			cJSON_ArrayForEach(item, node) {
+				char sub[1024];
+
+				snprintf(sub, sizeof(sub), "%s/%d", path, i++);
+				errors += validate(item, kw, sub, quiet);
+			}
+		} else if (!strcmp(k, "minItems") || !strcmp(k, "maxItems")) {
+			int n;
+
+			if (!cJSON_IsArray(node))
+				continue;
+			n = cJSON_GetArraySize(node);
+			if (k[1] == 'i' ? n < kw->valueint : n > kw->valueint)
+				FAIL("%d items, %s is %d", n, k, kw->valueint);
+		} else if (!strcmp(k, "enum")) {
+			const cJSON *v;
+			int found = 0;
+
+			cJSON_ArrayForEach(v, kw)
+				found |= cJSON_Compare(node, v, 1);
+			if (!found)
+				FAIL("not one of the enum values");
+		} else if (!strcmp(k, "const")) {
+			if (!cJSON_Compare(node, kw, 1))
+				FAIL("not the const value");
+		} else if (!strcmp(k, "minimum") || !strcmp(k, "maximum") ||
+			   !strcmp(k, "exclusiveMinimum") || !strcmp(k, "exclusiveMaximum")) {
+			double v, limit = kw->valuedouble;
+			int bad;
+
+			if (!cJSON_IsNumber(node))
+				continue;
+			v = node->valuedouble;
+			bad = !strcmp(k, "minimum") ? v < limit : !strcmp(k, "maximum") ? v > limit :
+			      !strcmp(k, "exclusiveMinimum") ? v <= limit : v >= limit;
+			if (bad)
+				FAIL("%.17g fails %s %.17g", v, k, limit);
+		} else if (!strcmp(k, "minLength")) {
+			if (cJSON_IsString(node) && (int)strlen(node->valuestring) < kw->valueint)
+				FAIL("shorter than %d", kw->valueint);
+		} else if (!strcmp(k, "pattern")) {
+			regex_t re;
+
+			if (!cJSON_IsString(node))
+				continue;
+			if (regcomp(&re, kw->valuestring, REG_EXTENDED | REG_NOSUB)) {
+				fprintf(stderr, "schemacheck: cannot compile pattern '%s'\n", kw->valuestring);
+				unsupported = 1;
+				return errors + 1;
+			}
+			if (regexec(&re, node->valuestring, 0, NULL, 0))
+				FAIL("\"%s\" does not match '%s'", node->valuestring, kw->valuestring);
+			regfree(&re);
+		} else if (!strcmp(k, "allOf")) {
+			const cJSON *sub;
+
+			cJSON_ArrayForEach(sub, kw)
+				errors += validate(node, sub, path, quiet);
+		} else if (!strcmp(k, "anyOf")) {
+			if (!count_valid(node, kw, path))
+				FAIL("not valid under any schema of anyOf");
+		} else if (!strcmp(k, "oneOf")) {
+			int n = count_valid(node, kw, path);
+
+			if (n != 1) {
+				FAIL("valid under %d schemas of oneOf, not exactly one", n);
+				/* Say why each branch failed: the useful part of the message. */
+				if (!quiet && !n) {
+					const cJSON *sub;
+					int i = 0;
+
+					cJSON_ArrayForEach(sub, kw) {
+						fprintf(stderr, "  oneOf[%d]:\n", i++);
+						validate(node, sub, path, 0);
+					}
+				}
+			}
+		} else if (!strcmp(k, "not")) {
+			if (!validate(node, kw, path, 1))
+				FAIL("valid under the schema of not");
+		} else {
+			fprintf(stderr, "schemacheck: unsupported keyword '%s'\n", k);
+			unsupported = 1;
+			errors++;
+		}
+	}
+	return errors;
+}
+
+int main(int argc, char **argv)
+{
+	char *schema_text, *doc_text;
+	cJSON *schema, *doc;
+	int errors;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: schemacheck SCHEMA.json DOCUMENT.json\n");
+		return 2;
+	}
+	schema_text = slurp(argv[1]);
+	doc_text = slurp(argv[2]);
+	schema = schema_text ? cJSON_Parse(schema_text) : NULL;
+	doc = doc_text ? cJSON_Parse(doc_text) : NULL;
+	if (!schema || !doc) {
+		fprintf(stderr, "schemacheck: %s: not readable JSON\n", schema ? argv[2] : argv[1]);
+		return 2;
+	}
+	schema_root = schema;
+	errors = validate(doc, schema, "", 0);
+	cJSON_Delete(schema);
+	cJSON_Delete(doc);
+	free(schema_text);
+	free(doc_text);
+	if (unsupported)
+		return 2;
+	if (errors) {
+		fprintf(stderr, "schemacheck: %s: not valid against %s\n", argv[2], argv[1]);
+		return 1;
+	}
+	return 0;
+}
