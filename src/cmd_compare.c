@@ -2,7 +2,8 @@
  * cmd_compare.c - `allocbench compare BASELINE CURRENT`: the CI gate. Reads
  * two JSON reports, compares them row by row (compare.h) and writes the
  * table with a verdict per row. Exit status: 0 no regression, 1 a
- * regression (or a measurement that failed in CURRENT), 2 bad usage or
+ * regression (or a measurement that failed in CURRENT and not in
+ * BASELINE), 2 bad usage or
  * unusable input. Like main.c and cli.c, this file may exit.
  */
 #include "commands.h"
@@ -54,8 +55,9 @@ static void compare_help(FILE *out)
 "  -h, --help             print this help and exit\n"
 "\n"
 "Exit status: 0 no regression, 1 a regression (or a measurement that failed\n"
-"in CURRENT), 2 bad usage or unusable input (unreadable, not an allocbench\n"
-"report, another schema version, different settings). See allocbench(1).\n",
+"in CURRENT, not in BASELINE), 2 bad usage or unusable input (unreadable, not\n"
+"an allocbench report, another schema version, different settings).\n"
+"See allocbench(1).\n",
 		COMPARE_TOLERANCE_PAGES, COMPARE_DEFAULT_MAX_TIME_PERCENT, COMPARE_DEFAULT_ALPHA);
 }
 

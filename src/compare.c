@@ -362,8 +362,12 @@ int compare_reports(struct result_file *baseline, struct result_file *current,
 		}
 	}
 	for (size_t i = 0; i < out->nrows; i++) {
-		out->verdicts[out->rows[i].verdict]++;
-		if (out->rows[i].verdict == COMPARE_REGRESSED || out->rows[i].verdict == COMPARE_FAILED)
+		const struct compare_row *row = &out->rows[i];
+
+		out->verdicts[row->verdict]++;
+		/* A row that failed in both reports is no news: the run says so anyway. */
+		if (row->verdict == COMPARE_REGRESSED ||
+		    (row->verdict == COMPARE_FAILED && row->baseline && row->baseline->ok))
 			out->regression = 1;
 	}
 	return 0;

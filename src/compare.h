@@ -41,7 +41,8 @@ enum compare_verdict {
 	COMPARE_REGRESSED,
 	COMPARE_MISSING,   /* the row is only in the baseline */
 	COMPARE_NEW,       /* only in the current report, or failed in the baseline */
-	COMPARE_FAILED,    /* failed in the current report: counts as a regression */
+	COMPARE_FAILED,    /* failed in the current report: a regression unless it
+			      failed in the baseline too */
 	COMPARE_NVERDICTS
 };
 
@@ -139,7 +140,8 @@ struct comparison {
 	size_t time_tested;                   /* time metrics the U test gated */
 	size_t time_untested;                 /* time metrics it could not (too few runs) */
 	size_t min_runs;                      /* runs on each side the test needs at alpha */
-	int regression;                       /* a row regressed or failed */
+	int regression;                       /* a row regressed, or failed where
+						 the baseline's did not */
 };
 
 /*

@@ -199,6 +199,10 @@ int main(void)
 		CHECK("failed in the baseline: new, no regression", !compare_reports(&c, &b, &o, &cmp) &&
 		      cmp.rows[0].verdict == COMPARE_NEW && !cmp.regression);
 		comparison_release(&cmp);
+		CHECK("failed in both: failed, but no regression", !compare_reports(&c, &c, &o, &cmp) &&
+		      cmp.rows[0].verdict == COMPARE_FAILED && !cmp.regression &&
+		      cmp.verdicts[COMPARE_FAILED] == 1);
+		comparison_release(&cmp);
 		results_release(&c);
 
 		CHECK("another total loads", !load("c", "\"workload\":\"fill\",\"total_bytes\":2097152,"
