@@ -102,7 +102,8 @@ struct compare_metric {
 	double baseline;          /* median, in the metric's unit */
 	double current;           /* median */
 	double change;            /* current - baseline */
-	double change_percent;    /* 100 * change / baseline; 0 when the baseline is 0 */
+	double change_percent;    /* 100 * change / |baseline|; 0 when the baseline is 0
+				     (null in the JSON) */
 	enum compare_verdict verdict;
 	/* overhead_bytes */
 	double tolerance_bytes;   /* the tolerance in force, bytes per chunk */

@@ -97,9 +97,8 @@ int main(int argc, char **argv)
 			if (!strcmp(argv[1], commands[i].name))
 				return commands[i].fn(argc - 1, argv + 1);
 		if (argv[1][0] != '-')
-			usage_die("unknown command '%s' (expected run or compare; see allocbench "
-				  "--help)",
-				  argv[1]);
+			usage_die("unknown command '%s' (expected run or compare; see "
+				  "allocbench --help)", argv[1]);
 	}
 	return cmd_run(argc, argv);
 }

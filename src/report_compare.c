@@ -339,7 +339,11 @@ static cJSON *metric_json(int metric, const struct compare_metric *m)
 	cJSON_AddNumberToObject(obj, "baseline", m->baseline);
 	cJSON_AddNumberToObject(obj, "current", m->current);
 	cJSON_AddNumberToObject(obj, "change", m->change);
-	cJSON_AddNumberToObject(obj, "change_percent", m->change_percent);
+	/* A change from nothing (the pool's overhead) has no percentage. */
+	if (m->baseline != 0)
+		cJSON_AddNumberToObject(obj, "change_percent", m->change_percent);
+	else
+		cJSON_AddNullToObject(obj, "change_percent");
 	if (metric == COMPARE_OVERHEAD) {
 		cJSON_AddNumberToObject(obj, "tolerance_bytes", m->tolerance_bytes);
 		cJSON_AddNumberToObject(obj, "derived_tolerance_bytes", m->derived_bytes);

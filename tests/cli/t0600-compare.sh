@@ -118,6 +118,7 @@ r="rows[backend=pool,size=40]"
 check "json: row verdict" [ "$(jq_get "$j" "$r.verdict")" = regressed ]
 check "json: overhead change" near "$(jq_get "$j" "$r.overhead_bytes.change")" 1 1e-9
 check "json: tolerance stated" near "$(jq_get "$j" "$r.overhead_bytes.tolerance_bytes")" "$tol" 1e-4
+check "json: no percentage of a zero overhead" [ "$(jq_get "$j" 'rows[backend=pool,size=4].overhead_bytes.change_percent')" = null ]
 check "json: derived tolerance" [ "$(jq_get "$j" "$r.overhead_bytes.tolerance_source")" = derived ]
 check "json: time not tested with 3 runs" [ "$(jq_get "$j" "$r.alloc_ns.tested")" = false ]
 check "json: p-value of the untested time still given" near "$(jq_get "$j" "$r.alloc_ns.p_slower")" 0.5 0.5
