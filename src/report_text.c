@@ -56,8 +56,8 @@ static void print_header(FILE *out, const struct run_report *report)
 		fputs("natural for pool, arena", out);
 	fprintf(out, ", %zu B for malloc\n", backend_malloc_alignment());
 	if (*ALLOCBENCH_SANITIZE)
-		fprintf(out, "warning: built with -fsanitize=%s: malloc's figures are the "
-			"sanitizer's\n", ALLOCBENCH_SANITIZE);
+		fprintf(out, "warning: a -fsanitize=%s build: malloc is the sanitizer's\n",
+			ALLOCBENCH_SANITIZE);
 	switch (config->workload) {
 	case WORKLOAD_RANDOM:
 		fprintf(out, "random: seed %llu, sizes", (unsigned long long)config->seed);
