@@ -20,8 +20,8 @@ PKG_CONFIG ?= pkg-config
 WARNINGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla \
 	   -Wformat=2 -Wwrite-strings -Wcast-align -Wpointer-arith -Wundef
 CFLAGS ?= -O2 -g
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARNINGS) $(CFLAGS)
-ALL_LDFLAGS = $(LDFLAGS)
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread $(WARNINGS) $(CFLAGS)
+ALL_LDFLAGS = -pthread $(LDFLAGS)
 ifeq ($(DEVELOPER),1)
 ALL_CFLAGS += -Werror
 endif

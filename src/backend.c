@@ -6,6 +6,7 @@
 const struct backend *const backend_table[] = {
 	&backend_malloc,
 	&backend_pool,
+	&backend_pool_locked,
 	&backend_arena,
 	NULL,
 };

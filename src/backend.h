@@ -23,6 +23,7 @@ struct backend {
 
 extern const struct backend backend_malloc;
 extern const struct backend backend_pool;
+extern const struct backend backend_pool_locked;
 extern const struct backend backend_arena;
 
 /* Every built-in backend, in the order --help lists them; NULL-terminated. */

@@ -1,5 +1,6 @@
 /* backend_malloc.c - the C library's malloc and free, or whatever is preloaded. */
 #include "backend.h"
+#include "workloads.h"
 
 #include <stdlib.h>
 
@@ -15,9 +16,35 @@ static inline void libc_release(void *ctx, void *chunk)
 	free(chunk);
 }
 
+/* malloc keeps its own per-thread state: no context to hand out. */
+static int libc_attach(void *shared, unsigned index, void **ctx)
+{
+	(void)shared;
+	(void)index;
+	*ctx = NULL;
+	return 0;
+}
+
+static void *libc_thread(void *job)
+{
+	return threads_body(job, libc_alloc, libc_release, NULL);
+}
+
 static int malloc_run(const struct measure_params *params, struct sample *sample)
 {
-	return measure_fill(params, sample, NULL, libc_alloc, libc_release, NULL);
+	switch (params->workload) {
+	case WORKLOAD_FILL:
+		return measure_fill(params, sample, NULL, libc_alloc, libc_release, NULL);
+	case WORKLOAD_CHURN:
+		return measure_churn(params, sample, NULL, libc_alloc, libc_release, NULL);
+	case WORKLOAD_RANDOM:
+		return measure_random(params, sample, params->plan, NULL, libc_alloc, libc_release);
+	case WORKLOAD_THREADS:
+		return measure_threads(params, sample, NULL, libc_attach, libc_thread);
+	case WORKLOAD_COUNT:
+		break;
+	}
+	return sample_fail(sample, "malloc: unknown workload");
 }
 
 const struct backend backend_malloc = {

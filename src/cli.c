@@ -3,6 +3,7 @@
 #include "util.h"
 
 #include <getopt.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +41,16 @@ void cli_run_help(FILE *out)
 "                         alignment, its largest power-of-two divisor up to 16)\n"
 "      --pool-block BYTES bytes the pool takes from the system at a time\n"
 "                         (default 1M, rounded up to whole pages)\n"
+"  -w, --workload NAME    what is measured (default fill):\n"
+"                           fill     allocate total in chunks, free, fill again warm\n"
+"                           churn    create and destroy count objects, --rounds times\n"
+"                           random   a seeded random live set mixing all --sizes\n"
+"                           threads  --threads threads swap array elements through\n"
+"                                    a temporary allocation\n"
+"      --rounds N         churn, threads: rounds (default: about 16 million\n"
+"                         operations in all, 2 to 1000 rounds)\n"
+"      --seed N           random: the generator's seed (default 20120528)\n"
+"      --threads N        threads: threads at once, 1 to 256 (default: CPUs)\n"
 "  -f, --format FORMAT    text (default), json, csv (one line per result,\n"
 "                         units in the column names) or markdown (a GitHub\n"
 "                         table)\n"
@@ -63,6 +74,9 @@ enum {
 	OPT_ALIGN,
 	OPT_POOL_BLOCK,
 	OPT_BASELINE,
+	OPT_ROUNDS,
+	OPT_SEED,
+	OPT_THREADS,
 };
 
 static const struct option run_options[] = {
@@ -73,6 +87,10 @@ static const struct option run_options[] = {
 	{ "touch", required_argument, NULL, OPT_TOUCH },
 	{ "align", required_argument, NULL, OPT_ALIGN },
 	{ "pool-block", required_argument, NULL, OPT_POOL_BLOCK },
+	{ "workload", required_argument, NULL, 'w' },
+	{ "rounds", required_argument, NULL, OPT_ROUNDS },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "format", required_argument, NULL, 'f' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
@@ -155,10 +173,15 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 {
 	const char *sizes = RUN_DEFAULT_SIZES, *backends = RUN_DEFAULT_BACKENDS;
 	const char *why = "";
+	const char *rounds_arg = NULL, *seed_arg = NULL, *threads_arg = NULL;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	uint64_t v;
 	int c;
 
 	memset(config, 0, sizeof(*config));
+	config->workload = WORKLOAD_FILL;
+	config->seed = RUN_DEFAULT_SEED;
+	config->threads = cpus < 1 ? 1 : cpus > MEASURE_MAX_THREADS ? MEASURE_MAX_THREADS : (unsigned)cpus;
 	config->total_bytes = RUN_DEFAULT_TOTAL;
 	config->repeat = RUN_DEFAULT_REPEAT;
 	config->touch = TOUCH_PAGES;
@@ -167,7 +190,7 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":s:b:t:r:f:o:qhV", run_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:b:t:r:f:o:w:qhV", run_options, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			sizes = optarg;
@@ -204,6 +227,32 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 				usage_die("invalid --pool-block '%s' (expected from 1 byte to 1T)",
 					  optarg);
 			config->pool_block_bytes = (size_t)v;
+			break;
+		case 'w':
+			if (workload_parse(optarg, &config->workload))
+				usage_die("unknown workload '%s' (expected fill, churn, random or threads)",
+					  optarg);
+			break;
+		case OPT_ROUNDS:
+			if (parse_unsigned(optarg, 1000000, &v, &why) || !v)
+				usage_die("invalid --rounds '%s': %s (expected a whole number from 1 "
+					  "to 1000000)", optarg, v ? why : "must be at least 1");
+			config->rounds = (unsigned)v;
+			rounds_arg = optarg;
+			break;
+		case OPT_SEED:
+			if (parse_unsigned(optarg, UINT64_MAX, &v, &why))
+				usage_die("invalid --seed '%s': %s (expected a whole number)", optarg, why);
+			config->seed = v;
+			seed_arg = optarg;
+			break;
+		case OPT_THREADS:
+			if (parse_unsigned(optarg, MEASURE_MAX_THREADS, &v, &why) || !v)
+				usage_die("invalid --threads '%s': %s (expected a whole number from 1 "
+					  "to %d)", optarg, v ? why : "must be at least 1",
+					  MEASURE_MAX_THREADS);
+			config->threads = (unsigned)v;
+			threads_arg = optarg;
 			break;
 		case 'f':
 			if (!strcmp(optarg, "text"))
@@ -249,8 +298,22 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 	if (optind < argc)
 		usage_die("unexpected argument '%s' (see allocbench --help)", argv[optind]);
 
+	/* An option the chosen workload would silently ignore is a mistake. */
+	if (rounds_arg && config->workload != WORKLOAD_CHURN && config->workload != WORKLOAD_THREADS)
+		usage_die("--rounds '%s' applies to the churn and threads workloads, not '%s'",
+			  rounds_arg, workload_name(config->workload));
+	if (seed_arg && config->workload != WORKLOAD_RANDOM)
+		usage_die("--seed '%s' applies to the random workload, not '%s'",
+			  seed_arg, workload_name(config->workload));
+	if (threads_arg && config->workload != WORKLOAD_THREADS)
+		usage_die("--threads '%s' applies to the threads workload, not '%s'",
+			  threads_arg, workload_name(config->workload));
+
 	parse_sizes(sizes, config);
 	parse_backends(backends, config);
+	if (config->workload == WORKLOAD_RANDOM && config->nsizes > MEASURE_MAX_MIX)
+		usage_die("the random workload mixes at most %d sizes; --sizes has %zu",
+			  MEASURE_MAX_MIX, config->nsizes);
 	for (size_t i = 0; i < config->nsizes; i++)
 		if (config->sizes[i] > config->total_bytes)
 			usage_die("size %zu in --sizes is larger than --total (%llu bytes): "

@@ -1,4 +1,5 @@
 #include "measure.h"
+#include "workloads.h"
 #include "util.h"
 
 #include <errno.h>
@@ -30,6 +31,47 @@ int touch_parse(const char *name, enum touch_policy *touch)
 		}
 	}
 	return -1;
+}
+
+static const char *const workload_names[] = {
+	[WORKLOAD_FILL] = "fill",
+	[WORKLOAD_CHURN] = "churn",
+	[WORKLOAD_RANDOM] = "random",
+	[WORKLOAD_THREADS] = "threads",
+};
+
+const char *workload_name(enum workload workload)
+{
+	if ((unsigned)workload >= WORKLOAD_COUNT)
+		return NULL;
+	return workload_names[workload];
+}
+
+int workload_parse(const char *name, enum workload *workload)
+{
+	for (size_t i = 0; i < WORKLOAD_COUNT; i++) {
+		if (!strcmp(name, workload_names[i])) {
+			*workload = (enum workload)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+unsigned workload_default_rounds(enum workload workload, size_t count)
+{
+	/* Operations per round: churn creates and destroys count objects, threads swaps half. */
+	size_t per_round = workload == WORKLOAD_THREADS ? count / 2 : count;
+	size_t rounds;
+
+	if (!per_round)
+		per_round = 1;
+	rounds = ((size_t)1 << 24) / per_round;
+	if (rounds < 2)
+		rounds = 2;
+	if (rounds > 1000)
+		rounds = 1000;
+	return (unsigned)rounds;
 }
 
 int sample_fail(struct sample *sample, const char *fmt, ...)
@@ -90,16 +132,17 @@ static inline void floor_release(void *ctx, void *chunk)
 	(void)chunk;
 }
 
-static void floor_teardown(void *ctx)
+static void floor_reset(void *ctx)
 {
 	struct floor_region *r = ctx;
 
-	munmap(r->base, r->bytes);
+	r->next = r->base;
 }
 
 int measure_floor(const struct measure_params *params, struct sample *sample)
 {
 	struct floor_region r = { .bytes = params->count * params->size };
+	int ret;
 
 	r.base = mmap(NULL, r.bytes, PROT_READ | PROT_WRITE,
 		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -108,5 +151,201 @@ int measure_floor(const struct measure_params *params, struct sample *sample)
 				   r.bytes, strerror(errno));
 	r.next = r.base;
 	sample->reserved_bytes = r.bytes;
-	return measure_fill(params, sample, &r, floor_alloc, floor_release, floor_teardown);
+	ret = measure_fill(params, sample, &r, floor_alloc, floor_release, floor_reset);
+	munmap(r.base, r.bytes);
+	return ret;
+}
+
+/* ---------------------------------------------------------------- random */
+
+/* splitmix64: small, fast, and the same sequence everywhere for one seed. */
+static uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint64_t fnv1a(uint64_t hash, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	for (size_t i = 0; i < len; i++) {
+		hash ^= p[i];
+		hash *= 0x100000001b3ULL;
+	}
+	return hash;
+}
+
+int random_plan_make(const struct measure_params *params, struct random_plan *plan,
+		     struct sample *sample)
+{
+	uint64_t state = params->seed, hash = 0xcbf29ce484222325ULL;
+	size_t nlive = 0, steps;
+	uint8_t *live_size;
+
+	memset(plan, 0, sizeof(*plan));
+	if (!params->nmix || params->nmix > MEASURE_MAX_MIX || !params->count ||
+	    params->count > RANDOM_OP_ARG)
+		return sample_fail(sample, "random: invalid size mix or count");
+	plan->max_live = params->count;
+	steps = 4 * plan->max_live;
+	plan->ops = mmap(NULL, steps * sizeof(*plan->ops), PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	live_size = mmap(NULL, plan->max_live, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (plan->ops == MAP_FAILED || live_size == MAP_FAILED) {
+		if (plan->ops != MAP_FAILED)
+			munmap(plan->ops, steps * sizeof(*plan->ops));
+		if (live_size != MAP_FAILED)
+			munmap(live_size, plan->max_live);
+		plan->ops = NULL;
+		return sample_fail(sample, "random: cannot map the sequence of %zu steps", steps);
+	}
+	hash = fnv1a(hash, &params->seed, sizeof(params->seed));
+	for (size_t i = 0; i < params->nmix; i++) {
+		uint64_t size = params->mix[i];
+
+		hash = fnv1a(hash, &size, sizeof(size));
+	}
+	for (size_t k = 0; k < steps; k++) {
+		uint64_t r = splitmix64(&state);
+		/* Allocate with probability 1 - live/max: grows, then churns around half. */
+		int do_alloc = nlive == 0 ||
+			(nlive < plan->max_live &&
+			 (double)(r >> 11) * 0x1.0p-53 >= (double)nlive / (double)plan->max_live);
+		uint32_t op;
+
+		if (do_alloc) {
+			uint32_t which = (uint32_t)(splitmix64(&state) % params->nmix);
+
+			op = which;
+			live_size[nlive++] = (uint8_t)which;
+			plan->alloc_bytes += params->mix[which];
+		} else {
+			uint32_t slot = (uint32_t)(splitmix64(&state) % nlive);
+
+			op = RANDOM_OP_FREE | slot;
+			live_size[slot] = live_size[--nlive];
+		}
+		plan->ops[k] = op;
+		hash = fnv1a(hash, &op, sizeof(op));
+	}
+	for (size_t i = 0; i < nlive; i++)
+		plan->live_bytes += params->mix[live_size[i]];
+	munmap(live_size, plan->max_live);
+	plan->nops = steps;
+	plan->checksum = hash;
+	return 0;
+}
+
+void random_plan_release(struct random_plan *plan)
+{
+	if (plan->ops)
+		munmap(plan->ops, plan->nops * sizeof(*plan->ops));
+	memset(plan, 0, sizeof(*plan));
+}
+
+/* --------------------------------------------------------------- threads */
+
+int threads_gate_wait(struct threads_gate *gate)
+{
+	int go;
+
+	pthread_mutex_lock(&gate->lock);
+	while (!gate->go && !gate->abort)
+		pthread_cond_wait(&gate->opened, &gate->lock);
+	go = gate->go;
+	pthread_mutex_unlock(&gate->lock);
+	return go;
+}
+
+/* Opens GATE for everyone: GO to run, else to return. */
+static void threads_gate_open(struct threads_gate *gate, int go)
+{
+	pthread_mutex_lock(&gate->lock);
+	if (go)
+		gate->go = 1;
+	else
+		gate->abort = 1;
+	pthread_cond_broadcast(&gate->opened);
+	pthread_mutex_unlock(&gate->lock);
+}
+
+/* Runs NTHREADS jobs over the shared array; returns the elapsed ns, or -1. */
+static double run_threads(const struct measure_params *params, struct sample *sample,
+			  unsigned char *array, unsigned nthreads, void *shared,
+			  int (*attach)(void *shared, unsigned index, void **ctx),
+			  void *(*entry)(void *job))
+{
+	static struct threads_job jobs[MEASURE_MAX_THREADS];
+	static pthread_t tids[MEASURE_MAX_THREADS];
+	struct threads_gate gate = {
+		.lock = PTHREAD_MUTEX_INITIALIZER, .opened = PTHREAD_COND_INITIALIZER,
+	};
+	size_t half = params->count / 2;
+	struct probe_time t0, t1;
+	unsigned started;
+	void *ctx;
+
+	for (started = 0; started < nthreads; started++) {
+		if (attach(shared, started, &ctx))
+			break;
+		jobs[started] = (struct threads_job){
+			.params = params, .array = array, .gate = &gate, .ctx = ctx,
+			.lo = half * started / nthreads, .hi = half * (started + 1) / nthreads,
+		};
+		if (pthread_create(&tids[started], NULL, entry, &jobs[started]))
+			break;
+	}
+	if (started < nthreads) {
+		threads_gate_open(&gate, 0);
+		for (unsigned t = 0; t < started; t++)
+			pthread_join(tids[t], NULL);
+		return sample_fail(sample, "cannot start thread %u of %u", started + 1, nthreads);
+	}
+	t0 = probe_now();
+	threads_gate_open(&gate, 1);
+	for (unsigned t = 0; t < nthreads; t++)
+		pthread_join(tids[t], NULL);
+	t1 = probe_now();
+	for (unsigned t = 0; t < nthreads; t++)
+		if (jobs[t].failed)
+			return sample_fail(sample, "thread %u: allocation of %zu bytes failed",
+					   t + 1, params->size);
+	return probe_elapsed_ns(t0, t1);
+}
+
+int measure_threads(const struct measure_params *params, struct sample *sample,
+		    void *shared, int (*attach)(void *shared, unsigned index, void **ctx),
+		    void *(*entry)(void *job))
+{
+	size_t bytes = params->count * params->size;
+	double one_ns, all_ns, ops;
+	unsigned char *array;
+
+	if (!params->threads || params->threads > MEASURE_MAX_THREADS || params->count < 2)
+		return sample_fail(sample, "threads: need 1 to %d threads and 2 elements",
+				   MEASURE_MAX_THREADS);
+	array = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (array == MAP_FAILED)
+		return sample_fail(sample, "cannot map the shared array of %zu bytes", bytes);
+	for (size_t i = 0; i < bytes; i++)
+		array[i] = (unsigned char)i;
+	one_ns = run_threads(params, sample, array, 1, shared, attach, entry);
+	all_ns = one_ns < 0 ? -1 :
+		 run_threads(params, sample, array, params->threads, shared, attach, entry);
+	munmap(array, bytes);
+	if (one_ns <= 0 || all_ns <= 0)
+		return -1;
+	ops = (double)(params->count / 2) * params->rounds;
+	sample->rounds = params->rounds;
+	sample->threads = params->threads;
+	sample->ops = (uint64_t)ops;
+	sample->ops_per_s_1thread = ops / one_ns * 1e9;
+	sample->ops_per_s = ops / all_ns * 1e9;
+	sample->ok = 1;
+	return 0;
 }

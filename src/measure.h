@@ -31,13 +31,49 @@ const char *touch_name(enum touch_policy touch);
 /* Parses NAME into *TOUCH; returns 0, or -1 if NAME is not a policy. */
 int touch_parse(const char *name, enum touch_policy *touch);
 
+/* What the measured program does (--workload); each comes from one seed document. */
+enum workload {
+	WORKLOAD_FILL,    /* allocate count chunks, free them, fill again warm (seed 002) */
+	WORKLOAD_CHURN,   /* create count objects, destroy them, for rounds (seed 003) */
+	WORKLOAD_RANDOM,  /* a seeded random live set of mixed sizes (seed 004) */
+	WORKLOAD_THREADS, /* threads swap array elements through a temporary (seed 001) */
+	WORKLOAD_COUNT
+};
+
+/* Name as given to --workload; NULL for an invalid value. */
+const char *workload_name(enum workload workload);
+
+/* Parses NAME into *WORKLOAD; returns 0, or -1 if NAME is not a workload. */
+int workload_parse(const char *name, enum workload *workload);
+
+/*
+ * Rounds of churn or threads when --rounds is not given, for COUNT chunks:
+ * about 16 million operations in all, from 2 to 1000 rounds.
+ */
+unsigned workload_default_rounds(enum workload workload, size_t count);
+
+/* Most sizes one random workload mixes. */
+#define MEASURE_MAX_MIX 64
+
+/* Most threads the threads workload runs. */
+#define MEASURE_MAX_THREADS 256
+
+struct random_plan;
+
 /* The parameters of one measurement, passed from parent to child. */
 struct measure_params {
-	size_t size;             /* bytes per chunk */
+	size_t size;             /* bytes per chunk (random: the mean of the mix) */
 	size_t count;            /* chunks: total / size */
-	size_t align;            /* alignment of pool and arena chunks, bytes */
+	size_t align;            /* alignment of pool and arena chunks, bytes; 0 = natural */
 	size_t pool_block_bytes; /* bytes the pool takes from the system at a time */
 	enum touch_policy touch;
+	enum workload workload;
+	unsigned rounds;         /* churn, threads: repetitions of the pattern */
+	uint64_t seed;           /* random: the generator's seed */
+	unsigned threads;        /* threads: how many run at once */
+	size_t nmix;             /* random: sizes in the mix */
+	size_t mix[MEASURE_MAX_MIX]; /* random: the sizes, bytes */
+	const struct random_plan *plan; /* random: the sequence, made in the child */
 };
 
 /* The result of one measurement in one fresh process; plain data, sent over a pipe. */
@@ -51,6 +87,29 @@ struct sample {
 	uint64_t alloc_faults;      /* minor page faults during the allocation loop */
 	uint64_t free_faults;       /* minor page faults during the free loop */
 	uint64_t reserved_bytes;    /* pool/arena: bytes the backend took from the system */
+
+	/* fill: the same fill again in the same process, after everything was freed */
+	double warm_alloc_ns;       /* ns per allocation, warm */
+	double warm_free_ns;        /* ns per free, warm */
+	uint64_t warm_faults;       /* minor page faults during the warm allocation loop */
+
+	/* churn */
+	unsigned rounds;            /* rounds run (churn, threads) */
+	double churn_ns;            /* ns per create+destroy pair, rounds 2..R (or 1) */
+	double churn_cold_ns;       /* ns per pair in the first round */
+
+	/* random */
+	uint64_t ops;               /* allocations plus frees (random, threads) */
+	double op_ns;               /* ns per operation */
+	uint64_t live_bytes;        /* bytes requested and not freed at the end */
+	uint64_t peak_rss_bytes;    /* highest resident set during the loop minus before */
+	double fragmentation;       /* (rss after - rss before) / live bytes */
+	uint64_t checksum;          /* FNV-1a of the operation sequence */
+
+	/* threads */
+	unsigned threads;           /* threads run at once */
+	double ops_per_s;           /* swaps per second, all threads together */
+	double ops_per_s_1thread;   /* swaps per second with one thread */
 };
 
 /* Writes one formatted reason into SAMPLE->error and clears ok. Returns -1. */
@@ -106,10 +165,11 @@ touch_chunk(unsigned char *chunk, size_t size, enum touch_policy touch, uintptr_
 
 /*
  * Allocates PARAMS->count chunks with ALLOC, touching each, then releases
- * them with RELEASE in allocation order and finally calls TEARDOWN (may be
- * NULL), filling SAMPLE. CTX is passed through. Because this function and
- * the callbacks are inlined, pass the callbacks as the functions themselves,
- * never through a variable.
+ * them with RELEASE in allocation order and calls RESET (may be NULL: the
+ * arena's rewind), filling SAMPLE. Then, for the warm figures, fills again
+ * in the same process and frees again. CTX is passed through. Because this
+ * function and the callbacks are inlined, pass the callbacks as the functions
+ * themselves, never through a variable.
  *
  * The touch policy is switched on outside the loop: one loop per policy.
  * Returns 0, or -1 with SAMPLE failed.
@@ -123,11 +183,21 @@ touch_chunk(unsigned char *chunk, size_t size, enum touch_policy touch, uintptr_
 		ptrs[done] = chunk;                                            \
 	}
 
+/* Fills PTRS with COUNT touched chunks; leaves the number allocated in DONE. */
+#define MEASURE_FILL(TOUCH_POLICY)                                             \
+	switch (TOUCH_POLICY) {                                                \
+	case TOUCH_NONE:  MEASURE_FILL_LOOP(TOUCH_NONE);  break;               \
+	case TOUCH_FIRST: MEASURE_FILL_LOOP(TOUCH_FIRST); break;               \
+	case TOUCH_PAGES: MEASURE_FILL_LOOP(TOUCH_PAGES); break;               \
+	case TOUCH_FULL:  MEASURE_FILL_LOOP(TOUCH_FULL);  break;               \
+	default: done = 0; break;                                              \
+	}
+
 static inline __attribute__((always_inline)) int
 measure_fill(const struct measure_params *params, struct sample *sample, void *ctx,
 	     void *(*alloc)(void *ctx, size_t size),
 	     void (*release)(void *ctx, void *chunk),
-	     void (*teardown)(void *ctx))
+	     void (*reset)(void *ctx))
 {
 	const size_t count = params->count, size = params->size;
 	const uintptr_t page = (uintptr_t)probe_page_size();
@@ -142,40 +212,55 @@ measure_fill(const struct measure_params *params, struct sample *sample, void *c
 		return -1;
 	fd = probe_rss_open();
 	if (fd < 0 || probe_rss_read(fd, &sample->rss_before_bytes)) {
+		if (fd >= 0)
+			close(fd);
 		measure_unmap_pointers(ptrs, count);
 		return sample_fail(sample, "cannot read the resident set size from /proc/self/smaps_rollup");
 	}
 
 	faults0 = probe_minor_faults();
 	t0 = probe_now();
-	switch (params->touch) {
-	case TOUCH_NONE:  MEASURE_FILL_LOOP(TOUCH_NONE);  break;
-	case TOUCH_FIRST: MEASURE_FILL_LOOP(TOUCH_FIRST); break;
-	case TOUCH_PAGES: MEASURE_FILL_LOOP(TOUCH_PAGES); break;
-	case TOUCH_FULL:  MEASURE_FILL_LOOP(TOUCH_FULL);  break;
-	default: done = 0; break;
-	}
+	MEASURE_FILL(params->touch);
 	t1 = probe_now();
 	faults1 = probe_minor_faults();
 	probe_rss_read(fd, &sample->rss_after_bytes);
+	close(fd);
 
 	t2 = probe_now();
 	for (i = 0; i < done; i++)
 		release(ctx, ptrs[i]);
-	if (teardown)
-		teardown(ctx);
+	if (reset)
+		reset(ctx);
 	t3 = probe_now();
 	faults2 = probe_minor_faults();
-
-	close(fd);
-	measure_unmap_pointers(ptrs, count);
-	if (done < count)
+	if (done < count) {
+		measure_unmap_pointers(ptrs, count);
 		return sample_fail(sample, "allocation %zu of %zu (%zu bytes) failed",
 				   done + 1, count, size);
+	}
 	sample->alloc_ns = probe_elapsed_ns(t0, t1) / (double)count;
 	sample->free_ns = probe_elapsed_ns(t2, t3) / (double)count;
 	sample->alloc_faults = faults1 - faults0;
 	sample->free_faults = faults2 - faults1;
+
+	/* Warm: the allocator's own speed, with the kernel's page faults mostly gone. */
+	faults0 = probe_minor_faults();
+	t0 = probe_now();
+	MEASURE_FILL(params->touch);
+	t1 = probe_now();
+	faults1 = probe_minor_faults();
+	for (i = 0; i < done; i++)
+		release(ctx, ptrs[i]);
+	if (reset)
+		reset(ctx);
+	t2 = probe_now();
+	measure_unmap_pointers(ptrs, count);
+	if (done < count)
+		return sample_fail(sample, "warm allocation %zu of %zu (%zu bytes) failed",
+				   done + 1, count, size);
+	sample->warm_alloc_ns = probe_elapsed_ns(t0, t1) / (double)count;
+	sample->warm_free_ns = probe_elapsed_ns(t1, t2) / (double)count;
+	sample->warm_faults = faults1 - faults0;
 	sample->ok = 1;
 	return 0;
 }

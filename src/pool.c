@@ -29,6 +29,7 @@ int pool_init(struct pool *pool, size_t size, size_t align, size_t block_bytes)
 
 	memset(pool, 0, sizeof(*pool));
 	pool->free_head = POOL_NIL;
+	atomic_init(&pool->remote_head, POOL_NIL);
 	if (!size || !align || (align & (align - 1)) || align > 4096)
 		return error("pool: invalid chunk size %zu or alignment %zu", size, align);
 	while (((size_t)1 << shift) < align)
@@ -71,11 +72,84 @@ void pool_release(struct pool *pool)
 		munmap(pool->base, pool->reserved_bytes);
 	memset(pool, 0, sizeof(*pool));
 	pool->free_head = POOL_NIL;
+	atomic_init(&pool->remote_head, POOL_NIL);
+}
+
+int pool_group_init(struct pool_group *group)
+{
+	memset(group, 0, sizeof(*group));
+	atomic_init(&group->npools, 0);
+	if (pthread_mutex_init(&group->lock, NULL))
+		return error("pool: cannot create a mutex");
+	return 0;
+}
+
+int pool_group_add(struct pool_group *group, struct pool *pool)
+{
+	size_t n;
+
+	pthread_mutex_lock(&group->lock);
+	n = atomic_load_explicit(&group->npools, memory_order_relaxed);
+	if (n == POOL_GROUP_MAX) {
+		pthread_mutex_unlock(&group->lock);
+		return error("pool: more than %d pools in one group", POOL_GROUP_MAX);
+	}
+	group->pools[n] = pool;
+	pool->group = group;
+	/* Readers that see the new count see the pointer too. */
+	atomic_store_explicit(&group->npools, n + 1, memory_order_release);
+	pthread_mutex_unlock(&group->lock);
+	return 0;
+}
+
+struct pool *pool_group_find(struct pool_group *group, const void *chunk)
+{
+	size_t n = atomic_load_explicit(&group->npools, memory_order_acquire);
+
+	for (size_t i = 0; i < n; i++) {
+		struct pool *p = group->pools[i];
+
+		if ((uintptr_t)chunk - (uintptr_t)p->base < p->reserved_bytes)
+			return p;
+	}
+	return NULL;
+}
+
+void pool_group_release(struct pool_group *group)
+{
+	pthread_mutex_destroy(&group->lock);
+	memset(group, 0, sizeof(*group));
+}
+
+int pool_free_foreign(struct pool *pool, void *chunk)
+{
+	struct pool *owner = pool->group ? pool_group_find(pool->group, chunk) : NULL;
+	uint32_t link, head;
+
+	if (!owner || owner == pool)
+		return -1;
+	link = (uint32_t)(((uintptr_t)chunk - (uintptr_t)owner->base) >> owner->align_shift);
+	head = atomic_load_explicit(&owner->remote_head, memory_order_relaxed);
+	do {
+		/* The link must be in the chunk before the chunk is published. */
+		memcpy(chunk, &head, sizeof(head));
+	} while (!atomic_compare_exchange_weak_explicit(&owner->remote_head, &head, link,
+							memory_order_release,
+							memory_order_relaxed));
+	return 0;
 }
 
 void *pool_alloc_slow(struct pool *pool)
 {
 	unsigned char *chunk;
+	uint32_t remote;
+
+	/* Chunks other threads gave back come before a new block. */
+	remote = atomic_exchange_explicit(&pool->remote_head, POOL_NIL, memory_order_acquire);
+	if (remote != POOL_NIL) {
+		pool->free_head = remote;
+		return pool_alloc(pool);
+	}
 
 	if (!pool->base || (size_t)(pool->reserved_end - pool->committed_end) < pool->block_bytes)
 		return NULL;

@@ -10,11 +10,18 @@
  * alignment. A free chunk holds a 32-bit link (its offset from the base in
  * units of the alignment), so chunks as small as 4 bytes pack like an array.
  *
- * Not thread-safe: one pool per thread, or a lock around it.
+ * Threads: a pool belongs to one thread, its owner, which alone allocates
+ * from it and frees to its free list without a lock or an atomic operation
+ * (as concurrency::Alloc keeps a cache per thread). A chunk freed by another
+ * thread is pushed onto the owner's "remote" list, a lock-free stack the
+ * owner takes whole when its own free list runs dry, before it takes a new
+ * block. The pools that may exchange chunks are joined in a pool_group.
  */
 #ifndef ALLOCBENCH_POOL_H
 #define ALLOCBENCH_POOL_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -22,8 +29,12 @@
 #define POOL_NIL UINT32_MAX   /* the link that ends the free list */
 #define POOL_MIN_CHUNK 4      /* a free chunk must hold its 32-bit link */
 
+/* Bytes that keep two threads' hot fields from sharing a cache line (or its pair). */
+#define POOL_CACHE_LINE 128
+
 struct pool {
-	unsigned char *base;          /* start of the reserved range */
+	/* The owner's fields, on cache lines of their own: pools of threads sit side by side. */
+	_Alignas(POOL_CACHE_LINE) unsigned char *base; /* start of the reserved range */
 	unsigned char *fresh;         /* next chunk never handed out */
 	unsigned char *committed_end; /* end of the blocks taken so far */
 	unsigned char *reserved_end;  /* end of the reserved range */
@@ -33,6 +44,18 @@ struct pool {
 	size_t blocks;                /* blocks taken so far */
 	unsigned align_shift;         /* log2(alignment); links count in alignments */
 	uint32_t free_head;           /* link of the first free chunk, or POOL_NIL */
+	/* Written by other threads: kept off the owner's cache line. */
+	_Alignas(POOL_CACHE_LINE) _Atomic uint32_t remote_head; /* chunks freed by other threads */
+	struct pool_group *group;     /* where a foreign chunk's owner is found, or NULL */
+};
+
+#define POOL_GROUP_MAX 256
+
+/* Pools that may free each other's chunks: one per thread, or one per size. */
+struct pool_group {
+	pthread_mutex_t lock;                 /* serialises pool_group_add() */
+	struct pool *pools[POOL_GROUP_MAX];   /* registered pools, in order */
+	_Atomic size_t npools;                /* published after the pointer is written */
 };
 
 /*
@@ -47,7 +70,32 @@ int pool_init(struct pool *pool, size_t size, size_t align, size_t block_bytes);
 /* Returns every block to the system. POOL may be initialised again. */
 void pool_release(struct pool *pool);
 
-/* Takes the next block; returns its first chunk or NULL when the reservation is used up. */
+/* Prepares an empty GROUP. Returns 0, or -1 after printing why. */
+int pool_group_init(struct pool_group *group);
+
+/*
+ * Adds the initialised POOL to GROUP (thread-safe). Returns 0, or -1 when
+ * the group is full (POOL_GROUP_MAX pools).
+ */
+int pool_group_add(struct pool_group *group, struct pool *pool);
+
+/* The pool of GROUP whose range holds CHUNK, or NULL. Thread-safe. */
+struct pool *pool_group_find(struct pool_group *group, const void *chunk);
+
+/* Forgets the pools (they are released by their owners) and frees the lock. */
+void pool_group_release(struct pool_group *group);
+
+/*
+ * Frees CHUNK, which POOL does not own, to its owner in POOL's group: pushes
+ * it onto the owner's remote list. Returns 0, or -1 when no pool of the group
+ * owns CHUNK (a caller's bug; the chunk is leaked, never corrupted).
+ */
+int pool_free_foreign(struct pool *pool, void *chunk);
+
+/*
+ * The slow path of pool_alloc(): takes the chunks other threads freed, else
+ * the next block. Returns a chunk or NULL when the reservation is used up.
+ */
 void *pool_alloc_slow(struct pool *pool);
 
 /* Bytes of the chunk that pool_alloc() returns for SIZE at ALIGN. */
@@ -71,11 +119,21 @@ static inline void *pool_alloc(struct pool *pool)
 	return pool_alloc_slow(pool);
 }
 
-/* Puts CHUNK, which pool_alloc() returned, at the head of the free list. */
+/*
+ * Frees CHUNK, which pool_alloc() of POOL or of a pool of its group returned.
+ * Called by POOL's owner. A chunk of POOL goes to the head of its free list
+ * (the next allocation reuses it); another pool's chunk goes back to its owner.
+ */
 static inline void pool_free(struct pool *pool, void *chunk)
 {
-	uint32_t link = (uint32_t)(((unsigned char *)chunk - pool->base) >> pool->align_shift);
+	uintptr_t offset = (uintptr_t)chunk - (uintptr_t)pool->base;
+	uint32_t link;
 
+	if (__builtin_expect(offset >= pool->reserved_bytes, 0)) {
+		pool_free_foreign(pool, chunk);
+		return;
+	}
+	link = (uint32_t)(offset >> pool->align_shift);
 	memcpy(chunk, &pool->free_head, sizeof(pool->free_head));
 	pool->free_head = link;
 }

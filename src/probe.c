@@ -35,21 +35,36 @@ int probe_rss_open(void)
 	return fd;
 }
 
-int probe_rss_read(int fd, uint64_t *rss_bytes)
+/* Reads the "FIELD: N kB" line of smaps_rollup into *BYTES. */
+static int read_rollup_field(int fd, const char *field, uint64_t *bytes)
 {
 	char buf[4096];
 	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
 	unsigned long long kib;
 	const char *line;
+	size_t len = strlen(field);
 
 	if (n <= 0)
 		return -1;
 	buf[n] = '\0';
-	line = strstr(buf, "\nAnonymous:");
-	if (!line || sscanf(line + 11, "%llu kB", &kib) != 1)
+	for (line = buf; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		if (!strncmp(line, field, len) && line[len] == ':')
+			break;
+	}
+	if (!line || sscanf(line + len + 1, "%llu kB", &kib) != 1)
 		return -1;
-	*rss_bytes = (uint64_t)kib * 1024;
+	*bytes = (uint64_t)kib * 1024;
 	return 0;
+}
+
+int probe_rss_read(int fd, uint64_t *rss_bytes)
+{
+	return read_rollup_field(fd, "Anonymous", rss_bytes);
+}
+
+int probe_rss_total_read(int fd, uint64_t *rss_bytes)
+{
+	return read_rollup_field(fd, "Rss", rss_bytes);
 }
 
 uint64_t probe_minor_faults(void)

@@ -48,6 +48,13 @@ int probe_rss_open(void);
  */
 int probe_rss_read(int fd, uint64_t *rss_bytes);
 
+/*
+ * Stores the whole resident set in bytes (smaps_rollup's Rss, file-backed
+ * pages included) into *RSS_BYTES: the quantity getrusage's ru_maxrss peaks
+ * on. Returns 0, or -1 if the file cannot be read or parsed.
+ */
+int probe_rss_total_read(int fd, uint64_t *rss_bytes);
+
 /* Minor page faults of this process so far (getrusage); 0 if unavailable. */
 uint64_t probe_minor_faults(void);
 

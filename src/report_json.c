@@ -65,7 +65,17 @@ static cJSON *config_json(const struct run_config *config)
 	cJSON *obj = cJSON_CreateObject(), *sizes = cJSON_CreateArray();
 	cJSON *backends = cJSON_CreateArray();
 
-	cJSON_AddStringToObject(obj, "workload", "fill");
+	cJSON_AddStringToObject(obj, "workload", workload_name(config->workload));
+	if (config->workload == WORKLOAD_CHURN || config->workload == WORKLOAD_THREADS) {
+		if (config->rounds)
+			cJSON_AddNumberToObject(obj, "rounds", config->rounds);
+		else
+			cJSON_AddStringToObject(obj, "rounds", "auto");
+	}
+	if (config->workload == WORKLOAD_RANDOM)
+		cJSON_AddNumberToObject(obj, "seed", (double)config->seed);
+	if (config->workload == WORKLOAD_THREADS)
+		cJSON_AddNumberToObject(obj, "threads", config->threads);
 	for (size_t i = 0; i < config->nsizes; i++)
 		cJSON_AddItemToArray(sizes, cJSON_CreateNumber((double)config->sizes[i]));
 	cJSON_AddItemToObject(obj, "sizes", sizes);
@@ -114,28 +124,65 @@ static cJSON *cell_json(const struct run_report *report, const struct cell *cell
 {
 	cJSON *obj = cJSON_CreateObject();
 
-	cJSON_AddStringToObject(obj, "workload", "fill");
+	const struct run_config *config = report->config;
+
+	cJSON_AddStringToObject(obj, "workload", workload_name(config->workload));
 	cJSON_AddStringToObject(obj, "backend", cell->backend->name);
 	cJSON_AddNumberToObject(obj, "size", (double)cell->size);
+	if (config->workload == WORKLOAD_RANDOM) {
+		cJSON *sizes = cJSON_CreateArray();
+
+		for (size_t i = 0; i < config->nsizes; i++)
+			cJSON_AddItemToArray(sizes, cJSON_CreateNumber((double)config->sizes[i]));
+		cJSON_AddItemToObject(obj, "sizes", sizes);
+	}
+	if (cell->rounds)
+		cJSON_AddNumberToObject(obj, "rounds", cell->rounds);
+	if (config->workload == WORKLOAD_THREADS)
+		cJSON_AddNumberToObject(obj, "threads", config->threads);
 	cJSON_AddNumberToObject(obj, "count", (double)cell->count);
 	cJSON_AddNumberToObject(obj, "align", (double)cell->align);
 	cJSON_AddStringToObject(obj, "status", cell->ok ? "ok" : "failed");
 	if (!cell->ok)
 		cJSON_AddStringToObject(obj, "error", cell->error);
-	cJSON_AddNumberToObject(obj, "resolution_bytes", resolution_bytes(report, cell->count));
+	if (config->workload == WORKLOAD_FILL)
+		cJSON_AddNumberToObject(obj, "resolution_bytes", resolution_bytes(report, cell->count));
 	for (int m = 0; m < METRIC_COUNT; m++)
-		add_metric(obj, report, cell, (enum metric)m);
-	if (cell->ok) {
-		const struct sample *median = &cell->samples[cell_median_run(cell)];
+		if (metric_applies((enum metric)m, config->workload))
+			add_metric(obj, report, cell, (enum metric)m);
+	if (config->workload == WORKLOAD_RANDOM) {
+		char checksum[24];
 
-		cJSON_AddNumberToObject(obj, "rss_before_bytes", (double)median->rss_before_bytes);
-		cJSON_AddNumberToObject(obj, "rss_after_bytes", (double)median->rss_after_bytes);
-		cJSON_AddNumberToObject(obj, "reserved_bytes", (double)median->reserved_bytes);
-	} else {
-		cJSON_AddNullToObject(obj, "rss_before_bytes");
-		cJSON_AddNullToObject(obj, "rss_after_bytes");
-		cJSON_AddNullToObject(obj, "reserved_bytes");
+		if (cell->ok) {
+			snprintf(checksum, sizeof(checksum), "%016llx",
+				 (unsigned long long)cell->samples[0].checksum);
+			cJSON_AddNumberToObject(obj, "ops", (double)cell->samples[0].ops);
+			cJSON_AddNumberToObject(obj, "live_bytes", (double)cell->samples[0].live_bytes);
+			cJSON_AddStringToObject(obj, "checksum", checksum);
+		} else {
+			cJSON_AddNullToObject(obj, "ops");
+			cJSON_AddNullToObject(obj, "live_bytes");
+			cJSON_AddNullToObject(obj, "checksum");
+		}
 	}
+	if (config->workload == WORKLOAD_THREADS)
+		cJSON_AddNumberToObject(obj, "ops", cell->ok ? (double)cell->samples[0].ops : 0);
+	if (config->workload == WORKLOAD_FILL || config->workload == WORKLOAD_RANDOM) {
+		const struct sample *median = cell->ok ? &cell->samples[cell_median_run(cell)] : NULL;
+
+		if (median) {
+			cJSON_AddNumberToObject(obj, "rss_before_bytes", (double)median->rss_before_bytes);
+			cJSON_AddNumberToObject(obj, "rss_after_bytes", (double)median->rss_after_bytes);
+		} else {
+			cJSON_AddNullToObject(obj, "rss_before_bytes");
+			cJSON_AddNullToObject(obj, "rss_after_bytes");
+		}
+	}
+	if (cell->ok)
+		cJSON_AddNumberToObject(obj, "reserved_bytes",
+					(double)cell->samples[cell_median_run(cell)].reserved_bytes);
+	else
+		cJSON_AddNullToObject(obj, "reserved_bytes");
 	return obj;
 }
 

@@ -8,18 +8,40 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *const metric_names[METRIC_COUNT] = {
-	[METRIC_OVERHEAD_BYTES] = "overhead_bytes",
-	[METRIC_ALLOC_NS] = "alloc_ns",
-	[METRIC_FREE_NS] = "free_ns",
-	[METRIC_PAGE_FAULTS] = "page_faults",
-	[METRIC_FREE_PAGE_FAULTS] = "free_page_faults",
-	[METRIC_X_FLOOR] = "x_floor",
+#define W(x) (1u << WORKLOAD_##x)
+
+static const struct {
+	const char *name;
+	unsigned workloads;   /* bit per workload the metric is reported for */
+} metrics[METRIC_COUNT] = {
+	[METRIC_OVERHEAD_BYTES] = { "overhead_bytes", W(FILL) },
+	[METRIC_ALLOC_NS] = { "alloc_ns", W(FILL) },
+	[METRIC_FREE_NS] = { "free_ns", W(FILL) },
+	[METRIC_PAGE_FAULTS] = { "page_faults", W(FILL) | W(CHURN) | W(RANDOM) },
+	[METRIC_FREE_PAGE_FAULTS] = { "free_page_faults", W(FILL) },
+	[METRIC_X_FLOOR] = { "x_floor", W(FILL) },
+	[METRIC_WARM_ALLOC_NS] = { "warm_alloc_ns", W(FILL) },
+	[METRIC_WARM_FREE_NS] = { "warm_free_ns", W(FILL) },
+	[METRIC_WARM_PAGE_FAULTS] = { "warm_page_faults", W(FILL) },
+	[METRIC_CHURN_NS] = { "churn_ns", W(CHURN) },
+	[METRIC_CHURN_COLD_NS] = { "churn_cold_ns", W(CHURN) },
+	[METRIC_OP_NS] = { "op_ns", W(RANDOM) },
+	[METRIC_PEAK_RSS_BYTES] = { "peak_rss_bytes", W(RANDOM) },
+	[METRIC_FRAGMENTATION] = { "fragmentation", W(RANDOM) },
+	[METRIC_OPS_PER_S] = { "ops_per_s", W(THREADS) },
+	[METRIC_OPS_PER_S_PER_THREAD] = { "ops_per_s_per_thread", W(THREADS) },
+	[METRIC_OPS_PER_S_1THREAD] = { "ops_per_s_1thread", W(THREADS) },
+	[METRIC_SPEEDUP] = { "speedup", W(THREADS) },
 };
 
 const char *metric_name(enum metric metric)
 {
-	return metric_names[metric];
+	return metrics[metric].name;
+}
+
+int metric_applies(enum metric metric, enum workload workload)
+{
+	return !!(metrics[metric].workloads & (1u << workload));
 }
 
 int metric_value(const struct cell *cell, const struct sample *sample,
@@ -46,6 +68,44 @@ int metric_value(const struct cell *cell, const struct sample *sample,
 		if (floor_ns <= 0)
 			return -1;
 		*out = sample->alloc_ns / floor_ns;
+		return 0;
+	case METRIC_WARM_ALLOC_NS:
+		*out = sample->warm_alloc_ns;
+		return 0;
+	case METRIC_WARM_FREE_NS:
+		*out = sample->warm_free_ns;
+		return 0;
+	case METRIC_WARM_PAGE_FAULTS:
+		*out = (double)sample->warm_faults;
+		return 0;
+	case METRIC_CHURN_NS:
+		*out = sample->churn_ns;
+		return 0;
+	case METRIC_CHURN_COLD_NS:
+		*out = sample->churn_cold_ns;
+		return 0;
+	case METRIC_OP_NS:
+		*out = sample->op_ns;
+		return 0;
+	case METRIC_PEAK_RSS_BYTES:
+		*out = (double)sample->peak_rss_bytes;
+		return 0;
+	case METRIC_FRAGMENTATION:
+		*out = sample->fragmentation;
+		return 0;
+	case METRIC_OPS_PER_S:
+		*out = sample->ops_per_s;
+		return 0;
+	case METRIC_OPS_PER_S_PER_THREAD:
+		*out = sample->threads ? sample->ops_per_s / sample->threads : 0;
+		return 0;
+	case METRIC_OPS_PER_S_1THREAD:
+		*out = sample->ops_per_s_1thread;
+		return 0;
+	case METRIC_SPEEDUP:
+		if (sample->ops_per_s_1thread <= 0)
+			return -1;
+		*out = sample->ops_per_s / sample->ops_per_s_1thread;
 		return 0;
 	case METRIC_COUNT:
 		break;
@@ -79,7 +139,7 @@ int cell_summary(const struct run_report *report, const struct cell *cell,
 {
 	double values[RUN_MAX_REPEAT], floor_ns = 0;
 
-	if (!cell->ok || !cell->runs)
+	if (!cell->ok || !cell->runs || !metric_applies(metric, report->config->workload))
 		return -1;
 	if (metric == METRIC_X_FLOOR && report_floor_ns(report, cell->size, &floor_ns))
 		return -1;
@@ -115,6 +175,16 @@ static void progress(const struct run_config *config, size_t done, size_t total,
 	fflush(stderr);
 }
 
+/* The mean of the random workload's sizes, rounded up: the budget per live chunk. */
+static size_t mix_mean_size(const struct run_config *config)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < config->nsizes; i++)
+		sum += config->sizes[i];
+	return (size_t)((sum + config->nsizes - 1) / config->nsizes);
+}
+
 static void measure_floor_cell(const struct run_config *config, struct floor_cell *f,
 			       unsigned rep, int *failed)
 {
@@ -140,7 +210,15 @@ static void measure_cell(const struct run_config *config, struct cell *c, unsign
 	struct measure_params params = {
 		.size = c->size, .count = c->count, .align = c->align,
 		.pool_block_bytes = config->pool_block_bytes, .touch = config->touch,
+		.workload = config->workload, .rounds = c->rounds, .seed = config->seed,
+		.threads = config->threads,
 	};
+
+	if (config->workload == WORKLOAD_RANDOM) {
+		params.nmix = config->nsizes;
+		memcpy(params.mix, config->sizes, config->nsizes * sizeof(config->sizes[0]));
+		params.size = mix_mean_size(config);
+	}
 
 	if (!c->ok)
 		return;
@@ -153,41 +231,60 @@ static void measure_cell(const struct run_config *config, struct cell *c, unsign
 	c->runs++;
 }
 
+/* Sets up CELL for BACKEND at SIZE (random: the whole mix, size 0). */
+static int cell_init(const struct run_config *config, struct cell *c,
+		     const struct backend *backend, size_t size)
+{
+	c->backend = backend;
+	c->size = size;
+	if (config->workload == WORKLOAD_RANDOM) {
+		c->count = (size_t)(config->total_bytes / mix_mean_size(config));
+		c->align = backend->uses_align ? config->align : backend_malloc_alignment();
+	} else {
+		c->count = (size_t)(config->total_bytes / size);
+		c->align = !backend->uses_align ? backend_malloc_alignment() :
+			   config->align ? config->align : natural_alignment(size);
+	}
+	if (config->workload == WORKLOAD_CHURN || config->workload == WORKLOAD_THREADS)
+		c->rounds = config->rounds ? config->rounds :
+			    workload_default_rounds(config->workload, c->count);
+	c->ok = 1;
+	c->samples = calloc(config->repeat, sizeof(*c->samples));
+	return c->samples ? 0 : error("out of memory");
+}
+
 int run_measure_all(const struct run_config *config, struct run_report *report)
 {
+	/* random measures every size in one heap: one cell per backend. */
+	size_t ncolumns = config->workload == WORKLOAD_RANDOM ? 1 : config->nsizes;
+	int with_floor = config->workload == WORKLOAD_FILL;
 	size_t steps, step = 0;
 
 	memset(report, 0, sizeof(*report));
 	report->config = config;
 	probe_host(&report->host);
-	report->nfloors = config->nsizes;
-	report->ncells = config->nsizes * config->nbackends;
-	report->floors = calloc(report->nfloors, sizeof(*report->floors));
+	report->nfloors = with_floor ? config->nsizes : 0;
+	report->ncells = ncolumns * config->nbackends;
+	report->floors = calloc(config->nsizes, sizeof(*report->floors));
 	report->cells = calloc(report->ncells, sizeof(*report->cells));
 	if (!report->floors || !report->cells)
 		return error("out of memory");
-	for (size_t s = 0; s < config->nsizes; s++) {
+	for (size_t s = 0; s < ncolumns; s++) {
 		struct floor_cell *f = &report->floors[s];
 
-		f->size = config->sizes[s];
-		f->count = (size_t)(config->total_bytes / f->size);
-		f->ok = 1;
-		f->samples = calloc(config->repeat, sizeof(*f->samples));
-		if (!f->samples)
-			return error("out of memory");
-		for (size_t b = 0; b < config->nbackends; b++) {
-			struct cell *c = &report->cells[s * config->nbackends + b];
-
-			c->backend = config->backends[b];
-			c->size = f->size;
-			c->count = f->count;
-			c->align = !c->backend->uses_align ? backend_malloc_alignment() :
-				   config->align ? config->align : natural_alignment(c->size);
-			c->ok = 1;
-			c->samples = calloc(config->repeat, sizeof(*c->samples));
-			if (!c->samples)
+		if (with_floor) {
+			f->size = config->sizes[s];
+			f->count = (size_t)(config->total_bytes / f->size);
+			f->ok = 1;
+			f->samples = calloc(config->repeat, sizeof(*f->samples));
+			if (!f->samples)
 				return error("out of memory");
 		}
+		for (size_t b = 0; b < config->nbackends; b++)
+			if (cell_init(config, &report->cells[s * config->nbackends + b],
+				      config->backends[b],
+				      config->workload == WORKLOAD_RANDOM ? 0 : config->sizes[s]))
+				return -1;
 	}
 
 	/*
@@ -195,11 +292,13 @@ int run_measure_all(const struct run_config *config, struct run_report *report)
 	 * slow moment of a shared machine spreads over all backends instead of
 	 * falling on one.
 	 */
-	steps = config->nsizes * config->repeat * (config->nbackends + 1);
-	for (size_t s = 0; s < config->nsizes; s++) {
+	steps = ncolumns * config->repeat * (config->nbackends + (size_t)with_floor);
+	for (size_t s = 0; s < ncolumns; s++) {
 		for (unsigned rep = 0; rep < config->repeat; rep++) {
-			progress(config, step++, steps, RUNNER_FLOOR, config->sizes[s]);
-			measure_floor_cell(config, &report->floors[s], rep, &report->failed);
+			if (with_floor) {
+				progress(config, step++, steps, RUNNER_FLOOR, config->sizes[s]);
+				measure_floor_cell(config, &report->floors[s], rep, &report->failed);
+			}
 			for (size_t b = 0; b < config->nbackends; b++) {
 				struct cell *c = &report->cells[s * config->nbackends + b];
 
@@ -215,7 +314,7 @@ void run_report_release(struct run_report *report)
 {
 	for (size_t i = 0; report->cells && i < report->ncells; i++)
 		free(report->cells[i].samples);
-	for (size_t i = 0; report->floors && i < report->nfloors; i++)
+	for (size_t i = 0; report->floors && report->config && i < report->config->nsizes; i++)
 		free(report->floors[i].samples);
 	free(report->cells);
 	free(report->floors);

@@ -21,7 +21,8 @@ enum output_format {
 };
 
 #define RUN_DEFAULT_SIZES "4,40,400,4000,40000"
-#define RUN_DEFAULT_BACKENDS "malloc,pool,arena"
+#define RUN_DEFAULT_BACKENDS "malloc,pool,pool-locked,arena"
+#define RUN_DEFAULT_SEED 20120528
 #define RUN_DEFAULT_TOTAL ((uint64_t)100 << 20)
 #define RUN_DEFAULT_REPEAT 3
 #define RUN_DEFAULT_POOL_BLOCK ((size_t)1 << 20)
@@ -42,13 +43,18 @@ struct run_config {
 	const char *output_path;           /* -o FILE, or NULL for stdout */
 	const char *baseline_path;         /* --baseline FILE to compare with, or NULL */
 	int quiet;                         /* -q: no progress on stderr */
+	enum workload workload;            /* --workload */
+	unsigned rounds;                   /* churn, threads: --rounds; 0 = by size */
+	uint64_t seed;                     /* random: --seed */
+	unsigned threads;                  /* threads: --threads */
 };
 
 /* The measurement of one backend at one size over every repetition. */
 struct cell {
 	const struct backend *backend;
-	size_t size;                 /* bytes per chunk */
-	size_t count;                /* chunks per measurement */
+	size_t size;                 /* bytes per chunk; random: 0, the sizes mix */
+	size_t count;                /* chunks per measurement (random: most alive at once) */
+	unsigned rounds;             /* churn, threads: rounds run */
 	size_t align;                /* alignment used, bytes */
 	int ok;                      /* every repetition succeeded */
 	char error[200];             /* the first failure's reason when !ok */
@@ -72,21 +78,36 @@ struct run_report {
 	struct host_info host;
 	struct cell *cells;          /* nsizes * nbackends, size-major */
 	size_t ncells;
-	struct floor_cell *floors;   /* one per size */
+	struct floor_cell *floors;   /* fill: one per size; other workloads: none */
 	size_t nfloors;
 	int failed;                  /* some cell failed */
 };
 
 /* Quantities a cell reports as {median, min, max, runs}. */
 enum metric {
-	METRIC_OVERHEAD_BYTES, /* (rss after - rss before) / count - size */
-	METRIC_ALLOC_NS,       /* ns per allocation (with touching) */
-	METRIC_FREE_NS,        /* ns per free */
-	METRIC_PAGE_FAULTS,    /* minor faults in the allocation loop */
-	METRIC_FREE_PAGE_FAULTS, /* minor faults in the free loop */
-	METRIC_X_FLOOR,        /* alloc_ns / the floor's median ns per chunk */
+	METRIC_OVERHEAD_BYTES,   /* fill: (rss after - rss before) / count - size */
+	METRIC_ALLOC_NS,         /* fill: ns per allocation (with touching) */
+	METRIC_FREE_NS,          /* fill: ns per free */
+	METRIC_PAGE_FAULTS,      /* minor faults in the allocation loop (churn: all rounds) */
+	METRIC_FREE_PAGE_FAULTS, /* fill: minor faults in the free loop */
+	METRIC_X_FLOOR,          /* fill: alloc_ns / the floor's median ns per chunk */
+	METRIC_WARM_ALLOC_NS,    /* fill: ns per allocation, filling again warm */
+	METRIC_WARM_FREE_NS,     /* fill: ns per free, warm */
+	METRIC_WARM_PAGE_FAULTS, /* fill: minor faults in the warm allocation loop */
+	METRIC_CHURN_NS,         /* churn: ns per create+destroy pair, warm rounds */
+	METRIC_CHURN_COLD_NS,    /* churn: ns per pair, first round */
+	METRIC_OP_NS,            /* random: ns per operation */
+	METRIC_PEAK_RSS_BYTES,   /* random: peak resident set growth */
+	METRIC_FRAGMENTATION,    /* random: RSS growth / live bytes at the end */
+	METRIC_OPS_PER_S,        /* threads: swaps per second, all threads */
+	METRIC_OPS_PER_S_PER_THREAD, /* threads: ops_per_s / threads */
+	METRIC_OPS_PER_S_1THREAD,    /* threads: swaps per second with one thread */
+	METRIC_SPEEDUP,          /* threads: ops_per_s / ops_per_s_1thread */
 	METRIC_COUNT
 };
+
+/* 1 when METRIC is reported for WORKLOAD. */
+int metric_applies(enum metric metric, enum workload workload);
 
 /* The JSON name of METRIC. */
 const char *metric_name(enum metric metric);

@@ -1,5 +1,6 @@
 #include "runner.h"
 #include "backend.h"
+#include "workloads.h"
 #include "util.h"
 
 #include <errno.h>
@@ -68,8 +69,9 @@ static void describe_status(int status, struct sample *sample)
 int runner_measure(const char *backend_name, const struct measure_params *params,
 		   struct sample *sample)
 {
-	char size[32], count[32], align[32], block[32];
-	char *argv[9];
+	char size[32], count[32], align[32], block[32], rounds[32], seed[32], threads[32];
+	char mix[MEASURE_MAX_MIX * 12 + 2];
+	char *argv[14];
 	int fds[2], status;
 	struct sample got;
 	size_t n;
@@ -88,7 +90,19 @@ int runner_measure(const char *backend_name, const struct measure_params *params
 	argv[5] = align;
 	argv[6] = (char *)touch_name(params->touch);
 	argv[7] = block;
-	argv[8] = NULL;
+	snprintf(rounds, sizeof(rounds), "%u", params->rounds);
+	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)params->seed);
+	snprintf(threads, sizeof(threads), "%u", params->threads);
+	mix[0] = '\0';
+	for (size_t i = 0, used = 0; i < params->nmix && used < sizeof(mix); i++)
+		used += (size_t)snprintf(mix + used, sizeof(mix) - used, "%s%zu", i ? "," : "",
+					 params->mix[i]);
+	argv[8] = (char *)workload_name(params->workload);
+	argv[9] = rounds;
+	argv[10] = seed;
+	argv[11] = threads;
+	argv[12] = params->nmix ? mix : (char *)"-";
+	argv[13] = NULL;
 
 	if (pipe2(fds, O_CLOEXEC))
 		return sample_fail(sample, "cannot create a pipe: %s", strerror(errno));
@@ -130,7 +144,7 @@ int runner_measure(const char *backend_name, const struct measure_params *params
 }
 
 /* Strict unsigned parse for the child's arguments, which the parent wrote. */
-static int parse_child_number(const char *s, size_t *out)
+static int parse_child_u64(const char *s, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
@@ -139,25 +153,74 @@ static int parse_child_number(const char *s, size_t *out)
 	v = strtoull(s, &end, 10);
 	if (errno || end == s || *end || *s == '-')
 		return -1;
+	*out = (uint64_t)v;
+	return 0;
+}
+
+static int parse_child_number(const char *s, size_t *out)
+{
+	uint64_t v;
+
+	if (parse_child_u64(s, &v))
+		return -1;
 	*out = (size_t)v;
+	return 0;
+}
+
+static int parse_child_unsigned(const char *s, unsigned *out)
+{
+	uint64_t v;
+
+	if (parse_child_u64(s, &v) || v > UINT32_MAX)
+		return -1;
+	*out = (unsigned)v;
+	return 0;
+}
+
+/* Parses the "-" or comma-separated size mix into PARAMS. */
+static int parse_child_mix(const char *s, struct measure_params *params)
+{
+	char buf[MEASURE_MAX_MIX * 12 + 2], *item, *next;
+
+	params->nmix = 0;
+	if (!strcmp(s, "-"))
+		return 0;
+	copy_string(buf, sizeof(buf), s);
+	for (item = buf; item; item = next) {
+		next = strchr(item, ',');
+		if (next)
+			*next++ = '\0';
+		if (params->nmix == MEASURE_MAX_MIX ||
+		    parse_child_number(item, &params->mix[params->nmix]) ||
+		    !params->mix[params->nmix])
+			return -1;
+		params->nmix++;
+	}
 	return 0;
 }
 
 int runner_child_main(int argc, char **argv)
 {
 	struct measure_params params = { 0 };
+	struct random_plan plan;
 	struct sample sample;
 	const struct backend *backend = NULL;
 	int is_floor;
 
 	memset(&sample, 0, sizeof(sample));
 	/* ARGV[0] is RUNNER_CHILD_COMMAND; the rest is what runner_measure() wrote. */
-	if (argc != 7 || parse_child_number(argv[2], &params.size) ||
+	if (argc != 12 || parse_child_number(argv[2], &params.size) ||
 	    parse_child_number(argv[3], &params.count) ||
 	    parse_child_number(argv[4], &params.align) ||
 	    touch_parse(argv[5], &params.touch) ||
 	    parse_child_number(argv[6], &params.pool_block_bytes) ||
-	    !params.size || !params.count || !params.align) {
+	    workload_parse(argv[7], &params.workload) ||
+	    parse_child_unsigned(argv[8], &params.rounds) ||
+	    parse_child_u64(argv[9], &params.seed) ||
+	    parse_child_unsigned(argv[10], &params.threads) ||
+	    parse_child_mix(argv[11], &params) ||
+	    !params.size || !params.count ||
+	    (!params.align && params.workload != WORKLOAD_RANDOM)) {
 		fprintf(stderr, "allocbench: error: '%s' is internal; run 'allocbench --help'\n",
 			RUNNER_CHILD_COMMAND);
 		return 2;
@@ -167,6 +230,13 @@ int runner_child_main(int argc, char **argv)
 		sample_fail(&sample, "unknown backend '%s'", argv[1]);
 	} else if (is_floor) {
 		measure_floor(&params, &sample);
+	} else if (params.workload == WORKLOAD_RANDOM) {
+		/* The sequence is made before anything is measured, the same for every backend. */
+		if (!random_plan_make(&params, &plan, &sample)) {
+			params.plan = &plan;
+			backend->run(&params, &sample);
+			random_plan_release(&plan);
+		}
 	} else {
 		backend->run(&params, &sample);
 	}

@@ -20,7 +20,7 @@ echo
 start=$(date +%s.%N)
 $AB -q -f json -o "$tmp/default.json" || echo "default run exited $?"
 wall=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
-echo "default run (5 sizes, 3 backends, repeat 3, 100 MiB): ${wall} s  (target < 15 s: $(verdict "$wall" 15 '<='))"
+echo "default run (5 sizes, 4 backends, repeat 3, 100 MiB): ${wall} s  (target < 15 s: $(verdict "$wall" 15 '<='))"
 
 q() { $JSONQ "$tmp/default.json" "$1"; }
 x=$(q 'results[backend=arena,size=4].x_floor.median')
@@ -45,3 +45,31 @@ for s in 4 40; do
 	printf 'malloc %s B: allocbench %.2f ns, plain loop %.2f ns: %.1f%% apart  (target <= 5%%: %s)\n' \
 		"$s" "$tm" "$pm" "$d" "$(verdict "$d" 5 '<=')"
 done
+
+# The seeds' workloads (issue: workloads). One run each at 100 MiB.
+$AB -q -f json -w churn --sizes 12,40 --backend malloc,pool,pool-locked --repeat 3 -o "$tmp/churn.json"
+for s in 12 40; do
+	m=$($JSONQ "$tmp/churn.json" "results[backend=malloc,size=$s].churn_ns.median")
+	p=$($JSONQ "$tmp/churn.json" "results[backend=pool,size=$s].churn_ns.median")
+	l=$($JSONQ "$tmp/churn.json" "results[backend=pool-locked,size=$s].churn_ns.median")
+	r=$(awk -v m="$m" -v p="$p" 'BEGIN { print m / p }')
+	printf 'churn %s B: pool %.2f ns/pair, pool-locked %.2f, malloc %.2f: pool %.1fx faster  (target >= 4: %s)\n' \
+		"$s" "$p" "$l" "$m" "$r" "$(verdict "$r" 4 '>=')"
+done
+$AB -q -f json --sizes 4,8,16,32,64 --backend pool,arena --repeat 3 -o "$tmp/warm.json"
+for b in pool arena; do
+	for s in 4 8 16 32 64; do
+		w=$($JSONQ "$tmp/warm.json" "results[backend=$b,size=$s].warm_alloc_ns.median")
+		printf 'fill warm %-5s %2s B: %.2f ns per allocation  (target < 2: %s)\n' "$b" "$s" "$w" "$(verdict "$w" 2 '<=')"
+	done
+done
+$AB -q -f json -w threads --threads 2 --sizes 40 --repeat 3 -o "$tmp/threads.json"
+for b in pool malloc pool-locked arena; do
+	x=$($JSONQ "$tmp/threads.json" "results[backend=$b,size=40].speedup.median")
+	o=$($JSONQ "$tmp/threads.json" "results[backend=$b,size=40].ops_per_s.median")
+	if [ $b = pool ]; then target="  (target >= 1.7: $(verdict "$x" 1.7 '>='))"; else target=""; fi
+	printf 'threads 2 x 40 B %-11s %6.1f Mops/s, %.2fx over one thread%s\n' "$b" "$(awk -v o="$o" 'BEGIN{print o/1e6}')" "$x" "$target"
+done
+$AB -q -f json -w random --sizes 16,32,48,64,128,256 --repeat 1 -o "$tmp/random.json"
+sums=$(for b in malloc pool pool-locked arena; do $JSONQ "$tmp/random.json" "results[backend=$b].checksum"; done | sort -u | wc -l)
+printf 'random: %s distinct sequence checksum(s) over 4 backends  (target 1: %s)\n' "$sums" "$([ "$sums" = 1 ] && echo met || echo MISSED)"

@@ -8,7 +8,7 @@ expect_usage "unknown short option" "unknown option '-Z'" -Z
 expect_usage "unknown command" "unknown command 'frobnicate'" frobnicate
 expect_usage "stray argument" "unexpected argument 'extra'" --total 1M extra
 expect_usage "missing value" "option '--sizes' needs a value" --sizes
-expect_usage "unknown backend lists the known" "unknown backend 'tcmallocx'.*malloc, pool, arena" --backend tcmallocx
+expect_usage "unknown backend lists the known" "unknown backend 'tcmallocx'.*malloc, pool, pool-locked, arena" --backend tcmallocx
 expect_usage "empty backend item" "empty item in --backend" --backend malloc,,pool
 expect_usage "duplicate backend" "backend 'pool' appears more than once" --backend pool,pool
 expect_usage "unknown format" "invalid --format 'xml'.*text, json, csv or markdown" --format xml
@@ -35,6 +35,17 @@ expect_usage "--touch bad" "invalid --touch 'some'.*none, first, pages or full" 
 expect_usage "--pool-block 0" "invalid --pool-block '0'" --pool-block 0
 expect_usage "unwritable -o" "cannot write '$tmp/no/such/dir/out.json'" --total 1M -o "$tmp/no/such/dir/out.json"
 expect_usage "empty -o" "empty file name for --output" -o ''
+
+expect_usage "unknown workload" "unknown workload 'sweep' \(expected fill, churn, random or threads\)" --workload sweep
+expect_usage "--threads 0" "invalid --threads '0': must be at least 1" --workload threads --threads 0
+expect_usage "--threads too many" "invalid --threads '257'" --workload threads --threads 257
+expect_usage "--rounds 0" "invalid --rounds '0': must be at least 1" --workload churn --rounds 0
+expect_usage "--seed not a number" "invalid --seed 'x'" --workload random --seed x
+expect_usage "--rounds for fill" "--rounds '3' applies to the churn and threads workloads, not 'fill'" --rounds 3
+expect_usage "--rounds for random" "--rounds '3' applies to the churn and threads workloads, not 'random'" --workload random --rounds 3
+expect_usage "--seed for churn" "--seed '7' applies to the random workload, not 'churn'" --workload churn --seed 7
+expect_usage "--threads for fill" "--threads '2' applies to the threads workload, not 'fill'" --threads 2
+expect_usage "--threads for churn" "--threads '2' applies to the threads workload, not 'churn'" -w churn --threads 2
 
 # Nothing ran: a bad option after a long --total must fail at once.
 start=$(date +%s)

@@ -19,16 +19,18 @@ check "config.repeat" [ "$(jq_get "$j" config.repeat)" = 2 ]
 check "config.touch" [ "$(jq_get "$j" config.touch)" = pages ]
 check "config.align natural" [ "$(jq_get "$j" config.align)" = natural ]
 check "config.sizes" [ "$(jq_get "$j" config.sizes)" = "[4,40,4000]" ]
-check "config.backends" [ "$(jq_get "$j" config.backends)" = '["malloc","pool","arena"]' ]
-check "one result per backend and size" [ "$(jq_get "$j" 'results#')" = 9 ]
+check "config.backends" [ "$(jq_get "$j" config.backends)" = '["malloc","pool","pool-locked","arena"]' ]
+check "config.workload" [ "$(jq_get "$j" config.workload)" = fill ]
+check "one result per backend and size" [ "$(jq_get "$j" 'results#')" = 12 ]
 check "one floor per size" [ "$(jq_get "$j" 'floor#')" = 3 ]
 check "floor has alloc_ns" le 0 "$(jq_get "$j" 'floor[0].alloc_ns.median')"
-for b in malloc pool arena; do
+for b in malloc pool pool-locked arena; do
 	for s in 4 40 4000; do
 		r="results[backend=$b,size=$s]"
 		check "$b $s status ok" [ "$(jq_get "$j" "$r.status")" = ok ]
 		check "$b $s count = total / size" [ "$(jq_get "$j" "$r.count")" = $((1048576 / s)) ]
-		for m in overhead_bytes alloc_ns free_ns page_faults free_page_faults x_floor; do
+		check "$b $s workload" [ "$(jq_get "$j" "$r.workload")" = fill ]
+		for m in overhead_bytes alloc_ns free_ns page_faults free_page_faults x_floor warm_alloc_ns warm_free_ns warm_page_faults; do
 			check "$b $s $m has two runs" [ "$(jq_get "$j" "$r.$m.runs#")" = 2 ]
 			check "$b $s $m min <= median <= max" \
 				sh -c "awk -v a=$(jq_get "$j" "$r.$m.min") -v b=$(jq_get "$j" "$r.$m.median") -v c=$(jq_get "$j" "$r.$m.max") 'BEGIN{exit !(a<=b && b<=c)}'"
@@ -52,12 +54,12 @@ run_ab --sizes 4,40 --total 1M --repeat 1 -q
 check "text run exits 0" [ "$rc" -eq 0 ]
 check "text header names the workload and total" grep -q '^allocbench .*fill, 1 MiB per measurement, touch pages' "$tmp/out"
 check "text header names the host" grep -Eq '^host: .*glibc [0-9.]+, [0-9]+ CPU' "$tmp/out"
-check "text table headings" grep -Eq '^backend +B +count +B +KiB +B/chunk +ns +ns +faults +floor$' "$tmp/out"
-check "text has six rows" [ "$(grep -Ec '^(malloc|pool|arena) +(4|40) ' "$tmp/out")" -eq 6 ]
+check "text table headings" grep -Eq '^backend +B +count +KiB +B/chunk +ns +ns +faults +floor +ns$' "$tmp/out"
+check "text has eight rows" [ "$(grep -Ec '^(malloc|pool|pool-locked|arena) +(4|40) ' "$tmp/out")" -eq 8 ]
 check "text row has ten columns" [ "$(grep -E '^pool +40 ' "$tmp/out" | awk '{print NF}')" -eq 10 ]
-check "text fits 80 columns" [ "$(awk '/^(backend|malloc|pool|arena) / && length > 80' "$tmp/out" | wc -l)" -eq 0 ]
+check "text fits 80 columns" [ "$(awk 'length > 80' "$tmp/out" | wc -l)" -eq 0 ]
 [ $asan = 1 ] && skip "text malloc 4 overhead is 28 B" "built with AddressSanitizer" ||
-check "text malloc 4 overhead is 28 B" grep -Eq '^malloc +4 +262144 +16 +[0-9]+ +28\.[0-9]+ ' "$tmp/out"
+check "text malloc 4 overhead is 28 B" grep -Eq '^malloc +4 +262144 +[0-9]+ +28\.[0-9]+ ' "$tmp/out"
 check "quiet run prints nothing on stderr" [ ! -s "$tmp/err" ]
 
 # -o replaces a file atomically and keeps the old one when the run is refused.

@@ -34,11 +34,12 @@ for s in 4 40 400 4000; do
 done
 
 # A 12-byte chunk packs at 4; with --align 16 the pool pads it to 16 bytes.
+# Tolerance: two pages over the count (349525 chunks), 0.023 B.
 run_ab --sizes 12 --backend pool,arena --total 4M --repeat 1 -q -f json
-check "pool 12 at natural alignment packs" near "$(jq_get "$tmp/out" 'results[backend=pool,size=12].overhead_bytes.median')" 0 0.01
+check "pool 12 at natural alignment packs" near "$(jq_get "$tmp/out" 'results[backend=pool,size=12].overhead_bytes.median')" 0 0.023
 run_ab --sizes 12 --backend pool,arena --total 4M --repeat 1 -q -f json --align 16
-check "pool 12 at --align 16 pays 4 bytes" near "$(jq_get "$tmp/out" 'results[backend=pool,size=12].overhead_bytes.median')" 4 0.01
-check "arena 12 at --align 16 pays 4 bytes" near "$(jq_get "$tmp/out" 'results[backend=arena,size=12].overhead_bytes.median')" 4 0.01
+check "pool 12 at --align 16 pays 4 bytes" near "$(jq_get "$tmp/out" 'results[backend=pool,size=12].overhead_bytes.median')" 4 0.023
+check "arena 12 at --align 16 pays 4 bytes" near "$(jq_get "$tmp/out" 'results[backend=arena,size=12].overhead_bytes.median')" 4 0.023
 
 # Touch policies at 40000 bytes (ten pages per chunk): pages makes all resident,
 # first only the first page of each chunk, none nothing at all.
@@ -46,8 +47,12 @@ for t in pages first none full; do
 	run_ab --sizes 40000 --backend arena --total 4M --repeat 1 -q -f json --touch $t
 	eval "ovh_$t=\$(jq_get \"\$tmp/out\" 'results[0].overhead_bytes.median')"
 done
-check "touch pages: every page resident ($ovh_pages)" near "$ovh_pages" 0 50
-check "touch full: every page resident ($ovh_full)" near "$ovh_full" 0 50
+if [ $asan = 1 ]; then
+	skip "touch pages and full: every page resident" "AddressSanitizer's shadow memory adds pages"
+else
+	check "touch pages: every page resident ($ovh_pages)" near "$ovh_pages" 0 50
+	check "touch full: every page resident ($ovh_full)" near "$ovh_full" 0 50
+fi
 check "touch first: one page in ten ($ovh_first)" near "$ovh_first" -35000 2000
 check "touch none: nothing resident ($ovh_none)" near "$ovh_none" -40000 50
 
