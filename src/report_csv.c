@@ -45,27 +45,33 @@ static const char *const fixed_head[] = {
 };
 static const char *const stat_parts[] = { "median", "min", "max" };
 
-static void put_header(FILE *out)
+static void put_header(FILE *out, enum workload workload)
 {
 	for (size_t i = 0; i < sizeof(fixed_head) / sizeof(fixed_head[0]); i++)
 		fprintf(out, "%s%s", i ? "," : "", fixed_head[i]);
 	for (int m = 0; m < METRIC_COUNT; m++)
-		for (size_t p = 0; p < sizeof(stat_parts) / sizeof(stat_parts[0]); p++)
+		if (metric_applies((enum metric)m, workload))
+			for (size_t p = 0; p < sizeof(stat_parts) / sizeof(stat_parts[0]); p++)
 			fprintf(out, ",%s_%s", metric_name((enum metric)m), stat_parts[p]);
 	fputs(",rss_before_bytes,rss_after_bytes,reserved_bytes,error\n", out);
 }
 
 static void put_cell(FILE *out, const struct run_report *report, const struct cell *cell)
 {
-	put_field(out, "fill");
+	enum workload workload = report->config->workload;
+
+	put_field(out, workload_name(workload));
 	fputc(',', out);
 	put_field(out, cell->backend->name);
 	fprintf(out, ",%zu,%zu,%zu,%s,", cell->size, cell->count, cell->align,
 		cell->ok ? "ok" : "failed");
-	put_number(out, resolution_bytes(report, cell->count));
+	if (workload == WORKLOAD_FILL)
+		put_number(out, resolution_bytes(report, cell->count));
 	for (int m = 0; m < METRIC_COUNT; m++) {
 		struct stat_summary s;
 
+		if (!metric_applies((enum metric)m, workload))
+			continue;
 		/* A failed cell, or a quantity that does not exist (x_floor without a floor): empty. */
 		if (cell_summary(report, cell, (enum metric)m, &s)) {
 			fputs(",,,", out);
@@ -93,7 +99,7 @@ static void put_cell(FILE *out, const struct run_report *report, const struct ce
 
 int report_csv_write(FILE *out, const struct run_report *report)
 {
-	put_header(out);
+	put_header(out, report->config->workload);
 	for (size_t i = 0; i < report->ncells; i++)
 		put_cell(out, report, &report->cells[i]);
 	return ferror(out) ? -1 : 0;

@@ -3,6 +3,7 @@
  * what was measured, the text report's table as a GitHub table (medians),
  * and the floor, ready to paste into an issue or a pull request.
  */
+#include "report_columns.h"
 #include "run.h"
 #include "util.h"
 
@@ -19,6 +20,28 @@ static void put_cell_text(FILE *out, const char *text)
 	}
 }
 
+/* "| backend | size (B) | ... |" and the alignment row, from the text table's columns. */
+static void put_table_head(FILE *out, enum workload workload)
+{
+	const struct report_column *columns;
+	size_t n;
+
+	columns = report_columns(workload, &n);
+	fputs("\n|", out);
+	for (size_t c = 0; c < n; c++) {
+		if (!*columns[c].head1)
+			fprintf(out, " %s |", columns[c].head2);
+		else if (columns[c].head2_is_unit)
+			fprintf(out, " %s (%s) |", columns[c].head1, columns[c].head2);
+		else
+			fprintf(out, " %s %s |", columns[c].head1, columns[c].head2);
+	}
+	fputs("\n|", out);
+	for (size_t c = 0; c < n; c++)
+		fputs(c ? "--:|" : ":--|", out);
+	fputc('\n', out);
+}
+
 static void put_header(FILE *out, const struct run_report *report)
 {
 	const struct run_config *config = report->config;
@@ -26,9 +49,9 @@ static void put_header(FILE *out, const struct run_report *report)
 	char total[32];
 
 	format_bytes(total, sizeof(total), config->total_bytes);
-	fprintf(out, "**allocbench %s**: fill, %s per measurement, touch %s, "
-		"median of %u run%s; ", ALLOCBENCH_VERSION, total, touch_name(config->touch),
-		config->repeat, config->repeat == 1 ? "" : "s");
+	fprintf(out, "**allocbench %s**: %s, %s per measurement, touch %s, "
+		"median of %u run%s; ", ALLOCBENCH_VERSION, workload_name(config->workload), total,
+		touch_name(config->touch), config->repeat, config->repeat == 1 ? "" : "s");
 	if (config->align)
 		fprintf(out, "alignment %zu B for pool and arena", config->align);
 	else
@@ -42,46 +65,32 @@ static void put_header(FILE *out, const struct run_report *report)
 	if (*ALLOCBENCH_SANITIZE)
 		fprintf(out, "\nWarning: built with -fsanitize=%s: malloc's figures are the "
 			"sanitizer's.\n", ALLOCBENCH_SANITIZE);
-	fputs("\n| backend | size (B) | count | align (B) | total (KiB) | overhead (B/chunk) "
-	      "| alloc (ns) | free (ns) | page faults | x floor |\n"
-	      "|:--|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n", out);
+	put_table_head(out, config->workload);
 }
 
 static void put_row(FILE *out, const struct run_report *report, const struct cell *cell)
 {
-	static const struct {
-		enum metric metric;
-		int decimals;
-	} columns[] = {
-		{ METRIC_OVERHEAD_BYTES, 2 },
-		{ METRIC_ALLOC_NS, 2 },
-		{ METRIC_FREE_NS, 2 },
-		{ METRIC_PAGE_FAULTS, 0 },
-		{ METRIC_X_FLOOR, 2 },
-	};
-	const struct sample *median;
+	enum workload workload = report->config->workload;
+	const struct report_column *columns;
+	size_t n, shown;
 
-	fputs("| ", out);
-	put_cell_text(out, cell->backend->name);
-	fprintf(out, " | %zu | %zu | %zu | ", cell->size, cell->count, cell->align);
-	if (!cell->ok) {
-		fputs("failed: ", out);
-		put_cell_text(out, cell->error);
-		fputs(" | | | | | |\n", out);
-		return;
-	}
-	median = &cell->samples[cell_median_run(cell)];
-	fprintf(out, "%.0f |",
-		((double)median->rss_after_bytes - (double)median->rss_before_bytes) / 1024.0);
-	for (size_t i = 0; i < sizeof(columns) / sizeof(columns[0]); i++) {
-		struct stat_summary s;
+	columns = report_columns(workload, &n);
+	shown = cell->ok ? n : report_identity_columns(workload);
+	fputc('|', out);
+	for (size_t c = 0; c < shown; c++) {
+		char buf[64];
 
+		report_column_format(buf, sizeof(buf), &columns[c], report, cell);
 		fputc(' ', out);
-		if (cell_summary(report, cell, columns[i].metric, &s))
-			fputs("n/a", out);
-		else
-			fprintf(out, "%.*f", columns[i].decimals, s.median);
+		put_cell_text(out, buf);
 		fputs(" |", out);
+	}
+	if (!cell->ok) {
+		fputs(" failed: ", out);
+		put_cell_text(out, cell->error);
+		fputs(" |", out);
+		for (size_t c = shown + 1; c < n; c++)
+			fputs(" |", out);
 	}
 	fputc('\n', out);
 }
@@ -90,6 +99,8 @@ static void put_footer(FILE *out, const struct run_report *report)
 {
 	double worst = 0;
 
+	if (report->config->workload != WORKLOAD_FILL)
+		return;
 	fputs("\nFloor (this loop filling one fresh mapping, no allocator), ns per chunk:", out);
 	for (size_t i = 0; i < report->nfloors; i++) {
 		const struct floor_cell *f = &report->floors[i];

@@ -2,26 +2,13 @@
  * report_text.c - the aligned tables people read, like the 2012 field
  * study's: one table per run, its columns chosen by the workload.
  */
+#include "report_columns.h"
 #include "run.h"
 #include "table.h"
 #include "util.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-/* Three significant digits at least, no more decimals than that needs. */
-static void set_adaptive(struct table_row *row, size_t col, double v)
-{
-	double a = fabs(v);
-
-	if (a < 10)
-		table_set(row, col, "%.2f", v);
-	else if (a < 100)
-		table_set(row, col, "%.1f", v);
-	else
-		table_set(row, col, "%.0f", v);
-}
 
 static void print_header(FILE *out, const struct run_report *report)
 {
@@ -60,166 +47,6 @@ static void print_header(FILE *out, const struct run_report *report)
 		break;
 	}
 	fputc('\n', out);
-}
-
-/* What a column shows. */
-enum column_kind {
-	COL_BACKEND,
-	COL_SIZE,
-	COL_COUNT,
-	COL_ROUNDS,
-	COL_TOTAL_KIB,     /* fill: RSS growth of the median run */
-	COL_METRIC,        /* a metric's median, adaptive precision */
-	COL_METRIC_FIXED,  /* a metric's median with two decimals */
-	COL_METRIC_COUNT,  /* a metric's median as a whole number */
-	COL_METRIC_KIB,    /* a metric in bytes, shown in KiB */
-	COL_METRIC_MEGA,   /* a metric divided by a million */
-	COL_LIVE_KIB,      /* random: live bytes at the end, KiB */
-	COL_OPS,           /* random: operations in the sequence */
-	COL_VS_MALLOC,     /* churn: malloc's ns per pair over this backend's */
-};
-
-struct column {
-	const char *head1;
-	const char *head2;
-	enum column_kind kind;
-	enum metric metric;
-};
-
-static const struct column fill_columns[] = {
-	{ "", "backend", COL_BACKEND, 0 },
-	{ "size", "B", COL_SIZE, 0 },
-	{ "", "count", COL_COUNT, 0 },
-	{ "total", "KiB", COL_TOTAL_KIB, 0 },
-	{ "overhead", "B/chunk", COL_METRIC_FIXED, METRIC_OVERHEAD_BYTES },
-	{ "alloc", "ns", COL_METRIC, METRIC_ALLOC_NS },
-	{ "free", "ns", COL_METRIC, METRIC_FREE_NS },
-	{ "page", "faults", COL_METRIC_COUNT, METRIC_PAGE_FAULTS },
-	{ "x", "floor", COL_METRIC_FIXED, METRIC_X_FLOOR },
-	{ "warm", "ns", COL_METRIC, METRIC_WARM_ALLOC_NS },
-};
-
-static const struct column churn_columns[] = {
-	{ "", "backend", COL_BACKEND, 0 },
-	{ "size", "B", COL_SIZE, 0 },
-	{ "", "count", COL_COUNT, 0 },
-	{ "", "rounds", COL_ROUNDS, 0 },
-	{ "create+destroy", "ns/pair", COL_METRIC, METRIC_CHURN_NS },
-	{ "cold", "ns/pair", COL_METRIC, METRIC_CHURN_COLD_NS },
-	{ "page", "faults", COL_METRIC_COUNT, METRIC_PAGE_FAULTS },
-	{ "faster", "than malloc", COL_VS_MALLOC, METRIC_CHURN_NS },
-};
-
-static const struct column random_columns[] = {
-	{ "", "backend", COL_BACKEND, 0 },
-	{ "", "ops", COL_OPS, 0 },
-	{ "", "ns/op", COL_METRIC, METRIC_OP_NS },
-	{ "peak", "KiB", COL_METRIC_KIB, METRIC_PEAK_RSS_BYTES },
-	{ "live", "KiB", COL_LIVE_KIB, 0 },
-	{ "RSS/live", "ratio", COL_METRIC_FIXED, METRIC_FRAGMENTATION },
-	{ "page", "faults", COL_METRIC_COUNT, METRIC_PAGE_FAULTS },
-};
-
-static const struct column threads_columns[] = {
-	{ "", "backend", COL_BACKEND, 0 },
-	{ "size", "B", COL_SIZE, 0 },
-	{ "", "rounds", COL_ROUNDS, 0 },
-	{ "all threads", "Mops/s", COL_METRIC_MEGA, METRIC_OPS_PER_S },
-	{ "per thread", "Mops/s", COL_METRIC_MEGA, METRIC_OPS_PER_S_PER_THREAD },
-	{ "1 thread", "Mops/s", COL_METRIC_MEGA, METRIC_OPS_PER_S_1THREAD },
-	{ "", "speed-up", COL_METRIC_FIXED, METRIC_SPEEDUP },
-};
-
-/* The malloc cell at CELL's size, or NULL when malloc was not measured. */
-static const struct cell *malloc_cell(const struct run_report *report, const struct cell *cell)
-{
-	for (size_t i = 0; i < report->ncells; i++)
-		if (report->cells[i].size == cell->size &&
-		    !strcmp(report->cells[i].backend->name, "malloc"))
-			return &report->cells[i];
-	return NULL;
-}
-
-static void set_column(struct table_row *row, size_t col, const struct column *c,
-		       const struct run_report *report, const struct cell *cell)
-{
-	const struct cell *base;
-	struct stat_summary s, b;
-	const struct sample *median;
-
-	switch (c->kind) {
-	case COL_BACKEND:
-		table_set(row, col, "%s", cell->backend->name);
-		return;
-	case COL_SIZE:
-		table_set(row, col, "%zu", cell->size);
-		return;
-	case COL_COUNT:
-		table_set(row, col, "%zu", cell->count);
-		return;
-	case COL_ROUNDS:
-		table_set(row, col, "%u", cell->rounds);
-		return;
-	case COL_TOTAL_KIB:
-		median = &cell->samples[cell_median_run(cell)];
-		table_set(row, col, "%.0f", ((double)median->rss_after_bytes -
-					     (double)median->rss_before_bytes) / 1024.0);
-		return;
-	case COL_OPS:
-		table_set(row, col, "%llu", (unsigned long long)cell->samples[0].ops);
-		return;
-	case COL_LIVE_KIB:
-		table_set(row, col, "%.0f", (double)cell->samples[0].live_bytes / 1024.0);
-		return;
-	case COL_VS_MALLOC:
-		base = malloc_cell(report, cell);
-		if (base && !cell_summary(report, base, c->metric, &b) &&
-		    !cell_summary(report, cell, c->metric, &s) && s.median > 0)
-			table_set(row, col, "%.2fx", b.median / s.median);
-		else
-			table_set(row, col, "n/a");
-		return;
-	default:
-		break;
-	}
-	if (cell_summary(report, cell, c->metric, &s)) {
-		table_set(row, col, "n/a");
-		return;
-	}
-	switch (c->kind) {
-	case COL_METRIC_FIXED:
-		table_set(row, col, "%.2f", s.median);
-		break;
-	case COL_METRIC_COUNT:
-		table_set(row, col, "%.0f", s.median);
-		break;
-	case COL_METRIC_KIB:
-		table_set(row, col, "%.0f", s.median / 1024.0);
-		break;
-	case COL_METRIC_MEGA:
-		set_adaptive(row, col, s.median / 1e6);
-		break;
-	default:
-		set_adaptive(row, col, s.median);
-		break;
-	}
-}
-
-/* The columns of WORKLOAD's table; their number in *N. */
-static const struct column *columns_of(enum workload workload, size_t *n)
-{
-#define COLUMNS(array) (*n = sizeof(array) / sizeof(array[0]), array)
-	switch (workload) {
-	case WORKLOAD_CHURN:
-		return COLUMNS(churn_columns);
-	case WORKLOAD_RANDOM:
-		return COLUMNS(random_columns);
-	case WORKLOAD_THREADS:
-		return COLUMNS(threads_columns);
-	default:
-		return COLUMNS(fill_columns);
-	}
-#undef COLUMNS
 }
 
 static void print_footer(FILE *out, const struct run_report *report)
@@ -286,12 +113,13 @@ static void print_footer(FILE *out, const struct run_report *report)
 int report_text_write(FILE *out, const struct run_report *report)
 {
 	const char *head1[TABLE_MAX_COLUMNS], *head2[TABLE_MAX_COLUMNS];
-	const struct column *columns;
+	enum workload workload = report->config->workload;
+	const struct report_column *columns;
+	size_t ncolumns, identity = report_identity_columns(workload);
 	struct table table;
-	size_t ncolumns;
 	int ret;
 
-	columns = columns_of(report->config->workload, &ncolumns);
+	columns = report_columns(workload, &ncolumns);
 	for (size_t c = 0; c < ncolumns; c++) {
 		head1[c] = columns[c].head1;
 		head2[c] = columns[c].head2;
@@ -301,22 +129,23 @@ int report_text_write(FILE *out, const struct run_report *report)
 	for (size_t i = 0; i < report->ncells; i++) {
 		const struct cell *cell = &report->cells[i];
 		struct table_row *row = table_add_row(&table);
-		size_t identity = report->config->workload == WORKLOAD_RANDOM ? 1 : 3;
+		/* A failed row: its identity, then why it failed. */
+		size_t shown = cell->ok ? ncolumns : identity;
 
 		if (!row)
 			break;
+		for (size_t c = 0; c < shown; c++) {
+			char buf[TABLE_CELL];
+
+			report_column_format(buf, sizeof(buf), &columns[c], report, cell);
+			table_set(row, c, "%s", buf);
+		}
 		if (!cell->ok) {
 			char note[256];
 
-			/* The row's identity, then why it failed. */
-			for (size_t c = 0; c < identity && c < ncolumns; c++)
-				set_column(row, c, &columns[c], report, cell);
 			snprintf(note, sizeof(note), "failed: %s", cell->error);
 			table_set_note(row, note);
-			continue;
 		}
-		for (size_t c = 0; c < ncolumns; c++)
-			set_column(row, c, &columns[c], report, cell);
 	}
 	ret = table_print(&table, out);
 	table_release(&table);

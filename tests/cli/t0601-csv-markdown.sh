@@ -26,19 +26,22 @@ check "csv header starts with the row's identity" \
 	sh -c "echo '$head' | grep -q '^workload,backend,size_bytes,count,align_bytes,status,resolution_bytes,'"
 for col in overhead_bytes_median overhead_bytes_min overhead_bytes_max alloc_ns_median alloc_ns_min \
 	alloc_ns_max free_ns_median page_faults_median free_page_faults_max x_floor_median \
+	warm_alloc_ns_median warm_free_ns_max warm_page_faults_min \
 	rss_before_bytes rss_after_bytes reserved_bytes; do
 	check "csv has column $col" sh -c "echo '$head' | tr , '\n' | grep -qx $col"
 done
 check "csv last column is error" sh -c "echo '$head' | grep -q ',error\$'"
-check "csv has a header and one line per result" [ "$(wc -l <"$c")" -eq 10 ]
+check "csv has a header and one line per result" [ "$(wc -l <"$c")" -eq 13 ]
 ncol=$(echo "$head" | awk -F, '{ print NF }')
-check "csv header has 29 columns" [ "$ncol" -eq 29 ]
+# 7 identity columns, 9 fill metrics x (median, min, max), 3 RSS columns, error.
+check "csv header has 38 columns" [ "$ncol" -eq 38 ]
+check "csv has no column of another workload" sh -c "! echo '$head' | grep -Eq 'churn|op_ns|ops_per_s'"
 check "every csv line has the header's column count" [ "$(csv_fields "$c" | sort -u)" = "$ncol" ]
 check "csv lines end with LF only" [ "$(tr -cd '\r' <"$c" | wc -c)" -eq 0 ]
 col() { echo "$head" | tr , '\n' | grep -nx "$1" | cut -d: -f1; }
 row() { grep "^fill,$1,$2," "$c"; }
 field() { row "$1" "$2" | cut -d, -f"$(col "$3")"; }
-for b in malloc pool arena; do
+for b in malloc pool pool-locked arena; do
 	for s in 4 40 4000; do
 		check "csv $b $s status ok" [ "$(field $b $s status)" = ok ]
 		check "csv $b $s count = total / size" [ "$(field $b $s count)" = $((1048576 / s)) ]
@@ -58,7 +61,7 @@ else
 		>"$tmp/f.csv" 2>"$tmp/err"
 	check "csv run with a failure exits 1" [ $? -eq 1 ]
 	check "csv failed row says failed" [ "$(cut -d, -f6 "$tmp/f.csv" | tail -n 1)" = failed ]
-	check "csv failed row keeps the column count" [ "$(csv_fields "$tmp/f.csv" | sort -u)" = 29 ]
+	check "csv failed row keeps the column count" [ "$(csv_fields "$tmp/f.csv" | sort -u)" = 38 ]
 	check "csv failed row says why" grep -Eq ',,,,"?(allocation|cannot)' "$tmp/f.csv"
 fi
 
@@ -66,14 +69,14 @@ run_ab --sizes 4,40 --total 1M --repeat 1 -q -f markdown
 check "markdown run exits 0" [ "$rc" -eq 0 ]
 m=$tmp/out
 check "markdown names the run" grep -q '^\*\*allocbench [0-9.]*\*\*: fill, 1 MiB per measurement, touch pages' "$m"
-check "markdown table heading" grep -q '^| backend | size (B) | count | align (B) | total (KiB) | overhead (B/chunk) | alloc (ns) | free (ns) | page faults | x floor |$' "$m"
+check "markdown table heading" grep -q '^| backend | size (B) | count | total (KiB) | overhead (B/chunk) | alloc (ns) | free (ns) | page faults | x floor | warm (ns) |$' "$m"
 check "markdown alignment row" grep -q '^|:--|--:|--:|--:|--:|--:|--:|--:|--:|--:|$' "$m"
-check "markdown has one table line per result" [ "$(grep -Ec '^\| (malloc|pool|arena) \| (4|40) \| ' "$m")" -eq 6 ]
+check "markdown has one table line per result" [ "$(grep -Ec '^\| (malloc|pool|pool-locked|arena) \| (4|40) \| ' "$m")" -eq 8 ]
 check "every markdown table line has 11 pipes" \
 	[ "$(grep '^|' "$m" | awk -F'|' '{ print NF - 1 }' | sort -u)" = 11 ]
 check "markdown table is preceded by a blank line" sh -c "grep -B1 '^| backend' '$m' | head -n 1 | grep -q '^\$'"
 [ $asan = 1 ] && skip "markdown malloc 4 overhead is 28 B" "built with AddressSanitizer" ||
-check "markdown malloc 4 overhead is 28 B" grep -Eq '^\| malloc \| 4 \| 262144 \| 16 \| [0-9]+ \| 28\.[0-9]+ \|' "$m"
+check "markdown malloc 4 overhead is 28 B" grep -Eq '^\| malloc \| 4 \| 262144 \| [0-9]+ \| 28\.[0-9]+ \|' "$m"
 check "markdown ends with the floor" grep -q '^Floor (this loop filling one fresh mapping, no allocator), ns per chunk: 4 B [0-9.]*, 40 B [0-9.]*\.$' "$m"
 
 run_ab --sizes 4 --backend pool --total 1M --repeat 1 -q -f markdown -o "$tmp/r.md"

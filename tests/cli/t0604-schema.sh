@@ -41,13 +41,13 @@ fi
 
 d() { "$JSONSET" "$tmp/r.json" "$1" "$2" >"$tmp/bad.json"; }
 d 'results[backend=pool,size=40].status' delete
-invalid "a row without status" "$tmp/bad.json" '/results/4: required member "status" is missing'
+invalid "a row without status" "$tmp/bad.json" '/results/5: required member "status" is missing'
 d 'results[backend=pool,size=40].size' '="forty"'
-invalid "a size that is a string" "$tmp/bad.json" '/results/4/size: not of type "integer"'
+invalid "a size that is a string" "$tmp/bad.json" '/results/5/size: not of type "integer"'
 d 'results[backend=pool,size=40].overhead_bytes.runs' '=["a"]'
-invalid "a run that is a string" "$tmp/bad.json" '/results/4/overhead_bytes/runs/0: not of type "number"'
+invalid "a run that is a string" "$tmp/bad.json" '/results/5/overhead_bytes/runs/0: not of type "number"'
 d 'results[backend=arena,size=4].alloc_ns.median' delete
-invalid "a statistic without its median" "$tmp/bad.json" '/results/2/alloc_ns: required member "median" is missing'
+invalid "a statistic without its median" "$tmp/bad.json" '/results/3/alloc_ns: required member "median" is missing'
 d config.touch '="sometimes"'
 invalid "an unknown touch policy" "$tmp/bad.json" '/config/touch: not one of the enum values'
 d config.align '="wide"'

@@ -1,0 +1,153 @@
+#include "report_columns.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const struct report_column fill_columns[] = {
+	{ "", "backend", 0, COL_BACKEND, 0 },
+	{ "size", "B", 1, COL_SIZE, 0 },
+	{ "", "count", 0, COL_COUNT, 0 },
+	{ "total", "KiB", 1, COL_TOTAL_KIB, 0 },
+	{ "overhead", "B/chunk", 1, COL_METRIC_FIXED, METRIC_OVERHEAD_BYTES },
+	{ "alloc", "ns", 1, COL_METRIC, METRIC_ALLOC_NS },
+	{ "free", "ns", 1, COL_METRIC, METRIC_FREE_NS },
+	{ "page", "faults", 0, COL_METRIC_COUNT, METRIC_PAGE_FAULTS },
+	{ "x", "floor", 0, COL_METRIC_FIXED, METRIC_X_FLOOR },
+	{ "warm", "ns", 1, COL_METRIC, METRIC_WARM_ALLOC_NS },
+};
+
+static const struct report_column churn_columns[] = {
+	{ "", "backend", 0, COL_BACKEND, 0 },
+	{ "size", "B", 1, COL_SIZE, 0 },
+	{ "", "count", 0, COL_COUNT, 0 },
+	{ "", "rounds", 0, COL_ROUNDS, 0 },
+	{ "create+destroy", "ns/pair", 1, COL_METRIC, METRIC_CHURN_NS },
+	{ "cold", "ns/pair", 1, COL_METRIC, METRIC_CHURN_COLD_NS },
+	{ "page", "faults", 0, COL_METRIC_COUNT, METRIC_PAGE_FAULTS },
+	{ "faster", "than malloc", 0, COL_VS_MALLOC, METRIC_CHURN_NS },
+};
+
+static const struct report_column random_columns[] = {
+	{ "", "backend", 0, COL_BACKEND, 0 },
+	{ "", "ops", 0, COL_OPS, 0 },
+	{ "", "ns/op", 0, COL_METRIC, METRIC_OP_NS },
+	{ "peak", "KiB", 1, COL_METRIC_KIB, METRIC_PEAK_RSS_BYTES },
+	{ "live", "KiB", 1, COL_LIVE_KIB, 0 },
+	{ "RSS/live", "ratio", 1, COL_METRIC_FIXED, METRIC_FRAGMENTATION },
+	{ "page", "faults", 0, COL_METRIC_COUNT, METRIC_PAGE_FAULTS },
+};
+
+static const struct report_column threads_columns[] = {
+	{ "", "backend", 0, COL_BACKEND, 0 },
+	{ "size", "B", 1, COL_SIZE, 0 },
+	{ "", "rounds", 0, COL_ROUNDS, 0 },
+	{ "all threads", "Mops/s", 1, COL_METRIC_MEGA, METRIC_OPS_PER_S },
+	{ "per thread", "Mops/s", 1, COL_METRIC_MEGA, METRIC_OPS_PER_S_PER_THREAD },
+	{ "1 thread", "Mops/s", 1, COL_METRIC_MEGA, METRIC_OPS_PER_S_1THREAD },
+	{ "", "speed-up", 0, COL_METRIC_FIXED, METRIC_SPEEDUP },
+};
+
+const struct report_column *report_columns(enum workload workload, size_t *n)
+{
+#define COLUMNS(array) (*n = sizeof(array) / sizeof(array[0]), array)
+	switch (workload) {
+	case WORKLOAD_CHURN:
+		return COLUMNS(churn_columns);
+	case WORKLOAD_RANDOM:
+		return COLUMNS(random_columns);
+	case WORKLOAD_THREADS:
+		return COLUMNS(threads_columns);
+	default:
+		return COLUMNS(fill_columns);
+	}
+#undef COLUMNS
+}
+
+size_t report_identity_columns(enum workload workload)
+{
+	return workload == WORKLOAD_RANDOM ? 1 : 3;
+}
+
+/* Three significant digits at least, no more decimals than that needs. */
+static void format_adaptive(char *buf, size_t size, double v)
+{
+	double a = fabs(v);
+
+	snprintf(buf, size, a < 10 ? "%.2f" : a < 100 ? "%.1f" : "%.0f", v);
+}
+
+/* The malloc cell at CELL's size, or NULL when malloc was not measured. */
+static const struct cell *malloc_cell(const struct run_report *report, const struct cell *cell)
+{
+	for (size_t i = 0; i < report->ncells; i++)
+		if (report->cells[i].size == cell->size &&
+		    !strcmp(report->cells[i].backend->name, "malloc"))
+			return &report->cells[i];
+	return NULL;
+}
+
+void report_column_format(char *buf, size_t size, const struct report_column *c,
+			  const struct run_report *report, const struct cell *cell)
+{
+	const struct cell *base;
+	struct stat_summary s, b;
+	const struct sample *median;
+
+	switch (c->kind) {
+	case COL_BACKEND:
+		snprintf(buf, size, "%s", cell->backend->name);
+		return;
+	case COL_SIZE:
+		snprintf(buf, size, "%zu", cell->size);
+		return;
+	case COL_COUNT:
+		snprintf(buf, size, "%zu", cell->count);
+		return;
+	case COL_ROUNDS:
+		snprintf(buf, size, "%u", cell->rounds);
+		return;
+	case COL_TOTAL_KIB:
+		median = &cell->samples[cell_median_run(cell)];
+		snprintf(buf, size, "%.0f", ((double)median->rss_after_bytes -
+					     (double)median->rss_before_bytes) / 1024.0);
+		return;
+	case COL_OPS:
+		snprintf(buf, size, "%llu", (unsigned long long)cell->samples[0].ops);
+		return;
+	case COL_LIVE_KIB:
+		snprintf(buf, size, "%.0f", (double)cell->samples[0].live_bytes / 1024.0);
+		return;
+	case COL_VS_MALLOC:
+		base = malloc_cell(report, cell);
+		if (base && !cell_summary(report, base, c->metric, &b) &&
+		    !cell_summary(report, cell, c->metric, &s) && s.median > 0)
+			snprintf(buf, size, "%.2fx", b.median / s.median);
+		else
+			snprintf(buf, size, "n/a");
+		return;
+	default:
+		break;
+	}
+	if (cell_summary(report, cell, c->metric, &s)) {
+		snprintf(buf, size, "n/a");
+		return;
+	}
+	switch (c->kind) {
+	case COL_METRIC_FIXED:
+		snprintf(buf, size, "%.2f", s.median);
+		break;
+	case COL_METRIC_COUNT:
+		snprintf(buf, size, "%.0f", s.median);
+		break;
+	case COL_METRIC_KIB:
+		snprintf(buf, size, "%.0f", s.median / 1024.0);
+		break;
+	case COL_METRIC_MEGA:
+		format_adaptive(buf, size, s.median / 1e6);
+		break;
+	default:
+		format_adaptive(buf, size, s.median);
+		break;
+	}
+}

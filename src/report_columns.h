@@ -1,0 +1,52 @@
+/*
+ * report_columns.h - the columns of the human-readable tables (text and
+ * Markdown), chosen by the workload, and each cell formatted as a string, so
+ * that both reports show the same figures the same way.
+ */
+#ifndef ALLOCBENCH_REPORT_COLUMNS_H
+#define ALLOCBENCH_REPORT_COLUMNS_H
+
+#include "run.h"
+
+#include <stddef.h>
+
+/* What a column shows. */
+enum column_kind {
+	COL_BACKEND,
+	COL_SIZE,
+	COL_COUNT,
+	COL_ROUNDS,
+	COL_TOTAL_KIB,     /* fill: RSS growth of the median run */
+	COL_METRIC,        /* a metric's median, adaptive precision */
+	COL_METRIC_FIXED,  /* a metric's median with two decimals */
+	COL_METRIC_COUNT,  /* a metric's median as a whole number */
+	COL_METRIC_KIB,    /* a metric in bytes, shown in KiB */
+	COL_METRIC_MEGA,   /* a metric divided by a million */
+	COL_LIVE_KIB,      /* random: live bytes at the end, KiB */
+	COL_OPS,           /* random: operations in the sequence */
+	COL_VS_MALLOC,     /* churn: malloc's ns per pair over this backend's */
+};
+
+struct report_column {
+	const char *head1;   /* upper heading line: the quantity ("" for none) */
+	const char *head2;   /* lower heading line: the rest of its name, or its unit */
+	int head2_is_unit;   /* Markdown writes "head1 (head2)" rather than "head1 head2" */
+	enum column_kind kind;
+	enum metric metric;  /* for the COL_METRIC* and COL_VS_MALLOC kinds */
+};
+
+/* The columns of WORKLOAD's table; their number in *N. */
+const struct report_column *report_columns(enum workload workload, size_t *n);
+
+/* How many leading columns name a row (shown for a failed row too). */
+size_t report_identity_columns(enum workload workload);
+
+/*
+ * Formats COLUMN of CELL into BUF (SIZE bytes): a number without unit, or
+ * "n/a" when the quantity does not exist. CELL must have succeeded unless
+ * COLUMN is an identity column.
+ */
+void report_column_format(char *buf, size_t size, const struct report_column *column,
+			  const struct run_report *report, const struct cell *cell);
+
+#endif
