@@ -3,6 +3,7 @@
  * `run` is the default, so `allocbench --sizes 4,40` measures.
  */
 #include "cli.h"
+#include "commands.h"
 #include "output.h"
 #include "run.h"
 #include "runner.h"
@@ -50,6 +51,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "run", cmd_run },
+	{ "plot", cmd_plot },
 	{ RUNNER_CHILD_COMMAND, runner_child_main },
 };
 
@@ -60,7 +62,7 @@ int main(int argc, char **argv)
 			if (!strcmp(argv[1], commands[i].name))
 				return commands[i].fn(argc - 1, argv + 1);
 		if (argv[1][0] != '-')
-			usage_die("unknown command '%s' (expected run; see allocbench --help)",
+			usage_die("unknown command '%s' (expected run or plot; see allocbench --help)",
 				  argv[1]);
 	}
 	return cmd_run(argc, argv);
