@@ -1221,17 +1221,32 @@ static double write_body(FILE *out, const struct plot *plot)
 	return write_notes(out, plot, y + 10) + 4;
 }
 
+/* 1 when every panel has an axis: plot_build() succeeded. A failed build
+ * leaves panels whose tick loops would never end. */
+static int plot_is_built(const struct plot *plot)
+{
+	if (!plot->npanels || !plot->ninputs || !plot->nseries)
+		return 0;
+	for (size_t p = 0; p < plot->npanels; p++)
+		if (!(plot->panels[p].y_hi > plot->panels[p].y_lo && plot->panels[p].y_step > 0))
+			return 0;
+	return 1;
+}
+
 int plot_svg_write(const struct plot *plot, FILE *out)
 {
 	char *body = NULL;
 	size_t len = 0;
-	FILE *mem = open_memstream(&body, &len);
+	FILE *mem;
 	double height;
 	int failed;
 
-	/* The height is known only after the body is laid out. */
+	if (!plot_is_built(plot))
+		return -1;
+	mem = open_memstream(&body, &len);
 	if (!mem)
 		return -1;
+	/* The height is known only after the body is laid out. */
 	height = ceil(write_body(mem, plot));
 	failed = ferror(mem);
 	if (fclose(mem) || failed) {

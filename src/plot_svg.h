@@ -120,7 +120,8 @@ int plot_build(struct plot *plot, const struct plot_input *inputs, size_t ninput
 	       const char *const *metrics, size_t nmetrics);
 
 /*
- * Writes PLOT to OUT as one SVG document. All text from the reports (file
+ * Writes PLOT, from a plot_build() that succeeded (else returns -1 at once),
+ * to OUT as one SVG document. All text from the reports (file
  * names, host names, errors) is escaped and made valid UTF-8. Returns 0, or
  * -1 when writing fails (nothing is printed: the caller names the output).
  */

@@ -139,6 +139,10 @@ int main(void)
 		CHECK("a metric no row holds refused",
 		      build_one(HEAD ROW("pool", 8, 0, 5) "]}", unknown, 1, &files[0], &inputs[0],
 				&plot) == -1);
+		mem = open_memstream(&svg, &len);
+		CHECK("a plot whose build failed is not written",
+		      mem && plot_svg_write(&plot, mem) == -1 && !fclose(mem) && len == 0);
+		free(svg);
 		plot_release(&plot);
 		results_release(&files[0]);
 	}
