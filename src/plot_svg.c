@@ -562,17 +562,19 @@ static void format_linear_tick(char *buf, size_t size, double v, double step, do
 	snprintf(buf, size, "%.*f%s", decimals_for(step / scale), v / scale, suffix);
 }
 
-/* A decade tick 10^E: "0.01", "1", "100", "10k", "1M", "1e-05". */
-static void format_decade_tick(char *buf, size_t size, int e)
+/* A log tick M * 10^E (M 1, 2 or 5): "0.05", "1", "200", "10k", "5M", "1e+09". */
+static void format_log_tick(char *buf, size_t size, int m, int e)
 {
-	if (e >= 9 || e < -3)
-		snprintf(buf, size, "1e%d", e);
+	double v = m * pow(10, e);
+
+	if (e >= 9 || e < -4)
+		snprintf(buf, size, "%de%+d", m, e);
 	else if (e >= 6)
-		snprintf(buf, size, "%.0fM", pow(10, e - 6));
+		snprintf(buf, size, "%gM", v / 1e6);
 	else if (e >= 3)
-		snprintf(buf, size, "%.0fk", pow(10, e - 3));
+		snprintf(buf, size, "%gk", v / 1e3);
 	else
-		snprintf(buf, size, "%.*f", e < 0 ? -e : 0, pow(10, e));
+		snprintf(buf, size, "%.*f", e < 0 ? -e : 0, v);
 }
 
 /* ---- layout ------------------------------------------------------------- */
@@ -960,16 +962,22 @@ static void write_panel(FILE *out, const struct plot *plot, const struct plot_pa
 			x_of(x, ticks[i]), bottom + 15, label);
 	}
 	if (panel->log_y) {
-		int every = e_hi - e_lo > 8 ? 2 : 1;
+		/* Decades; with few of them, also 2 and 5 times each, so that
+		 * the axis has more than two numbers to read. */
+		int every = e_hi - e_lo > 8 ? 2 : 1, dense = e_hi - e_lo <= 3;
 
 		for (int e = e_lo; e <= e_hi; e++) {
-			char label[32];
+			for (int m = 1; m <= 5; m++) {
+				char label[32];
 
-			if ((e - e_lo) % every || !in_y_range(panel, pow(10, e)))
-				continue;
-			format_decade_tick(label, sizeof(label), e);
-			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-				PLOT_LEFT - 6, y_of(panel, top, pow(10, e)) + 4, label);
+				if ((m != 1 && (!dense || (m != 2 && m != 5))) ||
+				    (e - e_lo) % every || !in_y_range(panel, m * pow(10, e)))
+					continue;
+				format_log_tick(label, sizeof(label), m, e);
+				fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s"
+					"</text>\n", PLOT_LEFT - 6,
+					y_of(panel, top, m * pow(10, e)) + 4, label);
+			}
 		}
 	} else {
 		double step = panel->y_step;
