@@ -156,6 +156,8 @@ check "negative overhead: a zero line" grep -q '<path class="zero"' "$tmp/out"
 check "negative overhead: negative ticks" grep -q 'text-anchor="end">-4000<' "$tmp/out"
 check "ns over 2 decades: log y" [ "$(y_scale "$tmp/out" alloc_ns)" = log ]
 check "the log axis says so" grep -q '>ns per allocation (log scale)<' "$tmp/out"
+check "a log axis over three decades labels 2 and 5 too" \
+	sh -c "grep -q 'text-anchor=\"end\">5<' '$tmp/out' && grep -q 'text-anchor=\"end\">200<' '$tmp/out' && grep -q 'text-anchor=\"end\">1k<' '$tmp/out'"
 check "the negative value is drawn below the zero line" sh -c "
 	zero=\$(sed -n 's/.*class=\"zero\".*d=\"M[0-9.]* \([0-9.]*\)H.*/\1/p' '$tmp/out')
 	low=\$(grep 'data-size=\"65536\" data-value=\"-4000\"' '$tmp/out' | head -1 | sed 's/.* y=\"\([0-9.]*\)\".*/\1/')
