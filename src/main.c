@@ -87,6 +87,7 @@ struct command {
 static const struct command commands[] = {
 	{ "run", cmd_run },
 	{ "compare", cmd_compare },
+	{ "plot", cmd_plot },
 	{ RUNNER_CHILD_COMMAND, runner_child_main },
 };
 
@@ -97,7 +98,7 @@ int main(int argc, char **argv)
 			if (!strcmp(argv[1], commands[i].name))
 				return commands[i].fn(argc - 1, argv + 1);
 		if (argv[1][0] != '-')
-			usage_die("unknown command '%s' (expected run or compare; see "
+			usage_die("unknown command '%s' (expected run, compare or plot; see "
 				  "allocbench --help)", argv[1]);
 	}
 	return cmd_run(argc, argv);

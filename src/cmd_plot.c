@@ -1,0 +1,224 @@
+/*
+ * cmd_plot.c - `allocbench plot`: reads allocbench JSON reports and writes
+ * them as one SVG chart (plot_svg.h). Every input is read and checked before
+ * anything is written, so bad input leaves neither output nor a half file.
+ */
+#include "commands.h"
+#include "output.h"
+#include "plot_svg.h"
+#include "results.h"
+#include "util.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void plot_help(FILE *out)
+{
+	fputs(
+"usage: allocbench plot [options] [FILE...]\n"
+"\n"
+"Draws allocbench JSON reports (allocbench --format json) as one standalone SVG\n"
+"chart: a panel per metric against chunk size (log scale), in each a series per\n"
+"backend and file. Reads standard input when no FILE is given, or for FILE -.\n"
+"\n"
+"Options:\n"
+"  -m, --metric LIST   panels, comma-separated (default " PLOT_DEFAULT_METRICS "):\n"
+"                        overhead          bytes per chunk beyond its size\n"
+"                        alloc_ns          ns per allocation\n"
+"                        free_ns           ns per free\n"
+"                        page_faults       page faults in the allocation loop\n"
+"                        free_page_faults  page faults in the free loop\n"
+"                        x_floor           alloc ns over the floor's\n"
+"                      or any statistic of the results by its dotted path,\n"
+"                      such as counters.PAPI_TOT_CYC.alloc\n"
+"  -l, --label TEXT    the legend's name of a file instead of its path; give\n"
+"                      one --label per FILE, in the order of the files\n"
+"  -o, --output FILE   write the SVG to FILE (via a temporary file that is\n"
+"                      renamed into place) instead of standard output\n"
+"  -h, --help          print this help and exit\n"
+"\n"
+"Exit status: 0 the chart was written, 1 it could not be written, 2 bad usage\n"
+"or bad input (nothing is written). See allocbench(1).\n", out);
+}
+
+static const struct option plot_options[] = {
+	{ "metric", required_argument, NULL, 'm' },
+	{ "label", required_argument, NULL, 'l' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0, 0, 0, 0 },
+};
+
+/* What the command line asked for. */
+struct plot_args {
+	char *metric_text;                       /* owned copy, split in place */
+	const char *metrics[PLOT_MAX_METRICS];   /* point into metric_text */
+	size_t nmetrics;
+	const char **labels;                     /* --label values, in order; owned array */
+	size_t nlabels;
+	const char **files;                      /* paths; owned array */
+	size_t nfiles;
+	const char *output_path;                 /* -o, or NULL for stdout */
+};
+
+static int metric_name_ok(const char *name)
+{
+	return *name && strspn(name, "abcdefghijklmnopqrstuvwxyz"
+			       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") == strlen(name);
+}
+
+/* Splits --metric LIST into args->metrics; exits on a bad list. */
+static void parse_metrics(const char *text, struct plot_args *args)
+{
+	char *item, *next;
+
+	free(args->metric_text);
+	args->metric_text = strdup(text);
+	if (!args->metric_text)
+		die(1, "out of memory");
+	args->nmetrics = 0;
+	for (item = args->metric_text; item; item = next) {
+		next = strchr(item, ',');
+		if (next)
+			*next++ = '\0';
+		if (!*item)
+			usage_die("empty item in --metric '%s' (expected names such as "
+				  PLOT_DEFAULT_METRICS ")", text);
+		if (!metric_name_ok(item))
+			usage_die("unknown metric '%s' in --metric (expected overhead, alloc_ns, "
+				  "free_ns, page_faults, free_page_faults, x_floor or a dotted "
+				  "statistic such as counters.PAPI_TOT_CYC.alloc)", item);
+		for (size_t i = 0; i < args->nmetrics; i++)
+			if (!strcmp(plot_metric_field(args->metrics[i]), plot_metric_field(item)))
+				usage_die("metric '%s' appears more than once in --metric '%s'",
+					  item, text);
+		if (args->nmetrics == PLOT_MAX_METRICS)
+			usage_die("too many metrics in --metric '%s' (at most %d panels)", text,
+				  PLOT_MAX_METRICS);
+		args->metrics[args->nmetrics++] = item;
+	}
+}
+
+static void push(const char ***array, size_t *n, const char *value)
+{
+	*array = realloc(*array, (*n + 1) * sizeof(**array));
+	if (!*array)
+		die(1, "out of memory");
+	(*array)[(*n)++] = value;
+}
+
+static void parse_plot_args(int argc, char **argv, struct plot_args *args)
+{
+	size_t stdin_uses = 0;
+	int c;
+
+	memset(args, 0, sizeof(*args));
+	parse_metrics(PLOT_DEFAULT_METRICS, args);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":m:l:o:h", plot_options, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			parse_metrics(optarg, args);
+			break;
+		case 'l':
+			if (!*optarg)
+				usage_die("empty --label (give the name the legend shows for a file)");
+			push(&args->labels, &args->nlabels, optarg);
+			break;
+		case 'o':
+			if (!*optarg)
+				usage_die("empty file name for --output");
+			args->output_path = optarg;
+			break;
+		case 'h':
+			plot_help(stdout);
+			exit(fflush(stdout) || ferror(stdout) ? 1 : 0);
+		case ':':
+			usage_die("option '%s' needs a value (see allocbench plot --help)",
+				  argv[optind - 1]);
+		default:
+			if (optopt)
+				usage_die("unknown option '-%c' (see allocbench plot --help)", optopt);
+			usage_die("unknown option '%s' (see allocbench plot --help)",
+				  argv[optind - 1]);
+		}
+	}
+	for (int i = optind; i < argc; i++) {
+		if (!*argv[i])
+			usage_die("empty file name (give allocbench JSON reports, or - for "
+				  "standard input)");
+		push(&args->files, &args->nfiles, argv[i]);
+	}
+	if (!args->nfiles) {
+		/* Waiting for a report typed at the terminal is never what was meant. */
+		if (isatty(STDIN_FILENO))
+			usage_die("no input (give allocbench JSON reports, or pipe one in: "
+				  "allocbench -f json | allocbench plot -o chart.svg)");
+		push(&args->files, &args->nfiles, "-");
+	}
+	for (size_t i = 0; i < args->nfiles; i++)
+		stdin_uses += !strcmp(args->files[i], "-");
+	if (stdin_uses > 1)
+		usage_die("standard input ('-') is given %zu times; it can be read once",
+			  stdin_uses);
+	if (args->nlabels && args->nlabels != args->nfiles)
+		usage_die("%zu --label for %zu input file%s (give one --label per file, in order)",
+			  args->nlabels, args->nfiles, args->nfiles == 1 ? "" : "s");
+}
+
+static void plot_args_release(struct plot_args *args)
+{
+	free(args->metric_text);
+	free(args->labels);
+	free(args->files);
+	memset(args, 0, sizeof(*args));
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	struct plot_args args;
+	struct result_file *files;
+	struct plot_input *inputs;
+	struct plot plot;
+	struct output out;
+	size_t loaded = 0;
+	int ret = 2;
+
+	parse_plot_args(argc, argv, &args);
+	files = calloc(args.nfiles, sizeof(*files));
+	inputs = calloc(args.nfiles, sizeof(*inputs));
+	if (!files || !inputs)
+		die(1, "out of memory");
+	memset(&plot, 0, sizeof(plot));
+	for (; loaded < args.nfiles; loaded++) {
+		if (results_load(args.files[loaded], &files[loaded]))
+			goto done;
+		inputs[loaded].file = &files[loaded];
+		inputs[loaded].label = args.nlabels ? args.labels[loaded] :
+			strcmp(args.files[loaded], "-") ? args.files[loaded] : "standard input";
+	}
+	if (plot_build(&plot, inputs, args.nfiles, args.metrics, args.nmetrics))
+		goto done;
+	if (output_open(&out, args.output_path))
+		goto done;
+	if (plot_svg_write(&plot, out.file)) {
+		error("cannot write the chart to '%s'",
+		      args.output_path ? args.output_path : "standard output");
+		output_abort(&out);
+		ret = 1;
+		goto done;
+	}
+	ret = output_commit(&out) ? 1 : 0;
+done:
+	plot_release(&plot);
+	for (size_t i = 0; i < loaded; i++)
+		results_release(&files[i]);
+	free(files);
+	free(inputs);
+	plot_args_release(&args);
+	return ret;
+}

@@ -1,0 +1,1262 @@
+/* plot_svg.c - allocbench reports as an SVG chart; see plot_svg.h. */
+#include "plot_svg.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- metrics ------------------------------------------------------------ */
+
+struct metric_info {
+	const char *name;      /* as typed in --metric */
+	const char *field;     /* the statistic in the report */
+	const char *what;      /* for the title */
+	const char *heading;   /* above the panel */
+	const char *unit;      /* y axis label, before "(linear)" or "(log scale)" */
+	int log_allowed;       /* a log axis suits it (never for overhead: it
+				  can be negative, and bytes compare linearly) */
+};
+
+static const struct metric_info metric_table[] = {
+	{ "overhead", "overhead_bytes", "overhead per chunk",
+	  "Overhead: resident bytes per chunk beyond its size", "bytes per chunk", 0 },
+	{ "alloc", "alloc_ns", "time per allocation",
+	  "Time per allocation, including writing into the chunk", "ns per allocation", 1 },
+	{ "free", "free_ns", "time per free",
+	  "Time per free, including the final release", "ns per free", 1 },
+	{ "faults", "page_faults", "page faults",
+	  "Minor page faults in the allocation loop", "page faults", 1 },
+	{ "free_page_faults", "free_page_faults", "page faults while freeing",
+	  "Minor page faults in the free loop", "page faults", 1 },
+	{ "x_floor", "x_floor", "allocation time over the floor",
+	  "Allocation time over the floor's (the same fill without an allocator)",
+	  "alloc ns / floor ns", 1 },
+};
+
+static const struct metric_info *metric_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(metric_table) / sizeof(metric_table[0]); i++)
+		if (!strcmp(name, metric_table[i].name) || !strcmp(name, metric_table[i].field))
+			return &metric_table[i];
+	return NULL;
+}
+
+const char *plot_metric_field(const char *name)
+{
+	const struct metric_info *m = metric_find(name);
+
+	return m ? m->field : name;
+}
+
+/* ---- building ----------------------------------------------------------- */
+
+static int same_str(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+/* 1 when FILE's rows hold more than one workload. */
+static int mixes_workloads(const struct result_file *file)
+{
+	for (size_t i = 1; i < file->nrows; i++)
+		if (!same_str(file->rows[i].workload, file->rows[0].workload))
+			return 1;
+	return 0;
+}
+
+/* Makes room for element N of *ARRAY, whose capacity is 8, then doubles at
+ * each power of two. Returns 0, or -1 when out of memory (*ARRAY unchanged). */
+static int grow(void **array, size_t n, size_t elem)
+{
+	void *p;
+
+	if (n && (n < 8 || (n & (n - 1))))
+		return 0;
+	p = realloc(*array, (n ? 2 * n : 8) * elem);
+	if (!p)
+		return -1;
+	*array = p;
+	return 0;
+}
+
+/* The series of INPUT, BACKEND, WORKLOAD; added when new. NULL when out of memory. */
+static struct plot_series *series_get(struct plot *plot, size_t input, const char *backend,
+				      const char *workload, int workload_shown)
+{
+	struct plot_series *s;
+
+	for (size_t i = 0; i < plot->nseries; i++) {
+		s = &plot->series[i];
+		if (s->input == input && !strcmp(s->backend, backend) &&
+		    (!workload_shown || same_str(s->workload, workload)))
+			return s;
+	}
+	if (grow((void **)&plot->series, plot->nseries, sizeof(*plot->series)))
+		return NULL;
+	s = &plot->series[plot->nseries++];
+	memset(s, 0, sizeof(*s));
+	s->input = input;
+	s->backend = backend;
+	s->workload = workload;
+	s->workload_shown = workload_shown;
+	return s;
+}
+
+static int series_add_size(struct plot_series *s, uint64_t size)
+{
+	if (grow((void **)&s->sizes_bytes, s->nsizes, sizeof(*s->sizes_bytes)))
+		return -1;
+	s->sizes_bytes[s->nsizes++] = size;
+	return 0;
+}
+
+static int series_add_failure(struct plot_series *s, uint64_t size, const char *why)
+{
+	if (grow((void **)&s->failures, s->nfailures, sizeof(*s->failures)))
+		return -1;
+	s->failures[s->nfailures].size_bytes = size;
+	s->failures[s->nfailures].error = why;
+	s->nfailures++;
+	return 0;
+}
+
+/* Colour and marker: the same backend (and workload) looks the same in every file. */
+static void assign_styles(struct plot *plot)
+{
+	size_t next = 0;
+
+	for (size_t i = 0; i < plot->nseries; i++) {
+		struct plot_series *s = &plot->series[i];
+		size_t j;
+
+		for (j = 0; j < i; j++) {
+			const struct plot_series *t = &plot->series[j];
+
+			if (!strcmp(t->backend, s->backend) &&
+			    (same_str(t->workload_shown ? t->workload : NULL,
+				      s->workload_shown ? s->workload : NULL)))
+				break;
+		}
+		s->style = j < i ? plot->series[j].style : next++;
+	}
+}
+
+/* Builds the series: one per input, backend (and workload when mixed). */
+static int collect_series(struct plot *plot)
+{
+	for (size_t in = 0; in < plot->ninputs; in++) {
+		struct result_file *file = plot->inputs[in].file;
+		int mixed = mixes_workloads(file);
+
+		for (size_t r = 0; r < file->nrows; r++) {
+			const struct result_row *row = &file->rows[r];
+			struct plot_series *s;
+
+			if (!row->size) {
+				plot->mixed_rows++;
+				continue;
+			}
+			s = series_get(plot, in, row->backend, row->workload, mixed);
+			if (!s || series_add_size(s, row->size))
+				return error("out of memory");
+			if (!row->ok) {
+				plot->failed_rows++;
+				if (series_add_failure(s, row->size, row->error))
+					return error("out of memory");
+			}
+		}
+	}
+	assign_styles(plot);
+	return 0;
+}
+
+static int point_cmp(const void *a, const void *b)
+{
+	const struct plot_point *p = a, *q = b;
+
+	return (p->size_bytes > q->size_bytes) - (p->size_bytes < q->size_bytes);
+}
+
+/* Marks the points that follow a size of the series without a value. */
+static void mark_breaks(const struct plot_series *s, struct plot_point *points, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		for (size_t k = 0; k < s->nsizes; k++)
+			if (s->sizes_bytes[k] > points[i - 1].size_bytes &&
+			    s->sizes_bytes[k] < points[i].size_bytes)
+				points[i].break_before = 1;
+}
+
+/* Collects the points of series S for PANEL. */
+static int collect_points(struct plot *plot, struct plot_panel *panel, size_t si)
+{
+	const struct plot_series *s = &plot->series[si];
+	struct result_file *file = plot->inputs[s->input].file;
+	struct plot_point *points = NULL;
+	size_t n = 0;
+
+	for (size_t r = 0; r < file->nrows; r++) {
+		const struct result_row *row = &file->rows[r];
+		struct result_stat st;
+
+		if (!row->size || !row->ok || strcmp(row->backend, s->backend) ||
+		    (s->workload_shown && !same_str(row->workload, s->workload)))
+			continue;
+		if (results_row_stat(file, row, panel->field, &st) || !isfinite(st.median)) {
+			panel->missing++;
+			continue;
+		}
+		if (!isfinite(st.min) || !isfinite(st.max) || st.min > st.median ||
+		    st.max < st.median)
+			st.min = st.max = st.median;
+		if (grow((void **)&points, n, sizeof(*points))) {
+			free(points);
+			return error("out of memory");
+		}
+		points[n].size_bytes = row->size;
+		points[n].median = st.median;
+		points[n].min = st.min;
+		points[n].max = st.max;
+		points[n].break_before = 0;
+		if (st.min < st.max)
+			panel->ranges = 1;
+		n++;
+	}
+	if (n)
+		qsort(points, n, sizeof(*points), point_cmp);
+	mark_breaks(s, points, n);
+	panel->points[si] = points;
+	panel->npoints[si] = n;
+	return 0;
+}
+
+/* A step of 1, 2, 2.5 or 5 times a power of ten, at least RAW. */
+static double nice_step(double raw)
+{
+	static const double mantissas[] = { 1, 2, 2.5, 5, 10 };
+	double p = pow(10, floor(log10(raw)));
+
+	for (size_t i = 0; i < sizeof(mantissas) / sizeof(mantissas[0]); i++)
+		if (mantissas[i] * p >= raw * (1 - 1e-9))
+			return mantissas[i] * p;
+	return 10 * p;
+}
+
+/* The largest 1, 2 or 5 times a power of ten that is at most V (> 0). */
+static double round_down_125(double v)
+{
+	double p = pow(10, floor(log10(v) + 1e-9));
+
+	return v >= 5 * p * (1 - 1e-9) ? 5 * p : v >= 2 * p * (1 - 1e-9) ? 2 * p : p;
+}
+
+/* The smallest 1, 2 or 5 times a power of ten that is at least V (> 0). */
+static double round_up_125(double v)
+{
+	double p = pow(10, floor(log10(v) - 1e-9));
+
+	return v <= p * (1 + 1e-9) ? p : v <= 2 * p * (1 + 1e-9) ? 2 * p :
+	       v <= 5 * p * (1 + 1e-9) ? 5 * p : 10 * p;
+}
+
+/* Chooses the y axis: linear from a round number below to one above (0
+ * included), or log from 1, 2 or 5 times a power of ten below to one above
+ * when the metric allows it and its values, all positive, span more than
+ * PLOT_LOG_RATIO (so at least one decade lies inside). */
+static void choose_y_axis(const struct plot *plot, struct plot_panel *panel, int log_allowed)
+{
+	double lo = INFINITY, hi = -INFINITY, step;
+
+	for (size_t si = 0; si < plot->nseries; si++)
+		for (size_t i = 0; i < panel->npoints[si]; i++) {
+			const struct plot_point *p = &panel->points[si][i];
+
+			lo = fmin(lo, p->min);
+			hi = fmax(hi, p->max);
+		}
+	if (log_allowed && lo > 0 && hi / lo > PLOT_LOG_RATIO) {
+		panel->log_y = 1;
+		panel->y_lo = round_down_125(lo);
+		panel->y_hi = round_up_125(hi);
+		panel->y_step = 10;
+		return;
+	}
+	lo = fmin(lo, 0);
+	hi = fmax(hi, 0);
+	if (hi - lo <= 0)
+		hi = 1;
+	step = nice_step((hi - lo) / 5);
+	panel->y_lo = floor(lo / step + 1e-9) * step;
+	panel->y_hi = ceil(hi / step - 1e-9) * step;
+	if (panel->y_hi <= panel->y_lo)
+		panel->y_hi = panel->y_lo + step;
+	panel->y_step = step;
+}
+
+static int build_panel(struct plot *plot, struct plot_panel *panel, const char *metric)
+{
+	const struct metric_info *info = metric_find(metric);
+	size_t total = 0;
+
+	panel->metric = metric;
+	panel->field = info ? info->field : metric;
+	panel->what = info ? info->what : metric;
+	panel->heading = info ? info->heading : metric;
+	panel->unit = info ? info->unit : metric;
+	panel->points = calloc(plot->nseries ? plot->nseries : 1, sizeof(*panel->points));
+	panel->npoints = calloc(plot->nseries ? plot->nseries : 1, sizeof(*panel->npoints));
+	if (!panel->points || !panel->npoints)
+		return error("out of memory");
+	for (size_t si = 0; si < plot->nseries; si++) {
+		if (collect_points(plot, panel, si))
+			return -1;
+		total += panel->npoints[si];
+	}
+	if (!total) {
+		if (info)
+			return error("no plottable points for metric '%s': no result with a "
+				     "chunk size holds '%s'", metric, info->field);
+		return error("unknown metric '%s' in --metric: no result holds it (expected "
+			     "overhead, alloc_ns, free_ns, page_faults, free_page_faults, x_floor "
+			     "or a statistic of the results such as counters.PAPI_TOT_CYC.alloc)",
+			     metric);
+	}
+	choose_y_axis(plot, panel, info ? info->log_allowed : 1);
+	return 0;
+}
+
+/* A file whose every row failed or mixes sizes has nothing to plot. */
+static int check_rows(const struct result_file *file)
+{
+	size_t usable = 0, failed = 0, mixed = 0;
+
+	for (size_t r = 0; r < file->nrows; r++) {
+		usable += file->rows[r].ok && file->rows[r].size;
+		failed += !file->rows[r].ok;
+		mixed += !file->rows[r].size;
+	}
+	if (usable)
+		return 0;
+	return error("'%s': no plottable points: of its %zu result%s, %zu failed and %zu "
+		     "mix sizes (size 0)", file->path, file->nrows, file->nrows == 1 ? "" : "s",
+		     failed, mixed);
+}
+
+/* Every input must give at least one point to some panel. */
+static int check_points(const struct plot *plot)
+{
+	for (size_t in = 0; in < plot->ninputs; in++) {
+		size_t points = 0;
+
+		for (size_t p = 0; p < plot->npanels; p++)
+			for (size_t si = 0; si < plot->nseries; si++)
+				if (plot->series[si].input == in)
+					points += plot->panels[p].npoints[si];
+		if (!points)
+			return error("'%s': no plottable points: none of its results holds %s%s",
+				     plot->inputs[in].file->path, plot->panels[0].field,
+				     plot->npanels > 1 ? " or the other metrics asked for" : "");
+	}
+	return 0;
+}
+
+int plot_build(struct plot *plot, const struct plot_input *inputs, size_t ninputs,
+	       const char *const *metrics, size_t nmetrics)
+{
+	memset(plot, 0, sizeof(*plot));
+	plot->inputs = inputs;
+	plot->ninputs = ninputs;
+	if (!ninputs)
+		return error("no input to plot");
+	if (!nmetrics || nmetrics > PLOT_MAX_METRICS)
+		return error("%zu metrics asked for (expected 1 to %d)", nmetrics, PLOT_MAX_METRICS);
+	for (size_t in = 0; in < ninputs; in++) {
+		if (!inputs[in].file->nrows)
+			return error("'%s': the results list is empty, nothing to plot",
+				     inputs[in].file->path);
+		/* Before the metrics: an unknown metric is not the problem here. */
+		if (check_rows(inputs[in].file))
+			return -1;
+	}
+	if (collect_series(plot))
+		return -1;
+	plot->panels = calloc(nmetrics, sizeof(*plot->panels));
+	if (!plot->panels)
+		return error("out of memory");
+	plot->npanels = nmetrics;
+	for (size_t p = 0; p < nmetrics; p++)
+		if (build_panel(plot, &plot->panels[p], metrics[p]))
+			return -1;
+	if (check_points(plot))
+		return -1;
+
+	plot->x_lo_bytes = UINT64_MAX;
+	for (size_t si = 0; si < plot->nseries; si++) {
+		const struct plot_series *s = &plot->series[si];
+
+		for (size_t k = 0; k < s->nsizes; k++) {
+			if (s->sizes_bytes[k] < plot->x_lo_bytes)
+				plot->x_lo_bytes = s->sizes_bytes[k];
+			if (s->sizes_bytes[k] > plot->x_hi_bytes)
+				plot->x_hi_bytes = s->sizes_bytes[k];
+		}
+	}
+	return 0;
+}
+
+void plot_release(struct plot *plot)
+{
+	for (size_t p = 0; p < plot->npanels; p++) {
+		struct plot_panel *panel = &plot->panels[p];
+
+		for (size_t si = 0; panel->points && si < plot->nseries; si++)
+			free(panel->points[si]);
+		free(panel->points);
+		free(panel->npoints);
+	}
+	free(plot->panels);
+	for (size_t si = 0; si < plot->nseries; si++) {
+		free(plot->series[si].sizes_bytes);
+		free(plot->series[si].failures);
+	}
+	free(plot->series);
+	memset(plot, 0, sizeof(*plot));
+}
+
+/* ---- text --------------------------------------------------------------- */
+
+/* Length of the valid UTF-8 sequence at P that XML accepts, or 0. */
+static size_t utf8_length(const unsigned char *p)
+{
+	unsigned lo, hi;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xC2 && p[0] <= 0xDF)
+		return (p[1] & 0xC0) == 0x80 ? 2 : 0;
+	if (p[0] >= 0xE0 && p[0] <= 0xEF) {
+		lo = p[0] == 0xE0 ? 0xA0 : 0x80;
+		hi = p[0] == 0xED ? 0x9F : 0xBF;   /* no UTF-16 surrogates */
+		if (p[1] < lo || p[1] > hi || (p[2] & 0xC0) != 0x80)
+			return 0;
+		if (p[0] == 0xEF && p[1] == 0xBF && p[2] >= 0xBE)
+			return 0;                  /* U+FFFE and U+FFFF are not XML */
+		return 3;
+	}
+	if (p[0] >= 0xF0 && p[0] <= 0xF4) {
+		lo = p[0] == 0xF0 ? 0x90 : 0x80;
+		hi = p[0] == 0xF4 ? 0x8F : 0xBF;
+		if (p[1] < lo || p[1] > hi || (p[2] & 0xC0) != 0x80 || (p[3] & 0xC0) != 0x80)
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+/*
+ * Writes S as XML text or attribute value: markup characters as entities,
+ * white space as a space, other control characters and invalid UTF-8 as
+ * U+FFFD. At most MAX characters (0: all), ending in an ellipsis when cut,
+ * because the chart has no way to measure or wrap text.
+ */
+static void put_text(FILE *out, const char *s, size_t max)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t chars = 0;
+
+	while (*p) {
+		size_t n = utf8_length(p);
+
+		if (max && chars + 1 == max && p[n ? n : 1]) {
+			fputs("\xe2\x80\xa6", out);
+			return;
+		}
+		chars++;
+		if (!n) {
+			fputs("\xef\xbf\xbd", out);
+			p++;
+			continue;
+		}
+		switch (*p) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&apos;", out); break;
+		case '\t': case '\n': case '\r': fputc(' ', out); break;
+		default:
+			if (*p < 0x20)
+				fputs("\xef\xbf\xbd", out);
+			else
+				fwrite(p, 1, n, out);
+		}
+		p += n;
+	}
+}
+
+/* put_text() of a printf-formatted string. */
+static void put_textf(FILE *out, size_t max, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void put_textf(FILE *out, size_t max, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	put_text(out, buf, max);
+}
+
+/* A size tick: "40", "4K", "1M" (binary units). */
+static void format_size_tick(char *buf, size_t size, uint64_t bytes)
+{
+	static const char *const units[] = { "", "K", "M", "G", "T" };
+	size_t u = 0;
+
+	while (u + 1 < sizeof(units) / sizeof(units[0]) && bytes >= 1024 && !(bytes % 1024)) {
+		bytes /= 1024;
+		u++;
+	}
+	snprintf(buf, size, "%llu%s", (unsigned long long)bytes, units[u]);
+}
+
+/* Decimals that show multiples of STEP exactly (at most 6). */
+static int decimals_for(double step)
+{
+	for (int d = 0; d < 6; d++) {
+		double scaled = step * pow(10, d);
+
+		if (fabs(scaled - round(scaled)) < 1e-6 * fmax(1, scaled))
+			return d;
+	}
+	return 6;
+}
+
+/* A linear tick: V with the decimals of STEP, divided by SCALE (1, 1e3, 1e6). */
+static void format_linear_tick(char *buf, size_t size, double v, double step, double scale)
+{
+	const char *suffix = scale >= 1e6 ? "M" : scale >= 1e3 ? "k" : "";
+
+	if (fabs(v) < step * 1e-6) {
+		snprintf(buf, size, "0");   /* not "-0" or "0.0k" */
+		return;
+	}
+	snprintf(buf, size, "%.*f%s", decimals_for(step / scale), v / scale, suffix);
+}
+
+/* A log tick M * 10^E (M 1, 2 or 5): "0.05", "1", "200", "10k", "5M", "1e+09". */
+static void format_log_tick(char *buf, size_t size, int m, int e)
+{
+	double v = m * pow(10, e);
+
+	if (e >= 9 || e < -4)
+		snprintf(buf, size, "%de%+d", m, e);
+	else if (e >= 6)
+		snprintf(buf, size, "%gM", v / 1e6);
+	else if (e >= 3)
+		snprintf(buf, size, "%gk", v / 1e3);
+	else
+		snprintf(buf, size, "%.*f", e < 0 ? -e : 0, v);
+}
+
+/* ---- layout ------------------------------------------------------------- */
+
+#define SVG_WIDTH 960
+#define SVG_FONTS "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif"
+#define PLOT_LEFT 84.0       /* x of the plot areas */
+#define PLOT_RIGHT 644.0
+#define X_INSET 14.0         /* from the plot's edge to the smallest and largest size */
+#define PANEL_HEADING 24.0   /* panel heading above the plot area */
+#define PLOT_HEIGHT 250.0
+#define PANEL_BELOW 46.0     /* size ticks and the size axis label */
+#define PANEL_GAP 14.0
+#define LEGEND_LEFT 672.0
+#define LEGEND_ROW 20.0
+#define LINE_HEIGHT 16.0
+#define NOTE_HEIGHT 15.0
+#define MAX_FAILURE_NOTES 6
+
+/* Okabe and Ito's colours, yellow left out (too faint on white), in an
+ * order that keeps the first few far apart in hue and in grey. */
+static const char *const colours[] = {
+	"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
+};
+#define NSTYLES (sizeof(colours) / sizeof(colours[0]))
+
+/* One marker shape per colour, centred on 0,0, about 10 px across. */
+static const char *const marker_paths[NSTYLES] = {
+	"M4.5 0A4.5 4.5 0 1 1 -4.5 0A4.5 4.5 0 1 1 4.5 0Z",  /* circle */
+	"M-4 -4H4V4H-4Z",                                      /* square */
+	"M0 -5.3L4.9 3.4H-4.9Z",                               /* triangle up */
+	"M0 -5.6L5.6 0L0 5.6L-5.6 0Z",                         /* diamond */
+	"M0 5.3L4.9 -3.4H-4.9Z",                               /* triangle down */
+	"M-1.7 -5H1.7V-1.7H5V1.7H1.7V5H-1.7V1.7H-5V-1.7H-1.7Z", /* plus */
+	"M0 -5L4.3 -2.5V2.5L0 5L-4.3 2.5V-2.5Z",              /* hexagon */
+};
+
+/* Marker sizes: the first three backends nest when their values coincide
+ * (pool and arena often have the same overhead), the larger drawn first. */
+static const char *const marker_scales[NSTYLES] = {
+	"1.35", "1.1", "0.95", "1", "1", "1", "1",
+};
+
+/* One line dash per input file (solid for the first). */
+static const char *const dashes[] = { "", "7 4", "2 3", "10 3 2 3", "5 5" };
+#define NDASHES (sizeof(dashes) / sizeof(dashes[0]))
+
+struct x_axis {
+	double lo_log2, hi_log2;   /* the range of log2(size) */
+};
+
+static double x_of(const struct x_axis *x, uint64_t size_bytes)
+{
+	double t = (log2((double)size_bytes) - x->lo_log2) / (x->hi_log2 - x->lo_log2);
+
+	return PLOT_LEFT + X_INSET + t * (PLOT_RIGHT - PLOT_LEFT - 2 * X_INSET);
+}
+
+/* The pixel row of V in PANEL whose plot area starts at TOP. The axis range
+ * is padded by Y_PAD of its height, so that a value on the lowest or highest
+ * tick (0 overhead, say) is not hidden in the frame. */
+#define Y_PAD 0.04
+static double y_of(const struct plot_panel *panel, double top, double v)
+{
+	double lo = panel->y_lo, hi = panel->y_hi, t;
+
+	if (panel->log_y) {
+		lo = log10(lo);
+		hi = log10(hi);
+		v = log10(v);
+	}
+	t = (v - lo + Y_PAD * (hi - lo)) / ((1 + 2 * Y_PAD) * (hi - lo));
+	return top + PLOT_HEIGHT - t * PLOT_HEIGHT;
+}
+
+/* 1 when V lies on PANEL's y axis (with rounding slack). */
+static int in_y_range(const struct plot_panel *panel, double v)
+{
+	return v >= panel->y_lo * (1 - 1e-9) && v <= panel->y_hi * (1 + 1e-9);
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t p = *(const uint64_t *)a, q = *(const uint64_t *)b;
+
+	return (p > q) - (p < q);
+}
+
+/* The size ticks: every size when they are few and far enough apart, else
+ * powers of two, else as many sizes as fit. Returns how many, at most MAX. */
+static size_t x_ticks(const struct plot *plot, const struct x_axis *x,
+		      uint64_t *ticks, size_t max)
+{
+	const double min_gap = 44;
+	uint64_t *sizes = NULL;
+	size_t n = 0, nt = 0, k;
+	int spaced = 1;
+
+	for (size_t si = 0; si < plot->nseries; si++) {
+		const struct plot_series *s = &plot->series[si];
+
+		for (size_t i = 0; i < s->nsizes; i++) {
+			if (grow((void **)&sizes, n, sizeof(*sizes))) {
+				free(sizes);
+				return 0;
+			}
+			sizes[n++] = s->sizes_bytes[i];
+		}
+	}
+	qsort(sizes, n, sizeof(*sizes), u64_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (!nt || sizes[i] != sizes[nt - 1])
+			sizes[nt++] = sizes[i];
+	n = nt;
+	for (size_t i = 1; i < n; i++)
+		if (x_of(x, sizes[i]) - x_of(x, sizes[i - 1]) < min_gap)
+			spaced = 0;
+	nt = 0;
+	if (spaced && n <= max) {
+		memcpy(ticks, sizes, n * sizeof(*ticks));
+		free(sizes);
+		return n;
+	}
+	/* Powers of two whose exponent is a multiple of K: 1K, 1M stay on the axis. */
+	for (k = 1; k <= 10; k++) {
+		double gap = x_of(x, (uint64_t)1 << 40) - x_of(x, (uint64_t)1 << (40 - k));
+
+		if (gap >= min_gap && (k == 1 || k == 2 || k == 5 || k == 10))
+			break;
+	}
+	for (int e = 0; e < 63 && k <= 10; e++) {
+		uint64_t v = (uint64_t)1 << e;
+
+		if (e % (int)k || v < plot->x_lo_bytes || v > plot->x_hi_bytes)
+			continue;
+		if (nt < max)
+			ticks[nt++] = v;
+	}
+	if (nt < 2) {
+		nt = 0;
+		for (size_t i = 0; i < n && nt < max; i++)
+			if (!nt || x_of(x, sizes[i]) - x_of(x, ticks[nt - 1]) >= min_gap)
+				ticks[nt++] = sizes[i];
+	}
+	free(sizes);
+	return nt;
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+/* "fill, 16 MiB per measurement, touch pages, median of 3 runs". */
+static void describe_config(char *buf, size_t size, const struct result_file *file)
+{
+	const char *sanitizers = results_file_string(file, "tool.sanitizers");
+	char total[32] = "";
+	size_t used;
+
+	if (file->total_bytes)
+		format_bytes(total, sizeof(total), file->total_bytes);
+	used = (size_t)snprintf(buf, size, "%s%s%s%s%s", file->workload,
+				*total ? ", " : "", total, *total ? " per measurement" : "",
+				*file->touch ? ", touch " : "");
+	if (used < size)
+		used += (size_t)snprintf(buf + used, size - used, "%s", file->touch);
+	if (used < size && file->repeat > 1)
+		used += (size_t)snprintf(buf + used, size - used, ", median of %u runs",
+					 file->repeat);
+	else if (used < size && file->repeat == 1)
+		used += (size_t)snprintf(buf + used, size - used, ", 1 run");
+	if (used < size && sanitizers && *sanitizers)
+		snprintf(buf + used, size - used, " (allocbench built with -fsanitize=%s)",
+			 sanitizers);
+}
+
+/* "host vm: Linux 6.1 x86_64, glibc 2.36, 2 CPUs, AMD EPYC". */
+static void describe_host(char *buf, size_t size, const struct result_file *file)
+{
+	const char *kernel = results_file_string(file, "host.kernel");
+	const char *machine = results_file_string(file, "host.machine");
+	const char *libc = results_file_string(file, "host.libc");
+	const char *libc_version = results_file_string(file, "host.libc_version");
+	const char *cpu = results_file_string(file, "host.cpu_model");
+	double cpus = 0;
+	size_t used;
+
+	results_file_number(file, "host.cpus", &cpus);
+	used = (size_t)snprintf(buf, size, "host %s:", *file->hostname ? file->hostname : "unknown");
+	if (used < size && kernel)
+		used += (size_t)snprintf(buf + used, size - used, " %s%s%s,", kernel,
+					 machine ? " " : "", machine ? machine : "");
+	if (used < size && libc)
+		used += (size_t)snprintf(buf + used, size - used, " %s%s%s,", libc,
+					 libc_version ? " " : "", libc_version ? libc_version : "");
+	if (used < size && cpus >= 1)
+		used += (size_t)snprintf(buf + used, size - used, " %.0f CPU%s,", cpus,
+					 cpus == 1 ? "" : "s");
+	if (used < size && cpu)
+		used += (size_t)snprintf(buf + used, size - used, " %s,", cpu);
+	if (used < size && (buf[used - 1] == ',' || buf[used - 1] == ':'))
+		buf[used - 1] = '\0';   /* "host vm" when the report says no more */
+}
+
+/* "allocbench: overhead per chunk and time per allocation by chunk size";
+ * a count of the metrics when their names would not fit on one line. */
+static void put_title(FILE *out, const struct plot *plot)
+{
+	char title[512];
+	size_t used = 0;
+
+	for (size_t p = 0; p < plot->npanels && used < sizeof(title); p++)
+		used += (size_t)snprintf(title + used, sizeof(title) - used, "%s%s",
+					 !p ? "" : p + 1 == plot->npanels ? " and " : ", ",
+					 plot->panels[p].what);
+	if (used > 62)
+		snprintf(title, sizeof(title), "%zu metrics", plot->npanels);
+	put_textf(out, 0, "allocbench: %s by chunk size", title);
+}
+
+/* The legend name of a series: "pool", "pool (churn)". */
+static void series_name(char *buf, size_t size, const struct plot_series *s)
+{
+	if (s->workload_shown)
+		snprintf(buf, size, "%s (%s)", s->backend, s->workload ? s->workload : "");
+	else
+		snprintf(buf, size, "%s", s->backend);
+}
+
+/* The attributes that draw series S's markers: filled for the first file,
+ * hollow for the others. */
+static void put_marker_style(FILE *out, const struct plot_series *s)
+{
+	const char *colour = colours[s->style % NSTYLES];
+
+	if (s->input == 0)
+		fprintf(out, "fill=\"%s\" stroke=\"#ffffff\" stroke-width=\"0.8\"", colour);
+	else
+		fprintf(out, "fill=\"#ffffff\" stroke=\"%s\" stroke-width=\"1.6\"", colour);
+}
+
+static void put_dash(FILE *out, size_t input)
+{
+	const char *dash = dashes[input % NDASHES];
+
+	if (*dash)
+		fprintf(out, " stroke-dasharray=\"%s\"", dash);
+}
+
+static void write_series(FILE *out, const struct plot *plot, const struct plot_panel *panel,
+			 size_t si, const struct x_axis *x, double top)
+{
+	const struct plot_series *s = &plot->series[si];
+	const struct plot_point *pts = panel->points[si];
+	size_t n = panel->npoints[si];
+	double axis_y = top + PLOT_HEIGHT;
+	char name[256];
+
+	series_name(name, sizeof(name), s);
+	fputs("<g class=\"series\" data-file=\"", out);
+	put_text(out, plot->inputs[s->input].file->path, 0);
+	fputs("\" data-label=\"", out);
+	put_text(out, plot->inputs[s->input].label, 0);
+	fputs("\" data-backend=\"", out);
+	put_text(out, s->backend, 0);
+	if (s->workload_shown) {
+		fputs("\" data-workload=\"", out);
+		put_text(out, s->workload, 0);
+	}
+	fprintf(out, "\" data-points=\"%zu\" data-failed=\"%zu\" fill=\"none\" stroke=\"%s\">\n",
+		n, s->nfailures, colours[s->style % NSTYLES]);
+	fputs("<title>", out);
+	put_textf(out, 0, "%s, %s: %zu point%s, %zu failed", name, plot->inputs[s->input].label,
+		  n, n == 1 ? "" : "s", s->nfailures);
+	fputs("</title>\n", out);
+
+	if (panel->ranges) {
+		int any = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			if (pts[i].min >= pts[i].max)
+				continue;
+			fputs(any ? " " : "<path class=\"range\" stroke-width=\"1.2\" d=\"", out);
+			fprintf(out, "M%.1f %.1fV%.1f", x_of(x, pts[i].size_bytes),
+				y_of(panel, top, pts[i].min), y_of(panel, top, pts[i].max));
+			any = 1;
+		}
+		if (any)
+			fputs("\"/>\n", out);
+	}
+	if (n > 1) {
+		fputs("<path class=\"line\" stroke-width=\"1.8\" stroke-linejoin=\"round\"", out);
+		put_dash(out, s->input);
+		fputs(" d=\"", out);
+		for (size_t i = 0; i < n; i++)
+			fprintf(out, "%s%c%.1f %.1f", i ? " " : "",
+				!i || pts[i].break_before ? 'M' : 'L',
+				x_of(x, pts[i].size_bytes), y_of(panel, top, pts[i].median));
+		fputs("\"/>\n", out);
+	}
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "<use class=\"point\" href=\"#marker%zu\" x=\"%.1f\" y=\"%.1f\" ",
+			s->style % NSTYLES, x_of(x, pts[i].size_bytes),
+			y_of(panel, top, pts[i].median));
+		put_marker_style(out, s);
+		fprintf(out, " data-size=\"%llu\" data-value=\"%.6g\"/>\n",
+			(unsigned long long)pts[i].size_bytes, pts[i].median);
+	}
+	for (size_t f = 0; f < s->nfailures; f++) {
+		uint64_t size = s->failures[f].size_bytes;
+		size_t below = 0;
+		double cx, cy;
+
+		/* Crosses of several series at one size stack up from the axis. */
+		for (size_t sj = 0; sj < si; sj++)
+			for (size_t g = 0; g < plot->series[sj].nfailures; g++)
+				below += plot->series[sj].failures[g].size_bytes == size;
+		cx = x_of(x, size);
+		cy = axis_y - 11.0 * (double)below;
+		fprintf(out, "<path class=\"gap\" data-size=\"%llu\" stroke-width=\"2.2\" "
+			"d=\"M%.1f %.1fl10 10m0 -10l-10 10\"/>\n",
+			(unsigned long long)size, cx - 5, cy - 5);
+	}
+	fputs("</g>\n", out);
+}
+
+/* Writes PANEL with its plot area's top at TOP. */
+static void write_panel(FILE *out, const struct plot *plot, const struct plot_panel *panel,
+			const struct x_axis *x, double top)
+{
+	double bottom = top + PLOT_HEIGHT, mid = top + PLOT_HEIGHT / 2;
+	uint64_t ticks[64];
+	size_t nticks = x_ticks(plot, x, ticks, sizeof(ticks) / sizeof(ticks[0]));
+	int kib = 0;
+	/* The decades around a log axis: those in range get a line and a label. */
+	int e_lo = panel->log_y ? (int)floor(log10(panel->y_lo) + 1e-9) : 0;
+	int e_hi = panel->log_y ? (int)ceil(log10(panel->y_hi) - 1e-9) : 0;
+
+	fputs("<g class=\"panel\" data-metric=\"", out);
+	put_text(out, panel->metric, 0);
+	fputs("\" data-field=\"", out);
+	put_text(out, panel->field, 0);
+	fprintf(out, "\" data-y-scale=\"%s\">\n", panel->log_y ? "log" : "linear");
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" font-weight=\"bold\">",
+		PLOT_LEFT, top - 9);
+	put_text(out, panel->heading, 80);
+	fputs("</text>\n", out);
+
+	/* Grid first, so that the data lies on top of it. */
+	fputs("<path class=\"grid\" stroke=\"#e2e2e2\" fill=\"none\" d=\"", out);
+	for (size_t i = 0; i < nticks; i++)
+		fprintf(out, "M%.1f %.1fV%.1f", x_of(x, ticks[i]), top, bottom);
+	if (panel->log_y) {
+		for (int e = e_lo; e <= e_hi; e++)
+			if (in_y_range(panel, pow(10, e)))
+				fprintf(out, "M%.1f %.1fH%.1f", PLOT_LEFT,
+					y_of(panel, top, pow(10, e)), PLOT_RIGHT);
+		fputs("\"/>\n<path class=\"grid minor\" stroke=\"#f0f0f0\" fill=\"none\" d=\"", out);
+		for (int e = e_lo; e <= e_hi; e++)
+			for (int m = 2; m <= 9; m++)
+				if (in_y_range(panel, m * pow(10, e)))
+					fprintf(out, "M%.1f %.1fH%.1f", PLOT_LEFT,
+						y_of(panel, top, m * pow(10, e)), PLOT_RIGHT);
+	} else {
+		double step = panel->y_step;
+		size_t n = (size_t)llround((panel->y_hi - panel->y_lo) / step);
+
+		for (size_t i = 0; i <= n; i++)
+			fprintf(out, "M%.1f %.1fH%.1f", PLOT_LEFT,
+				y_of(panel, top, panel->y_lo + (double)i * step), PLOT_RIGHT);
+	}
+	fputs("\"/>\n", out);
+	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+		"stroke=\"#999999\"/>\n", PLOT_LEFT, top, PLOT_RIGHT - PLOT_LEFT, PLOT_HEIGHT);
+	if (!panel->log_y && panel->y_lo < 0)
+		fprintf(out, "<path class=\"zero\" stroke=\"#666666\" d=\"M%.1f %.1fH%.1f\"/>\n",
+			PLOT_LEFT, y_of(panel, top, 0), PLOT_RIGHT);
+
+	/* Tick labels. */
+	fputs("<g class=\"ticks\" font-size=\"11\" fill=\"#333333\">\n", out);
+	for (size_t i = 0; i < nticks; i++) {
+		char label[32];
+
+		format_size_tick(label, sizeof(label), ticks[i]);
+		kib |= ticks[i] >= 1024 && !(ticks[i] % 1024);
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+			x_of(x, ticks[i]), bottom + 15, label);
+	}
+	if (panel->log_y) {
+		/* Decades; with few of them, also 2 and 5 times each, so that
+		 * the axis has more than two numbers to read. */
+		int every = e_hi - e_lo > 8 ? 2 : 1, dense = e_hi - e_lo <= 3;
+
+		for (int e = e_lo; e <= e_hi; e++) {
+			for (int m = 1; m <= 5; m++) {
+				char label[32];
+
+				if ((m != 1 && (!dense || (m != 2 && m != 5))) ||
+				    (e - e_lo) % every || !in_y_range(panel, m * pow(10, e)))
+					continue;
+				format_log_tick(label, sizeof(label), m, e);
+				fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s"
+					"</text>\n", PLOT_LEFT - 6,
+					y_of(panel, top, m * pow(10, e)) + 4, label);
+			}
+		}
+	} else {
+		double step = panel->y_step;
+		double big = fmax(fabs(panel->y_lo), fabs(panel->y_hi));
+		double scale = big >= 1e7 && step >= 1e5 ? 1e6 : big >= 1e4 && step >= 100 ? 1e3 : 1;
+		size_t n = (size_t)llround((panel->y_hi - panel->y_lo) / step);
+
+		for (size_t i = 0; i <= n; i++) {
+			double v = panel->y_lo + (double)i * step;
+			char label[32];
+
+			format_linear_tick(label, sizeof(label), v, step, scale);
+			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+				PLOT_LEFT - 6, y_of(panel, top, v) + 4, label);
+		}
+	}
+	fputs("</g>\n", out);
+
+	/* Axis labels, with their units and scales. */
+	fprintf(out, "<text class=\"x-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+		"chunk size, bytes (log scale%s)</text>\n", (PLOT_LEFT + PLOT_RIGHT) / 2,
+		bottom + 34, kib ? "; K = 1024" : "");
+	fprintf(out, "<text class=\"y-label\" transform=\"translate(%.1f %.1f) rotate(-90)\" "
+		"text-anchor=\"middle\">", PLOT_LEFT - 62, mid);
+	put_text(out, panel->unit, 34);
+	fprintf(out, " (%s)</text>\n", panel->log_y ? "log scale" : "linear");
+
+	for (size_t si = 0; si < plot->nseries; si++)
+		write_series(out, plot, panel, si, x, top);
+	fputs("</g>\n", out);
+}
+
+/* Writes the legend from TOP; returns the y below it. */
+static double write_legend(FILE *out, const struct plot *plot, double top)
+{
+	double y = top;
+	int ranges = 0;
+
+	for (size_t p = 0; p < plot->npanels; p++)
+		ranges |= plot->panels[p].ranges;
+	fputs("<g class=\"legend\">\n", out);
+	for (size_t in = 0; in < plot->ninputs; in++) {
+		if (plot->ninputs > 1) {
+			fprintf(out, "<text class=\"legend-file\" x=\"%.1f\" y=\"%.1f\" "
+				"font-weight=\"bold\">", LEGEND_LEFT, y + 4);
+			put_text(out, plot->inputs[in].label, 34);
+			fputs("</text>\n", out);
+			y += LEGEND_ROW;
+		}
+		for (size_t si = 0; si < plot->nseries; si++) {
+			const struct plot_series *s = &plot->series[si];
+			const char *colour = colours[s->style % NSTYLES];
+			char name[256];
+
+			if (s->input != in)
+				continue;
+			series_name(name, sizeof(name), s);
+			fprintf(out, "<g class=\"legend-entry\" data-backend=\"");
+			put_text(out, s->backend, 0);
+			fprintf(out, "\">\n<path stroke=\"%s\" stroke-width=\"1.8\"", colour);
+			put_dash(out, s->input);
+			fprintf(out, " d=\"M%.1f %.1fh36\"/>\n", LEGEND_LEFT, y);
+			fprintf(out, "<use href=\"#marker%zu\" x=\"%.1f\" y=\"%.1f\" ",
+				s->style % NSTYLES, LEGEND_LEFT + 18, y);
+			put_marker_style(out, s);
+			fprintf(out, "/>\n<text x=\"%.1f\" y=\"%.1f\">", LEGEND_LEFT + 44, y + 4);
+			if (s->nfailures)
+				put_textf(out, 38, "%s (%zu failed: \xc3\x97)", name, s->nfailures);
+			else
+				put_text(out, name, 38);
+			fputs("</text>\n</g>\n", out);
+			y += LEGEND_ROW;
+		}
+		if (plot->ninputs > 1)
+			y += 6;
+	}
+	if (ranges || plot->failed_rows)
+		y += 4;
+	if (ranges) {
+		fprintf(out, "<path stroke=\"#555555\" stroke-width=\"1.2\" d=\"M%.1f %.1fv14\"/>\n",
+			LEGEND_LEFT + 18, y - 7);
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">"
+			"bar: min to max of the runs</text>\n", LEGEND_LEFT + 44, y + 4);
+		y += LEGEND_ROW;
+	}
+	if (plot->failed_rows) {
+		fprintf(out, "<path stroke=\"#555555\" stroke-width=\"2.2\" "
+			"d=\"M%.1f %.1fl10 10m0 -10l-10 10\"/>\n", LEGEND_LEFT + 13, y - 5);
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">"
+			"on the size axis: failed there</text>\n", LEGEND_LEFT + 44, y + 4);
+		y += LEGEND_ROW;
+	}
+	fputs("</g>\n", out);
+	return y;
+}
+
+/* Writes the notes below the chart from TOP; returns the y below them. */
+static double write_notes(FILE *out, const struct plot *plot, double top)
+{
+	double y = top;
+	size_t shown = 0;
+
+	fputs("<g class=\"notes\" font-size=\"11\" fill=\"#444444\">\n", out);
+	for (size_t si = 0; si < plot->nseries; si++) {
+		const struct plot_series *s = &plot->series[si];
+
+		for (size_t f = 0; f < s->nfailures; f++, shown++) {
+			char name[256];
+
+			if (shown >= MAX_FAILURE_NOTES)
+				continue;
+			series_name(name, sizeof(name), s);
+			fprintf(out, "<text class=\"note-failed\" x=\"20\" y=\"%.1f\">", y);
+			put_textf(out, 140, "\xc3\x97 failed: %s at %llu B%s%s: %s", name,
+				  (unsigned long long)s->failures[f].size_bytes,
+				  plot->ninputs > 1 ? " in " : "",
+				  plot->ninputs > 1 ? plot->inputs[s->input].label : "",
+				  s->failures[f].error ? s->failures[f].error : "no reason given");
+			fputs("</text>\n", out);
+			y += NOTE_HEIGHT;
+		}
+	}
+	if (shown > MAX_FAILURE_NOTES) {
+		fprintf(out, "<text x=\"20\" y=\"%.1f\">\xc3\x97 and %zu more failed results "
+			"(see the reports)</text>\n", y, shown - MAX_FAILURE_NOTES);
+		y += NOTE_HEIGHT;
+	}
+	if (plot->mixed_rows) {
+		fprintf(out, "<text class=\"note-mixed\" x=\"20\" y=\"%.1f\">%zu result%s of a "
+			"size mix (size 0) %s not on the size axis and not plotted</text>\n", y,
+			plot->mixed_rows, plot->mixed_rows == 1 ? "" : "s",
+			plot->mixed_rows == 1 ? "is" : "are");
+		y += NOTE_HEIGHT;
+	}
+	for (size_t p = 0; p < plot->npanels; p++) {
+		if (!plot->panels[p].missing)
+			continue;
+		fprintf(out, "<text class=\"note-missing\" x=\"20\" y=\"%.1f\">", y);
+		put_textf(out, 140, "%zu successful result%s without a value for %s, left out",
+			  plot->panels[p].missing, plot->panels[p].missing == 1 ? "" : "s",
+			  plot->panels[p].field);
+		fputs("</text>\n", out);
+		y += NOTE_HEIGHT;
+	}
+	fprintf(out, "<text x=\"20\" y=\"%.1f\">", y);
+	put_textf(out, 0, "allocbench %s plot of ", ALLOCBENCH_VERSION);
+	for (size_t in = 0; in < plot->ninputs; in++) {
+		const struct result_file *file = plot->inputs[in].file;
+
+		if (in && in >= 4) {
+			put_textf(out, 0, " and %zu more", plot->ninputs - in);
+			break;
+		}
+		if (in)
+			fputs(", ", out);
+		put_text(out, strcmp(file->path, "-") ? file->path : "standard input", 40);
+		if (*file->created) {
+			fputs(" (", out);
+			put_text(out, file->created, 32);
+			fputs(")", out);
+		}
+	}
+	fputs("</text>\n</g>\n", out);
+	return y + NOTE_HEIGHT;
+}
+
+/* Writes one subtitle line at *Y and moves *Y down. */
+static void subtitle_line(FILE *out, double *y, const char *cls, const char *text)
+{
+	fprintf(out, "<text class=\"%s\" x=\"20\" y=\"%.1f\">", cls, *y);
+	put_text(out, text, 136);
+	fputs("</text>\n", out);
+	*y += LINE_HEIGHT;
+}
+
+/* Writes the subtitle from Y: what was measured, on which host; once when
+ * every file says the same, else a line per file. Returns the y below. */
+static double write_subtitle(FILE *out, const struct plot *plot, double y)
+{
+	char config0[512], host0[512], config[512], host[512], line[1100];
+	int same_config = 1, same_host = 1;
+	size_t shown = plot->ninputs > 4 ? 3 : plot->ninputs;
+
+	describe_config(config0, sizeof(config0), plot->inputs[0].file);
+	describe_host(host0, sizeof(host0), plot->inputs[0].file);
+	for (size_t in = 1; in < plot->ninputs; in++) {
+		describe_config(config, sizeof(config), plot->inputs[in].file);
+		describe_host(host, sizeof(host), plot->inputs[in].file);
+		same_config &= !strcmp(config, config0);
+		same_host &= !strcmp(host, host0);
+	}
+	fputs("<g class=\"subtitle\" fill=\"#333333\">\n", out);
+	if (same_config)
+		subtitle_line(out, &y, "config", config0);
+	for (size_t in = 0; (!same_config || !same_host) && in < shown; in++) {
+		describe_config(config, sizeof(config), plot->inputs[in].file);
+		describe_host(host, sizeof(host), plot->inputs[in].file);
+		snprintf(line, sizeof(line), "%s: %s%s%s", plot->inputs[in].label,
+			 same_config ? "" : config, same_config || same_host ? "" : "; ",
+			 same_host ? "" : host);
+		subtitle_line(out, &y, "file", line);
+	}
+	if ((!same_config || !same_host) && shown < plot->ninputs) {
+		snprintf(line, sizeof(line), "and %zu more files, measured differently",
+			 plot->ninputs - shown);
+		subtitle_line(out, &y, "file", line);
+	}
+	if (same_host)
+		subtitle_line(out, &y, "host", host0);
+	fputs("</g>\n", out);
+	return y;
+}
+
+/* Writes everything below the <svg> element into OUT; returns the height. */
+static double write_body(FILE *out, const struct plot *plot)
+{
+	struct x_axis x;
+	double y, legend_bottom;
+
+	x.lo_log2 = log2((double)plot->x_lo_bytes);
+	x.hi_log2 = log2((double)plot->x_hi_bytes);
+	if (x.hi_log2 - x.lo_log2 < 1) {
+		/* One size, or sizes close together: one octave around them. */
+		double mid = (x.lo_log2 + x.hi_log2) / 2;
+
+		x.lo_log2 = mid - 0.5;
+		x.hi_log2 = mid + 0.5;
+	}
+
+	fputs("<defs>\n", out);
+	for (size_t i = 0; i < NSTYLES; i++)
+		fprintf(out, "<path id=\"marker%zu\" transform=\"scale(%s)\" d=\"%s\"/>\n", i,
+			marker_scales[i], marker_paths[i]);
+	fputs("</defs>\n", out);
+	fprintf(out, "<rect width=\"%d\" height=\"100%%\" fill=\"#ffffff\"/>\n", SVG_WIDTH);
+	fputs("<text class=\"title\" x=\"20\" y=\"30\" font-size=\"18\" font-weight=\"bold\">", out);
+	put_title(out, plot);
+	fputs("</text>\n", out);
+	y = write_subtitle(out, plot, 52) + PANEL_HEADING + 4;
+
+	legend_bottom = write_legend(out, plot, y + 8);
+	for (size_t p = 0; p < plot->npanels; p++) {
+		write_panel(out, plot, &plot->panels[p], &x, y);
+		y += PLOT_HEIGHT + PANEL_BELOW + PANEL_GAP + PANEL_HEADING;
+	}
+	y -= PANEL_HEADING + PANEL_GAP;
+	if (legend_bottom > y)
+		y = legend_bottom;
+	return write_notes(out, plot, y + 10) + 4;
+}
+
+/* 1 when every panel has an axis: plot_build() succeeded. A failed build
+ * leaves panels whose tick loops would never end. */
+static int plot_is_built(const struct plot *plot)
+{
+	if (!plot->npanels || !plot->ninputs || !plot->nseries)
+		return 0;
+	for (size_t p = 0; p < plot->npanels; p++)
+		if (!(plot->panels[p].y_hi > plot->panels[p].y_lo && plot->panels[p].y_step > 0))
+			return 0;
+	return 1;
+}
+
+int plot_svg_write(const struct plot *plot, FILE *out)
+{
+	char *body = NULL;
+	size_t len = 0;
+	FILE *mem;
+	double height;
+	int failed;
+
+	if (!plot_is_built(plot))
+		return -1;
+	mem = open_memstream(&body, &len);
+	if (!mem)
+		return -1;
+	/* The height is known only after the body is laid out. */
+	height = ceil(write_body(mem, plot));
+	failed = ferror(mem);
+	if (fclose(mem) || failed) {
+		free(body);
+		return -1;
+	}
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
+	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
+		"height=\"%.0f\" viewBox=\"0 0 %d %.0f\" font-family=\"%s\" font-size=\"12\" "
+		"fill=\"#222222\">\n", SVG_WIDTH, height, SVG_WIDTH, height, SVG_FONTS);
+	fputs("<title>", out);
+	put_title(out, plot);
+	fputs("</title>\n", out);
+	fwrite(body, 1, len, out);
+	fputs("</svg>\n", out);
+	free(body);
+	return ferror(out) ? -1 : 0;
+}
