@@ -25,7 +25,9 @@ static void plot_help(FILE *out)
 "backend and file. Reads standard input when no FILE is given, or for FILE -.\n"
 "\n"
 "Options:\n"
-"  -m, --metric LIST   panels, comma-separated (default " PLOT_DEFAULT_METRICS "):\n"
+"  -m, --metric LIST   panels, comma-separated (default " PLOT_DEFAULT_METRICS ";\n"
+"                      for churn reports churn_ns,churn_cold_ns, for threads\n"
+"                      reports ops_per_s,speedup):\n"
 "                        overhead          bytes per chunk beyond its size\n"
 "                        alloc_ns          ns per allocation\n"
 "                        free_ns           ns per free\n"
@@ -57,6 +59,7 @@ struct plot_args {
 	char *metric_text;                       /* owned copy, split in place */
 	const char *metrics[PLOT_MAX_METRICS];   /* point into metric_text */
 	size_t nmetrics;
+	int metrics_given;                       /* --metric was given */
 	const char **labels;                     /* --label values, in order; owned array */
 	size_t nlabels;
 	const char **files;                      /* paths; owned array */
@@ -123,6 +126,7 @@ static void parse_plot_args(int argc, char **argv, struct plot_args *args)
 		switch (c) {
 		case 'm':
 			parse_metrics(optarg, args);
+			args->metrics_given = 1;
 			break;
 		case 'l':
 			if (!*optarg)
@@ -200,6 +204,13 @@ int cmd_plot(int argc, char **argv)
 		inputs[loaded].file = &files[loaded];
 		inputs[loaded].label = args.nlabels ? args.labels[loaded] :
 			strcmp(args.files[loaded], "-") ? args.files[loaded] : "standard input";
+	}
+	/* Without --metric, the panels that say most about the first report's workload. */
+	if (!args.metrics_given) {
+		if (!strcmp(files[0].workload, "churn"))
+			parse_metrics("churn_ns,churn_cold_ns", &args);
+		else if (!strcmp(files[0].workload, "threads"))
+			parse_metrics("ops_per_s,speedup", &args);
 	}
 	if (plot_build(&plot, inputs, args.nfiles, args.metrics, args.nmetrics))
 		goto done;

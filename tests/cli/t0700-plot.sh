@@ -291,3 +291,14 @@ check "the chart is not blank ($(size "$tmp/plot.png") vs $(size "$tmp/blank.png
 	[ "$(size "$tmp/plot.png")" -gt $(( 4 * $(size "$tmp/blank.png") + 10000 )) ]
 check "the data is drawn ($(size "$tmp/plot.png") vs $(size "$tmp/nodata.png") bytes without it)" \
 	sh -c "! cmp -s '$tmp/plot.png' '$tmp/nodata.png' && [ $(size "$tmp/plot.png") -gt $(( $(size "$tmp/nodata.png") + 2000 )) ]"
+
+# Without --metric, the panels follow the first report's workload.
+run_ab --workload churn --sizes 16,64 --backend pool,malloc --total 1M --rounds 2 --repeat 1 -q -f json -o "$tmp/churn.json"
+run_ab plot "$tmp/churn.json" -o "$tmp/churn.svg"
+check "a churn report plots without --metric" [ "$rc" -eq 0 ]
+check "... with the churn panels" grep -q 'churn_ns' "$tmp/churn.svg"
+check "... one series per backend and panel" [ "$(grep -c 'class="series"' "$tmp/churn.svg")" -eq 4 ]
+run_ab --workload threads --threads 2 --sizes 16,64 --backend pool --total 1M --rounds 1 --repeat 1 -q -f json -o "$tmp/thr.json"
+run_ab plot "$tmp/thr.json" -o "$tmp/thr.svg"
+check "a threads report plots without --metric" [ "$rc" -eq 0 ]
+check "... with the threads panels" grep -q 'speedup' "$tmp/thr.svg"
