@@ -38,8 +38,10 @@ static int arena_run(const struct measure_params *params, struct sample *sample)
 	if (arena_init(&a.arena, params->count * stride + params->align))
 		return sample_fail(sample, "cannot map the arena's region");
 	sample->reserved_bytes = a.arena.capacity_bytes;
+	counters_attach_arena(&a.arena);
 	ret = measure_fill(params, sample, &a, arena_backend_alloc, arena_backend_release,
 			   arena_backend_teardown);
+	counters_attach_arena(NULL);
 	return ret;
 }
 

@@ -25,7 +25,9 @@ static int pool_run(const struct measure_params *params, struct sample *sample)
 	 * unmaps the reservation, which measure_fill() would time as part of free.
 	 * A pool keeps its blocks for reuse, so its free cost is the free loop alone.
 	 */
+	counters_attach_pool(&pool);
 	ret = measure_fill(params, sample, &pool, pool_backend_alloc, pool_backend_release, NULL);
+	counters_attach_pool(NULL);
 	sample->reserved_bytes = (uint64_t)pool.blocks * pool.block_bytes;
 	pool_release(&pool);
 	return ret;

@@ -39,6 +39,12 @@ void cli_run_help(FILE *out)
 "                         alignment, its largest power-of-two divisor up to 16)\n"
 "      --pool-block BYTES bytes the pool takes from the system at a time\n"
 "                         (default 1M, rounded up to whole pages)\n"
+"      --counters LIST    events counted through PAPI around the allocation loop\n"
+"                         and the free loop, comma-separated: presets\n"
+"                         (PAPI_TOT_CYC), native events (perf::PAGE-FAULTS),\n"
+"                         allocbench's own (allocbench::allocs; allocbench for\n"
+"                         all of them), default, or none; default:\n"
+"                         " COUNTERS_DEFAULT_PRESETS ",allocbench\n"
 "  -f, --format FORMAT    text (default) or json\n"
 "  -o, --output FILE      write the report to FILE (via a temporary file that\n"
 "                         is renamed into place) instead of standard output\n"
@@ -54,6 +60,7 @@ enum {
 	OPT_TOUCH = 256,
 	OPT_ALIGN,
 	OPT_POOL_BLOCK,
+	OPT_COUNTERS,
 };
 
 static const struct option run_options[] = {
@@ -64,6 +71,7 @@ static const struct option run_options[] = {
 	{ "touch", required_argument, NULL, OPT_TOUCH },
 	{ "align", required_argument, NULL, OPT_ALIGN },
 	{ "pool-block", required_argument, NULL, OPT_POOL_BLOCK },
+	{ "counters", required_argument, NULL, OPT_COUNTERS },
 	{ "format", required_argument, NULL, 'f' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -130,6 +138,16 @@ static void parse_sizes(const char *text, struct run_config *config)
 			  "or ranges, e.g. 4,40,400 or 8..4096)", bad, why);
 }
 
+void cli_parse_counters(const char *text, struct counter_list *list)
+{
+	char bad[COUNTERS_NAME_MAX];
+	const char *why = "";
+
+	if (counters_parse_list(text, list, bad, sizeof(bad), &why))
+		usage_die("invalid event '%s' in --counters: %s (expected PAPI event names, "
+			  "e.g. PAPI_TOT_CYC,allocbench::allocs, or none)", bad, why);
+}
+
 static uint64_t parse_bytes_option(const char *option, const char *text)
 {
 	const char *why = "";
@@ -154,6 +172,7 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 	config->touch = TOUCH_PAGES;
 	config->pool_block_bytes = RUN_DEFAULT_POOL_BLOCK;
 	config->format = FORMAT_TEXT;
+	counters_default_list(&config->counters);
 
 	opterr = 0;
 	optind = 1;
@@ -194,6 +213,9 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 				usage_die("invalid --pool-block '%s' (expected from 1 byte to 1T)",
 					  optarg);
 			config->pool_block_bytes = (size_t)v;
+			break;
+		case OPT_COUNTERS:
+			cli_parse_counters(optarg, &config->counters);
 			break;
 		case 'f':
 			if (!strcmp(optarg, "text"))

@@ -10,6 +10,7 @@
 #ifndef ALLOCBENCH_MEASURE_H
 #define ALLOCBENCH_MEASURE_H
 
+#include "counters.h"
 #include "probe.h"
 
 #include <stddef.h>
@@ -38,6 +39,8 @@ struct measure_params {
 	size_t align;            /* alignment of pool and arena chunks, bytes */
 	size_t pool_block_bytes; /* bytes the pool takes from the system at a time */
 	enum touch_policy touch;
+	const struct counter_list *counter_list; /* parent: events the child counts, or NULL */
+	struct counters *counters;  /* child: its open counters, or NULL when not counting */
 };
 
 /* The result of one measurement in one fresh process; plain data, sent over a pipe. */
@@ -51,6 +54,7 @@ struct sample {
 	uint64_t alloc_faults;      /* minor page faults during the allocation loop */
 	uint64_t free_faults;       /* minor page faults during the free loop */
 	uint64_t reserved_bytes;    /* pool/arena: bytes the backend took from the system */
+	struct counter_values counters; /* events counted around each loop (counters.h) */
 };
 
 /* Writes one formatted reason into SAMPLE->error and clears ok. Returns -1. */
@@ -112,6 +116,9 @@ touch_chunk(unsigned char *chunk, size_t size, enum touch_policy touch, uintptr_
  * never through a variable.
  *
  * The touch policy is switched on outside the loop: one loop per policy.
+ * The counters (PARAMS->counters) start right before each loop's first clock
+ * reading and stop right after its last, so that their start and stop are
+ * not timed; the program's own events are noted after a loop, never in it.
  * Returns 0, or -1 with SAMPLE failed.
  */
 #define MEASURE_FILL_LOOP(TOUCH)                                               \
@@ -147,6 +154,7 @@ measure_fill(const struct measure_params *params, struct sample *sample, void *c
 	}
 
 	faults0 = probe_minor_faults();
+	counters_start(params->counters);
 	t0 = probe_now();
 	switch (params->touch) {
 	case TOUCH_NONE:  MEASURE_FILL_LOOP(TOUCH_NONE);  break;
@@ -156,15 +164,20 @@ measure_fill(const struct measure_params *params, struct sample *sample, void *c
 	default: done = 0; break;
 	}
 	t1 = probe_now();
+	counters_note_allocs(done, size);
+	counters_stop(params->counters, COUNTERS_ALLOC_LOOP, &sample->counters);
 	faults1 = probe_minor_faults();
 	probe_rss_read(fd, &sample->rss_after_bytes);
 
+	counters_start(params->counters);
 	t2 = probe_now();
 	for (i = 0; i < done; i++)
 		release(ctx, ptrs[i]);
 	if (teardown)
 		teardown(ctx);
 	t3 = probe_now();
+	counters_note_frees(done);
+	counters_stop(params->counters, COUNTERS_FREE_LOOP, &sample->counters);
 	faults2 = probe_minor_faults();
 
 	close(fd);

@@ -68,8 +68,9 @@ static void describe_status(int status, struct sample *sample)
 int runner_measure(const char *backend_name, const struct measure_params *params,
 		   struct sample *sample)
 {
-	char size[32], count[32], align[32], block[32];
-	char *argv[9];
+	static const struct counter_list no_counters;
+	char size[32], count[32], align[32], block[32], counters[COUNTERS_ARG_MAX];
+	char *argv[10];
 	int fds[2], status;
 	struct sample got;
 	size_t n;
@@ -80,6 +81,9 @@ int runner_measure(const char *backend_name, const struct measure_params *params
 	snprintf(count, sizeof(count), "%zu", params->count);
 	snprintf(align, sizeof(align), "%zu", params->align);
 	snprintf(block, sizeof(block), "%zu", params->pool_block_bytes);
+	if (counters_list_format(params->counter_list ? params->counter_list : &no_counters,
+				 counters, sizeof(counters)))
+		return sample_fail(sample, "the --counters list is too long to pass on");
 	argv[0] = (char *)"allocbench";
 	argv[1] = (char *)RUNNER_CHILD_COMMAND;
 	argv[2] = (char *)backend_name;
@@ -88,7 +92,8 @@ int runner_measure(const char *backend_name, const struct measure_params *params
 	argv[5] = align;
 	argv[6] = (char *)touch_name(params->touch);
 	argv[7] = block;
-	argv[8] = NULL;
+	argv[8] = counters;
+	argv[9] = NULL;
 
 	if (pipe2(fds, O_CLOEXEC))
 		return sample_fail(sample, "cannot create a pipe: %s", strerror(errno));
@@ -148,19 +153,33 @@ int runner_child_main(int argc, char **argv)
 	struct measure_params params = { 0 };
 	struct sample sample;
 	const struct backend *backend = NULL;
+	struct counter_list list;
+	struct counters counters;
+	char bad[COUNTERS_NAME_MAX];
+	const char *why;
 	int is_floor;
 
 	memset(&sample, 0, sizeof(sample));
 	/* ARGV[0] is RUNNER_CHILD_COMMAND; the rest is what runner_measure() wrote. */
-	if (argc != 7 || parse_child_number(argv[2], &params.size) ||
+	if (argc != 8 || parse_child_number(argv[2], &params.size) ||
 	    parse_child_number(argv[3], &params.count) ||
 	    parse_child_number(argv[4], &params.align) ||
 	    touch_parse(argv[5], &params.touch) ||
 	    parse_child_number(argv[6], &params.pool_block_bytes) ||
+	    counters_parse_list(argv[7], &list, bad, sizeof(bad), &why) ||
 	    !params.size || !params.count || !params.align) {
 		fprintf(stderr, "allocbench: error: '%s' is internal; run 'allocbench --help'\n",
 			RUNNER_CHILD_COMMAND);
 		return 2;
+	}
+	/*
+	 * The counters are opened before the backend exists: PAPI's set-up
+	 * (about 2 ms, some heap) is done before the first RSS reading. A
+	 * counter that cannot be counted only gets its status.
+	 */
+	if (list.n) {
+		counters_open(&counters, &list);
+		params.counters = &counters;
 	}
 	is_floor = !strcmp(argv[1], RUNNER_FLOOR);
 	if (!is_floor && !(backend = backend_find(argv[1]))) {
@@ -170,6 +189,8 @@ int runner_child_main(int argc, char **argv)
 	} else {
 		backend->run(&params, &sample);
 	}
+	if (list.n)
+		counters_close(&counters);
 	if (write_full(RESULT_FD, &sample, sizeof(sample))) {
 		fprintf(stderr, "allocbench: error: cannot send the result: %s\n", strerror(errno));
 		return 1;
