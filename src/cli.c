@@ -10,6 +10,7 @@ void cli_run_help(FILE *out)
 {
 	fputs(
 "usage: allocbench [run] [options]\n"
+"       allocbench counters [--counters LIST] [--format FORMAT]\n"
 "       allocbench --help | --version\n"
 "\n"
 "Measures what one allocation really costs: resident bytes and nanoseconds per\n"
@@ -44,7 +45,8 @@ void cli_run_help(FILE *out)
 "                         (PAPI_TOT_CYC), native events (perf::PAGE-FAULTS),\n"
 "                         allocbench's own (allocbench::allocs; allocbench for\n"
 "                         all of them), default, or none; default:\n"
-"                         " COUNTERS_DEFAULT_PRESETS ",allocbench\n"
+"                         " COUNTERS_DEFAULT_PRESETS ",allocbench.\n"
+"                         'allocbench counters' says which this machine counts\n"
 "  -f, --format FORMAT    text (default) or json\n"
 "  -o, --output FILE      write the report to FILE (via a temporary file that\n"
 "                         is renamed into place) instead of standard output\n"

@@ -27,6 +27,9 @@ void cli_parse_run(int argc, char **argv, struct run_config *config);
  */
 void cli_parse_counters(const char *text, struct counter_list *list);
 
+/* `allocbench counters` (cmd_counters.c); returns the exit status. */
+int cmd_counters(int argc, char **argv);
+
 /* Frees what cli_parse_run() allocated. */
 void cli_config_release(struct run_config *config);
 

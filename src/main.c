@@ -50,6 +50,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "run", cmd_run },
+	{ "counters", cmd_counters },
 	{ RUNNER_CHILD_COMMAND, runner_child_main },
 };
 
@@ -60,7 +61,7 @@ int main(int argc, char **argv)
 			if (!strcmp(argv[1], commands[i].name))
 				return commands[i].fn(argc - 1, argv + 1);
 		if (argv[1][0] != '-')
-			usage_die("unknown command '%s' (expected run; see allocbench --help)",
+			usage_die("unknown command '%s' (expected run or counters; see allocbench --help)",
 				  argv[1]);
 	}
 	return cmd_run(argc, argv);

@@ -1,4 +1,5 @@
 /* report_text.c - the aligned table people read, like the 2012 field study's. */
+#include "report_counters.h"
 #include "run.h"
 #include "table.h"
 #include "util.h"
@@ -41,6 +42,7 @@ static void print_header(FILE *out, const struct run_report *report)
 	if (*ALLOCBENCH_SANITIZE)
 		fprintf(out, "warning: built with -fsanitize=%s: malloc's figures are the "
 			"sanitizer's\n", ALLOCBENCH_SANITIZE);
+	report_counters_text_header(out, report);
 	fputc('\n', out);
 }
 
@@ -121,5 +123,6 @@ int report_text_write(FILE *out, const struct run_report *report)
 	ret = table_print(&table, out);
 	table_release(&table);
 	print_footer(out, report);
+	ret |= report_counters_text_table(out, report);
 	return ret || ferror(out) ? -1 : 0;
 }
