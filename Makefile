@@ -84,7 +84,7 @@ run: deps
 # Under the sanitizers, LeakSanitizer must not report what libsde keeps
 # (tests/lsan.supp); the measuring children inherit the setting.
 ifneq ($(SANITIZE),)
-CHECK_ENV = LSAN_OPTIONS="suppressions=$(CURDIR)/tests/lsan.supp$${LSAN_OPTIONS:+:$$LSAN_OPTIONS}"
+CHECK_ENV = LSAN_OPTIONS="suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0$${LSAN_OPTIONS:+:$$LSAN_OPTIONS}"
 endif
 
 check: deps
