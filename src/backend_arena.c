@@ -109,6 +109,7 @@ static int arena_run(const struct measure_params *params, struct sample *sample)
 	if (arena_init(&a.arena, capacity))
 		return sample_fail(sample, "cannot map the arena's region of %zu bytes", capacity);
 	sample->reserved_bytes = a.arena.capacity_bytes;
+	counters_attach_arena(&a.arena);
 	if (params->workload == WORKLOAD_FILL)
 		ret = measure_fill(params, sample, &a, arena_backend_alloc, arena_backend_release,
 				   arena_backend_reset);
@@ -118,6 +119,7 @@ static int arena_run(const struct measure_params *params, struct sample *sample)
 	else
 		ret = measure_random(params, sample, params->plan, &a, arena_backend_alloc_natural,
 				     arena_backend_release);
+	counters_attach_arena(NULL);
 	arena_release(&a.arena);
 	return ret;
 }

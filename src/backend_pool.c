@@ -153,10 +153,12 @@ static int pool_run(const struct measure_params *params, struct sample *sample)
 	if (pool_init(&pool, params->size, params->align, params->pool_block_bytes))
 		return sample_fail(sample, "cannot initialise the pool");
 	/* A pool keeps its blocks for reuse: its free cost is the free loop alone. */
+	counters_attach_pool(&pool);
 	if (params->workload == WORKLOAD_CHURN)
 		ret = measure_churn(params, sample, &pool, pool_backend_alloc, pool_backend_release, NULL);
 	else
 		ret = measure_fill(params, sample, &pool, pool_backend_alloc, pool_backend_release, NULL);
+	counters_attach_pool(NULL);
 	sample->reserved_bytes = (uint64_t)pool.blocks * pool.block_bytes;
 	pool_release(&pool);
 	return ret;
@@ -231,6 +233,7 @@ static int pool_locked_run(const struct measure_params *params, struct sample *s
 	}
 	if (pool_init(&l.pool, params->size, params->align, params->pool_block_bytes))
 		return sample_fail(sample, "cannot initialise the pool");
+	counters_attach_pool(&l.pool);
 	switch (params->workload) {
 	case WORKLOAD_FILL:
 		ret = measure_fill(params, sample, &l, locked_alloc, locked_release, NULL);
@@ -242,6 +245,7 @@ static int pool_locked_run(const struct measure_params *params, struct sample *s
 		ret = measure_threads(params, sample, &l, locked_attach, locked_thread);
 		break;
 	}
+	counters_attach_pool(NULL);
 	sample->reserved_bytes = (uint64_t)l.pool.blocks * l.pool.block_bytes;
 	pool_release(&l.pool);
 	return ret;

@@ -12,6 +12,7 @@ void cli_run_help(FILE *out)
 	fputs(
 "usage: allocbench [run] [options]\n"
 "       allocbench compare BASELINE.json CURRENT.json [options]\n"
+"       allocbench counters [--counters LIST] [--format FORMAT]\n"
 "       allocbench --help | --version | compare --help\n"
 "\n"
 "Measures what one allocation really costs: resident bytes and nanoseconds per\n"
@@ -51,6 +52,14 @@ void cli_run_help(FILE *out)
 "                         operations in all, 2 to 1000 rounds)\n"
 "      --seed N           random: the generator's seed (default 20120528)\n"
 "      --threads N        threads: threads at once, 1 to 256 (default: CPUs)\n"
+"      --counters LIST    events counted through PAPI around the allocation loop\n"
+"                         and the free loop, comma-separated: presets\n"
+"                         (PAPI_TOT_CYC), native events (perf::PAGE-FAULTS),\n"
+"                         allocbench's own (allocbench::allocs; allocbench for\n"
+"                         all of them), default, or none; default:\n"
+"                         " COUNTERS_DEFAULT_PRESETS ",allocbench.\n"
+"                         'allocbench counters' says which this machine counts;\n"
+"                         fill workload only\n"
 "  -f, --format FORMAT    text (default), json, csv (one line per result,\n"
 "                         units in the column names) or markdown (a GitHub\n"
 "                         table)\n"
@@ -77,6 +86,7 @@ enum {
 	OPT_ROUNDS,
 	OPT_SEED,
 	OPT_THREADS,
+	OPT_COUNTERS,
 };
 
 static const struct option run_options[] = {
@@ -91,6 +101,7 @@ static const struct option run_options[] = {
 	{ "rounds", required_argument, NULL, OPT_ROUNDS },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "counters", required_argument, NULL, OPT_COUNTERS },
 	{ "format", required_argument, NULL, 'f' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
@@ -158,6 +169,16 @@ static void parse_sizes(const char *text, struct run_config *config)
 			  "or ranges, e.g. 4,40,400 or 8..4096)", bad, why);
 }
 
+void cli_parse_counters(const char *text, struct counter_list *list)
+{
+	char bad[COUNTERS_NAME_MAX];
+	const char *why = "";
+
+	if (counters_parse_list(text, list, bad, sizeof(bad), &why))
+		usage_die("invalid event '%s' in --counters: %s (expected PAPI event names, "
+			  "e.g. PAPI_TOT_CYC,allocbench::allocs, or none)", bad, why);
+}
+
 static uint64_t parse_bytes_option(const char *option, const char *text)
 {
 	const char *why = "";
@@ -173,7 +194,7 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 {
 	const char *sizes = RUN_DEFAULT_SIZES, *backends = RUN_DEFAULT_BACKENDS;
 	const char *why = "";
-	const char *rounds_arg = NULL, *seed_arg = NULL, *threads_arg = NULL;
+	const char *rounds_arg = NULL, *seed_arg = NULL, *threads_arg = NULL, *counters_arg = NULL;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	uint64_t v;
 	int c;
@@ -187,6 +208,7 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 	config->touch = TOUCH_PAGES;
 	config->pool_block_bytes = RUN_DEFAULT_POOL_BLOCK;
 	config->format = FORMAT_TEXT;
+	counters_default_list(&config->counters);
 
 	opterr = 0;
 	optind = 1;
@@ -254,6 +276,10 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 			config->threads = (unsigned)v;
 			threads_arg = optarg;
 			break;
+		case OPT_COUNTERS:
+			cli_parse_counters(optarg, &config->counters);
+			counters_arg = optarg;
+			break;
 		case 'f':
 			if (!strcmp(optarg, "text"))
 				config->format = FORMAT_TEXT;
@@ -308,6 +334,13 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 	if (threads_arg && config->workload != WORKLOAD_THREADS)
 		usage_die("--threads '%s' applies to the threads workload, not '%s'",
 			  threads_arg, workload_name(config->workload));
+	/* Counters are read around fill's two loops; the other workloads count nothing. */
+	if (config->workload != WORKLOAD_FILL) {
+		if (counters_arg && config->counters.n)
+			usage_die("--counters '%s' applies to the fill workload, not '%s'",
+				  counters_arg, workload_name(config->workload));
+		config->counters.n = 0;
+	}
 
 	parse_sizes(sizes, config);
 	parse_backends(backends, config);

@@ -20,6 +20,16 @@ void cli_run_help(FILE *out);
  */
 void cli_parse_run(int argc, char **argv, struct run_config *config);
 
+/*
+ * Parses a --counters LIST (counters_parse_list()) into *LIST; exits with
+ * status 2 and a message naming the bad item when it is malformed. An event
+ * this machine cannot count is not malformed: it is reported, not refused.
+ */
+void cli_parse_counters(const char *text, struct counter_list *list);
+
+/* `allocbench counters` (cmd_counters.c); returns the exit status. */
+int cmd_counters(int argc, char **argv);
+
 /* Frees what cli_parse_run() allocated. */
 void cli_config_release(struct run_config *config);
 

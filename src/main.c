@@ -88,6 +88,7 @@ static const struct command commands[] = {
 	{ "run", cmd_run },
 	{ "compare", cmd_compare },
 	{ "plot", cmd_plot },
+	{ "counters", cmd_counters },
 	{ RUNNER_CHILD_COMMAND, runner_child_main },
 };
 
@@ -98,8 +99,8 @@ int main(int argc, char **argv)
 			if (!strcmp(argv[1], commands[i].name))
 				return commands[i].fn(argc - 1, argv + 1);
 		if (argv[1][0] != '-')
-			usage_die("unknown command '%s' (expected run, compare or plot; see "
-				  "allocbench --help)", argv[1]);
+			usage_die("unknown command '%s' (expected run, compare, plot or counters; "
+				  "see allocbench --help)", argv[1]);
 	}
 	return cmd_run(argc, argv);
 }

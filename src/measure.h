@@ -10,6 +10,7 @@
 #ifndef ALLOCBENCH_MEASURE_H
 #define ALLOCBENCH_MEASURE_H
 
+#include "counters.h"
 #include "probe.h"
 
 #include <stddef.h>
@@ -74,6 +75,8 @@ struct measure_params {
 	size_t nmix;             /* random: sizes in the mix */
 	size_t mix[MEASURE_MAX_MIX]; /* random: the sizes, bytes */
 	const struct random_plan *plan; /* random: the sequence, made in the child */
+	const struct counter_list *counter_list; /* parent: events the child counts, or NULL */
+	struct counters *counters;  /* child: its open counters, or NULL when not counting */
 };
 
 /* The result of one measurement in one fresh process; plain data, sent over a pipe. */
@@ -110,6 +113,7 @@ struct sample {
 	unsigned threads;           /* threads run at once */
 	double ops_per_s;           /* swaps per second, all threads together */
 	double ops_per_s_1thread;   /* swaps per second with one thread */
+	struct counter_values counters; /* events counted around each loop (counters.h) */
 };
 
 /* Writes one formatted reason into SAMPLE->error and clears ok. Returns -1. */
@@ -172,6 +176,9 @@ touch_chunk(unsigned char *chunk, size_t size, enum touch_policy touch, uintptr_
  * themselves, never through a variable.
  *
  * The touch policy is switched on outside the loop: one loop per policy.
+ * The counters (PARAMS->counters) start right before each loop's first clock
+ * reading and stop right after its last, so that their start and stop are
+ * not timed; the program's own events are noted after a loop, never in it.
  * Returns 0, or -1 with SAMPLE failed.
  */
 #define MEASURE_FILL_LOOP(TOUCH)                                               \
@@ -219,19 +226,25 @@ measure_fill(const struct measure_params *params, struct sample *sample, void *c
 	}
 
 	faults0 = probe_minor_faults();
+	counters_start(params->counters);
 	t0 = probe_now();
 	MEASURE_FILL(params->touch);
 	t1 = probe_now();
+	counters_note_allocs(done, size);
+	counters_stop(params->counters, COUNTERS_ALLOC_LOOP, &sample->counters);
 	faults1 = probe_minor_faults();
 	probe_rss_read(fd, &sample->rss_after_bytes);
 	close(fd);
 
+	counters_start(params->counters);
 	t2 = probe_now();
 	for (i = 0; i < done; i++)
 		release(ctx, ptrs[i]);
 	if (reset)
 		reset(ctx);
 	t3 = probe_now();
+	counters_note_frees(done);
+	counters_stop(params->counters, COUNTERS_FREE_LOOP, &sample->counters);
 	faults2 = probe_minor_faults();
 	if (done < count) {
 		measure_unmap_pointers(ptrs, count);

@@ -3,6 +3,7 @@
  * contract that scripts, `allocbench compare` and `allocbench plot` rely on.
  * Every field and its unit is documented in man/allocbench.1.
  */
+#include "report_counters.h"
 #include "run.h"
 #include "util.h"
 
@@ -90,6 +91,7 @@ static cJSON *config_json(const struct run_config *config)
 	else
 		cJSON_AddStringToObject(obj, "align", "natural");
 	cJSON_AddNumberToObject(obj, "pool_block_bytes", (double)config->pool_block_bytes);
+	cJSON_AddItemToObject(obj, "counters", report_counters_json_list(&config->counters));
 	return obj;
 }
 
@@ -183,6 +185,7 @@ static cJSON *cell_json(const struct run_report *report, const struct cell *cell
 					(double)cell->samples[cell_median_run(cell)].reserved_bytes);
 	else
 		cJSON_AddNullToObject(obj, "reserved_bytes");
+	cJSON_AddItemToObject(obj, "counters", report_counters_json_cell(report, cell));
 	return obj;
 }
 
@@ -211,6 +214,7 @@ int report_json_write(FILE *out, const struct run_report *report)
 	for (size_t i = 0; i < report->ncells; i++)
 		cJSON_AddItemToArray(results, cell_json(report, &report->cells[i]));
 	cJSON_AddItemToObject(root, "results", results);
+	report_counters_json_status(root, &report->counters);
 
 	text = cJSON_Print(root);
 	cJSON_Delete(root);

@@ -3,6 +3,7 @@
  * study's: one table per run, its columns chosen by the workload.
  */
 #include "report_columns.h"
+#include "report_counters.h"
 #include "run.h"
 #include "table.h"
 #include "util.h"
@@ -46,6 +47,7 @@ static void print_header(FILE *out, const struct run_report *report)
 	default:
 		break;
 	}
+	report_counters_text_header(out, report);
 	fputc('\n', out);
 }
 
@@ -150,5 +152,6 @@ int report_text_write(FILE *out, const struct run_report *report)
 	ret = table_print(&table, out);
 	table_release(&table);
 	print_footer(out, report);
+	ret |= report_counters_text_table(out, report);
 	return ret || ferror(out) ? -1 : 0;
 }

@@ -191,6 +191,7 @@ static void measure_floor_cell(const struct run_config *config, struct floor_cel
 	struct measure_params params = {
 		.size = f->size, .count = f->count, .align = 1,
 		.pool_block_bytes = config->pool_block_bytes, .touch = config->touch,
+		.counter_list = &config->counters,
 	};
 
 	if (!f->ok)
@@ -212,6 +213,7 @@ static void measure_cell(const struct run_config *config, struct cell *c, unsign
 		.pool_block_bytes = config->pool_block_bytes, .touch = config->touch,
 		.workload = config->workload, .rounds = c->rounds, .seed = config->seed,
 		.threads = config->threads,
+		.counter_list = &config->counters,
 	};
 
 	if (config->workload == WORKLOAD_RANDOM) {
@@ -263,6 +265,7 @@ int run_measure_all(const struct run_config *config, struct run_report *report)
 	memset(report, 0, sizeof(*report));
 	report->config = config;
 	probe_host(&report->host);
+	counters_check(&config->counters, &report->counters);
 	report->nfloors = with_floor ? config->nsizes : 0;
 	report->ncells = ncolumns * config->nbackends;
 	report->floors = calloc(config->nsizes, sizeof(*report->floors));
@@ -307,6 +310,13 @@ int run_measure_all(const struct run_config *config, struct run_report *report)
 			}
 		}
 	}
+	/* An event the check found countable that a measuring process could not count. */
+	for (size_t i = 0; i < report->ncells; i++)
+		for (unsigned r = 0; r < report->cells[i].runs; r++)
+			counters_check_merge(&report->counters, &report->cells[i].samples[r].counters);
+	for (size_t i = 0; i < report->nfloors; i++)
+		for (unsigned r = 0; r < report->floors[i].runs; r++)
+			counters_check_merge(&report->counters, &report->floors[i].samples[r].counters);
 	return 0;
 }
 

@@ -47,6 +47,7 @@ struct run_config {
 	unsigned rounds;                   /* churn, threads: --rounds; 0 = by size */
 	uint64_t seed;                     /* random: --seed */
 	unsigned threads;                  /* threads: --threads */
+	struct counter_list counters;      /* --counters: events counted around the loops */
 };
 
 /* The measurement of one backend at one size over every repetition. */
@@ -81,6 +82,7 @@ struct run_report {
 	struct floor_cell *floors;   /* fill: one per size; other workloads: none */
 	size_t nfloors;
 	int failed;                  /* some cell failed */
+	struct counters_check counters; /* whether each --counters event was counted, or why not */
 };
 
 /* Quantities a cell reports as {median, min, max, runs}. */
@@ -136,7 +138,9 @@ double resolution_bytes(const struct run_report *report, size_t count);
 /*
  * Runs every measurement CONFIG asks for and fills *REPORT. A failed
  * measurement is recorded in its cell (REPORT->failed set) and the others
- * still run. Returns 0, or -1 when nothing could be measured (no memory).
+ * still run. The counters are checked first (counters_check()); one that
+ * cannot be counted only gets its reason in REPORT->counters. Returns 0, or
+ * -1 when nothing could be measured (no memory).
  */
 int run_measure_all(const struct run_config *config, struct run_report *report);
 

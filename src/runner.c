@@ -69,9 +69,10 @@ static void describe_status(int status, struct sample *sample)
 int runner_measure(const char *backend_name, const struct measure_params *params,
 		   struct sample *sample)
 {
+	static const struct counter_list no_counters;
 	char size[32], count[32], align[32], block[32], rounds[32], seed[32], threads[32];
-	char mix[MEASURE_MAX_MIX * 12 + 2];
-	char *argv[14];
+	char counters[COUNTERS_ARG_MAX], mix[MEASURE_MAX_MIX * 12 + 2];
+	char *argv[15];
 	int fds[2], status;
 	struct sample got;
 	size_t n;
@@ -82,6 +83,9 @@ int runner_measure(const char *backend_name, const struct measure_params *params
 	snprintf(count, sizeof(count), "%zu", params->count);
 	snprintf(align, sizeof(align), "%zu", params->align);
 	snprintf(block, sizeof(block), "%zu", params->pool_block_bytes);
+	if (counters_list_format(params->counter_list ? params->counter_list : &no_counters,
+				 counters, sizeof(counters)))
+		return sample_fail(sample, "the --counters list is too long to pass on");
 	argv[0] = (char *)"allocbench";
 	argv[1] = (char *)RUNNER_CHILD_COMMAND;
 	argv[2] = (char *)backend_name;
@@ -102,7 +106,8 @@ int runner_measure(const char *backend_name, const struct measure_params *params
 	argv[10] = seed;
 	argv[11] = threads;
 	argv[12] = params->nmix ? mix : (char *)"-";
-	argv[13] = NULL;
+	argv[13] = counters;
+	argv[14] = NULL;
 
 	if (pipe2(fds, O_CLOEXEC))
 		return sample_fail(sample, "cannot create a pipe: %s", strerror(errno));
@@ -205,11 +210,15 @@ int runner_child_main(int argc, char **argv)
 	struct random_plan plan;
 	struct sample sample;
 	const struct backend *backend = NULL;
+	struct counter_list list;
+	struct counters counters;
+	char bad[COUNTERS_NAME_MAX];
+	const char *why;
 	int is_floor;
 
 	memset(&sample, 0, sizeof(sample));
 	/* ARGV[0] is RUNNER_CHILD_COMMAND; the rest is what runner_measure() wrote. */
-	if (argc != 12 || parse_child_number(argv[2], &params.size) ||
+	if (argc != 13 || parse_child_number(argv[2], &params.size) ||
 	    parse_child_number(argv[3], &params.count) ||
 	    parse_child_number(argv[4], &params.align) ||
 	    touch_parse(argv[5], &params.touch) ||
@@ -219,11 +228,21 @@ int runner_child_main(int argc, char **argv)
 	    parse_child_u64(argv[9], &params.seed) ||
 	    parse_child_unsigned(argv[10], &params.threads) ||
 	    parse_child_mix(argv[11], &params) ||
+	    counters_parse_list(argv[12], &list, bad, sizeof(bad), &why) ||
 	    !params.size || !params.count ||
 	    (!params.align && params.workload != WORKLOAD_RANDOM)) {
 		fprintf(stderr, "allocbench: error: '%s' is internal; run 'allocbench --help'\n",
 			RUNNER_CHILD_COMMAND);
 		return 2;
+	}
+	/*
+	 * The counters are opened before the backend exists: PAPI's set-up
+	 * (about 2 ms, some heap) is done before the first RSS reading. A
+	 * counter that cannot be counted only gets its status.
+	 */
+	if (list.n) {
+		counters_open(&counters, &list);
+		params.counters = &counters;
 	}
 	is_floor = !strcmp(argv[1], RUNNER_FLOOR);
 	if (!is_floor && !(backend = backend_find(argv[1]))) {
@@ -240,6 +259,8 @@ int runner_child_main(int argc, char **argv)
 	} else {
 		backend->run(&params, &sample);
 	}
+	if (list.n)
+		counters_close(&counters);
 	if (write_full(RESULT_FD, &sample, sizeof(sample))) {
 		fprintf(stderr, "allocbench: error: cannot send the result: %s\n", strerror(errno));
 		return 1;

@@ -21,7 +21,8 @@
 
 /*
  * Runs BACKEND_NAME (a name backend_find() knows, or RUNNER_FLOOR) with
- * PARAMS in a fresh child and fills *SAMPLE. Always fills it: when the child
+ * PARAMS in a fresh child and fills *SAMPLE; the child counts the events of
+ * PARAMS->counter_list (NULL: none), passed as one more argument. Always fills it: when the child
  * crashes, is killed or sends nothing, SAMPLE->ok is 0 and SAMPLE->error says
  * why (the signal's name, the exit status). Returns 0 when the child reported
  * a successful measurement, -1 otherwise.

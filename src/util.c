@@ -75,3 +75,32 @@ void copy_string(char *dst, size_t dst_size, const char *src)
 	memcpy(dst, src, n);
 	dst[n] = '\0';
 }
+
+void put_wrapped(FILE *out, const char *text, size_t width, const char *indent)
+{
+	size_t col = strspn(text, " "), indent_len = strlen(indent);
+	int line_empty = 1;   /* no word on the current line yet */
+
+	/* The first line keeps its own leading spaces. */
+	fwrite(text, 1, col, out);
+	text += col;
+	while (*text) {
+		size_t word = strcspn(text, " ");
+
+		if (!line_empty && col + 1 + word > width) {
+			fprintf(out, "\n%s", indent);
+			col = indent_len;
+			line_empty = 1;
+		}
+		if (!line_empty) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(text, 1, word, out);
+		col += word;
+		line_empty = 0;
+		text += word;
+		text += strspn(text, " ");
+	}
+	fputc('\n', out);
+}

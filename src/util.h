@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdint.h>
 
 #define ALLOCBENCH_VERSION "0.1.0"
 
@@ -23,6 +25,13 @@
 #define ALLOCBENCH_SANITIZE ALLOCBENCH_STRING(ALLOCBENCH_SANITIZE_LIST)
 #else
 #define ALLOCBENCH_SANITIZE ""
+/*
+ * Writes TEXT (one logical line, no newline) to OUT broken at spaces into
+ * lines of at most WIDTH characters, each continuation line starting with
+ * INDENT; a word longer than a line stays whole. Ends with a newline.
+ */
+void put_wrapped(FILE *out, const char *text, size_t width, const char *indent);
+
 #endif
 
 /* Prints "allocbench: error: MESSAGE" to stderr; always returns -1. */
@@ -42,5 +51,12 @@ void format_bytes(char *buf, size_t size, uint64_t bytes);
 
 /* Copies SRC into DST of DST_SIZE bytes, always terminated, truncating. */
 void copy_string(char *dst, size_t dst_size, const char *src);
+
+/*
+ * Writes TEXT (one logical line, no newline) to OUT broken at spaces into
+ * lines of at most WIDTH characters, each continuation line starting with
+ * INDENT; a word longer than a line stays whole. Ends with a newline.
+ */
+void put_wrapped(FILE *out, const char *text, size_t width, const char *indent);
 
 #endif

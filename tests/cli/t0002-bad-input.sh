@@ -47,6 +47,8 @@ expect_usage "--seed for churn" "--seed '7' applies to the random workload, not 
 expect_usage "--threads for fill" "--threads '2' applies to the threads workload, not 'fill'" --threads 2
 expect_usage "--threads for churn" "--threads '2' applies to the threads workload, not 'churn'" -w churn --threads 2
 
+expect_usage "--counters for churn" "--counters 'allocbench' applies to the fill workload, not 'churn'" -w churn --counters allocbench
+
 # Nothing ran: a bad option after a long --total must fail at once.
 start=$(date +%s)
 run_ab --total 1G --sizes 4 --align 3

@@ -1,0 +1,251 @@
+#!/bin/sh
+# Counters through PAPI: allocbench's own events agree exactly with what the
+# measuring child did; an event that cannot be counted has a reason (PAPI's
+# words) and never fails the run; --counters none counts nothing; the
+# counters command; a build without PAPI.
+. "$(dirname "$0")/lib.sh"
+
+own="allocs frees bytes_requested pool_blocks pool_bytes_reserved arena_bytes_reserved"
+presets="PAPI_TOT_CYC PAPI_TOT_INS PAPI_L1_DCM PAPI_TLB_DM"
+# A kernel without a CPU PMU (a VM without a virtual one) counts no hardware event.
+if ls /sys/bus/event_source/devices 2>/dev/null | grep -Eq '^(cpu|cpu_.*|armv.*|arm_.*)$'; then
+	has_pmu=1
+else
+	has_pmu=0
+fi
+
+run_ab counters -f json
+check "counters command exits 0" [ "$rc" -eq 0 ]
+check "counters command lists the default events" [ "$(jq_get "$tmp/out" 'events#')" = 10 ]
+papi=$(jq_get "$tmp/out" papi_version)
+if [ "$papi" = null ]; then
+	# Built with make PAPI=0: every event says so, and the run still measures.
+	check "without PAPI, every event says not built" \
+		[ "$(grep -c '"not built with PAPI' "$tmp/out")" -ge 10 ]
+	run_ab --sizes 40 --total 1M --repeat 1 -q -f json
+	check "without PAPI the run exits 0" [ "$rc" -eq 0 ]
+	check "without PAPI nothing is counted" [ "$(jq_get "$tmp/out" 'results[0].counters.PAPI_TOT_CYC')" = null ]
+	skip "counting through PAPI" "built with make PAPI=0"
+	exit 0
+fi
+check "counters command names the PAPI version" sh -c "echo '$papi' | grep -Eq '^[0-9]+\.[0-9]+'"
+
+# --------------------------------------------------------------- a run
+run_ab --sizes 4,40,4000 --total 1M --repeat 2 --pool-block 64K -q -f json -o "$tmp/c.json"
+j=$tmp/c.json
+check "run with the default counters exits 0" [ "$rc" -eq 0 ]
+check "config lists the counters" [ "$(jq_get "$j" 'config.counters#')" = 10 ]
+for e in $presets; do
+	status=$(jq_get "$j" "counters_status.$e")
+	check "$e has a status" [ -n "$status" ]
+	if [ "$status" = ok ]; then
+		check "$e counted in every result" [ "$(jq_get "$j" "results[backend=pool,size=40].counters.$e")" != null ]
+	else
+		check "$e: a reason in PAPI's words ($status)" \
+			sh -c "printf '%s' \"\$1\" | grep -Eq '\(PAPI_E[A-Z_]+\)|component is disabled|PAPI failed'" - "$status"
+		check "$e not counted is null, not 0" [ "$(jq_get "$j" "results[backend=pool,size=40].counters.$e")" = null ]
+	fi
+	[ $has_pmu = 0 ] && check "$e unavailable on a kernel without a PMU" [ "$status" != ok ]
+done
+for e in $own; do
+	check "allocbench::$e is counted" [ "$(jq_get "$j" "counters_status.sde:::allocbench::$e")" = ok ]
+done
+
+# The program's own events against what the child did, exactly, in every run.
+c() { jq_get "$j" "results[backend=$1,size=$2].counters.sde:::allocbench::$3.$4"; }
+for b in malloc pool arena; do
+	for s in 4 40 4000; do
+		r="results[backend=$b,size=$s]"
+		count=$(jq_get "$j" "$r.count")
+		check "$b $s has its RSS and time figures" le 0 "$(jq_get "$j" "$r.alloc_ns.median")"
+		check "$b $s overhead is there" sh -c "\"$JSONQ\" '$j' '$r.overhead_bytes.median' >/dev/null"
+		check "$b $s allocs = count in every run" \
+			[ "$(c $b $s allocs alloc_total.min)" = "$count" -a "$(c $b $s allocs alloc_total.max)" = "$count" ]
+		check "$b $s one alloc per chunk" [ "$(c $b $s allocs alloc.median)" = 1 ]
+		check "$b $s no allocs in the free loop" [ "$(c $b $s allocs free_total.max)" = 0 ]
+		check "$b $s frees = count" [ "$(c $b $s frees free_total.median)" = "$count" ]
+		check "$b $s no frees in the allocation loop" [ "$(c $b $s frees alloc_total.max)" = 0 ]
+		check "$b $s bytes_requested = count * size" \
+			[ "$(c $b $s bytes_requested alloc_total.median)" = $((count * s)) ]
+		check "$b $s two runs per counter" [ "$(c $b $s allocs alloc_total.runs#)" = 2 ]
+	done
+done
+for s in 4 40 4000; do
+	r="results[backend=malloc,size=$s]"
+	for e in pool_blocks pool_bytes_reserved arena_bytes_reserved; do
+		check "malloc $s: $e is 0" [ "$(c malloc $s $e alloc_total.max)" = 0 ]
+	done
+	# The pool: whole 64 KiB blocks, enough for every chunk, and no more than one block spare.
+	r="results[backend=pool,size=$s]"
+	align=$(jq_get "$j" "$r.align"); count=$(jq_get "$j" "$r.count")
+	stride=$(( (s + align - 1) / align * align ))
+	res=$(c pool $s pool_bytes_reserved alloc_total.median)
+	delta=$(( $(jq_get "$j" "$r.rss_after_bytes") - $(jq_get "$j" "$r.rss_before_bytes") ))
+	check "pool $s: pool_bytes_reserved = its reserved_bytes" [ "$res" = "$(jq_get "$j" "$r.reserved_bytes")" ]
+	check "pool $s: pool_blocks * 64K = pool_bytes_reserved" [ $(( $(c pool $s pool_blocks alloc_total.median) * 65536 )) = "$res" ]
+	check "pool $s: reserved >= count * stride" le $((count * stride)) "$res"
+	check "pool $s: reserved < count * stride + one block" [ "$res" -lt $((count * stride + 65536)) ]
+	check "pool $s: RSS delta $delta within what it reserved" le "$delta" $((res + 4096))
+	check "pool $s: reserved within a block of the RSS delta" [ "$res" -lt $((delta + 65536 + 4096)) ]
+	check "pool $s: still holds its blocks after the free loop" [ "$(c pool $s pool_bytes_reserved free_total.median)" = "$res" ]
+	check "pool $s: arena_bytes_reserved is 0" [ "$(c pool $s arena_bytes_reserved alloc_total.max)" = 0 ]
+	# The arena: one region of count * stride + align, released by its teardown.
+	r="results[backend=arena,size=$s]"
+	res=$(c arena $s arena_bytes_reserved alloc_total.median)
+	delta=$(( $(jq_get "$j" "$r.rss_after_bytes") - $(jq_get "$j" "$r.rss_before_bytes") ))
+	check "arena $s: arena_bytes_reserved = count * stride + align" [ "$res" = $((count * stride + align)) ]
+	check "arena $s: = its reserved_bytes" [ "$res" = "$(jq_get "$j" "$r.reserved_bytes")" ]
+	check "arena $s: RSS delta $delta within its region" le "$delta" $((res + 4096))
+	check "arena $s: region within a page of the RSS delta" [ "$res" -lt $((delta + 4096 + align)) ]
+	check "arena $s: its region kept through the free loop (rewound, not unmapped)" \
+		[ "$(c arena $s arena_bytes_reserved free_total.max)" = "$res" ]
+	check "arena $s: pool_blocks is 0" [ "$(c arena $s pool_blocks alloc_total.max)" = 0 ]
+done
+
+# The text report: which counters are live, which not and why; a table per chunk.
+run_ab --sizes 4,40 --total 1M --repeat 1 -q
+check "text run exits 0" [ "$rc" -eq 0 ]
+# The header's lines are wrapped at 80 columns: read them joined.
+header=$(sed -n '/^counters live:/,/^$/p' "$tmp/out" | tr '\n' ' ' | tr -s ' ')
+check "text header lists the live counters" \
+	sh -c "echo '$header' | grep -q '^counters live: .*allocbench::allocs, allocbench::frees, allocbench::bytes_requested'"
+check "text header fits 80 columns" [ "$(sed -n '/^counters live:/,/^$/p' "$tmp/out" | awk 'length > 80' | wc -l)" -eq 0 ]
+if [ $has_pmu = 0 ]; then
+	check "text header says the presets are n/a and why" \
+		sh -c "echo '$header' | grep -Eq 'counters n/a: PAPI_TOT_CYC, PAPI_TOT_INS, PAPI_L1_DCM, PAPI_TLB_DM: .+'"
+	check "text header gives a hint" sh -c "grep -q '^  hint: ' '$tmp/out' && echo '$header' | grep -q 'hint: .*PMU'"
+fi
+check "text has the counters table" grep -q '^counters per chunk, median of 1 run' "$tmp/out"
+check "counters table: pool 4 allocs 1, frees 0, 4 bytes requested" \
+	grep -Eq '^alloc +pool +4 +1\.00 +0 +4\.00 ' "$tmp/out"
+check "counters table: free rows" grep -Eq '^free +arena +40 +0 +1\.00 +0 ' "$tmp/out"
+check "counters table: one alloc and one free row per result" \
+	[ "$(grep -E '^(alloc|free) +(malloc|pool|pool-locked|arena) +(4|40) ' "$tmp/out" | awk '{print $1, $2, $3}' | sort -u | wc -l)" -eq 16 ]
+check "counters table fits 80 columns" \
+	[ "$(awk '/^(loop|alloc|free) / && length > 80' "$tmp/out" | wc -l)" -eq 0 ]
+check "the main table is unchanged" [ "$(grep -Ec '^(malloc|pool|arena) +(4|40) ' "$tmp/out")" -eq 6 ]
+
+# -------------------------------------------------------- --counters none
+run_ab --sizes 40 --total 1M --repeat 1 -q -f json --counters none
+check "--counters none exits 0" [ "$rc" -eq 0 ]
+check "--counters none: no status" [ "$(jq_get "$tmp/out" counters_status)" = "{}" ]
+check "--counters none: no counters per result" [ "$(jq_get "$tmp/out" 'results[0].counters')" = "{}" ]
+check "--counters none: config says so" [ "$(jq_get "$tmp/out" config.counters)" = "[]" ]
+check "--counters none: still measures" le 0 "$(jq_get "$tmp/out" 'results[0].alloc_ns.median')"
+run_ab --sizes 40 --total 1M --repeat 1 -q --counters none
+check "--counters none: the text says so" grep -q '^counters: none' "$tmp/out"
+check "--counters none: no counters table" sh -c "! grep -q '^counters per chunk' '$tmp/out'"
+
+# ------------------------------------------------ names PAPI does not know
+run_ab --sizes 40 --backend pool --total 1M --repeat 1 -q -f json \
+	--counters bogus_event,allocbench::nosuch,nosuchcomp:::x,allocbench::allocs
+check "unknown events do not fail the run" [ "$rc" -eq 0 ]
+check "an unknown name: PAPI's reason" sh -c "\"$JSONQ\" '$tmp/out' counters_status.bogus_event | grep -q '^PAPI knows no event of this name: .*(PAPI_E'"
+check "an unknown allocbench event: what exists" sh -c "\"$JSONQ\" '$tmp/out' 'counters_status.sde:::allocbench::nosuch' | grep -q \"exports no event 'nosuch'; its events are allocs, frees\""
+check "an unknown component: a reason" sh -c "\"$JSONQ\" '$tmp/out' 'counters_status.nosuchcomp:::x' | grep -q 'PAPI knows no event'"
+check "the others are still counted" [ "$(jq_get "$tmp/out" 'results[0].counters.sde:::allocbench::allocs.alloc_total.median')" = 26214 ]
+check "an unknown event is null" [ "$(jq_get "$tmp/out" 'results[0].counters.bogus_event')" = null ]
+
+# --------------------------------------------------------------- bad usage
+expect_usage "--counters empty" "invalid event '' in --counters: the list is empty" --counters ''
+expect_usage "--counters empty item" "invalid event '' in --counters: empty item" --counters PAPI_TOT_CYC,,PAPI_TOT_INS
+expect_usage "--counters none with events" "invalid event 'none' in --counters: 'none' cannot be combined" --counters none,PAPI_TOT_CYC
+expect_usage "--counters too many" "invalid event 'g' in --counters: too many events \(at most 16\)" --counters default,a,b,c,d,e,f,g
+expect_usage "counters --format xml" "invalid --format 'xml'" counters --format xml
+expect_usage "counters unknown option" "unknown option '--bogus'.*allocbench counters --help" counters --bogus
+expect_usage "counters stray argument" "unexpected argument 'extra'" counters extra
+expect_usage "counters bad list" "invalid event '' in --counters: empty item" counters --counters a,,b
+
+# ------------------------------------------------------- allocbench counters
+run_ab counters
+check "counters text exits 0" [ "$rc" -eq 0 ]
+check "counters text: a summary line" grep -Eq '^PAPI [0-9.]+: [0-9]+ of 10 events can be counted on this machine$' "$tmp/out"
+for e in $presets; do
+	check "counters text lists $e" grep -Eq "^$e +(yes|no) " "$tmp/out"
+done
+check "counters text: allocbench::allocs countable" grep -Eq '^sde:::allocbench::allocs +yes +sde +chunks the allocation loop' "$tmp/out"
+if [ $has_pmu = 0 ]; then
+	check "counters text: why" grep -q '^  why: ' "$tmp/out"
+	check "counters text: how to fix" grep -q '^  fix: ' "$tmp/out"
+fi
+run_ab counters -f json --counters PAPI_TOT_CYC,allocbench::pool_blocks
+check "counters json: the events asked for" [ "$(jq_get "$tmp/out" 'events#')" = 2 ]
+check "counters json: same reason as the run" \
+	[ "$(jq_get "$tmp/out" counters_status.PAPI_TOT_CYC)" = "$(jq_get "$j" counters_status.PAPI_TOT_CYC)" ]
+check "counters json: available is a boolean" [ "$(jq_get "$tmp/out" 'events[1].available')" = true ]
+check "counters json: component" [ "$(jq_get "$tmp/out" 'events[1].component')" = sde ]
+check "counters json: no reason when available" [ "$(jq_get "$tmp/out" 'events[1].reason')" = null ]
+run_ab counters --counters none
+check "counters none" grep -q 'no events requested' "$tmp/out"
+run_ab counters --help
+check "counters --help" grep -q '^usage: allocbench counters' "$tmp/out"
+missing=
+for opt in $(grep -o -- '--[a-z][a-z0-9-]*' "$tmp/out" | sort -u); do
+	grep -q -- "${opt#--}" "$top/man/allocbench.1" || missing="$missing $opt"
+done
+check "every counters --help option is in the man page${missing:+ (missing:$missing)}" [ -z "$missing" ]
+
+# ------------------------------------ the machine of NOTES.md: no PMU at all
+# libpfm4 told to use a PMU that does not exist disables PAPI's perf_event
+# component, with the component's own reason.
+LIBPFM_FORCE_PMU=allocbench_no_such_pmu "$AB" --sizes 40 --backend arena --total 1M --repeat 1 -q -f json \
+	>"$tmp/nopmu.json" 2>"$tmp/err"
+check "no PMU: the run exits 0" [ $? -eq 0 ]
+check "no PMU: the component's disabled reason" sh -c "\"$JSONQ\" '$tmp/nopmu.json' counters_status.PAPI_TOT_CYC | grep -q '^the perf_event component is disabled: .*PMU'"
+check "no PMU: a hint" sh -c "\"$JSONQ\" '$tmp/nopmu.json' counters_hints.PAPI_TOT_CYC | grep -q 'machine with a PMU'"
+check "no PMU: allocbench's own events still counted" \
+	[ "$(jq_get "$tmp/nopmu.json" 'results[0].counters.sde:::allocbench::arena_bytes_reserved.alloc_total.median')" = "$(jq_get "$tmp/nopmu.json" 'results[0].reserved_bytes')" ]
+
+# ------------------- a software event of the kernel, when perf_event can count it
+run_ab counters -f json --counters perf::PAGE-FAULTS
+if [ "$(jq_get "$tmp/out" 'events[0].available')" = true ]; then
+	run_ab --sizes 4,4000 --total 1M --repeat 1 -q -f json --counters perf::PAGE-FAULTS
+	for b in malloc pool arena; do
+		for s in 4 4000; do
+			r="results[backend=$b,size=$s]"
+			check "$b $s: perf::PAGE-FAULTS = getrusage's faults" near \
+				"$(jq_get "$tmp/out" "$r.counters.perf::PAGE-FAULTS.alloc_total.median")" \
+				"$(jq_get "$tmp/out" "$r.page_faults.median")" 2
+		done
+	done
+else
+	skip "perf::PAGE-FAULTS against getrusage" "$(jq_get "$tmp/out" 'events[0].reason')"
+fi
+
+# ------------------------------------------------------ PAPI that fails
+if [ $asan = 1 ]; then
+	skip "PAPI failures through LD_PRELOAD" "AddressSanitizer must come first in LD_PRELOAD"
+else
+	${CC:-cc} -shared -fPIC -o "$tmp/papi_shim.so" "$top/tests/tools/papi_shim.c"
+	PAPI_SHIM=init LD_PRELOAD="$tmp/papi_shim.so" "$AB" --sizes 40 --backend pool --total 1M \
+		--repeat 1 -q -f json >"$tmp/init.json" 2>"$tmp/err"
+	check "PAPI init fails: the run exits 0" [ $? -eq 0 ]
+	check "PAPI init fails: the reason" sh -c "\"$JSONQ\" '$tmp/init.json' 'counters_status.sde:::allocbench::allocs' | grep -q '^PAPI failed to initialise: PAPI_library_init returned PAPI_ESYS'"
+	check "PAPI init fails: still measured" le 0 "$(jq_get "$tmp/init.json" 'results[0].alloc_ns.median')"
+	check "PAPI init fails: nothing counted" [ "$(jq_get "$tmp/init.json" 'results[0].counters.sde:::allocbench::allocs')" = null ]
+
+	PAPI_SHIM=child-start LD_PRELOAD="$tmp/papi_shim.so" "$AB" --sizes 40 --backend pool --total 1M \
+		--repeat 1 -q -f json --counters allocbench::allocs >"$tmp/start.json" 2>"$tmp/err"
+	check "child cannot start: the run exits 0" [ $? -eq 0 ]
+	check "child cannot start: its reason" sh -c "\"$JSONQ\" '$tmp/start.json' 'counters_status.sde:::allocbench::allocs' | grep -q 'cannot start counting it: .*(PAPI_ECNFLCT) (in the measuring process)'"
+	check "child cannot start: null" [ "$(jq_get "$tmp/start.json" 'results[0].counters.sde:::allocbench::allocs')" = null ]
+fi
+
+# ------------------------------------------------- make PAPI=0, in a copy
+mkdir -p "$tmp/nopapi/tests/unit"
+cp -r "$top/Makefile" "$top/src" "$tmp/nopapi/" &&
+	cp "$top/tests/install-deps.sh" "$tmp/nopapi/tests/" &&
+	cp "$top/tests/unit/check.h" "$top/tests/unit/test_counters.c" "$tmp/nopapi/tests/unit/"
+if make -s -C "$tmp/nopapi" PAPI=0 CFLAGS=-O0 SANITIZE= DEVELOPER=1 -j2 allocbench tests/unit/test_counters \
+	>"$tmp/build.log" 2>&1; then
+	ok "make PAPI=0 builds"
+	check "make PAPI=0: no libpapi linked" sh -c "! ldd '$tmp/nopapi/allocbench' | grep -Eq 'libpapi|libsde'"
+	check "make PAPI=0: unit test" sh -c "'$tmp/nopapi/tests/unit/test_counters' >'$tmp/unit.log' && ! grep -q '^not ok' '$tmp/unit.log'"
+	"$tmp/nopapi/allocbench" --sizes 40 --backend pool --total 1M --repeat 1 -q >"$tmp/out" 2>"$tmp/err"
+	check "make PAPI=0: the run exits 0" [ $? -eq 0 ]
+	check "make PAPI=0: the run says why" \
+		sh -c "sed -n '/^counters/,/^\$/p' '$tmp/out' | tr '\n' ' ' | tr -s ' ' | grep -q 'counters n/a: PAPI_TOT_CYC, .*: not built with PAPI'"
+	check "make PAPI=0: and measures" grep -Eq '^pool +40 +26214 ' "$tmp/out"
+else
+	not_ok "make PAPI=0 builds" "$(tail -5 "$tmp/build.log")"
+fi
