@@ -1,4 +1,5 @@
 /* backend_malloc.c - the C library's malloc and free, or whatever is preloaded. */
+#include "allocator.h"
 #include "backend.h"
 
 #include <stdlib.h>
@@ -15,9 +16,15 @@ static inline void libc_release(void *ctx, void *chunk)
 	free(chunk);
 }
 
+/*
+ * After the fill, allocator_inspect() records which allocator served malloc
+ * (glibc, or whatever is preloaded), the usable size of its chunks and its
+ * own statistics: the split of the overhead into slack and metadata.
+ */
 static int malloc_run(const struct measure_params *params, struct sample *sample)
 {
-	return measure_fill(params, sample, NULL, libc_alloc, libc_release, NULL);
+	return measure_fill_inspect(params, sample, NULL, libc_alloc, libc_release, NULL,
+				    allocator_inspect);
 }
 
 const struct backend backend_malloc = {

@@ -1,4 +1,5 @@
 /* report_text.c - the aligned table people read, like the 2012 field study's. */
+#include "breakdown.h"
 #include "run.h"
 #include "table.h"
 #include "util.h"
@@ -121,5 +122,7 @@ int report_text_write(FILE *out, const struct run_report *report)
 	ret = table_print(&table, out);
 	table_release(&table);
 	print_footer(out, report);
+	if (breakdown_write_text(out, report))
+		ret = -1;
 	return ret || ferror(out) ? -1 : 0;
 }
