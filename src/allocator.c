@@ -1,13 +1,46 @@
 #include "allocator.h"
+#include "backend.h"
 #include "util.h"
 
 #include <dlfcn.h>
 #include <elf.h>
+#include <errno.h>
 #include <link.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+const struct allocator_known allocator_known[] = {
+	{
+		.name = "jemalloc",
+		.package = "libjemalloc2",
+		.sonames = { "libjemalloc.so.2", NULL },
+		.summary = "preloaded jemalloc (Debian: libjemalloc2)",
+	},
+	{
+		.name = "mimalloc",
+		.package = "libmimalloc2.0",
+		.sonames = { "libmimalloc.so.2", NULL },
+		.summary = "preloaded mimalloc (Debian: libmimalloc2.0)",
+	},
+	{
+		.name = "tcmalloc",
+		.package = "libtcmalloc-minimal4",
+		.sonames = { "libtcmalloc_minimal.so.4", "libtcmalloc.so.4", NULL },
+		.summary = "preloaded tcmalloc (Debian: libtcmalloc-minimal4)",
+	},
+	{ .name = NULL },
+};
+
+const struct allocator_known *allocator_known_find(const char *name)
+{
+	for (size_t i = 0; allocator_known[i].name; i++)
+		if (!strcmp(allocator_known[i].name, name))
+			return &allocator_known[i];
+	return NULL;
+}
 
 /* ---- the shared object that serves malloc ---- */
 
@@ -331,4 +364,44 @@ void allocator_inspect(void *ctx, void *const *chunks, size_t count, struct samp
 		info->has_usable = 1;
 	}
 	read_stats(&owner, info);
+}
+
+/* ---- the child of a preloaded backend ---- */
+
+/*
+ * Before measuring: is malloc served by the file at PATH? Only dlsym of a
+ * symbol that exists, dladdr and stat: nothing that allocates, so the
+ * allocator's first allocation still happens in the measured loop.
+ */
+static int check_active(const char *backend_name, const char *path, struct sample *sample)
+{
+	void *fn = dlsym(RTLD_DEFAULT, "malloc");
+	struct stat want, got;
+	Dl_info dl;
+
+	if (stat(path, &want))
+		return sample_fail(sample, "cannot read '%s': %s", path, strerror(errno));
+	if (!fn || !dladdr(fn, &dl) || !dl.dli_fname)
+		return sample_fail(sample, "%s is not active: cannot tell which library serves malloc",
+				   backend_name);
+	if (stat(dl.dli_fname, &got) || got.st_dev != want.st_dev || got.st_ino != want.st_ino)
+		return sample_fail(sample, "%s is not active: malloc is served by '%s', not by "
+				   "the preloaded '%s'", backend_name,
+				   *dl.dli_fname ? dl.dli_fname : "the program itself", path);
+	return 0;
+}
+
+int allocator_run_preloaded(const char *backend_name, const char *path,
+			    const struct measure_params *params, struct sample *sample)
+{
+	const struct allocator_known *known = allocator_known_find(backend_name);
+
+	if (check_active(backend_name, path, sample))
+		return -1;
+	if (backend_malloc.run(params, sample))
+		return -1;
+	if (known && strcmp(sample->allocator.name, known->name))
+		return sample_fail(sample, "backend '%s' preloads '%s', which is %s, not %s",
+				   backend_name, path, sample->allocator.name, known->name);
+	return 0;
 }

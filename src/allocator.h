@@ -1,7 +1,8 @@
 /*
- * allocator.h - the allocator behind the malloc backend, as the measuring
- * child sees it: which allocator really serves malloc, the usable size of
- * its chunks and its own statistics.
+ * allocator.h - the allocators behind the malloc family of backends: the
+ * third-party ones allocbench knows by name, and, in the measuring child,
+ * which allocator really serves malloc, the usable size of its chunks and
+ * its own statistics.
  *
  * Nothing here links to an allocator: every allocator-specific function
  * (mallctl, mi_version, tc_version, mallinfo2, ...) is looked up at run time
@@ -15,6 +16,20 @@
 #include "measure.h"
 
 #include <stddef.h>
+
+/* A third-party allocator that --backend knows by name. */
+struct allocator_known {
+	const char *name;          /* backend name, and what allocator_identify() calls it */
+	const char *package;       /* the Debian package that installs the library */
+	const char *sonames[3];    /* library file names, preferred first; NULL-terminated */
+	const char *summary;       /* one line for --help */
+};
+
+/* jemalloc, mimalloc and tcmalloc, in the order --backend all runs them; ends with a NULL name. */
+extern const struct allocator_known allocator_known[];
+
+/* The known allocator called NAME, or NULL. */
+const struct allocator_known *allocator_known_find(const char *name);
 
 /*
  * Fills INFO's name, version and path with the allocator that serves malloc
@@ -37,5 +52,17 @@ void allocator_identify(struct allocator_info *info);
  * the free loop costs (glibc could no longer give the heap back).
  */
 void allocator_inspect(void *ctx, void *const *chunks, size_t count, struct sample *sample);
+
+/*
+ * The measuring child of a backend that preloads the library at PATH
+ * (LD_PRELOAD, set by the runner): checks, before measuring and without
+ * allocating, that malloc resolves into that very file, runs the malloc
+ * backend's measurement, then checks that a backend named after a known
+ * allocator measured that allocator. Returns 0 with SAMPLE filled, or -1
+ * with SAMPLE failed saying which allocator served malloc instead: glibc's
+ * figures are never reported under another allocator's name.
+ */
+int allocator_run_preloaded(const char *backend_name, const char *path,
+			    const struct measure_params *params, struct sample *sample);
 
 #endif

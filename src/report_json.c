@@ -4,6 +4,7 @@
  * Every field and its unit is documented in man/allocbench.1.
  */
 #include "breakdown.h"
+#include "preload.h"
 #include "run.h"
 #include "util.h"
 
@@ -61,6 +62,29 @@ static cJSON *host_json(const struct host_info *host)
 	return obj;
 }
 
+/*
+ * config.preload: the library each preloaded backend puts into LD_PRELOAD;
+ * config.skipped: what --backend all left out, and why.
+ */
+static void add_preload_config(cJSON *obj, const struct run_config *config)
+{
+	cJSON *preload = cJSON_CreateObject(), *skipped = cJSON_CreateArray();
+
+	for (size_t i = 0; i < config->npreloads; i++)
+		cJSON_AddStringToObject(preload, config->preloads[i]->name,
+					config->preloads[i]->path);
+	cJSON_AddItemToObject(obj, "preload", preload);
+	for (size_t i = 0; i < config->nskipped; i++) {
+		cJSON *skip = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(skip, "backend", config->skipped[i].name);
+		cJSON_AddStringToObject(skip, "reason", config->skipped[i].reason);
+		cJSON_AddStringToObject(skip, "package", config->skipped[i].package);
+		cJSON_AddItemToArray(skipped, skip);
+	}
+	cJSON_AddItemToObject(obj, "skipped", skipped);
+}
+
 static cJSON *config_json(const struct run_config *config)
 {
 	cJSON *obj = cJSON_CreateObject(), *sizes = cJSON_CreateArray();
@@ -81,6 +105,7 @@ static cJSON *config_json(const struct run_config *config)
 	else
 		cJSON_AddStringToObject(obj, "align", "natural");
 	cJSON_AddNumberToObject(obj, "pool_block_bytes", (double)config->pool_block_bytes);
+	add_preload_config(obj, config);
 	return obj;
 }
 

@@ -25,6 +25,9 @@ enum output_format {
 #define RUN_DEFAULT_POOL_BLOCK ((size_t)1 << 20)
 #define RUN_MAX_REPEAT 1000
 
+struct preload;
+struct backend_skip;
+
 /* Every option of the run command, as in effect. */
 struct run_config {
 	size_t *sizes;                     /* chunk sizes in bytes, owned */
@@ -39,6 +42,10 @@ struct run_config {
 	enum output_format format;
 	const char *output_path;           /* -o FILE, or NULL for stdout */
 	int quiet;                         /* -q: no progress on stderr */
+	struct preload **preloads;         /* owned: backends run under LD_PRELOAD (preload.h) */
+	size_t npreloads;
+	struct backend_skip *skipped;      /* owned: what --backend all left out, and why */
+	size_t nskipped;
 };
 
 /* The measurement of one backend at one size over every repetition. */

@@ -1,10 +1,12 @@
 /*
- * Unit tests for allocator.c (identifying glibc, usable sizes) and
+ * Unit tests for preload.c (the dynamic linker's cache, ELF checks,
+ * --preload parsing), allocator.c (identifying glibc, usable sizes) and
  * breakdown.c (slack, metadata and their flags).
  */
 #include "allocator.h"
 #include "breakdown.h"
 #include "check.h"
+#include "preload.h"
 #include "util.h"
 
 #include <dlfcn.h>
@@ -14,6 +16,171 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* ---- a synthetic /etc/ld.so.cache ---- */
+
+struct image {
+	unsigned char bytes[1024];
+	size_t size;
+};
+
+static void put32(unsigned char *at, uint32_t v)
+{
+	memcpy(at, &v, sizeof(v));
+}
+
+/*
+ * Writes a "glibc-ld.so.cache1.1" image at OFFSET of IMAGE with the NLIBS
+ * (soname, path) pairs of NAMES; string offsets are relative to OFFSET.
+ */
+static void build_new(struct image *image, size_t offset, const char *const *names, size_t nlibs)
+{
+	unsigned char *base = image->bytes + offset;
+	size_t strings = 48 + nlibs * 24, at = strings;
+
+	memcpy(base, "glibc-ld.so.cache1.1", 20);
+	put32(base + 20, (uint32_t)nlibs);
+	for (size_t i = 0; i < nlibs; i++) {
+		unsigned char *entry = base + 48 + i * 24;
+
+		put32(entry, 0x0303);  /* FLAG_ELF_LIBC6 | FLAG_X8664_LIB64 */
+		for (int k = 0; k < 2; k++) {
+			const char *s = names[2 * i + (size_t)k];
+
+			put32(entry + 4 + 4 * k, (uint32_t)at);
+			memcpy(base + at, s, strlen(s) + 1);
+			at += strlen(s) + 1;
+		}
+	}
+	put32(base + 24, (uint32_t)(at - strings));
+	image->size = offset + at;
+}
+
+struct seen {
+	char paths[4][64];
+	int n;
+	const char *want;   /* the path to accept, or NULL for none */
+};
+
+static int accept_want(const char *path, void *arg)
+{
+	struct seen *seen = arg;
+
+	if (seen->n < 4)
+		copy_string(seen->paths[seen->n++], sizeof(seen->paths[0]), path);
+	return seen->want && !strcmp(path, seen->want) ? 0 : -1;
+}
+
+static void test_ldcache(void)
+{
+	static const char *const names[] = {
+		"libfoo.so.1", "/a/libfoo.so.1",
+		"libbar.so.2", "/32/libbar.so.2",
+		"libbar.so.2", "/64/libbar.so.2",
+	};
+	struct image image = { .size = 0 };
+	struct seen seen = { .n = 0 };
+	size_t old;
+
+	build_new(&image, 0, names, 3);
+	seen.want = "/a/libfoo.so.1";
+	CHECK("ld.so.cache: finds a name", !preload_ldcache_lookup(image.bytes, image.size,
+			"libfoo.so.1", accept_want, &seen) && seen.n == 1);
+	memset(&seen, 0, sizeof(seen));
+	seen.want = "/64/libbar.so.2";
+	CHECK("ld.so.cache: offers every entry of a name in order until one is accepted",
+	      !preload_ldcache_lookup(image.bytes, image.size, "libbar.so.2", accept_want, &seen) &&
+	      seen.n == 2 && !strcmp(seen.paths[0], "/32/libbar.so.2"));
+	memset(&seen, 0, sizeof(seen));
+	CHECK("ld.so.cache: -1 when nothing is accepted",
+	      preload_ldcache_lookup(image.bytes, image.size, "libbar.so.2", accept_want, &seen) == -1 &&
+	      seen.n == 2);
+	CHECK("ld.so.cache: -1 for an absent name",
+	      preload_ldcache_lookup(image.bytes, image.size, "libnone.so", accept_want, &seen) == -1);
+	CHECK("ld.so.cache: a truncated image is refused",
+	      preload_ldcache_lookup(image.bytes, 60, "libfoo.so.1", accept_want, &seen) == -1);
+	CHECK("ld.so.cache: not a cache",
+	      preload_ldcache_lookup((const unsigned char *)"hello, world, this is not a cache at all......",
+				     48, "libfoo.so.1", accept_want, &seen) == -1);
+
+	/* A string offset past the end is skipped, not read. */
+	put32(image.bytes + 48 + 8, 5000);
+	memset(&seen, 0, sizeof(seen));
+	seen.want = "/a/libfoo.so.1";
+	CHECK("ld.so.cache: an entry with a bad offset is skipped",
+	      preload_ldcache_lookup(image.bytes, image.size, "libfoo.so.1", accept_want, &seen) == -1 &&
+	      seen.n == 0);
+
+	/* The old format, then the new one aligned to 8, strings relative to the new header. */
+	memset(&image, 0, sizeof(image));
+	memcpy(image.bytes, "ld.so-1.7.0", 11);
+	put32(image.bytes + 12, 2);
+	old = (16 + 2 * 12 + 7) & ~(size_t)7;
+	build_new(&image, old, names, 3);
+	memset(&seen, 0, sizeof(seen));
+	seen.want = "/a/libfoo.so.1";
+	CHECK("ld.so.cache: the new format after the old one",
+	      !preload_ldcache_lookup(image.bytes, image.size, "libfoo.so.1", accept_want, &seen));
+}
+
+/* ---- ELF checks and --preload ---- */
+
+static const char *libc_path(void)
+{
+	static Dl_info dl;
+
+	if (!dladdr((void *)gnu_get_libc_version, &dl))
+		return NULL;
+	return dl.dli_fname;
+}
+
+static void test_check_library(void)
+{
+	char why[512];
+	const char *libc = libc_path();
+
+	CHECK("libc is a shared library", libc && !preload_check_library(libc, why, sizeof(why)));
+	CHECK("a text file is not", preload_check_library("/etc/passwd", why, sizeof(why)) == -1 &&
+	      strstr(why, "not an ELF file") && strstr(why, "'/etc/passwd'"));
+	CHECK("a directory is not", preload_check_library("/", why, sizeof(why)) == -1 &&
+	      strstr(why, "not a regular file"));
+	CHECK("a missing file is named", preload_check_library("/nonexistent.so", why, sizeof(why)) == -1 &&
+	      strstr(why, "cannot open '/nonexistent.so'"));
+}
+
+static void test_parse(void)
+{
+	const char *libc = libc_path();
+	char spec[600];
+	struct preload *p;
+
+	CHECK("--preload without '=' refused", !preload_parse("hoard"));
+	CHECK("--preload without a name refused", !preload_parse("=/x.so"));
+	CHECK("--preload without a path refused", !preload_parse("hoard="));
+	CHECK("--preload named after a built-in refused", !preload_parse("pool=/x.so"));
+	CHECK("--preload named all refused", !preload_parse("all=/x.so"));
+	CHECK("--preload name with a comma refused", !preload_parse("a,b=/x.so"));
+	CHECK("--preload name starting with '-' refused", !preload_parse("-x=/x.so"));
+	CHECK("--preload of a text file refused", !preload_parse("text=/etc/passwd"));
+	if (!libc)
+		return;
+	snprintf(spec, sizeof(spec), "mylibc=%s", libc);
+	p = preload_parse(spec);
+	CHECK("--preload NAME=PATH parsed", p && !strcmp(p->name, "mylibc") && p->path[0] == '/');
+	CHECK("--preload runs the malloc backend's loop", p && p->backend.run == backend_malloc.run &&
+	      !strcmp(p->backend.name, "mylibc") && p->backend.preload_path == p->path &&
+	      !p->backend.uses_align);
+	CHECK("--preload of an unknown name has no known allocator", p && !p->known && p->from_option);
+	free(p);
+	snprintf(spec, sizeof(spec), "jemalloc=%s", libc);
+	p = preload_parse(spec);
+	CHECK("--preload may give a known allocator's path", p && p->known &&
+	      !strcmp(p->known->package, "libjemalloc2"));
+	free(p);
+	CHECK("known allocators", allocator_known_find("mimalloc") &&
+	      !strcmp(allocator_known_find("tcmalloc")->package, "libtcmalloc-minimal4") &&
+	      !allocator_known_find("malloc"));
+}
 
 /* ---- identifying glibc in this (not preloaded) process ---- */
 
@@ -113,6 +280,9 @@ static void test_breakdown(void)
 
 int main(void)
 {
+	test_ldcache();
+	test_check_library();
+	test_parse();
 	test_identify();
 	test_breakdown();
 	return check_exit();
