@@ -14,6 +14,11 @@ find_lib() {
 		 /usr/lib64 /lib64 /usr/lib /lib; do
 		[ -f "$d/$1" ] && { echo "$d/$1"; return 0; }
 	done
+	# The dynamic linker's cache, for a library installed elsewhere.
+	for l in ldconfig /sbin/ldconfig /usr/sbin/ldconfig; do
+		p=$($l -p 2>/dev/null | awk -v n="$1" '$1 == n && /x86-64|64bit|AArch64/ { print $NF; exit }')
+		[ -n "$p" ] && [ -f "$p" ] && { echo "$p"; return 0; }
+	done
 	return 1
 }
 soname() {
