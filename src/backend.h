@@ -19,6 +19,12 @@ struct backend {
 	 * SAMPLE filled, or -1 with SAMPLE->ok cleared and SAMPLE->error set.
 	 */
 	int (*run)(const struct measure_params *params, struct sample *sample);
+	/*
+	 * The shared library the runner puts into the measuring child's
+	 * LD_PRELOAD (replacing the user's), or NULL to pass the environment
+	 * on as it is. Set for jemalloc, mimalloc, tcmalloc and --preload.
+	 */
+	const char *preload_path;
 };
 
 extern const struct backend backend_malloc;

@@ -1,4 +1,5 @@
 /* backend_malloc.c - the C library's malloc and free, or whatever is preloaded. */
+#include "allocator.h"
 #include "backend.h"
 #include "workloads.h"
 
@@ -16,6 +17,11 @@ static inline void libc_release(void *ctx, void *chunk)
 	free(chunk);
 }
 
+/*
+ * After the fill, allocator_inspect() records which allocator served malloc
+ * (glibc, or whatever is preloaded), the usable size of its chunks and its
+ * own statistics: the split of the overhead into slack and metadata.
+ */
 /* malloc keeps its own per-thread state: no context to hand out. */
 static int libc_attach(void *shared, unsigned index, void **ctx)
 {
@@ -34,7 +40,8 @@ static int malloc_run(const struct measure_params *params, struct sample *sample
 {
 	switch (params->workload) {
 	case WORKLOAD_FILL:
-		return measure_fill(params, sample, NULL, libc_alloc, libc_release, NULL);
+		return measure_fill_inspect(params, sample, NULL, libc_alloc, libc_release, NULL,
+					    allocator_inspect);
 	case WORKLOAD_CHURN:
 		return measure_churn(params, sample, NULL, libc_alloc, libc_release, NULL);
 	case WORKLOAD_RANDOM:

@@ -1,5 +1,6 @@
 #include "cli.h"
 #include "parse.h"
+#include "preload.h"
 #include "util.h"
 
 #include <getopt.h>
@@ -25,8 +26,17 @@ void cli_run_help(FILE *out)
 "                         HI, LO..HI:xF multiplies by F, LO..HI:+S adds S\n"
 "  -b, --backend LIST     backends, comma-separated (default " RUN_DEFAULT_BACKENDS "):\n", out);
 	for (size_t i = 0; backend_table[i]; i++)
-		fprintf(out, "                           %-7s %s\n", backend_table[i]->name,
+		fprintf(out, "                           %-8s %s\n", backend_table[i]->name,
 			backend_table[i]->summary);
+	for (size_t i = 0; allocator_known[i].name; i++)
+		fprintf(out, "                           %-8s %s\n", allocator_known[i].name,
+			allocator_known[i].summary);
+	fputs(
+"                         a --preload NAME; or all: every built-in backend, every\n"
+"                         installed third-party allocator and every --preload\n"
+"      --preload NAME=PATH\n"
+"                         measure the allocator library PATH as backend NAME\n"
+"                         (LD_PRELOAD in the measuring process); repeatable\n", out);
 	fputs(
 "  -t, --total BYTES      bytes allocated per measurement (default 100M);\n"
 "                         count = total / size; K, M, G, T and KiB, MiB, GiB,\n"
@@ -87,6 +97,7 @@ enum {
 	OPT_SEED,
 	OPT_THREADS,
 	OPT_COUNTERS,
+	OPT_PRELOAD,
 };
 
 static const struct option run_options[] = {
@@ -102,6 +113,7 @@ static const struct option run_options[] = {
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "counters", required_argument, NULL, OPT_COUNTERS },
+	{ "preload", required_argument, NULL, OPT_PRELOAD },
 	{ "format", required_argument, NULL, 'f' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
@@ -111,7 +123,7 @@ static const struct option run_options[] = {
 	{ 0, 0, 0, 0 },
 };
 
-static void list_backends(char *buf, size_t size)
+static void list_backends(char *buf, size_t size, const struct run_config *config)
 {
 	size_t used = 0;
 
@@ -119,16 +131,145 @@ static void list_backends(char *buf, size_t size)
 	for (size_t i = 0; backend_table[i] && used < size; i++)
 		used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "",
 					 backend_table[i]->name);
+	for (size_t i = 0; allocator_known[i].name && used < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, ", %s", allocator_known[i].name);
+	for (size_t i = 0; i < config->npreloads && used < size; i++)
+		if (config->preloads[i]->from_option && !config->preloads[i]->known)
+			used += (size_t)snprintf(buf + used, size - used, ", %s",
+						 config->preloads[i]->name);
+	if (used < size)
+		snprintf(buf + used, size - used, ", all");
+}
+
+static void add_preload(struct run_config *config, struct preload *p)
+{
+	struct preload **grown = realloc(config->preloads,
+					 (config->npreloads + 1) * sizeof(*grown));
+
+	if (!grown)
+		die(1, "out of memory");
+	config->preloads = grown;
+	config->preloads[config->npreloads++] = p;
+}
+
+/* The preloaded backend called NAME (from --preload or located before), or NULL. */
+static struct preload *find_preload(const struct run_config *config, const char *name)
+{
+	for (size_t i = 0; i < config->npreloads; i++)
+		if (!strcmp(config->preloads[i]->name, name))
+			return config->preloads[i];
+	return NULL;
+}
+
+/* Refuses the preloaded backend NAME when this build cannot preload (exit 2). */
+static void check_preload_supported(const char *name)
+{
+	if (preload_unsupported())
+		usage_die("backend '%s' cannot run in this build: it preloads a library, and "
+			  "AddressSanitizer (make SANITIZE=%s) must be the first library "
+			  "loaded; rebuild without SANITIZE=address", name, ALLOCBENCH_SANITIZE);
+}
+
+/*
+ * The known allocator KNOWN, located on this machine; exits 2 naming the
+ * Debian package when it is not installed.
+ */
+static const struct backend *require_known(struct run_config *config,
+					   const struct allocator_known *known)
+{
+	struct preload *p = find_preload(config, known->name);
+	char where[512];
+
+	check_preload_supported(known->name);
+	if (p)
+		return &p->backend;
+	p = preload_locate(known);
+	if (!p) {
+		preload_describe_search(where, sizeof(where));
+		usage_die("backend '%s' needs %s, which is not installed (searched %s); on "
+			  "Debian: apt-get install %s", known->name, known->sonames[0], where,
+			  known->package);
+	}
+	add_preload(config, p);
+	return &p->backend;
+}
+
+static void add_backend(struct run_config *config, const struct backend *b)
+{
+	const struct backend **grown;
+
+	for (size_t i = 0; i < config->nbackends; i++)
+		if (config->backends[i] == b)
+			usage_die("backend '%s' appears more than once in --backend", b->name);
+	grown = realloc(config->backends, (config->nbackends + 1) * sizeof(*grown));
+	if (!grown)
+		die(1, "out of memory");
+	config->backends = grown;
+	config->backends[config->nbackends++] = b;
+}
+
+static void add_skip(struct run_config *config, const char *name, const char *package,
+		     const char *reason)
+{
+	struct backend_skip *grown = realloc(config->skipped,
+					     (config->nskipped + 1) * sizeof(*grown));
+	struct backend_skip *skip;
+
+	if (!grown)
+		die(1, "out of memory");
+	config->skipped = grown;
+	skip = &config->skipped[config->nskipped++];
+	copy_string(skip->name, sizeof(skip->name), name);
+	copy_string(skip->package, sizeof(skip->package), package);
+	copy_string(skip->reason, sizeof(skip->reason), reason);
+	warning("--backend all skips %s: %s", name, reason);
+}
+
+/*
+ * --backend all: every built-in backend, then every known allocator that is
+ * installed (the others are listed in config->skipped and on stderr), then
+ * every other --preload.
+ */
+static void add_all_backends(struct run_config *config)
+{
+	for (size_t i = 0; backend_table[i]; i++)
+		add_backend(config, backend_table[i]);
+	for (size_t i = 0; allocator_known[i].name; i++) {
+		const struct allocator_known *known = &allocator_known[i];
+		struct preload *p = find_preload(config, known->name);
+		char reason[160];
+
+		if (preload_unsupported()) {
+			add_skip(config, known->name, known->package,
+				 "this build uses AddressSanitizer, which must be the first "
+				 "library loaded");
+			continue;
+		}
+		if (!p && (p = preload_locate(known)))
+			add_preload(config, p);
+		if (p) {
+			add_backend(config, &p->backend);
+			continue;
+		}
+		snprintf(reason, sizeof(reason), "not installed (no %s; on Debian: apt-get "
+			 "install %s)", known->sonames[0], known->package);
+		add_skip(config, known->name, known->package, reason);
+	}
+	for (size_t i = 0; i < config->npreloads; i++)
+		if (config->preloads[i]->from_option && !config->preloads[i]->known) {
+			check_preload_supported(config->preloads[i]->name);
+			add_backend(config, &config->preloads[i]->backend);
+		}
 }
 
 static void parse_backends(const char *text, struct run_config *config)
 {
 	char *copy = strdup(text), *item, *next;
-	char known[256];
+	char known[512];
 
 	if (!copy)
 		die(1, "out of memory");
-	list_backends(known, sizeof(known));
+	list_backends(known, sizeof(known), config);
 	free(config->backends);
 	config->backends = NULL;
 	config->nbackends = 0;
@@ -136,26 +277,44 @@ static void parse_backends(const char *text, struct run_config *config)
 		usage_die("empty --backend list (known backends: %s)", known);
 	for (item = copy; item; item = next) {
 		const struct backend *b;
+		const struct allocator_known *k;
+		struct preload *p;
 
 		next = strchr(item, ',');
 		if (next)
 			*next++ = '\0';
 		if (!*item)
 			usage_die("empty item in --backend '%s' (known backends: %s)", text, known);
-		b = backend_find(item);
-		if (!b)
+		if (!strcmp(item, "all")) {
+			if (strcmp(text, "all"))
+				usage_die("--backend all cannot be combined with other backends "
+					  "('%s')", text);
+			add_all_backends(config);
+			break;
+		}
+		if ((b = backend_find(item))) {
+			add_backend(config, b);
+		} else if ((p = find_preload(config, item))) {
+			check_preload_supported(item);
+			add_backend(config, &p->backend);
+		} else if ((k = allocator_known_find(item))) {
+			add_backend(config, require_known(config, k));
+		} else {
 			usage_die("unknown backend '%s' in --backend (known backends: %s)",
 				  item, known);
-		for (size_t i = 0; i < config->nbackends; i++)
-			if (config->backends[i] == b)
-				usage_die("backend '%s' appears more than once in --backend", item);
-		config->backends = realloc(config->backends,
-					   (config->nbackends + 1) * sizeof(*config->backends));
-		if (!config->backends)
-			die(1, "out of memory");
-		config->backends[config->nbackends++] = b;
+		}
 	}
 	free(copy);
+	for (size_t i = 0; i < config->npreloads; i++) {
+		const struct preload *p = config->preloads[i];
+		int used = 0;
+
+		for (size_t b = 0; b < config->nbackends; b++)
+			used |= config->backends[b] == &p->backend;
+		if (p->from_option && !used)
+			usage_die("--preload '%s' is not measured: add '%s' to --backend (or use "
+				  "--backend all)", p->name, p->name);
+	}
 }
 
 static void parse_sizes(const char *text, struct run_config *config)
@@ -196,6 +355,7 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 	const char *why = "";
 	const char *rounds_arg = NULL, *seed_arg = NULL, *threads_arg = NULL, *counters_arg = NULL;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct preload *p;
 	uint64_t v;
 	int c;
 
@@ -280,6 +440,16 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 			cli_parse_counters(optarg, &config->counters);
 			counters_arg = optarg;
 			break;
+		case OPT_PRELOAD:
+			if (!(p = preload_parse(optarg)))
+				exit(2);
+			if (find_preload(config, p->name)) {
+				error("--preload '%s' appears more than once", p->name);
+				free(p);
+				exit(2);
+			}
+			add_preload(config, p);
+			break;
 		case 'f':
 			if (!strcmp(optarg, "text"))
 				config->format = FORMAT_TEXT;
@@ -356,6 +526,10 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 
 void cli_config_release(struct run_config *config)
 {
+	for (size_t i = 0; i < config->npreloads; i++)
+		free(config->preloads[i]);
+	free(config->preloads);
+	free(config->skipped);
 	free(config->sizes);
 	free(config->backends);
 	memset(config, 0, sizeof(*config));

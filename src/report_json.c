@@ -4,6 +4,8 @@
  * Every field and its unit is documented in man/allocbench.1.
  */
 #include "report_counters.h"
+#include "breakdown.h"
+#include "preload.h"
 #include "run.h"
 #include "util.h"
 
@@ -61,6 +63,29 @@ static cJSON *host_json(const struct host_info *host)
 	return obj;
 }
 
+/*
+ * config.preload: the library each preloaded backend puts into LD_PRELOAD;
+ * config.skipped: what --backend all left out, and why.
+ */
+static void add_preload_config(cJSON *obj, const struct run_config *config)
+{
+	cJSON *preload = cJSON_CreateObject(), *skipped = cJSON_CreateArray();
+
+	for (size_t i = 0; i < config->npreloads; i++)
+		cJSON_AddStringToObject(preload, config->preloads[i]->name,
+					config->preloads[i]->path);
+	cJSON_AddItemToObject(obj, "preload", preload);
+	for (size_t i = 0; i < config->nskipped; i++) {
+		cJSON *skip = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(skip, "backend", config->skipped[i].name);
+		cJSON_AddStringToObject(skip, "reason", config->skipped[i].reason);
+		cJSON_AddStringToObject(skip, "package", config->skipped[i].package);
+		cJSON_AddItemToArray(skipped, skip);
+	}
+	cJSON_AddItemToObject(obj, "skipped", skipped);
+}
+
 static cJSON *config_json(const struct run_config *config)
 {
 	cJSON *obj = cJSON_CreateObject(), *sizes = cJSON_CreateArray();
@@ -92,6 +117,7 @@ static cJSON *config_json(const struct run_config *config)
 		cJSON_AddStringToObject(obj, "align", "natural");
 	cJSON_AddNumberToObject(obj, "pool_block_bytes", (double)config->pool_block_bytes);
 	cJSON_AddItemToObject(obj, "counters", report_counters_json_list(&config->counters));
+	add_preload_config(obj, config);
 	return obj;
 }
 
@@ -120,6 +146,62 @@ static cJSON *floor_json(const struct floor_cell *f)
 	if (!stats_summarize(faults, f->runs, &s))
 		cJSON_AddItemToObject(obj, "page_faults", summary_json(&s, faults, f->runs));
 	return obj;
+}
+
+/* A boolean, or null when FLAG is -1 (unknown). */
+static void add_flag(cJSON *obj, const char *name, int flag)
+{
+	if (flag < 0)
+		cJSON_AddNullToObject(obj, name);
+	else
+		cJSON_AddBoolToObject(obj, name, flag);
+}
+
+/*
+ * The malloc family's split of the overhead (breakdown.h), the allocator
+ * that served malloc and its own statistics, of the median run; null for
+ * pool and arena, and for failed rows. Then the flags and their notes.
+ */
+static void add_breakdown(cJSON *obj, const struct run_report *report, const struct cell *cell)
+{
+	char notes[BREAKDOWN_MAX_NOTES][BREAKDOWN_NOTE_BYTES];
+	const struct allocator_info *info = NULL;
+	cJSON *array = cJSON_CreateArray();
+	size_t n;
+
+	for (int b = 0; b < BREAKDOWN_COUNT; b++) {
+		double runs[RUN_MAX_REPEAT];
+		struct stat_summary s;
+
+		if (breakdown_summary(cell, (enum breakdown)b, &s, runs))
+			cJSON_AddNullToObject(obj, breakdown_name((enum breakdown)b));
+		else
+			cJSON_AddItemToObject(obj, breakdown_name((enum breakdown)b),
+					      summary_json(&s, runs, cell->runs));
+	}
+	add_flag(obj, "slack_exceeds_overhead", breakdown_slack_exceeds_overhead(report, cell));
+	add_flag(obj, "overhead_varies", breakdown_overhead_varies(report, cell));
+	if (cell->ok && cell->runs)
+		info = &cell->samples[cell_median_run(cell)].allocator;
+	if (info && info->name[0]) {
+		cJSON *who = cJSON_CreateObject(), *stats = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(who, "name", info->name);
+		cJSON_AddStringToObject(who, "version", info->version);
+		cJSON_AddStringToObject(who, "path", info->path);
+		cJSON_AddItemToObject(obj, "allocator", who);
+		for (unsigned i = 0; i < info->nstats && i < ALLOCINFO_MAX_STATS; i++)
+			cJSON_AddNumberToObject(stats, info->stats[i].name,
+						(double)info->stats[i].bytes);
+		cJSON_AddItemToObject(obj, "allocator_stats", stats);
+	} else {
+		cJSON_AddNullToObject(obj, "allocator");
+		cJSON_AddNullToObject(obj, "allocator_stats");
+	}
+	n = breakdown_notes(report, cell, notes);
+	for (size_t i = 0; i < n; i++)
+		cJSON_AddItemToArray(array, cJSON_CreateString(notes[i]));
+	cJSON_AddItemToObject(obj, "notes", array);
 }
 
 static cJSON *cell_json(const struct run_report *report, const struct cell *cell)
@@ -186,6 +268,7 @@ static cJSON *cell_json(const struct run_report *report, const struct cell *cell
 	else
 		cJSON_AddNullToObject(obj, "reserved_bytes");
 	cJSON_AddItemToObject(obj, "counters", report_counters_json_cell(report, cell));
+	add_breakdown(obj, report, cell);
 	return obj;
 }
 

@@ -4,6 +4,7 @@
  */
 #include "report_columns.h"
 #include "report_counters.h"
+#include "breakdown.h"
 #include "run.h"
 #include "table.h"
 #include "util.h"
@@ -153,5 +154,7 @@ int report_text_write(FILE *out, const struct run_report *report)
 	table_release(&table);
 	print_footer(out, report);
 	ret |= report_counters_text_table(out, report);
+	if (breakdown_write_text(out, report))
+		ret = -1;
 	return ret || ferror(out) ? -1 : 0;
 }

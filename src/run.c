@@ -224,7 +224,8 @@ static void measure_cell(const struct run_config *config, struct cell *c, unsign
 
 	if (!c->ok)
 		return;
-	if (runner_measure(c->backend->name, &params, &c->samples[rep])) {
+	if (runner_measure_preloaded(c->backend->name, c->backend->preload_path, &params,
+				     &c->samples[rep])) {
 		c->ok = 0;
 		copy_string(c->error, sizeof(c->error), c->samples[rep].error);
 		*failed = 1;

@@ -28,6 +28,9 @@ enum output_format {
 #define RUN_DEFAULT_POOL_BLOCK ((size_t)1 << 20)
 #define RUN_MAX_REPEAT 1000
 
+struct preload;
+struct backend_skip;
+
 /* Every option of the run command, as in effect. */
 struct run_config {
 	size_t *sizes;                     /* chunk sizes in bytes, owned */
@@ -48,6 +51,10 @@ struct run_config {
 	uint64_t seed;                     /* random: --seed */
 	unsigned threads;                  /* threads: --threads */
 	struct counter_list counters;      /* --counters: events counted around the loops */
+	struct preload **preloads;         /* owned: backends run under LD_PRELOAD (preload.h) */
+	size_t npreloads;
+	struct backend_skip *skipped;      /* owned: what --backend all left out, and why */
+	size_t nskipped;
 };
 
 /* The measurement of one backend at one size over every repetition. */

@@ -1,4 +1,5 @@
 #include "runner.h"
+#include "allocator.h"
 #include "backend.h"
 #include "workloads.h"
 #include "util.h"
@@ -66,13 +67,60 @@ static void describe_status(int status, struct sample *sample)
 	}
 }
 
+/*
+ * A copy of ENVIRON with LD_PRELOAD set to exactly PATH: a NULL-terminated
+ * array whose last string is owned (free it and the array with
+ * free_environment()). NULL when out of memory.
+ */
+static char **preload_environment(const char *path)
+{
+	size_t n = 0, kept = 0;
+	char **env, *preload;
+
+	while (environ[n])
+		n++;
+	env = calloc(n + 2, sizeof(*env));
+	preload = malloc(strlen("LD_PRELOAD=") + strlen(path) + 1);
+	if (!env || !preload) {
+		free(env);
+		free(preload);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "LD_PRELOAD=", strlen("LD_PRELOAD=")))
+			env[kept++] = environ[i];
+	strcpy(preload, "LD_PRELOAD=");
+	strcat(preload, path);
+	env[kept++] = preload;
+	env[kept] = NULL;
+	return env;
+}
+
+static void free_environment(char **env)
+{
+	size_t n = 0;
+
+	if (!env)
+		return;
+	while (env[n])
+		n++;
+	free(env[n - 1]);
+	free(env);
+}
+
 int runner_measure(const char *backend_name, const struct measure_params *params,
 		   struct sample *sample)
+{
+	return runner_measure_preloaded(backend_name, NULL, params, sample);
+}
+
+int runner_measure_preloaded(const char *backend_name, const char *preload_path,
+			     const struct measure_params *params, struct sample *sample)
 {
 	static const struct counter_list no_counters;
 	char size[32], count[32], align[32], block[32], rounds[32], seed[32], threads[32];
 	char counters[COUNTERS_ARG_MAX], mix[MEASURE_MAX_MIX * 12 + 2];
-	char *argv[15];
+	char *argv[16], **env = NULL;
 	int fds[2], status;
 	struct sample got;
 	size_t n;
@@ -107,15 +155,21 @@ int runner_measure(const char *backend_name, const struct measure_params *params
 	argv[11] = threads;
 	argv[12] = params->nmix ? mix : (char *)"-";
 	argv[13] = counters;
-	argv[14] = NULL;
+	argv[14] = (char *)preload_path;  /* the child's check; NULL ends argv otherwise */
+	argv[15] = NULL;
 
-	if (pipe2(fds, O_CLOEXEC))
+	if (preload_path && !(env = preload_environment(preload_path)))
+		return sample_fail(sample, "out of memory");
+	if (pipe2(fds, O_CLOEXEC)) {
+		free_environment(env);
 		return sample_fail(sample, "cannot create a pipe: %s", strerror(errno));
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
 		close(fds[0]);
 		close(fds[1]);
+		free_environment(env);
 		return sample_fail(sample, "cannot fork: %s", strerror(errno));
 	}
 	if (!pid) {
@@ -124,12 +178,16 @@ int runner_measure(const char *backend_name, const struct measure_params *params
 			fcntl(RESULT_FD, F_SETFD, 0);
 		else if (dup2(fds[1], RESULT_FD) < 0)
 			_exit(127);
-		execv("/proc/self/exe", argv);
+		if (env)
+			execve("/proc/self/exe", argv, env);
+		else
+			execv("/proc/self/exe", argv);
 		fprintf(stderr, "allocbench: error: cannot execute /proc/self/exe: %s\n",
 			strerror(errno));
 		_exit(127);
 	}
 	close(fds[1]);
+	free_environment(env);
 	n = read_full(fds[0], &got, sizeof(got));
 	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0) {
@@ -217,8 +275,11 @@ int runner_child_main(int argc, char **argv)
 	int is_floor;
 
 	memset(&sample, 0, sizeof(sample));
-	/* ARGV[0] is RUNNER_CHILD_COMMAND; the rest is what runner_measure() wrote. */
-	if (argc != 13 || parse_child_number(argv[2], &params.size) ||
+	/*
+	 * ARGV[0] is RUNNER_CHILD_COMMAND; the rest is what runner_measure()
+	 * wrote, and for a preloaded backend the library's path.
+	 */
+	if ((argc != 13 && argc != 14) || parse_child_number(argv[2], &params.size) ||
 	    parse_child_number(argv[3], &params.count) ||
 	    parse_child_number(argv[4], &params.align) ||
 	    touch_parse(argv[5], &params.touch) ||
@@ -243,22 +304,27 @@ int runner_child_main(int argc, char **argv)
 	if (list.n) {
 		counters_open(&counters, &list);
 		params.counters = &counters;
+		/* What PAPI's set-up freed must not serve the first chunks unseen. */
+		allocator_release_free();
 	}
 	is_floor = !strcmp(argv[1], RUNNER_FLOOR);
-	if (!is_floor && !(backend = backend_find(argv[1]))) {
-		sample_fail(&sample, "unknown backend '%s'", argv[1]);
-	} else if (is_floor) {
-		measure_floor(&params, &sample);
-	} else if (params.workload == WORKLOAD_RANDOM) {
-		/* The sequence is made before anything is measured, the same for every backend. */
-		if (!random_plan_make(&params, &plan, &sample)) {
-			params.plan = &plan;
-			backend->run(&params, &sample);
-			random_plan_release(&plan);
-		}
-	} else {
-		backend->run(&params, &sample);
+	/* The random sequence is made before anything is measured, the same for every backend. */
+	if (params.workload == WORKLOAD_RANDOM && !is_floor) {
+		if (random_plan_make(&params, &plan, &sample))
+			goto send;
+		params.plan = &plan;
 	}
+	if (argc == 14)
+		allocator_run_preloaded(argv[1], argv[13], &params, &sample);
+	else if (is_floor)
+		measure_floor(&params, &sample);
+	else if (!(backend = backend_find(argv[1])))
+		sample_fail(&sample, "unknown backend '%s'", argv[1]);
+	else
+		backend->run(&params, &sample);
+	if (params.plan)
+		random_plan_release(&plan);
+send:
 	if (list.n)
 		counters_close(&counters);
 	if (write_full(RESULT_FD, &sample, sizeof(sample))) {

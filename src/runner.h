@@ -31,6 +31,16 @@ int runner_measure(const char *backend_name, const struct measure_params *params
 		   struct sample *sample);
 
 /*
+ * runner_measure() for a backend that runs with the shared library
+ * PRELOAD_PATH preloaded: the child's environment is the parent's with
+ * LD_PRELOAD replaced by exactly PRELOAD_PATH (the parent's own environment
+ * is never changed), and the child checks that the library serves malloc
+ * (allocator_run_preloaded()). PRELOAD_PATH NULL is runner_measure().
+ */
+int runner_measure_preloaded(const char *backend_name, const char *preload_path,
+			     const struct measure_params *params, struct sample *sample);
+
+/*
  * The child's side: parses ARGV (as built by runner_measure(), from
  * RUNNER_CHILD_COMMAND on), measures in this process, and
  * writes the sample to the result descriptor. Returns the exit status.

@@ -1,0 +1,79 @@
+/*
+ * allocator.h - the allocators behind the malloc family of backends: the
+ * third-party ones allocbench knows by name, and, in the measuring child,
+ * which allocator really serves malloc, the usable size of its chunks and
+ * its own statistics.
+ *
+ * Nothing here links to an allocator: every allocator-specific function
+ * (mallctl, mi_version, tc_version, mallinfo2, ...) is looked up at run time
+ * in the dynamic symbol table of the shared object that serves malloc, so a
+ * symbol of the same name elsewhere (glibc's mallinfo2 under a preloaded
+ * jemalloc) is never mistaken for the allocator's.
+ */
+#ifndef ALLOCBENCH_ALLOCATOR_H
+#define ALLOCBENCH_ALLOCATOR_H
+
+#include "measure.h"
+
+#include <stddef.h>
+
+/* A third-party allocator that --backend knows by name. */
+struct allocator_known {
+	const char *name;          /* backend name, and what allocator_identify() calls it */
+	const char *package;       /* the Debian package that installs the library */
+	const char *sonames[3];    /* library file names, preferred first; NULL-terminated */
+	const char *summary;       /* one line for --help */
+};
+
+/* jemalloc, mimalloc and tcmalloc, in the order --backend all runs them; ends with a NULL name. */
+extern const struct allocator_known allocator_known[];
+
+/* The known allocator called NAME, or NULL. */
+const struct allocator_known *allocator_known_find(const char *name);
+
+/*
+ * Fills INFO's name, version and path with the allocator that serves malloc
+ * in this process: the shared object malloc resolves into (dladdr), and the
+ * symbols only that object has (mallctl: jemalloc, mi_version: mimalloc,
+ * tc_version: tcmalloc, __asan_init: AddressSanitizer, gnu_get_libc_version:
+ * glibc). An object it does not recognise is "unknown". Does not allocate:
+ * the symbols are looked up in that object's own symbol table.
+ */
+void allocator_identify(struct allocator_info *info);
+
+/*
+ * The inspection of measure_fill_inspect() for the malloc family: identifies
+ * the allocator, stores the mean malloc_usable_size of the COUNT CHUNKS
+ * (when the allocator exports malloc_usable_size) and reads the allocator's
+ * own statistics where they are cheap: glibc mallinfo2, jemalloc stats.*
+ * through mallctl after an epoch refresh, tcmalloc's numeric properties,
+ * mimalloc's committed bytes. CTX is unused. Allocates nothing through
+ * malloc: an allocation between the fill and the free loop changes what
+ * the free loop costs (glibc could no longer give the heap back).
+ */
+void allocator_inspect(void *ctx, void *const *chunks, size_t count, struct sample *sample);
+
+/*
+ * Gives the free memory of the allocator that serves malloc back to the
+ * system, through its own call (jemalloc's arena purge, tcmalloc's
+ * ReleaseFreeMemory, mimalloc's mi_collect, glibc's malloc_trim), looked up
+ * without allocating. The measuring child calls it after PAPI's set-up,
+ * which mallocs and frees about 100 KiB: left resident, that memory would be
+ * reused by the first chunks and hidden from the RSS delta (seen here:
+ * tcmalloc's overhead at 40000 bytes read 941 B instead of 1019 B).
+ */
+void allocator_release_free(void);
+
+/*
+ * The measuring child of a backend that preloads the library at PATH
+ * (LD_PRELOAD, set by the runner): checks, before measuring and without
+ * allocating, that malloc resolves into that very file, runs the malloc
+ * backend's measurement, then checks that a backend named after a known
+ * allocator measured that allocator. Returns 0 with SAMPLE filled, or -1
+ * with SAMPLE failed saying which allocator served malloc instead: glibc's
+ * figures are never reported under another allocator's name.
+ */
+int allocator_run_preloaded(const char *backend_name, const char *path,
+			    const struct measure_params *params, struct sample *sample);
+
+#endif

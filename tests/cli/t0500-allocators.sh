@@ -1,0 +1,224 @@
+#!/bin/sh
+# Third-party allocators (jemalloc, mimalloc, tcmalloc, --preload) and the
+# split of the overhead into slack and metadata: each allocator that is
+# installed really serves malloc in its rows, its usable sizes are its size
+# classes, glibc's usable size is its chunk minus 8; a missing or unusable
+# library is refused before anything runs (exit 2); an allocator that does not
+# serve malloc fails its row instead of reporting glibc's figures.
+. "$(dirname "$0")/lib.sh"
+
+# Where the tests look for the libraries themselves, independently of the tool.
+multiarch=$(${CC:-cc} -print-multiarch 2>/dev/null)
+find_lib() {
+	for d in /usr/local/lib ${multiarch:+/usr/local/lib/$multiarch /usr/lib/$multiarch /lib/$multiarch} \
+		 /usr/lib64 /lib64 /usr/lib /lib; do
+		[ -f "$d/$1" ] && { echo "$d/$1"; return 0; }
+	done
+	# The dynamic linker's cache, for a library installed elsewhere.
+	for l in ldconfig /sbin/ldconfig /usr/sbin/ldconfig; do
+		p=$($l -p 2>/dev/null | awk -v n="$1" '$1 == n && /x86-64|64bit|AArch64/ { print $NF; exit }')
+		[ -n "$p" ] && [ -f "$p" ] && { echo "$p"; return 0; }
+	done
+	return 1
+}
+soname() {
+	case $1 in
+	jemalloc) echo libjemalloc.so.2 ;;
+	mimalloc) echo libmimalloc.so.2 ;;
+	tcmalloc) echo libtcmalloc_minimal.so.4 ;;
+	esac
+}
+package() {
+	case $1 in
+	jemalloc) echo libjemalloc2 ;;
+	mimalloc) echo libmimalloc2.0 ;;
+	tcmalloc) echo libtcmalloc-minimal4 ;;
+	esac
+}
+# median FILE PATH: a statistic's median.
+median() { jq_get "$1" "$2.median"; }
+# allocator_stat FILE ROW NAME: one of the allocator's own statistics of a result row.
+allocator_stat() { jq_get "$1" "$2.allocator_stats" | sed -n "s/.*\"$3\":\([0-9]*\).*/\1/p"; }
+# minus A B: A - B, printed exactly enough for near().
+minus() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.9f\n", a - b }'; }
+
+run_ab --help
+for b in jemalloc mimalloc tcmalloc; do
+	check "--help lists backend $b" grep -Eq "^ +$b .*$(package $b)" "$tmp/out"
+done
+check "--help documents --preload" grep -q -- '--preload NAME=PATH' "$tmp/out"
+
+# ---- bad input: exit 2, nothing measured, a message naming the problem ----
+libm=$(ldd "$AB" 2>/dev/null | awk '$1 ~ /^libm\.so/ { print $3 }')
+[ -n "$libm" ] || libm=$(find_lib libm.so.6)
+expect_usage "--preload of a missing file" "invalid --preload 'foo=/nonexistent.so': cannot open '/nonexistent.so'" \
+	--preload foo=/nonexistent.so --backend foo
+expect_usage "--preload of a text file" "'/etc/passwd' is not a shared library \(not an ELF file\)" \
+	--preload x=/etc/passwd --backend x
+expect_usage "--preload of a directory" "'/' is not a shared library" --preload x=/ --backend x
+expect_usage "--preload without =" "invalid --preload 'foo' \(expected NAME=PATH" --preload foo
+expect_usage "--preload without a path" "invalid --preload 'foo=' \(expected NAME=PATH" --preload foo=
+expect_usage "--preload without a name" "invalid --preload '=$libm' \(expected NAME=PATH" --preload "=$libm"
+expect_usage "--preload named after a built-in" "invalid name 'malloc' in --preload .*built-in backend" \
+	--preload "malloc=$libm" --backend malloc
+expect_usage "--preload named all" "invalid name 'all' in --preload" --preload "all=$libm"
+expect_usage "--preload name with a comma" "invalid name 'a,b' in --preload" --preload "a,b=$libm"
+expect_usage "--preload twice" "--preload 'x' appears more than once" --preload "x=$libm" --preload "x=$libm" --backend x
+expect_usage "--preload not in --backend" "--preload 'x' is not measured: add 'x' to --backend" --preload "x=$libm"
+expect_usage "all with other backends" "--backend all cannot be combined" --backend all,pool
+expect_usage "unknown backend lists the third-party ones" "unknown backend 'hoard'.*jemalloc, mimalloc, tcmalloc" --backend hoard
+
+# A requested allocator that is not installed: simulated with an empty search path.
+mkdir "$tmp/empty" "$tmp/libs"
+for b in jemalloc mimalloc tcmalloc; do
+	[ $asan = 1 ] && { skip "$b not installed names its Debian package" "AddressSanitizer refuses it first"; continue; }
+	ALLOCBENCH_LIBRARY_PATH=$tmp/empty expect_usage "$b not installed names its Debian package" \
+		"backend '$b' needs $(soname $b), which is not installed .*apt-get install $(package $b)" \
+		--backend malloc,$b --total 1M
+done
+
+# ---- glibc: usable size = chunk - 8, slack and metadata ----
+run_ab --sizes 4,40,400,4000 --backend malloc,pool --total 2M --repeat 1 -q -f json -o "$tmp/g.json"
+j=$tmp/g.json
+check "malloc run exits 0" [ "$rc" -eq 0 ]
+check "pool rows have no allocator" [ "$(jq_get "$j" 'results[backend=pool,size=4].allocator')" = null ]
+check "pool rows have no usable size" [ "$(jq_get "$j" 'results[backend=pool,size=4].usable_bytes')" = null ]
+check "config.preload is empty" [ "$(jq_get "$j" config.preload)" = '{}' ]
+check "config.skipped is empty" [ "$(jq_get "$j" config.skipped)" = '[]' ]
+if [ $asan = 1 ]; then
+	skip "glibc usable sizes" "built with AddressSanitizer, whose malloc this is"
+	check "malloc reports the sanitizer's allocator" [ "$(jq_get "$j" 'results[backend=malloc,size=4].allocator.name')" = asan ]
+else
+	r="results[backend=malloc,size=4]"
+	check "malloc is glibc" [ "$(jq_get "$j" "$r.allocator.name")" = glibc ]
+	check "glibc's version is the host's" [ "$(jq_get "$j" "$r.allocator.version")" = "$(jq_get "$j" host.libc_version)" ]
+	check "glibc's path is libc" sh -c "\"$JSONQ\" '$j' '$r.allocator.path' | grep -q 'libc\.so'"
+	for s in 4 40 400 4000; do
+		r="results[backend=malloc,size=$s]"
+		chunk=$(( (s + 8 + 15) / 16 * 16 )); [ $chunk -lt 32 ] && chunk=32
+		check "glibc $s: usable = chunk $chunk - 8" [ "$(median "$j" "$r.usable_bytes")" = $((chunk - 8)) ]
+		check "glibc $s: slack = usable - size" [ "$(median "$j" "$r.slack_bytes")" = $((chunk - 8 - s)) ]
+		check "glibc $s: metadata = overhead - slack" near "$(median "$j" "$r.metadata_bytes")" \
+			"$(minus "$(median "$j" "$r.overhead_bytes")" $((chunk - 8 - s)))" 0.000001
+		tol=$(awk -v r="$(jq_get "$j" "$r.resolution_bytes")" 'BEGIN{print 2*r + 0.01}')
+		check "glibc $s: metadata is the 8-byte header" near "$(median "$j" "$r.metadata_bytes")" 8 "$tol"
+		check "glibc $s: mallinfo2 counts the chunks" le $(( (2097152 / s) * (chunk - 8) )) \
+			"$(allocator_stat "$j" "$r" mallinfo2.uordblks)"
+		check "glibc $s: no flags" [ "$(jq_get "$j" "$r.slack_exceeds_overhead")$(jq_get "$j" "$r.overhead_varies")" = falsefalse ]
+	done
+fi
+
+# The text report: a second table under the main one.
+run_ab --sizes 4,40 --backend malloc,arena --total 1M --repeat 1 -q
+check "text: the breakdown table" grep -Eq '^backend +B +B +B +B +version$' "$tmp/out"
+[ $asan = 1 ] || check "text: malloc 4 usable 24, slack 20" grep -Eq '^malloc +4 +24\.00 +20\.00 +8\.[0-9]+ +glibc [0-9.]+$' "$tmp/out"
+check "text: arena has no breakdown row" [ "$(grep -Ec '^arena +(4|40) +[0-9.]+ +[0-9.]+ +[-0-9.]+\*? +[a-z]' "$tmp/out")" -eq 0 ]
+check "text: breakdown fits 80 columns" [ "$(awk '/^(backend|malloc|arena) / && length > 80' "$tmp/out" | wc -l)" -eq 0 ]
+
+# ---- under AddressSanitizer nothing can be preloaded: refused, clearly ----
+if [ $asan = 1 ]; then
+	expect_usage "AddressSanitizer build refuses jemalloc" "backend 'jemalloc' cannot run in this build.*AddressSanitizer" \
+		--backend jemalloc --total 1M
+	expect_usage "AddressSanitizer build refuses --preload" "backend 'fake' cannot run in this build" \
+		--preload "fake=$libm" --backend fake --total 1M
+	run_ab --backend all --sizes 40 --total 1M --repeat 1 -q -f json
+	check "AddressSanitizer: --backend all runs the built-ins" [ "$rc" -eq 0 ]
+	check "AddressSanitizer: --backend all skips the third-party ones" \
+		sh -c "\"$JSONQ\" '$tmp/out' 'config.skipped[0].reason' | grep -q AddressSanitizer"
+	for b in jemalloc mimalloc tcmalloc; do
+		skip "$b measurements" "built with AddressSanitizer, which must be the first library loaded"
+	done
+	exit 0
+fi
+
+# ---- an allocator that does not serve malloc fails its row, never shows glibc's ----
+run_ab --preload "fake=$libm" --backend fake,pool --sizes 40 --total 1M --repeat 1 -q -f json
+check "a library without malloc: exit 1" [ "$rc" -eq 1 ]
+check "a library without malloc: the row fails" [ "$(jq_get "$tmp/out" 'results[backend=fake].status')" = failed ]
+check "a library without malloc: the row says glibc served it" \
+	sh -c "\"$JSONQ\" '$tmp/out' 'results[backend=fake].error' | grep -q \"fake is not active: malloc is served by '.*libc\.so.*'\""
+check "a library without malloc: no figures" [ "$(jq_get "$tmp/out" 'results[backend=fake].overhead_bytes')" = null ]
+check "a library without malloc: the other rows ran" [ "$(jq_get "$tmp/out" 'results[backend=pool].status')" = ok ]
+check "config.preload names the library" [ "$(jq_get "$tmp/out" config.preload.fake)" = "$(readlink -f "$libm")" ]
+
+# ---- each installed allocator ----
+installed=
+for b in jemalloc mimalloc tcmalloc; do
+	lib=$(find_lib "$(soname $b)")
+	if [ -z "$lib" ]; then
+		skip "$b measurements" "$(soname $b) not installed (apt-get install $(package $b))"
+		continue
+	fi
+	installed="$installed $b"
+	eval "lib_$b=\$lib"
+	run_ab --backend $b,malloc --sizes 4,40,4000,33000 --total 2M --repeat 1 -q -f json -o "$tmp/$b.json"
+	j=$tmp/$b.json
+	check "$b: run exits 0" [ "$rc" -eq 0 ]
+	check "$b: config.preload names its library" sh -c "\"$JSONQ\" '$j' config.preload.$b | grep -q '/$(soname $b)\$'"
+	r="results[backend=$b,size=4]"
+	check "$b: the allocator serving malloc is $b" [ "$(jq_get "$j" "$r.allocator.name")" = $b ]
+	check "$b: its version is reported" sh -c "\"$JSONQ\" '$j' '$r.allocator.version' | grep -Eq '^[0-9]+\.[0-9]+'"
+	check "$b: its path is the preloaded library" [ "$(readlink -f "$(jq_get "$j" "$r.allocator.path")")" = "$(readlink -f "$lib")" ]
+	check "$b: the malloc row in the same run is still glibc" [ "$(jq_get "$j" 'results[backend=malloc,size=4].allocator.name')" = glibc ]
+	# Size classes, from malloc_usable_size in the child: 4 -> 8, 40 -> 48, 4000 -> 4096, 33000 -> 40960.
+	for pair in 4:8 40:48 4000:4096 33000:40960; do
+		s=${pair%:*}; u=${pair#*:}
+		r="results[backend=$b,size=$s]"
+		check "$b $s: usable $u (its size class)" [ "$(median "$j" "$r.usable_bytes")" = $u ]
+		check "$b $s: slack = $u - $s" [ "$(median "$j" "$r.slack_bytes")" = $((u - s)) ]
+		check "$b $s: metadata = overhead - slack" near "$(median "$j" "$r.metadata_bytes")" \
+			"$(minus "$(median "$j" "$r.overhead_bytes")" $((u - s)))" 0.000001
+	done
+	for s in 4 40; do
+		r="results[backend=$b,size=$s]"
+		res=$(jq_get "$j" "$r.resolution_bytes")
+		check "$b $s: metadata is small and not negative" sh -c \
+			"awk -v m=$(median "$j" "$r.metadata_bytes") -v r=$res 'BEGIN{exit !(m >= -r && m < 1.5)}'"
+		check "$b $s: slack within the overhead" [ "$(jq_get "$j" "$r.slack_exceeds_overhead")" = false ]
+	done
+	r="results[backend=$b,size=33000]"
+	check "$b 33000: slack exceeds the overhead, flagged" [ "$(jq_get "$j" "$r.slack_exceeds_overhead")" = true ]
+	check "$b 33000: and explained" sh -c "\"$JSONQ\" '$j' '$r.notes[0]' | grep -q 'slack .* exceeds the RSS overhead'"
+	check "$b: its own statistics" sh -c "\"$JSONQ\" '$j' 'results[backend=$b,size=40].allocator_stats' | grep -Eq '\"(stats\.allocated|process_info\.current_commit|generic\.current_allocated_bytes)\":[1-9]'"
+done
+
+# jemalloc's statistics: what it has allocated covers the chunks' size classes.
+if [ -n "${lib_jemalloc:-}" ]; then
+	alloc=$(allocator_stat "$tmp/jemalloc.json" 'results[backend=jemalloc,size=40]' stats.allocated)
+	check "jemalloc stats.allocated >= count x 48 ($alloc)" le $((2097152 / 40 * 48)) "$alloc"
+	# The user's own LD_PRELOAD is kept for the malloc backend and reported.
+	LD_PRELOAD=$lib_jemalloc "$AB" --backend malloc --sizes 40 --total 1M --repeat 1 -q -f json >"$tmp/u.json" 2>"$tmp/err"
+	check "LD_PRELOAD=jemalloc --backend malloc measures jemalloc" [ "$(jq_get "$tmp/u.json" 'results[0].allocator.name')" = jemalloc ]
+	# ... and replaced by exactly the named library for the others.
+	if [ -n "${lib_mimalloc:-}" ]; then
+		LD_PRELOAD=$lib_jemalloc "$AB" --backend mimalloc --sizes 40 --total 1M --repeat 1 -q -f json >"$tmp/u.json" 2>"$tmp/err"
+		check "LD_PRELOAD=jemalloc --backend mimalloc measures mimalloc" [ "$(jq_get "$tmp/u.json" 'results[0].allocator.name')" = mimalloc ]
+		run_ab --preload "jemalloc=$lib_mimalloc" --backend jemalloc --sizes 40 --total 1M --repeat 1 -q -f json
+		check "a known name given another allocator fails its row" sh -c \
+			"\"$JSONQ\" '$tmp/out' 'results[0].error' | grep -q 'which is mimalloc, not jemalloc'"
+	fi
+fi
+
+# ---- --backend all: the built-ins, what is installed, and what is skipped ----
+set -- $installed
+if [ $# -gt 0 ]; then
+	first=$1
+	eval "ln -s \"\$lib_$first\" \"$tmp/libs/$(soname $first)\""
+	ALLOCBENCH_LIBRARY_PATH=$tmp/libs "$AB" --backend all --sizes 40 --total 1M --repeat 1 -q -f json \
+		>"$tmp/all.json" 2>"$tmp/err"
+	check "ALLOCBENCH_LIBRARY_PATH finds $first there" [ "$(jq_get "$tmp/all.json" "config.preload.$first")" = "$tmp/libs/$(soname $first)" ]
+	check "--backend all: built-ins then $first" [ "$(jq_get "$tmp/all.json" config.backends)" = "[\"malloc\",\"pool\",\"pool-locked\",\"arena\",\"$first\"]" ]
+	check "--backend all: $first measured" [ "$(jq_get "$tmp/all.json" "results[backend=$first].allocator.name")" = $first ]
+	check "--backend all: two skipped" [ "$(jq_get "$tmp/all.json" 'config.skipped#')" = 2 ]
+	for b in jemalloc mimalloc tcmalloc; do
+		[ $b = $first ] && continue
+		check "--backend all: says on stderr that $b is skipped" grep -q "skips $b: not installed .*$(package $b)" "$tmp/err"
+		check "--backend all: the JSON names $b's package" sh -c "\"$JSONQ\" '$tmp/all.json' 'config.skipped[backend=$b].package' | grep -qx '$(package $b)'"
+	done
+fi
+ALLOCBENCH_LIBRARY_PATH=$tmp/empty "$AB" --backend all --sizes 40 --total 1M --repeat 1 -q -f json \
+	>"$tmp/all.json" 2>"$tmp/err"
+check "--backend all with nothing installed runs the built-ins" [ "$(jq_get "$tmp/all.json" config.backends)" = '["malloc","pool","pool-locked","arena"]' ]
+check "--backend all with nothing installed skips all three" [ "$(grep -c 'skips .*: not installed' "$tmp/err")" -eq 3 ]
+run_ab --backend all --sizes 40 --total 1M --repeat 1 -q -f json
+check "--backend all measures every installed allocator" [ "$(jq_get "$tmp/out" 'results#')" -eq $((4 + $#)) ]
