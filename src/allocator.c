@@ -17,19 +17,19 @@ const struct allocator_known allocator_known[] = {
 		.name = "jemalloc",
 		.package = "libjemalloc2",
 		.sonames = { "libjemalloc.so.2", NULL },
-		.summary = "preloaded jemalloc (Debian: libjemalloc2)",
+		.summary = "jemalloc, preloaded (Debian: libjemalloc2)",
 	},
 	{
 		.name = "mimalloc",
 		.package = "libmimalloc2.0",
 		.sonames = { "libmimalloc.so.2", NULL },
-		.summary = "preloaded mimalloc (Debian: libmimalloc2.0)",
+		.summary = "mimalloc, preloaded (Debian: libmimalloc2.0)",
 	},
 	{
 		.name = "tcmalloc",
 		.package = "libtcmalloc-minimal4",
 		.sonames = { "libtcmalloc_minimal.so.4", "libtcmalloc.so.4", NULL },
-		.summary = "preloaded tcmalloc (Debian: libtcmalloc-minimal4)",
+		.summary = "tcmalloc, preloaded (Debian: libtcmalloc-minimal4)",
 	},
 	{ .name = NULL },
 };

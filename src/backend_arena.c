@@ -126,7 +126,7 @@ static int arena_run(const struct measure_params *params, struct sample *sample)
 
 const struct backend backend_arena = {
 	.name = "arena",
-	.summary = "bump allocation into one preallocated region (like placement new)",
+	.summary = "bump allocation into one region, like placement new",
 	.uses_align = 1,
 	.run = arena_run,
 };

@@ -56,7 +56,7 @@ static int malloc_run(const struct measure_params *params, struct sample *sample
 
 const struct backend backend_malloc = {
 	.name = "malloc",
-	.summary = "the C library's malloc/free (or a preloaded allocator)",
+	.summary = "the C library's malloc/free, or a preloaded allocator",
 	.uses_align = 0,
 	.run = malloc_run,
 };

@@ -166,7 +166,7 @@ static int pool_run(const struct measure_params *params, struct sample *sample)
 
 const struct backend backend_pool = {
 	.name = "pool",
-	.summary = "fixed-size chunks on per-thread free lists, no lock (like concurrency::Alloc)",
+	.summary = "fixed-size chunks on per-thread free lists, no lock",
 	.uses_align = 1,
 	.run = pool_run,
 };
@@ -253,7 +253,7 @@ static int pool_locked_run(const struct measure_params *params, struct sample *s
 
 const struct backend backend_pool_locked = {
 	.name = "pool-locked",
-	.summary = "one pool shared behind one mutex (like CFixedAlloc)",
+	.summary = "one pool behind one mutex, like CFixedAlloc",
 	.uses_align = 1,
 	.run = pool_locked_run,
 };

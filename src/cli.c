@@ -13,8 +13,9 @@ void cli_run_help(FILE *out)
 	fputs(
 "usage: allocbench [run] [options]\n"
 "       allocbench compare BASELINE.json CURRENT.json [options]\n"
+"       allocbench plot [--metric LIST] [-o FILE] [FILE...]\n"
 "       allocbench counters [--counters LIST] [--format FORMAT]\n"
-"       allocbench --help | --version | compare --help\n"
+"       allocbench --help | --version | COMMAND --help\n"
 "\n"
 "Measures what one allocation really costs: resident bytes and nanoseconds per\n"
 "chunk, allocating --total bytes in chunks of one size at a time, each\n"
@@ -22,18 +23,19 @@ void cli_run_help(FILE *out)
 "\n"
 "Options:\n"
 "  -s, --sizes LIST       chunk sizes in bytes, comma-separated (default\n"
-"                         " RUN_DEFAULT_SIZES "); a range LO..HI doubles from LO up to\n"
-"                         HI, LO..HI:xF multiplies by F, LO..HI:+S adds S\n"
-"  -b, --backend LIST     backends, comma-separated (default " RUN_DEFAULT_BACKENDS "):\n", out);
+"                         " RUN_DEFAULT_SIZES "); a range LO..HI doubles from\n"
+"                         LO up to HI, LO..HI:xF multiplies by F, LO..HI:+S\n"
+"                         adds S\n"
+"  -b, --backend LIST     backends, comma-separated (default\n"
+"                         " RUN_DEFAULT_BACKENDS "):\n", out);
 	for (size_t i = 0; backend_table[i]; i++)
-		fprintf(out, "                           %-8s %s\n", backend_table[i]->name,
-			backend_table[i]->summary);
+		fprintf(out, "    %-12s %s\n", backend_table[i]->name, backend_table[i]->summary);
 	for (size_t i = 0; allocator_known[i].name; i++)
-		fprintf(out, "                           %-8s %s\n", allocator_known[i].name,
-			allocator_known[i].summary);
+		fprintf(out, "    %-12s %s\n", allocator_known[i].name, allocator_known[i].summary);
 	fputs(
-"                         a --preload NAME; or all: every built-in backend, every\n"
-"                         installed third-party allocator and every --preload\n"
+"    NAME         a library given with --preload NAME=PATH\n"
+"    all          every built-in backend, every installed third-party\n"
+"                 allocator and every --preload\n"
 "      --preload NAME=PATH\n"
 "                         measure the allocator library PATH as backend NAME\n"
 "                         (LD_PRELOAD in the measuring process); repeatable\n", out);
@@ -53,11 +55,10 @@ void cli_run_help(FILE *out)
 "      --pool-block BYTES bytes the pool takes from the system at a time\n"
 "                         (default 1M, rounded up to whole pages)\n"
 "  -w, --workload NAME    what is measured (default fill):\n"
-"                           fill     allocate total in chunks, free, fill again warm\n"
-"                           churn    create and destroy count objects, --rounds times\n"
-"                           random   a seeded random live set mixing all --sizes\n"
-"                           threads  --threads threads swap array elements through\n"
-"                                    a temporary allocation\n"
+"    fill         allocate total in chunks, free, fill again warm\n"
+"    churn        create and destroy count objects, --rounds times\n"
+"    random       a seeded random live set mixing all --sizes\n"
+"    threads      --threads threads swap array elements through a temporary\n"
 "      --rounds N         churn, threads: rounds (default: about 16 million\n"
 "                         operations in all, 2 to 1000 rounds)\n"
 "      --seed N           random: the generator's seed (default 20120528)\n"
@@ -67,7 +68,8 @@ void cli_run_help(FILE *out)
 "                         (PAPI_TOT_CYC), native events (perf::PAGE-FAULTS),\n"
 "                         allocbench's own (allocbench::allocs; allocbench for\n"
 "                         all of them), default, or none; default:\n"
-"                         " COUNTERS_DEFAULT_PRESETS ",allocbench.\n"
+"                         " COUNTERS_DEFAULT_PRESETS ",\n"
+"                         allocbench.\n"
 "                         'allocbench counters' says which this machine counts;\n"
 "                         fill workload only\n"
 "  -f, --format FORMAT    text (default), json, csv (one line per result,\n"
