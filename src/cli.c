@@ -441,6 +441,7 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 		case OPT_COUNTERS:
 			cli_parse_counters(optarg, &config->counters);
 			counters_arg = optarg;
+			config->counters_given = 1;
 			break;
 		case OPT_PRELOAD:
 			if (!(p = preload_parse(optarg)))

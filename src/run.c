@@ -296,10 +296,11 @@ int run_measure_all(const struct run_config *config, struct run_report *report)
 	 * slow moment of a shared machine spreads over all backends instead of
 	 * falling on one.
 	 */
-	steps = ncolumns * config->repeat * (config->nbackends + (size_t)with_floor);
+	steps = ncolumns * (config->repeat * config->nbackends + (size_t)with_floor);
 	for (size_t s = 0; s < ncolumns; s++) {
 		for (unsigned rep = 0; rep < config->repeat; rep++) {
-			if (with_floor) {
+			/* The floor is the machine's, not a backend's: measured once per size. */
+			if (with_floor && rep == 0) {
 				progress(config, step++, steps, RUNNER_FLOOR, config->sizes[s]);
 				measure_floor_cell(config, &report->floors[s], rep, &report->failed);
 			}

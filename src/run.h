@@ -51,6 +51,7 @@ struct run_config {
 	uint64_t seed;                     /* random: --seed */
 	unsigned threads;                  /* threads: --threads */
 	struct counter_list counters;      /* --counters: events counted around the loops */
+	int counters_given;                /* --counters was given (not the default list) */
 	struct preload **preloads;         /* owned: backends run under LD_PRELOAD (preload.h) */
 	size_t npreloads;
 	struct backend_skip *skipped;      /* owned: what --backend all left out, and why */

@@ -102,8 +102,14 @@ for s in 4 40 4000; do
 	check "arena $s: pool_blocks is 0" [ "$(c arena $s pool_blocks alloc_total.max)" = 0 ]
 done
 
-# The text report: which counters are live, which not and why; a table per chunk.
+# The text report: which counters are live, which not and why; a table per
+# chunk when --counters is given or an event besides allocbench's own is live.
 run_ab --sizes 4,40 --total 1M --repeat 1 -q
+if [ $has_pmu = 0 ]; then
+	check "default list, only allocbench's own live: no counters table" \
+		sh -c "! grep -q '^counters per chunk' '$tmp/out'"
+fi
+run_ab --sizes 4,40 --total 1M --repeat 1 -q --counters default
 check "text run exits 0" [ "$rc" -eq 0 ]
 # The header's lines are wrapped at 80 columns: read them joined.
 header=$(sed -n '/^counters live:/,/^$/p' "$tmp/out" | tr '\n' ' ' | tr -s ' ')
