@@ -88,7 +88,12 @@ int table_print(const struct table *table, FILE *out)
 		}
 	}
 	for (int line = two_lines ? 0 : 1; line < 2; line++) {
-		for (size_t c = 0; c < table->ncolumns; c++)
+		/* An upper heading line ends at its last word: no trailing spaces. */
+		size_t last = table->ncolumns;
+
+		while (last > 1 && !*(line ? table->head2[last - 1] : table->head1[last - 1]))
+			last--;
+		for (size_t c = 0; c < last; c++)
 			print_cell(out, table, c, width[c], line ? table->head2[c] : table->head1[c]);
 		fputc('\n', out);
 	}
