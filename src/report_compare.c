@@ -6,6 +6,7 @@
  * verdict; man/allocbench.1 documents each field.
  */
 #include "compare.h"
+#include "json_out.h"
 #include "stats.h"
 #include "table.h"
 #include "util.h"
@@ -400,8 +401,6 @@ int compare_write_json(FILE *out, const struct comparison *c)
 {
 	cJSON *root = cJSON_CreateObject(), *rows = cJSON_CreateArray();
 	cJSON *summary = cJSON_CreateObject();
-	char *text;
-	int ret = 0;
 
 	cJSON_AddStringToObject(root, "schema", COMPARE_JSON_SCHEMA);
 	cJSON_AddStringToObject(root, "tool_version", ALLOCBENCH_VERSION);
@@ -421,12 +420,5 @@ int compare_write_json(FILE *out, const struct comparison *c)
 	cJSON_AddItemToObject(root, "summary", summary);
 	cJSON_AddBoolToObject(root, "regression", c->regression);
 
-	text = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!text)
-		return error("out of memory while writing JSON");
-	if (fputs(text, out) == EOF || fputc('\n', out) == EOF)
-		ret = -1;
-	cJSON_free(text);
-	return ret;
+	return json_write_document(out, root);
 }

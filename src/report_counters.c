@@ -3,6 +3,7 @@
  * why the others were not, their values per chunk (text) and per chunk and in
  * total as statistics over the runs (JSON), and `allocbench counters`.
  */
+#include "json_out.h"
 #include "report_counters.h"
 #include "table.h"
 #include "util.h"
@@ -286,19 +287,6 @@ out:
 
 /* --------------------------------------------------------------- JSON */
 
-static cJSON *stat_json(const struct stat_summary *s, const double *runs, unsigned n)
-{
-	cJSON *obj = cJSON_CreateObject(), *array = cJSON_CreateArray();
-
-	cJSON_AddNumberToObject(obj, "median", s->median);
-	cJSON_AddNumberToObject(obj, "min", s->min);
-	cJSON_AddNumberToObject(obj, "max", s->max);
-	for (unsigned i = 0; i < n; i++)
-		cJSON_AddItemToArray(array, cJSON_CreateNumber(runs[i]));
-	cJSON_AddItemToObject(obj, "runs", array);
-	return obj;
-}
-
 struct cJSON *report_counters_json_list(const struct counter_list *list)
 {
 	cJSON *array = cJSON_CreateArray();
@@ -334,7 +322,7 @@ struct cJSON *report_counters_json_cell(const struct run_report *report, const s
 				event = cJSON_CreateNull();
 				break;
 			}
-			cJSON_AddItemToObject(event, fields[f].name, stat_json(&s, runs, cell->runs));
+			cJSON_AddItemToObject(event, fields[f].name, json_stat(&s, runs, cell->runs));
 		}
 		cJSON_AddItemToObject(obj, list->names[i], event);
 	}
@@ -415,8 +403,6 @@ int report_counters_check_json(FILE *out, const struct counters_check *check)
 {
 	cJSON *root = cJSON_CreateObject(), *tool = cJSON_CreateObject();
 	cJSON *events = cJSON_CreateArray();
-	char *text;
-	int ret = 0;
 
 	cJSON_AddStringToObject(tool, "name", "allocbench");
 	cJSON_AddStringToObject(tool, "version", ALLOCBENCH_VERSION);
@@ -436,12 +422,5 @@ int report_counters_check_json(FILE *out, const struct counters_check *check)
 		cJSON_AddItemToArray(events, event);
 	}
 	cJSON_AddItemToObject(root, "events", events);
-	text = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!text)
-		return error("out of memory while writing JSON");
-	if (fputs(text, out) == EOF || fputc('\n', out) == EOF)
-		ret = -1;
-	cJSON_free(text);
-	return ret;
+	return json_write_document(out, root);
 }

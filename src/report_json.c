@@ -6,6 +6,7 @@
 #include "report_counters.h"
 #include "breakdown.h"
 #include "preload.h"
+#include "json_out.h"
 #include "run.h"
 #include "util.h"
 
@@ -15,19 +16,6 @@
 #include <time.h>
 
 #define JSON_SCHEMA "allocbench/1"
-
-static cJSON *summary_json(const struct stat_summary *s, const double *runs, unsigned n)
-{
-	cJSON *obj = cJSON_CreateObject(), *array = cJSON_CreateArray();
-
-	cJSON_AddNumberToObject(obj, "median", s->median);
-	cJSON_AddNumberToObject(obj, "min", s->min);
-	cJSON_AddNumberToObject(obj, "max", s->max);
-	for (unsigned i = 0; i < n; i++)
-		cJSON_AddItemToArray(array, cJSON_CreateNumber(runs[i]));
-	cJSON_AddItemToObject(obj, "runs", array);
-	return obj;
-}
 
 /* Adds METRIC of CELL as {median, min, max, runs}, or null when it does not exist. */
 static void add_metric(cJSON *obj, const struct run_report *report,
@@ -44,7 +32,7 @@ static void add_metric(cJSON *obj, const struct run_report *report,
 		report_floor_ns(report, cell->size, &floor_ns);
 	for (unsigned r = 0; r < cell->runs; r++)
 		metric_value(cell, &cell->samples[r], metric, floor_ns, &runs[r]);
-	cJSON_AddItemToObject(obj, metric_name(metric), summary_json(&s, runs, cell->runs));
+	cJSON_AddItemToObject(obj, metric_name(metric), json_stat(&s, runs, cell->runs));
 }
 
 static cJSON *host_json(const struct host_info *host)
@@ -140,11 +128,11 @@ static cJSON *floor_json(const struct floor_cell *f)
 		faults[r] = (double)f->samples[r].alloc_faults;
 	}
 	if (!stats_summarize(alloc, f->runs, &s))
-		cJSON_AddItemToObject(obj, "alloc_ns", summary_json(&s, alloc, f->runs));
+		cJSON_AddItemToObject(obj, "alloc_ns", json_stat(&s, alloc, f->runs));
 	if (!stats_summarize(release, f->runs, &s))
-		cJSON_AddItemToObject(obj, "free_ns", summary_json(&s, release, f->runs));
+		cJSON_AddItemToObject(obj, "free_ns", json_stat(&s, release, f->runs));
 	if (!stats_summarize(faults, f->runs, &s))
-		cJSON_AddItemToObject(obj, "page_faults", summary_json(&s, faults, f->runs));
+		cJSON_AddItemToObject(obj, "page_faults", json_stat(&s, faults, f->runs));
 	return obj;
 }
 
@@ -177,7 +165,7 @@ static void add_breakdown(cJSON *obj, const struct run_report *report, const str
 			cJSON_AddNullToObject(obj, breakdown_name((enum breakdown)b));
 		else
 			cJSON_AddItemToObject(obj, breakdown_name((enum breakdown)b),
-					      summary_json(&s, runs, cell->runs));
+					      json_stat(&s, runs, cell->runs));
 	}
 	add_flag(obj, "slack_exceeds_overhead", breakdown_slack_exceeds_overhead(report, cell));
 	add_flag(obj, "overhead_varies", breakdown_overhead_varies(report, cell));
@@ -279,8 +267,6 @@ int report_json_write(FILE *out, const struct run_report *report)
 	char created[32];
 	time_t now = time(NULL);
 	struct tm tm;
-	char *text;
-	int ret = 0;
 
 	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
 	cJSON_AddStringToObject(root, "schema", JSON_SCHEMA);
@@ -299,12 +285,5 @@ int report_json_write(FILE *out, const struct run_report *report)
 	cJSON_AddItemToObject(root, "results", results);
 	report_counters_json_status(root, &report->counters);
 
-	text = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!text)
-		return error("out of memory while writing JSON");
-	if (fputs(text, out) == EOF || fputc('\n', out) == EOF)
-		ret = -1;
-	cJSON_free(text);
-	return ret;
+	return json_write_document(out, root);
 }
