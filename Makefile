@@ -121,5 +121,5 @@ uninstall:
 clean:
 	rm -f allocbench $(OBJ) $(UNIT_BIN) $(TOOLS) .build-flags
 
-tests/tools/%: tests/tools/%.c .build-flags
+tests/tools/%: tests/tools/%.c tests/tools/tool_json.h .build-flags
 	$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBS)

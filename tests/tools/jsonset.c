@@ -13,68 +13,12 @@
  * Prints the whole document to stdout. Exits 1 when the path does not
  * exist, 2 on bad usage or when FILE is not JSON.
  */
+#include "tool_json.h"
+
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char *slurp(const char *path)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	size_t n = 0, alloc = 4096;
-	char *buf = malloc(alloc);
-
-	if (!f || !buf)
-		return NULL;
-	for (;;) {
-		size_t got = fread(buf + n, 1, alloc - n - 1, f);
-
-		n += got;
-		if (n + 1 < alloc)
-			break;
-		alloc *= 2;
-		buf = realloc(buf, alloc);
-		if (!buf)
-			return NULL;
-	}
-	buf[n] = '\0';
-	if (f != stdin)
-		fclose(f);
-	return buf;
-}
-
-/* 1 when every KEY=VALUE of CONDITIONS holds for ITEM (numbers as %.17g). */
-static int matches(const cJSON *item, const char *conditions)
-{
-	char *copy = strdup(conditions), *cond, *next;
-	int ok = 1;
-
-	for (cond = copy; ok && cond; cond = next) {
-		char *eq = strchr(cond, '=');
-		const cJSON *member;
-		char buf[64];
-
-		next = strchr(cond, ',');
-		if (next)
-			*next++ = '\0';
-		if (!eq) {
-			ok = 0;
-			break;
-		}
-		*eq = '\0';
-		member = cJSON_GetObjectItemCaseSensitive(item, cond);
-		if (cJSON_IsString(member)) {
-			ok = !strcmp(member->valuestring, eq + 1);
-		} else if (cJSON_IsNumber(member)) {
-			snprintf(buf, sizeof(buf), "%.17g", member->valuedouble);
-			ok = !strcmp(buf, eq + 1);
-		} else {
-			ok = 0;
-		}
-	}
-	free(copy);
-	return ok;
-}
 
 /* One step of the path from NODE; *PARENT becomes the container of the result. */
 static cJSON *step(cJSON *node, char *text, cJSON **parent)
@@ -100,7 +44,7 @@ static cJSON *step(cJSON *node, char *text, cJSON **parent)
 		if (!strchr(inside, '='))
 			return cJSON_GetArrayItem(node, atoi(inside));
 		cJSON_ArrayForEach(item, node)
-			if (matches(item, inside))
+			if (tool_matches(item, inside))
 				return item;
 	}
 	return NULL;
@@ -130,7 +74,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	op = argv[3];
-	text = slurp(argv[1]);
+	text = tool_slurp(argv[1]);
 	root = text ? cJSON_Parse(text) : NULL;
 	if (!root) {
 		fprintf(stderr, "jsonset: %s: not JSON\n", argv[1]);

@@ -19,6 +19,8 @@
  * something that is not checked; annotations ($schema, $id, $comment, title,
  * description, default, examples, format) are ignored, as the draft allows.
  */
+#include "tool_json.h"
+
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <regex.h>
@@ -28,35 +30,6 @@
 
 static const cJSON *schema_root;
 static int unsupported;   /* set when the schema uses a keyword not implemented */
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	size_t n = 0, alloc = 4096;
-	char *buf = malloc(alloc);
-
-	if (!f || !buf) {
-		if (f)
-			fclose(f);
-		free(buf);
-		return NULL;
-	}
-	for (;;) {
-		size_t got = fread(buf + n, 1, alloc - n - 1, f);
-
-		n += got;
-		if (n + 1 < alloc)
-			break;
-		alloc *= 2;
-		buf = realloc(buf, alloc);
-		if (!buf)
-			break;
-	}
-	fclose(f);
-	if (buf)
-		buf[n] = '\0';
-	return buf;
-}
 
 static int is_type(const cJSON *node, const char *type)
 {
@@ -306,8 +279,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: schemacheck SCHEMA.json DOCUMENT.json\n");
 		return 2;
 	}
-	schema_text = slurp(argv[1]);
-	doc_text = slurp(argv[2]);
+	schema_text = tool_slurp(argv[1]);
+	doc_text = tool_slurp(argv[2]);
 	schema = schema_text ? cJSON_Parse(schema_text) : NULL;
 	doc = doc_text ? cJSON_Parse(doc_text) : NULL;
 	if (!schema || !doc) {
