@@ -505,10 +505,10 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 			break;
 		case 'h':
 			cli_run_help(stdout);
-			exit(fflush(stdout) || ferror(stdout) ? 1 : 0);
+			exit(stdout_flush_check() ? 1 : 0);
 		case 'V':
 			printf("allocbench %s\n", ALLOCBENCH_VERSION);
-			exit(fflush(stdout) || ferror(stdout) ? 1 : 0);
+			exit(stdout_flush_check() ? 1 : 0);
 		case ':':
 			usage_die("option '%s' needs a value (see allocbench --help)",
 				  argv[optind - 1]);

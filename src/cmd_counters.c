@@ -65,7 +65,7 @@ int cmd_counters(int argc, char **argv)
 			break;
 		case 'h':
 			counters_help(stdout);
-			exit(fflush(stdout) || ferror(stdout) ? 1 : 0);
+			exit(stdout_flush_check() ? 1 : 0);
 		case ':':
 			usage_die("option '%s' needs a value (see allocbench counters --help)",
 				  argv[optind - 1]);
@@ -86,9 +86,11 @@ int cmd_counters(int argc, char **argv)
 	ret = json ? report_counters_check_json(stdout, check) :
 		     report_counters_check_text(stdout, check);
 	free(check);
-	if (ret || fflush(stdout) || ferror(stdout)) {
-		error("cannot write the report");
+	if (ret) {
+		error("cannot write the report to standard output");
 		return 1;
 	}
+	if (stdout_flush_check())
+		return 1;
 	return 0;
 }

@@ -140,7 +140,7 @@ static void parse_plot_args(int argc, char **argv, struct plot_args *args)
 			break;
 		case 'h':
 			plot_help(stdout);
-			exit(fflush(stdout) || ferror(stdout) ? 1 : 0);
+			exit(stdout_flush_check() ? 1 : 0);
 		case ':':
 			usage_die("option '%s' needs a value (see allocbench plot --help)",
 				  argv[optind - 1]);
