@@ -8,6 +8,7 @@
 #include "report_counters.h"
 #include "util.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,7 +88,8 @@ int cmd_counters(int argc, char **argv)
 		     report_counters_check_text(stdout, check);
 	free(check);
 	if (ret) {
-		error("cannot write the report to standard output");
+		error("cannot write the report to standard output: %s",
+		      strerror(errno ? errno : EIO));
 		return 1;
 	}
 	if (stdout_flush_check())

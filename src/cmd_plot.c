@@ -10,6 +10,7 @@
 #include "util.h"
 
 #include <getopt.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,8 +218,9 @@ int cmd_plot(int argc, char **argv)
 	if (output_open(&out, args.output_path))
 		goto done;
 	if (plot_svg_write(&plot, out.file)) {
-		error("cannot write the chart to '%s'",
-		      args.output_path ? args.output_path : "standard output");
+		error("cannot write the chart to '%s': %s",
+		      args.output_path ? args.output_path : "standard output",
+		      strerror(errno ? errno : EIO));
 		output_abort(&out);
 		ret = 1;
 		goto done;

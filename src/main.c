@@ -11,9 +11,11 @@
 #include "runner.h"
 #include "util.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /*
  * Refuses (returns -1 after saying why) a run whose largest measurement
@@ -67,6 +69,13 @@ static int cmd_run(int argc, char **argv)
 	int ret;
 
 	cli_parse_run(argc, argv, &config);
+	/* Every measurement execs /proc/self/exe: without /proc, say so once, up front. */
+	if (access("/proc/self/exe", X_OK)) {
+		error("cannot run the measuring processes: '/proc/self/exe': %s (is /proc "
+		      "mounted?)", strerror(errno));
+		cli_config_release(&config);
+		return 2;
+	}
 	if (!config.force && check_memory(&config)) {
 		cli_config_release(&config);
 		return 2;
@@ -130,7 +139,8 @@ static int cmd_run(int argc, char **argv)
 		cli_config_release(&config);
 		return ret;
 	} else if (ret) {
-		error("cannot write the report");
+		error("cannot write the report to %s: %s", config.output_path ? config.output_path :
+		      "standard output", strerror(errno ? errno : EIO));
 		output_abort(&out);
 	} else {
 		ret = output_commit(&out);
