@@ -400,9 +400,10 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 				usage_die("invalid --total '%s': must be more than 0 bytes", optarg);
 			break;
 		case 'r':
+			/* v is unset when the parse fails: the reason is WHY then. */
 			if (parse_unsigned(optarg, RUN_MAX_REPEAT, &v, &why) || !v)
 				usage_die("invalid --repeat '%s': %s (expected a whole number "
-					  "from 1 to %d)", optarg, v ? why : "must be at least 1",
+					  "from 1 to %d)", optarg, *why ? why : "must be at least 1",
 					  RUN_MAX_REPEAT);
 			config->repeat = (unsigned)v;
 			break;
@@ -432,7 +433,7 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 		case OPT_ROUNDS:
 			if (parse_unsigned(optarg, 1000000, &v, &why) || !v)
 				usage_die("invalid --rounds '%s': %s (expected a whole number from 1 "
-					  "to 1000000)", optarg, v ? why : "must be at least 1");
+					  "to 1000000)", optarg, *why ? why : "must be at least 1");
 			config->rounds = (unsigned)v;
 			rounds_arg = optarg;
 			break;
@@ -445,7 +446,7 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 		case OPT_THREADS:
 			if (parse_unsigned(optarg, MEASURE_MAX_THREADS, &v, &why) || !v)
 				usage_die("invalid --threads '%s': %s (expected a whole number from 1 "
-					  "to %d)", optarg, v ? why : "must be at least 1",
+					  "to %d)", optarg, *why ? why : "must be at least 1",
 					  MEASURE_MAX_THREADS);
 			config->threads = (unsigned)v;
 			threads_arg = optarg;
