@@ -141,6 +141,7 @@ FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread -g -O1 -fno-omit-frame-pointer $(PAPI_DEFINE) $(DEPS_CFLAGS)
 FUZZ_OBJ = $(patsubst src/%.c,build-fuzz/%.o,$(filter-out src/main.c,$(SRC)))
 
+.SECONDARY: $(FUZZ_OBJ)
 build-fuzz/%.o: src/%.c $(wildcard src/*.h) Makefile
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN) -c -o $@ $<
