@@ -148,11 +148,16 @@ else
 fi
 
 # No /proc: a clear error before anything runs (needs a mount namespace).
+# LeakSanitizer cannot run without /proc: under it, the exit status is its own.
 if unshare -m true 2>/dev/null; then
 	unshare -m sh -c "umount -l /proc && '$AB' --sizes 4 --total 64K --repeat 1 -q" \
 		>"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	check "no /proc: exit 2" [ "$rc" -eq 2 ]
+	if [ $asan = 1 ]; then
+		skip "no /proc: exit 2" "LeakSanitizer fails without /proc"
+	else
+		check "no /proc: exit 2" [ "$rc" -eq 2 ]
+	fi
 	check "no /proc: the message says so" grep -q "'/proc/self/exe'.*is /proc mounted" "$tmp/err"
 else
 	skip "no /proc" "unshare -m is not permitted here"
