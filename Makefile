@@ -7,6 +7,8 @@
 #   make gate       the CI regression gate: pool and arena against data/baseline.json
 #   make baseline   measure data/baseline.json anew on this machine
 #   make install    PREFIX=/usr/local DESTDIR= (binary and man page)
+#   make fuzz       build the libFuzzer targets with clang and run each for
+#                   FUZZ_SECONDS (default 60); new crashes go to tests/fuzz/crashes/
 #
 # DEVELOPER=1 turns warnings into errors; SANITIZE=address,undefined builds
 # with sanitizers. PAPI and cJSON are found with pkg-config. PAPI=0 builds
@@ -42,10 +44,11 @@ ifeq ($(PAPI),1)
 DEPS_PKGS += papi
 DEPS_DEBIAN += libpapi-dev
 PAPI_LIBS = -lsde
-ALL_CFLAGS += -DALLOCBENCH_PAPI=1
+PAPI_DEFINE = -DALLOCBENCH_PAPI=1
 else
-ALL_CFLAGS += -DALLOCBENCH_PAPI=0
+PAPI_DEFINE = -DALLOCBENCH_PAPI=0
 endif
+ALL_CFLAGS += $(PAPI_DEFINE)
 DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(DEPS_PKGS) 2>/dev/null)
 DEPS_LIBS := $(shell $(PKG_CONFIG) --libs $(DEPS_PKGS) 2>/dev/null)
 LIBS = $(DEPS_LIBS) $(PAPI_LIBS) -lm
@@ -62,7 +65,13 @@ UNIT_BIN = $(UNIT_SRC:.c=)
 # The tests' helpers: read a JSON value, write a doctored copy, check a schema.
 TOOLS = tests/tools/jsonq tests/tools/jsonset tests/tools/schemacheck
 
-.PHONY: all deps run check bench gate baseline install uninstall clean
+# The fuzz targets (tests/fuzz/fuzz_*.c), one per parser of outside input.
+# make check replays their committed corpus and crash inputs through
+# tests/fuzz/replay.c, built with the ordinary compiler.
+FUZZ_TARGETS = parse counters results
+FUZZ_REPLAY = $(FUZZ_TARGETS:%=tests/fuzz/replay_%)
+
+.PHONY: all deps run check bench gate baseline install uninstall clean fuzz
 all: allocbench
 
 # Installs the Debian packages the build needs when pkg-config cannot find
@@ -92,7 +101,7 @@ CHECK_ENV = LSAN_OPTIONS="suppressions=$(CURDIR)/tests/lsan.supp:print_suppressi
 endif
 
 check: deps
-	@$(MAKE) --no-print-directory allocbench $(UNIT_BIN) $(TOOLS)
+	@$(MAKE) --no-print-directory allocbench $(UNIT_BIN) $(TOOLS) $(FUZZ_REPLAY)
 	@$(CHECK_ENV) sh tests/run.sh $(UNIT_BIN)
 
 bench: deps
@@ -118,8 +127,45 @@ install: allocbench
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/allocbench $(DESTDIR)$(MANDIR)/allocbench.1
 
+tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB_OBJ) .build-flags
+	$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) -Isrc $(ALL_LDFLAGS) -o $@ tests/fuzz/replay.c $< $(LIB_OBJ) $(LIBS)
+
+# make fuzz: libFuzzer with AddressSanitizer and UndefinedBehaviorSanitizer.
+# Objects go to build-fuzz/ (never mixed with the ordinary ones). Each target
+# starts from tests/fuzz/corpus/TARGET and the inputs that once crashed;
+# what it learns stays in build-fuzz/corpus/TARGET; a crash is written to
+# tests/fuzz/crashes/TARGET/ (commit it with its fix) and fails make fuzz.
+FUZZ_CC ?= $(shell command -v clang-14 || command -v clang)
+FUZZ_SECONDS ?= 60
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread -g -O1 -fno-omit-frame-pointer $(PAPI_DEFINE) $(DEPS_CFLAGS)
+FUZZ_OBJ = $(patsubst src/%.c,build-fuzz/%.o,$(filter-out src/main.c,$(SRC)))
+
+.SECONDARY: $(FUZZ_OBJ)
+build-fuzz/%.o: src/%.c $(wildcard src/*.h) Makefile
+	@mkdir -p build-fuzz
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN) -c -o $@ $<
+
+build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Isrc -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $< $(FUZZ_OBJ) $(LIBS)
+
+fuzz: deps
+	@test -n "$(FUZZ_CC)" || { echo "make fuzz needs clang (apt-get install clang libclang-rt-14-dev)" >&2; exit 1; }
+	@$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
+	@failed=0; for t in $(FUZZ_TARGETS); do \
+		mkdir -p build-fuzz/corpus/$$t tests/fuzz/crashes/$$t; \
+		echo "fuzz $$t: $(FUZZ_SECONDS) s"; \
+		LSAN_OPTIONS="suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0" \
+		build-fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -close_fd_mask=2 \
+			-print_final_stats=1 -artifact_prefix=tests/fuzz/crashes/$$t/ \
+			build-fuzz/corpus/$$t tests/fuzz/corpus/$$t tests/fuzz/crashes/$$t \
+			>build-fuzz/$$t.log 2>&1 || { failed=1; echo "fuzz $$t: FAILED (build-fuzz/$$t.log)"; }; \
+		grep -E '^stat::number_of_executed_units|^#[0-9]+ *DONE' build-fuzz/$$t.log | sed "s/^/fuzz $$t: /"; \
+	done; exit $$failed
+
 clean:
-	rm -f allocbench $(OBJ) $(UNIT_BIN) $(TOOLS) .build-flags
+	rm -f allocbench $(OBJ) $(UNIT_BIN) $(TOOLS) $(FUZZ_REPLAY) .build-flags
+	rm -rf build-fuzz
 
 tests/tools/%: tests/tools/%.c tests/tools/tool_json.h .build-flags
 	$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBS)

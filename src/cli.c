@@ -1,6 +1,7 @@
 #include "cli.h"
 #include "parse.h"
 #include "preload.h"
+#include "runner.h"
 #include "util.h"
 
 #include <getopt.h>
@@ -81,12 +82,18 @@ void cli_run_help(FILE *out)
 "                         as allocbench compare does (its default limits),\n"
 "                         print the comparison on standard error, exit 1 on\n"
 "                         a regression; FILE is checked before measuring\n"
+"      --timeout SEC      kill a measuring process still running after SEC\n"
+"                         seconds, 1 to 86400 (default 600); its row fails\n"
+"      --force            measure even when the largest measurement needs more\n"
+"                         memory than MemAvailable (refused by default)\n"
 "  -q, --quiet            no progress on standard error\n"
 "  -h, --help             print this help and exit\n"
 "  -V, --version          print the version and exit\n"
 "\n"
 "Exit status: 0 every measurement succeeded, 1 one failed (its row says why)\n"
-"or --baseline found a regression, 2 bad usage or an unusable --baseline.\n"
+"or --baseline found a regression, 2 bad usage, an unusable --baseline or a\n"
+"--total larger than the memory available, 130 and 143 after SIGINT and\n"
+"SIGTERM (no report is written; -o FILE is left as it was).\n"
 "See allocbench(1) for the method and every output field.\n", out);
 }
 
@@ -100,6 +107,8 @@ enum {
 	OPT_THREADS,
 	OPT_COUNTERS,
 	OPT_PRELOAD,
+	OPT_TIMEOUT,
+	OPT_FORCE,
 };
 
 static const struct option run_options[] = {
@@ -119,6 +128,8 @@ static const struct option run_options[] = {
 	{ "format", required_argument, NULL, 'f' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -370,6 +381,7 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 	config->touch = TOUCH_PAGES;
 	config->pool_block_bytes = RUN_DEFAULT_POOL_BLOCK;
 	config->format = FORMAT_TEXT;
+	config->timeout_s = RUNNER_DEFAULT_TIMEOUT;
 	counters_default_list(&config->counters);
 
 	opterr = 0;
@@ -388,9 +400,10 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 				usage_die("invalid --total '%s': must be more than 0 bytes", optarg);
 			break;
 		case 'r':
+			/* v is unset when the parse fails: the reason is WHY then. */
 			if (parse_unsigned(optarg, RUN_MAX_REPEAT, &v, &why) || !v)
 				usage_die("invalid --repeat '%s': %s (expected a whole number "
-					  "from 1 to %d)", optarg, v ? why : "must be at least 1",
+					  "from 1 to %d)", optarg, *why ? why : "must be at least 1",
 					  RUN_MAX_REPEAT);
 			config->repeat = (unsigned)v;
 			break;
@@ -420,7 +433,7 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 		case OPT_ROUNDS:
 			if (parse_unsigned(optarg, 1000000, &v, &why) || !v)
 				usage_die("invalid --rounds '%s': %s (expected a whole number from 1 "
-					  "to 1000000)", optarg, v ? why : "must be at least 1");
+					  "to 1000000)", optarg, *why ? why : "must be at least 1");
 			config->rounds = (unsigned)v;
 			rounds_arg = optarg;
 			break;
@@ -433,7 +446,7 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 		case OPT_THREADS:
 			if (parse_unsigned(optarg, MEASURE_MAX_THREADS, &v, &why) || !v)
 				usage_die("invalid --threads '%s': %s (expected a whole number from 1 "
-					  "to %d)", optarg, v ? why : "must be at least 1",
+					  "to %d)", optarg, *why ? why : "must be at least 1",
 					  MEASURE_MAX_THREADS);
 			config->threads = (unsigned)v;
 			threads_arg = optarg;
@@ -476,19 +489,35 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 				usage_die("empty file name for --baseline");
 			config->baseline_path = optarg;
 			break;
+		case OPT_TIMEOUT:
+			if (parse_unsigned(optarg, 86400, &v, &why))
+				usage_die("invalid --timeout '%s': %s (expected whole seconds from 1 "
+					  "to 86400)", optarg, why);
+			if (!v)
+				usage_die("invalid --timeout '%s': must be at least 1 second "
+					  "(expected whole seconds from 1 to 86400)", optarg);
+			config->timeout_s = (unsigned)v;
+			break;
+		case OPT_FORCE:
+			config->force = 1;
+			break;
 		case 'q':
 			config->quiet = 1;
 			break;
 		case 'h':
 			cli_run_help(stdout);
-			exit(fflush(stdout) || ferror(stdout) ? 1 : 0);
+			exit(stdout_flush_check() ? 1 : 0);
 		case 'V':
 			printf("allocbench %s\n", ALLOCBENCH_VERSION);
-			exit(fflush(stdout) || ferror(stdout) ? 1 : 0);
+			exit(stdout_flush_check() ? 1 : 0);
 		case ':':
 			usage_die("option '%s' needs a value (see allocbench --help)",
 				  argv[optind - 1]);
 		default:
+			/* A known long option given a value it does not take: --force=yes. */
+			if (optopt >= 256 || (optopt && !strncmp(argv[optind - 1], "--", 2)))
+				usage_die("option '%s' takes no value (see allocbench --help)",
+					  argv[optind - 1]);
 			if (optopt)
 				usage_die("unknown option '-%c' (see allocbench --help)", optopt);
 			usage_die("unknown option '%s' (see allocbench --help)", argv[optind - 1]);

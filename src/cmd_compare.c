@@ -197,7 +197,7 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 'h':
 			compare_help(stdout);
-			exit(fflush(stdout) || ferror(stdout) ? 1 : 0);
+			exit(stdout_flush_check() ? 1 : 0);
 		case ':':
 			usage_die("option '%s' needs a value (see allocbench compare --help)",
 				  argv[optind - 1]);

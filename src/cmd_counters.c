@@ -8,6 +8,7 @@
 #include "report_counters.h"
 #include "util.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +66,7 @@ int cmd_counters(int argc, char **argv)
 			break;
 		case 'h':
 			counters_help(stdout);
-			exit(fflush(stdout) || ferror(stdout) ? 1 : 0);
+			exit(stdout_flush_check() ? 1 : 0);
 		case ':':
 			usage_die("option '%s' needs a value (see allocbench counters --help)",
 				  argv[optind - 1]);
@@ -86,9 +87,12 @@ int cmd_counters(int argc, char **argv)
 	ret = json ? report_counters_check_json(stdout, check) :
 		     report_counters_check_text(stdout, check);
 	free(check);
-	if (ret || fflush(stdout) || ferror(stdout)) {
-		error("cannot write the report");
+	if (ret) {
+		error("cannot write the report to standard output: %s",
+		      strerror(errno ? errno : EIO));
 		return 1;
 	}
+	if (stdout_flush_check())
+		return 1;
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include "util.h"
 
 #include <getopt.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,7 +141,7 @@ static void parse_plot_args(int argc, char **argv, struct plot_args *args)
 			break;
 		case 'h':
 			plot_help(stdout);
-			exit(fflush(stdout) || ferror(stdout) ? 1 : 0);
+			exit(stdout_flush_check() ? 1 : 0);
 		case ':':
 			usage_die("option '%s' needs a value (see allocbench plot --help)",
 				  argv[optind - 1]);
@@ -217,8 +218,9 @@ int cmd_plot(int argc, char **argv)
 	if (output_open(&out, args.output_path))
 		goto done;
 	if (plot_svg_write(&plot, out.file)) {
-		error("cannot write the chart to '%s'",
-		      args.output_path ? args.output_path : "standard output");
+		error("cannot write the chart to '%s': %s",
+		      args.output_path ? args.output_path : "standard output",
+		      strerror(errno ? errno : EIO));
 		output_abort(&out);
 		ret = 1;
 		goto done;

@@ -6,12 +6,59 @@
 #include "commands.h"
 #include "compare.h"
 #include "output.h"
+#include "probe.h"
 #include "run.h"
 #include "runner.h"
 #include "util.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+
+/*
+ * Refuses (returns -1 after saying why) a run whose largest measurement
+ * needs more memory than the machine has available: it would be killed by
+ * the OOM killer after minutes, or push the machine into swap and measure
+ * that. Without MemAvailable (no /proc) the check is skipped with a warning.
+ */
+static int check_memory(const struct run_config *config)
+{
+	uint64_t available, need;
+	size_t size;
+
+	if (probe_meminfo_read("/proc/meminfo", "MemAvailable", &available)) {
+		warning("cannot read MemAvailable from '/proc/meminfo': the memory a "
+			"measurement needs is not checked");
+		return 0;
+	}
+	need = run_estimate_bytes(config, &size);
+	if (need <= available)
+		return 0;
+	if (size)
+		return error("--total %llu bytes needs about %llu MiB at size %zu (the chunks, "
+			     "their 8-byte pointers and the allocator's overhead), more than "
+			     "the %llu MiB available (MemAvailable); use a smaller --total, or "
+			     "--force to measure anyway", (unsigned long long)config->total_bytes,
+			     (unsigned long long)(need >> 20), size,
+			     (unsigned long long)(available >> 20));
+	return error("--total %llu bytes needs about %llu MiB (the chunks of the mix, their "
+		     "8-byte pointers, the plan and the allocator's overhead), more than the "
+		     "%llu MiB available (MemAvailable); use a smaller --total, or --force to "
+		     "measure anyway", (unsigned long long)config->total_bytes,
+		     (unsigned long long)(need >> 20), (unsigned long long)(available >> 20));
+}
+
+/* After SIGINT or SIGTERM: nothing is written, and the status says which. */
+static int interrupted_status(int sig, const struct run_config *config)
+{
+	error("interrupted by SIG%s: the measuring process was stopped and no report "
+	      "was written%s%s%s", sigabbrev_np(sig), config->output_path ? " ('" : "",
+	      config->output_path ? config->output_path : "",
+	      config->output_path ? "' is left as it was)" : "");
+	return 128 + sig;
+}
 
 static int cmd_run(int argc, char **argv)
 {
@@ -22,6 +69,22 @@ static int cmd_run(int argc, char **argv)
 	int ret;
 
 	cli_parse_run(argc, argv, &config);
+	/* Every measurement execs /proc/self/exe: without /proc, say so once, up front. */
+	if (access("/proc/self/exe", X_OK)) {
+		error("cannot run the measuring processes: '/proc/self/exe': %s (is /proc "
+		      "mounted?)", strerror(errno));
+		cli_config_release(&config);
+		return 2;
+	}
+	if (!config.force && check_memory(&config)) {
+		cli_config_release(&config);
+		return 2;
+	}
+	/* Before -o's temporary file exists, so that an interrupt can remove it. */
+	if (runner_signals_install()) {
+		cli_config_release(&config);
+		return 1;
+	}
 	/* An unusable baseline is refused before anything is measured. */
 	if (config.baseline_path &&
 	    compare_baseline_open(config.baseline_path, &config, &baseline)) {
@@ -42,6 +105,15 @@ static int cmd_run(int argc, char **argv)
 		cli_config_release(&config);
 		return 1;
 	}
+	if (report.interrupted) {
+		output_abort(&out);
+		ret = interrupted_status(report.interrupted, &config);
+		run_report_release(&report);
+		if (config.baseline_path)
+			results_release(&baseline);
+		cli_config_release(&config);
+		return ret;
+	}
 	switch (config.format) {
 	case FORMAT_JSON:
 		ret = report_json_write(out.file, &report);
@@ -57,8 +129,18 @@ static int cmd_run(int argc, char **argv)
 		ret = report_text_write(out.file, &report);
 		break;
 	}
-	if (ret) {
-		error("cannot write the report");
+	if (!ret && runner_interrupted()) {
+		/* Too late to stop a child, in time to keep -o as it was. */
+		output_abort(&out);
+		ret = interrupted_status(runner_interrupted(), &config);
+		run_report_release(&report);
+		if (config.baseline_path)
+			results_release(&baseline);
+		cli_config_release(&config);
+		return ret;
+	} else if (ret) {
+		error("cannot write the report to %s: %s", config.output_path ? config.output_path :
+		      "standard output", strerror(errno ? errno : EIO));
 		output_abort(&out);
 	} else {
 		ret = output_commit(&out);

@@ -27,11 +27,15 @@ double probe_elapsed_ns(struct probe_time start, struct probe_time end)
 
 int probe_rss_open(void)
 {
-	int fd = open("/proc/self/smaps_rollup", O_RDONLY | O_CLOEXEC);
+	return probe_rss_open_path("/proc/self/smaps_rollup");
+}
+
+int probe_rss_open_path(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
-		return error("cannot open '/proc/self/smaps_rollup': %s (is /proc mounted?)",
-			     strerror(errno));
+		return error("cannot open '%s': %s (is /proc mounted?)", path, strerror(errno));
 	return fd;
 }
 
@@ -55,6 +59,17 @@ static int read_rollup_field(int fd, const char *field, uint64_t *bytes)
 		return -1;
 	*bytes = (uint64_t)kib * 1024;
 	return 0;
+}
+
+int probe_meminfo_read(const char *path, const char *field, uint64_t *bytes)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = read_rollup_field(fd, field, bytes);
+	close(fd);
+	return ret;
 }
 
 int probe_rss_read(int fd, uint64_t *rss_bytes)

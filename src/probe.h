@@ -36,6 +36,20 @@ double probe_elapsed_ns(struct probe_time start, struct probe_time end);
 int probe_rss_open(void);
 
 /*
+ * probe_rss_open() on PATH instead of /proc/self/smaps_rollup (the tests
+ * point it at a missing file, as on a machine without /proc). Returns the
+ * descriptor, or -1 after printing an error that names PATH.
+ */
+int probe_rss_open_path(const char *path);
+
+/*
+ * Reads the "FIELD: N kB" line of the /proc/meminfo-like file PATH (e.g.
+ * "MemAvailable") into *BYTES. Returns 0, or -1 when PATH cannot be read
+ * or has no such line (it prints nothing: the caller decides).
+ */
+int probe_meminfo_read(const char *path, const char *field, uint64_t *bytes);
+
+/*
  * Stores the resident anonymous memory in bytes (smaps_rollup's "Anonymous",
  * the anonymous part of Rss) into *RSS_BYTES. Returns 0, or -1 if the file
  * cannot be read or parsed. Does not allocate.

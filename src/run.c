@@ -185,6 +185,66 @@ static size_t mix_mean_size(const struct run_config *config)
 	return (size_t)((sum + config->nsizes - 1) / config->nsizes);
 }
 
+/* Rounds N up to a multiple of the power of two A. */
+static uint64_t round_up(uint64_t n, uint64_t a)
+{
+	return (n + a - 1) & ~(a - 1);
+}
+
+/*
+ * The bytes one chunk of SIZE may take from BACKEND, rounded up on purpose.
+ * malloc and the preloaded allocators: glibc takes max(32, n + 8 rounded to
+ * 16); jemalloc, mimalloc and tcmalloc round to size classes at most 25%
+ * apart and keep metadata beside them, so max(32, n + n/4 + 16, rounded to
+ * 16) covers them all. pool and arena: the size rounded to the alignment.
+ */
+static uint64_t chunk_estimate(const struct run_config *config, const struct backend *b,
+			       size_t size)
+{
+	uint64_t n = size;
+
+	if (b && b->uses_align)
+		return round_up(n, config->align ? config->align : natural_alignment(size));
+	n = round_up(n + n / 4 + 16, 16);
+	return n < 32 ? 32 : n;
+}
+
+/*
+ * Every measurement holds count chunks at once (fill; churn and threads at
+ * most as many; random about count chunks of the mix's mean size, plus its
+ * plan of 4 * count 4-byte operations), the array of count 8-byte pointers
+ * to them, and for the pool one block more. The largest over backends and
+ * sizes is the run's need. The floor (count * size) never needs more.
+ */
+uint64_t run_estimate_bytes(const struct run_config *config, size_t *size)
+{
+	uint64_t most = 0;
+
+	*size = 0;
+	for (size_t s = 0; s < config->nsizes; s++) {
+		size_t chunk_size = config->workload == WORKLOAD_RANDOM ? mix_mean_size(config) :
+				    config->sizes[s];
+		uint64_t count = config->total_bytes / chunk_size;
+
+		for (size_t b = 0; b < config->nbackends; b++) {
+			const struct backend *backend = config->backends[b];
+			uint64_t need = count * (8 + chunk_estimate(config, backend, chunk_size));
+
+			if (config->workload == WORKLOAD_RANDOM)
+				need += count * 16;
+			if (backend->uses_align)
+				need += config->pool_block_bytes;
+			if (need > most) {
+				most = need;
+				*size = config->workload == WORKLOAD_RANDOM ? 0 : chunk_size;
+			}
+		}
+		if (config->workload == WORKLOAD_RANDOM)
+			break;
+	}
+	return most;
+}
+
 static void measure_floor_cell(const struct run_config *config, struct floor_cell *f,
 			       unsigned rep, int *failed)
 {
@@ -196,7 +256,7 @@ static void measure_floor_cell(const struct run_config *config, struct floor_cel
 
 	if (!f->ok)
 		return;
-	if (runner_measure(RUNNER_FLOOR, &params, &f->samples[rep])) {
+	if (runner_measure(RUNNER_FLOOR, &params, config->timeout_s, &f->samples[rep])) {
 		f->ok = 0;
 		copy_string(f->error, sizeof(f->error), f->samples[rep].error);
 		*failed = 1;
@@ -225,7 +285,7 @@ static void measure_cell(const struct run_config *config, struct cell *c, unsign
 	if (!c->ok)
 		return;
 	if (runner_measure_preloaded(c->backend->name, c->backend->preload_path, &params,
-				     &c->samples[rep])) {
+				     config->timeout_s, &c->samples[rep])) {
 		c->ok = 0;
 		copy_string(c->error, sizeof(c->error), c->samples[rep].error);
 		*failed = 1;
@@ -307,8 +367,15 @@ int run_measure_all(const struct run_config *config, struct run_report *report)
 			for (size_t b = 0; b < config->nbackends; b++) {
 				struct cell *c = &report->cells[s * config->nbackends + b];
 
+				if ((report->interrupted = runner_interrupted()))
+					break;
 				progress(config, step++, steps, c->backend->name, c->size);
 				measure_cell(config, c, rep, &report->failed);
+			}
+			if ((report->interrupted = runner_interrupted())) {
+				if (!config->quiet && isatty(STDERR_FILENO))
+					fputs("\r\033[K", stderr);
+				return 0;
 			}
 		}
 	}

@@ -56,6 +56,8 @@ struct run_config {
 	size_t npreloads;
 	struct backend_skip *skipped;      /* owned: what --backend all left out, and why */
 	size_t nskipped;
+	unsigned timeout_s;                /* --timeout: seconds per measuring process */
+	int force;                         /* --force: run even above MemAvailable */
 };
 
 /* The measurement of one backend at one size over every repetition. */
@@ -90,6 +92,7 @@ struct run_report {
 	struct floor_cell *floors;   /* fill: one per size; other workloads: none */
 	size_t nfloors;
 	int failed;                  /* some cell failed */
+	int interrupted;             /* SIGINT or SIGTERM stopped the run: the signal */
 	struct counters_check counters; /* whether each --counters event was counted, or why not */
 };
 
@@ -146,11 +149,21 @@ double resolution_bytes(const struct run_report *report, size_t count);
 /*
  * Runs every measurement CONFIG asks for and fills *REPORT. A failed
  * measurement is recorded in its cell (REPORT->failed set) and the others
- * still run. The counters are checked first (counters_check()); one that
+ * still run. After SIGINT or SIGTERM (runner_signals_install()) it stops at
+ * once, sets REPORT->interrupted to the signal and returns 0: the report is
+ * incomplete and must not be written. The counters are checked first (counters_check()); one that
  * cannot be counted only gets its reason in REPORT->counters. Returns 0, or
  * -1 when nothing could be measured (no memory).
  */
 int run_measure_all(const struct run_config *config, struct run_report *report);
+
+/*
+ * The memory the largest measurement of CONFIG needs, in bytes: a
+ * conservative estimate (run.c says how). run_measure_all() does not check
+ * it; the run command compares it with MemAvailable before measuring.
+ * Stores the size that needs it in *SIZE (0 for the random workload's mix).
+ */
+uint64_t run_estimate_bytes(const struct run_config *config, size_t *size);
 
 /* Frees what run_measure_all() allocated. */
 void run_report_release(struct run_report *report);

@@ -7,31 +7,110 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The child writes its sample to this descriptor. */
 #define RESULT_FD 3
 
-/* Reads exactly SIZE bytes unless the writer closes first; returns bytes read. */
-static size_t read_full(int fd, void *buf, size_t size)
+/*
+ * What the signal handler shares with the parent: the signal received, and
+ * the child to kill. A pid is an int on Linux, as sig_atomic_t is.
+ */
+_Static_assert(sizeof(pid_t) <= sizeof(sig_atomic_t), "a pid must fit a sig_atomic_t");
+static volatile sig_atomic_t interrupted_by;
+static volatile sig_atomic_t running_child;
+
+static void on_interrupt(int sig)
 {
-	size_t got = 0;
+	int saved = errno;
 
-	while (got < size) {
-		ssize_t n = read(fd, (char *)buf + got, size - got);
+	interrupted_by = sig;
+	if (running_child > 0)
+		kill((pid_t)running_child, SIGKILL);
+	errno = saved;
+}
 
+int runner_signals_install(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_interrupt;
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sa.sa_flags = 0;  /* no SA_RESTART: the wait for the child returns EINTR */
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (sigaction(sigs[i], &sa, NULL))
+			return error("cannot install a handler of SIG%s: %s",
+				     sigabbrev_np(sigs[i]), strerror(errno));
+	return 0;
+}
+
+int runner_interrupted(void)
+{
+	return interrupted_by;
+}
+
+static int64_t monotonic_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Reads the child's sample from FD until the child closes it (it exits),
+ * at most SIZE bytes into BUF, until DEADLINE_MS (monotonic_ms(); 0: none)
+ * or an interrupt. Stores the bytes read in *GOT. Returns 0 at the end of
+ * the stream, 1 on the deadline, 2 on an interrupt, -1 on an error (errno).
+ */
+static int read_result(int fd, void *buf, size_t size, int64_t deadline_ms, size_t *got)
+{
+	char extra[64];
+
+	*got = 0;
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		int64_t left = deadline_ms ? deadline_ms - monotonic_ms() : -1;
+		ssize_t n;
+		int r;
+
+		if (interrupted_by)
+			return 2;
+		if (deadline_ms && left <= 0)
+			return 1;
+		r = poll(&pfd, 1, left < 0 ? -1 : left > INT_MAX ? INT_MAX : (int)left);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (!r)
+			continue;
+		/* Bytes past the sample are read and dropped: the wait is for the end. */
+		if (*got < size)
+			n = read(fd, (char *)buf + *got, size - *got);
+		else
+			n = read(fd, extra, sizeof(extra));
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
+		if (n < 0)
+			return -1;
+		if (!n)
+			return 0;
+		if (*got < size)
+			*got += (size_t)n;
 	}
-	return got;
 }
 
 static int write_full(int fd, const void *buf, size_t size)
@@ -56,9 +135,11 @@ static void describe_status(int status, struct sample *sample)
 		int sig = WTERMSIG(status);
 		const char *abbrev = sigabbrev_np(sig);
 
+		/* Nothing here sends SIGKILL unasked: the kernel's OOM killer does. */
 		sample_fail(sample, "measuring process killed by signal SIG%s (%s)%s",
 			    abbrev ? abbrev : "?", strsignal(sig),
-			    sig == SIGKILL ? ": out of memory?" : "");
+			    sig == SIGKILL ? ": out of memory? (the OOM killer or a "
+			    "cgroup memory limit)" : "");
 	} else if (WIFEXITED(status)) {
 		sample_fail(sample, "measuring process exited with status %d without a result",
 			    WEXITSTATUS(status));
@@ -109,24 +190,28 @@ static void free_environment(char **env)
 }
 
 int runner_measure(const char *backend_name, const struct measure_params *params,
-		   struct sample *sample)
+		   unsigned timeout_s, struct sample *sample)
 {
-	return runner_measure_preloaded(backend_name, NULL, params, sample);
+	return runner_measure_preloaded(backend_name, NULL, params, timeout_s, sample);
 }
 
 int runner_measure_preloaded(const char *backend_name, const char *preload_path,
-			     const struct measure_params *params, struct sample *sample)
+			     const struct measure_params *params, unsigned timeout_s,
+			     struct sample *sample)
 {
 	static const struct counter_list no_counters;
 	char size[32], count[32], align[32], block[32], rounds[32], seed[32], threads[32];
 	char counters[COUNTERS_ARG_MAX], mix[MEASURE_MAX_MIX * 12 + 2];
 	char *argv[16], **env = NULL;
-	int fds[2], status;
+	int fds[2], status, end, read_errno;
 	struct sample got;
+	int64_t deadline_ms;
 	size_t n;
 	pid_t pid;
 
 	memset(sample, 0, sizeof(*sample));
+	if (interrupted_by)
+		return sample_fail(sample, "interrupted by SIG%s", sigabbrev_np(interrupted_by));
 	snprintf(size, sizeof(size), "%zu", params->size);
 	snprintf(count, sizeof(count), "%zu", params->count);
 	snprintf(align, sizeof(align), "%zu", params->align);
@@ -186,15 +271,32 @@ int runner_measure_preloaded(const char *backend_name, const char *preload_path,
 			strerror(errno));
 		_exit(127);
 	}
+	/* The handler kills what it finds here; a signal before this line is seen below. */
+	running_child = pid;
 	close(fds[1]);
 	free_environment(env);
-	n = read_full(fds[0], &got, sizeof(got));
+	deadline_ms = timeout_s ? monotonic_ms() + (int64_t)timeout_s * 1000 : 0;
+	end = read_result(fds[0], &got, sizeof(got), deadline_ms, &n);
+	read_errno = errno;
+	if (end)
+		kill(pid, SIGKILL);
 	close(fds[0]);
 	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			running_child = 0;
 			return sample_fail(sample, "cannot wait for the measuring process: %s",
 					   strerror(errno));
+		}
 	}
+	running_child = 0;
+	if (end == 2)
+		return sample_fail(sample, "interrupted by SIG%s", sigabbrev_np(interrupted_by));
+	if (end == 1)
+		return sample_fail(sample, "timed out after %u s (the measuring process was "
+				   "killed; see --timeout)", timeout_s);
+	if (end < 0)
+		return sample_fail(sample, "cannot read the measuring process's result: %s",
+				   strerror(read_errno));
 	if (n != sizeof(got)) {
 		describe_status(status, sample);
 		return -1;
@@ -262,6 +364,39 @@ static int parse_child_mix(const char *s, struct measure_params *params)
 	return 0;
 }
 
+/*
+ * The tests' fault hook (runner.h): fails as RUNNER_TEST_FAULT_ENV says when
+ * it names this BACKEND or no backend. Compiled into every build, so that the
+ * tests exercise the binary users run; it costs one getenv per child.
+ */
+static void test_fault(const char *backend)
+{
+	const char *fault = getenv(RUNNER_TEST_FAULT_ENV), *colon;
+	size_t len;
+
+	if (!fault || !*fault)
+		return;
+	colon = strchr(fault, ':');
+	if (colon && strcmp(colon + 1, backend))
+		return;
+	len = colon ? (size_t)(colon - fault) : strlen(fault);
+	if (len == 5 && !strncmp(fault, "crash", len)) {
+		signal(SIGSEGV, SIG_DFL);
+		raise(SIGSEGV);
+		_exit(1);  /* a sanitizer's handler may keep the signal */
+	} else if (len == 5 && !strncmp(fault, "abort", len)) {
+		abort();
+	} else if (len == 4 && !strncmp(fault, "kill", len)) {
+		raise(SIGKILL);
+	} else if (len == 4 && !strncmp(fault, "hang", len)) {
+		for (;;)
+			pause();
+	}
+	fprintf(stderr, "allocbench: error: invalid %s '%s' (expected crash, abort, kill or "
+		"hang, optionally followed by :BACKEND)\n", RUNNER_TEST_FAULT_ENV, fault);
+	_exit(2);
+}
+
 int runner_child_main(int argc, char **argv)
 {
 	struct measure_params params = { 0 };
@@ -307,6 +442,7 @@ int runner_child_main(int argc, char **argv)
 		/* What PAPI's set-up freed must not serve the first chunks unseen. */
 		allocator_release_free();
 	}
+	test_fault(argv[1]);
 	is_floor = !strcmp(argv[1], RUNNER_FLOOR);
 	/* The random sequence is made before anything is measured, the same for every backend. */
 	if (params.workload == WORKLOAD_RANDOM && !is_floor) {

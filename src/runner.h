@@ -19,16 +19,26 @@
 /* Name of the pseudo-backend that measures the floor (measure_floor()). */
 #define RUNNER_FLOOR "floor"
 
+/* Default of run --timeout: seconds one measuring process may take. */
+#define RUNNER_DEFAULT_TIMEOUT 600
+
+/* Environment variable of the tests' fault hook (runner_child_main()). */
+#define RUNNER_TEST_FAULT_ENV "ALLOCBENCH_TEST_FAULT"
+
 /*
  * Runs BACKEND_NAME (a name backend_find() knows, or RUNNER_FLOOR) with
  * PARAMS in a fresh child and fills *SAMPLE; the child counts the events of
- * PARAMS->counter_list (NULL: none), passed as one more argument. Always fills it: when the child
- * crashes, is killed or sends nothing, SAMPLE->ok is 0 and SAMPLE->error says
- * why (the signal's name, the exit status). Returns 0 when the child reported
- * a successful measurement, -1 otherwise.
+ * PARAMS->counter_list (NULL: none), passed as one more argument. Always
+ * fills it: when the child crashes, is killed or sends nothing, SAMPLE->ok is
+ * 0 and SAMPLE->error says why (the signal's name, the exit status). A child
+ * still running after TIMEOUT_S seconds (0: no limit) is killed with SIGKILL
+ * and reaped ("timed out after N s"). After SIGINT or SIGTERM (with
+ * runner_signals_install()) the child is killed and reaped at once and no
+ * new one is started (runner_interrupted()). No child outlives the call.
+ * Returns 0 when the child reported a successful measurement, -1 otherwise.
  */
 int runner_measure(const char *backend_name, const struct measure_params *params,
-		   struct sample *sample);
+		   unsigned timeout_s, struct sample *sample);
 
 /*
  * runner_measure() for a backend that runs with the shared library
@@ -38,12 +48,29 @@ int runner_measure(const char *backend_name, const struct measure_params *params
  * (allocator_run_preloaded()). PRELOAD_PATH NULL is runner_measure().
  */
 int runner_measure_preloaded(const char *backend_name, const char *preload_path,
-			     const struct measure_params *params, struct sample *sample);
+			     const struct measure_params *params, unsigned timeout_s,
+			     struct sample *sample);
+
+/*
+ * Installs the parent's handlers of SIGINT and SIGTERM (sigaction, no
+ * SA_RESTART): they only record the signal and kill the running child with
+ * SIGKILL, which is async-signal-safe. Children are exec'd, so they start
+ * with the default actions. Returns 0, or -1 after printing why.
+ */
+int runner_signals_install(void);
+
+/* The signal (SIGINT or SIGTERM) received since runner_signals_install(), or 0. */
+int runner_interrupted(void);
 
 /*
  * The child's side: parses ARGV (as built by runner_measure(), from
  * RUNNER_CHILD_COMMAND on), measures in this process, and
  * writes the sample to the result descriptor. Returns the exit status.
+ *
+ * For the tests only, the environment variable RUNNER_TEST_FAULT_ENV makes
+ * the child fail on purpose before it measures: "crash" (SIGSEGV), "abort"
+ * (SIGABRT), "kill" (SIGKILL, as the OOM killer does) or "hang" (waits
+ * forever, for --timeout); "KIND:BACKEND" affects only BACKEND's children.
  */
 int runner_child_main(int argc, char **argv);
 

@@ -1,5 +1,6 @@
 #include "util.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,4 +104,12 @@ void put_wrapped(FILE *out, const char *text, size_t width, const char *indent)
 		text += strspn(text, " ");
 	}
 	fputc('\n', out);
+}
+
+int stdout_flush_check(void)
+{
+	errno = 0;
+	if (fflush(stdout) || ferror(stdout))
+		return error("cannot write to standard output: %s", strerror(errno ? errno : EIO));
+	return 0;
 }

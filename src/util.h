@@ -37,6 +37,12 @@ void put_wrapped(FILE *out, const char *text, size_t width, const char *indent);
 /* Prints "allocbench: error: MESSAGE" to stderr; always returns -1. */
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * Flushes standard output and checks it for write errors (a full device,
+ * a closed pipe). Returns 0, or -1 after printing an error with the reason.
+ */
+int stdout_flush_check(void);
+
 /* Prints "allocbench: warning: MESSAGE" to stderr. */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
