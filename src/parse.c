@@ -81,7 +81,8 @@ int parse_bytes(const char *text, uint64_t *out, const char **why)
 		*out = v * suffixes[i].factor;
 		return 0;
 	}
-	*why = "unknown suffix (expected B, K, M, G, T, KiB.., or decimal KB, MB, GB, TB)";
+	*why = *end == '.' ? "fractions are not allowed: use a smaller unit, 1536K for 1.5M" :
+	       "unknown suffix: B, K, M, G, T and KiB, MiB.. are binary, KB, MB.. decimal";
 	return -1;
 }
 
