@@ -161,5 +161,6 @@ void *pool_alloc_slow(struct pool *pool)
 		return NULL;
 	chunk = pool->fresh;
 	pool->fresh += pool->stride;
+	pool->live++;
 	return chunk;
 }

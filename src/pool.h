@@ -44,6 +44,7 @@ struct pool {
 	size_t blocks;                /* blocks taken so far */
 	unsigned align_shift;         /* log2(alignment); links count in alignments */
 	uint32_t free_head;           /* link of the first free chunk, or POOL_NIL */
+	size_t live;                  /* chunks handed out and not freed to this pool */
 	/* Written by other threads: kept off the owner's cache line. */
 	_Alignas(POOL_CACHE_LINE) _Atomic uint32_t remote_head; /* chunks freed by other threads */
 	struct pool_group *group;     /* where a foreign chunk's owner is found, or NULL */
@@ -108,12 +109,14 @@ static inline void *pool_alloc(struct pool *pool)
 		unsigned char *chunk = pool->base + ((size_t)pool->free_head << pool->align_shift);
 
 		memcpy(&pool->free_head, chunk, sizeof(pool->free_head));
+		pool->live++;
 		return chunk;
 	}
 	if (pool->stride <= (size_t)(pool->committed_end - pool->fresh)) {
 		unsigned char *chunk = pool->fresh;
 
 		pool->fresh += pool->stride;
+		pool->live++;
 		return chunk;
 	}
 	return pool_alloc_slow(pool);
@@ -123,6 +126,12 @@ static inline void *pool_alloc(struct pool *pool)
  * Frees CHUNK, which pool_alloc() of POOL or of a pool of its group returned.
  * Called by POOL's owner. A chunk of POOL goes to the head of its free list
  * (the next allocation reuses it); another pool's chunk goes back to its owner.
+ *
+ * When the last chunk of a pool outside any group comes back, the pool
+ * forgets its free list and hands its blocks out again from the first, as
+ * when they were new: the next fill walks memory in order instead of reading
+ * a link out of every chunk (a pool in a group may have chunks on other
+ * threads' lists, so it keeps its list).
  */
 static inline void pool_free(struct pool *pool, void *chunk)
 {
@@ -131,6 +140,11 @@ static inline void pool_free(struct pool *pool, void *chunk)
 
 	if (__builtin_expect(offset >= pool->reserved_bytes, 0)) {
 		pool_free_foreign(pool, chunk);
+		return;
+	}
+	if (__builtin_expect(--pool->live == 0, 0) && !pool->group) {
+		pool->free_head = POOL_NIL;
+		pool->fresh = pool->base;
 		return;
 	}
 	link = (uint32_t)(offset >> pool->align_shift);

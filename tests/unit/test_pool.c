@@ -21,12 +21,20 @@ int main(void)
 	pool_free(&pool, a);
 	c = pool_alloc(&pool);
 	CHECK("a freed chunk is reused before a fresh one", c == a);
-	pool_free(&pool, b);
-	pool_free(&pool, c);
-	CHECK("free list is last in, first out", pool_alloc(&pool) == c && pool_alloc(&pool) == b);
+	{
+		/* One chunk stays out, so that the pool is not empty and keeps its list. */
+		unsigned char *keep = pool_alloc(&pool);
+
+		pool_free(&pool, b);
+		pool_free(&pool, c);
+		CHECK("free list is last in, first out", pool_alloc(&pool) == c && pool_alloc(&pool) == b);
+		pool_free(&pool, keep);
+		keep = pool_alloc(&pool);
+		CHECK("the kept chunk is reused", keep == a + 8);
+	}
 	/* Fill the first block exactly, then one more: a second block, adjacent. */
 	ok = 1;
-	for (size_t i = 2; i < 4096 / 4; i++)
+	for (size_t i = 3; i < 4096 / 4; i++)
 		ok &= pool_alloc(&pool) == a + 4 * i;
 	CHECK("a block holds block_bytes / stride chunks", ok && pool.blocks == 1);
 	d = pool_alloc(&pool);
@@ -65,6 +73,31 @@ int main(void)
 	a = pool_alloc(&pool);
 	b = pool_alloc(&pool);
 	CHECK("40000-byte chunks are adjacent across blocks", b == a + 40000);
+	pool_release(&pool);
+
+	/* When every chunk is back, the pool starts again from its first block. */
+	CHECK("pool init for the restart", !pool_init(&pool, 16, 16, 4096));
+	{
+		unsigned char *first = NULL, *chunks[600];
+		size_t blocks;
+		int in_order = 1;
+
+		for (size_t i = 0; i < 600; i++)
+			chunks[i] = pool_alloc(&pool);
+		first = chunks[0];
+		blocks = pool.blocks;
+		for (size_t i = 0; i < 599; i++)
+			pool_free(&pool, chunks[i]);
+		CHECK("with one chunk out, the next comes from the free list",
+		      pool_alloc(&pool) == chunks[598]);
+		pool_free(&pool, chunks[598]);
+		pool_free(&pool, chunks[599]);
+		CHECK("all back: nothing live", pool.live == 0);
+		for (size_t i = 0; i < 600; i++)
+			in_order &= pool_alloc(&pool) == first + 16 * i;
+		CHECK("all back: handed out again in order from the first block", in_order);
+		CHECK("all back: no new block taken", pool.blocks == blocks);
+	}
 	pool_release(&pool);
 
 	CHECK("alignment 3 refused", pool_init(&pool, 8, 3, 4096) == -1);
