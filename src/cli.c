@@ -510,17 +510,8 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 		case 'V':
 			printf("allocbench %s\n", ALLOCBENCH_VERSION);
 			exit(stdout_flush_check() ? 1 : 0);
-		case ':':
-			usage_die("option '%s' needs a value (see allocbench --help)",
-				  argv[optind - 1]);
 		default:
-			/* A known long option given a value it does not take: --force=yes. */
-			if (optopt >= 256 || (optopt && !strncmp(argv[optind - 1], "--", 2)))
-				usage_die("option '%s' takes no value (see allocbench --help)",
-					  argv[optind - 1]);
-			if (optopt)
-				usage_die("unknown option '-%c' (see allocbench --help)", optopt);
-			usage_die("unknown option '%s' (see allocbench --help)", argv[optind - 1]);
+			cli_option_error(c, argv, "allocbench --help");
 		}
 	}
 	if (optind < argc)
@@ -554,6 +545,18 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 			usage_die("size %zu in --sizes is larger than --total (%llu bytes): "
 				  "nothing would be allocated", config->sizes[i],
 				  (unsigned long long)config->total_bytes);
+}
+
+_Noreturn void cli_option_error(int c, char **argv, const char *help)
+{
+	if (c == ':')
+		usage_die("option '%s' needs a value (see %s)", argv[optind - 1], help);
+	/* A known long option given a value it does not take: --force=yes. */
+	if (optopt >= 256 || (optopt && !strncmp(argv[optind - 1], "--", 2)))
+		usage_die("option '%s' takes no value (see %s)", argv[optind - 1], help);
+	if (optopt)
+		usage_die("unknown option '-%c' (see %s)", optopt, help);
+	usage_die("unknown option '%s' (see %s)", argv[optind - 1], help);
 }
 
 void cli_config_release(struct run_config *config)

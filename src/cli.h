@@ -30,6 +30,13 @@ void cli_parse_counters(const char *text, struct counter_list *list);
 /* `allocbench counters` (cmd_counters.c); returns the exit status. */
 int cmd_counters(int argc, char **argv);
 
+/*
+ * Reports what getopt_long returned as C (':' or '?') for ARGV and exits 2:
+ * a missing value, a value given to an option that takes none, or an unknown
+ * option, each naming it and pointing at HELP ("allocbench plot --help").
+ */
+_Noreturn void cli_option_error(int c, char **argv, const char *help);
+
 /* Frees what cli_parse_run() allocated. */
 void cli_config_release(struct run_config *config);
 

@@ -6,6 +6,7 @@
  * BASELINE), 2 bad usage or
  * unusable input. Like main.c and cli.c, this file may exit.
  */
+#include "cli.h"
 #include "commands.h"
 #include "compare.h"
 #include "output.h"
@@ -198,14 +199,8 @@ int cmd_compare(int argc, char **argv)
 		case 'h':
 			compare_help(stdout);
 			exit(stdout_flush_check() ? 1 : 0);
-		case ':':
-			usage_die("option '%s' needs a value (see allocbench compare --help)",
-				  argv[optind - 1]);
 		default:
-			if (optopt)
-				usage_die("unknown option '-%c' (see allocbench compare --help)", optopt);
-			usage_die("unknown option '%s' (see allocbench compare --help)",
-				  argv[optind - 1]);
+			cli_option_error(c, argv, "allocbench compare --help");
 		}
 	}
 	if (argc - optind != 2)

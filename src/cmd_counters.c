@@ -68,14 +68,8 @@ int cmd_counters(int argc, char **argv)
 		case 'h':
 			counters_help(stdout);
 			exit(stdout_flush_check() ? 1 : 0);
-		case ':':
-			usage_die("option '%s' needs a value (see allocbench counters --help)",
-				  argv[optind - 1]);
 		default:
-			if (optopt)
-				usage_die("unknown option '-%c' (see allocbench counters --help)", optopt);
-			usage_die("unknown option '%s' (see allocbench counters --help)",
-				  argv[optind - 1]);
+			cli_option_error(c, argv, "allocbench counters --help");
 		}
 	}
 	if (optind < argc)

@@ -3,6 +3,7 @@
  * them as one SVG chart (plot_svg.h). Every input is read and checked before
  * anything is written, so bad input leaves neither output nor a half file.
  */
+#include "cli.h"
 #include "commands.h"
 #include "output.h"
 #include "plot_svg.h"
@@ -142,14 +143,8 @@ static void parse_plot_args(int argc, char **argv, struct plot_args *args)
 		case 'h':
 			plot_help(stdout);
 			exit(stdout_flush_check() ? 1 : 0);
-		case ':':
-			usage_die("option '%s' needs a value (see allocbench plot --help)",
-				  argv[optind - 1]);
 		default:
-			if (optopt)
-				usage_die("unknown option '-%c' (see allocbench plot --help)", optopt);
-			usage_die("unknown option '%s' (see allocbench plot --help)",
-				  argv[optind - 1]);
+			cli_option_error(c, argv, "allocbench plot --help");
 		}
 	}
 	for (int i = optind; i < argc; i++) {
