@@ -25,3 +25,5 @@ run_ab --version
 check "--version exits 0" [ "$rc" -eq 0 ]
 check "--version prints the version" grep -Eq '^allocbench [0-9]+\.[0-9]+\.[0-9]+$' "$tmp/out"
 check "man page version matches" grep -q "$(cut -d' ' -f2 "$tmp/out")" "$top/man/allocbench.1"
+
+test_done

@@ -54,3 +54,5 @@ start=$(date +%s)
 run_ab --total 1G --sizes 4 --align 3
 check "bad usage is refused before measuring" [ "$rc" -eq 2 ] && [ $(( $(date +%s) - start )) -lt 5 ]
 expect_usage "--total with a fraction" "invalid --total '1.5M': fractions are not allowed" --total 1.5M
+
+test_done

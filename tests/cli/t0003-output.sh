@@ -68,3 +68,5 @@ run_ab --sizes 4 --total 1M --repeat 1 --align 3 -o "$tmp/keep.txt"
 check "refused run leaves -o untouched" [ "$(cat "$tmp/keep.txt")" = old ]
 run_ab --sizes 4 --total 1M --repeat 1 -q -o "$tmp/keep.txt"
 check "-o replaces the file" grep -q '^backend' "$tmp/keep.txt"
+
+test_done

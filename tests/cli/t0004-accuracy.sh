@@ -60,3 +60,5 @@ check "touch none: nothing resident ($ovh_none)" near "$ovh_none" -40000 50
 # a bound check, stays close to it (a sanity bound, not a speed target).
 run_ab --sizes 4 --backend arena --total 8M --repeat 3 -q -f json
 check "arena x_floor is positive and not absurd" sh -c "awk -v x=$(jq_get "$tmp/out" 'results[0].x_floor.median') 'BEGIN{exit !(x > 0.2 && x < 20)}'"
+
+test_done

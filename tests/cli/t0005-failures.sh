@@ -20,3 +20,5 @@ check "the other rows still ran" [ "$(jq_get "$tmp/f.json" 'results[backend=aren
 
 (ulimit -v 3000000; "$AB" --sizes 4,4096 --total 512M --backend malloc,arena --repeat 1 -q) >"$tmp/f.txt" 2>&1
 check "the text row says failed and why" grep -Eq '^malloc +4 +134217728 +failed: ' "$tmp/f.txt"
+
+test_done

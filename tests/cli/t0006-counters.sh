@@ -255,3 +255,5 @@ if make -s -C "$tmp/nopapi" PAPI=0 CFLAGS=-O0 SANITIZE= DEVELOPER=1 -j2 allocben
 else
 	not_ok "make PAPI=0 builds" "$(tail -5 "$tmp/build.log")"
 fi
+
+test_done

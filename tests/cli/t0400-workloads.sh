@@ -82,3 +82,5 @@ for b in malloc pool pool-locked arena; do
 done
 run_ab --workload threads --threads 3 --sizes 40 --total 1M --rounds 1 --repeat 1 -q
 check "threads text table" grep -Eq '^pool +40 +1 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$' "$tmp/out"
+
+test_done

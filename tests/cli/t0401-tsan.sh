@@ -18,3 +18,5 @@ fi
 check "pool cross-thread free is race-free under ThreadSanitizer" [ "$rc" -eq 0 ]
 check "ThreadSanitizer reports nothing" sh -c "! grep -q 'WARNING: ThreadSanitizer' '$tmp/tsan.out'"
 check "the pool checks passed under ThreadSanitizer" sh -c "! grep -q '^not ok' '$tmp/tsan.out' && grep -q '^ok' '$tmp/tsan.out'"
+
+test_done

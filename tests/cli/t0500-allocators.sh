@@ -222,3 +222,5 @@ check "--backend all with nothing installed runs the built-ins" [ "$(jq_get "$tm
 check "--backend all with nothing installed skips all three" [ "$(grep -c 'skips .*: not installed' "$tmp/err")" -eq 3 ]
 run_ab --backend all --sizes 40 --total 1M --repeat 1 -q -f json
 check "--backend all measures every installed allocator" [ "$(jq_get "$tmp/out" 'results#')" -eq $((4 + $#)) ]
+
+test_done

@@ -165,3 +165,5 @@ check "every compare --help option is in the man page${missing:+ (missing:$missi
 check "the man page has a compare section" grep -q '^\.SS .*compare' "$top/man/allocbench.1"
 run_ab --help
 check "the main help names compare" grep -q 'allocbench compare BASELINE.json CURRENT.json' "$tmp/out"
+
+test_done

@@ -82,3 +82,5 @@ check "markdown ends with the floor" grep -q '^Floor (this loop filling one fres
 run_ab --sizes 4 --backend pool --total 1M --repeat 1 -q -f markdown -o "$tmp/r.md"
 check "markdown -o writes the file" grep -q '^| pool | 4 |' "$tmp/r.md"
 expect_usage "unknown format lists csv and markdown" "invalid --format 'xml'.*text, json, csv or markdown" --format xml
+
+test_done

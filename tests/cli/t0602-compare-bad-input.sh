@@ -74,3 +74,5 @@ expect_usage "--backend empty item" "empty item in --backend 'pool,'" compare --
 expect_usage "unknown compare option" "unknown option '--bogus' \(see allocbench compare --help\)" compare --bogus "$b" "$b"
 expect_usage "missing option value" "option '--max-time' needs a value" compare "$b" "$b" --max-time
 expect_usage "unwritable -o" "cannot write '$tmp/no/dir/c.txt'" compare -o "$tmp/no/dir/c.txt" "$b" "$b"
+
+test_done

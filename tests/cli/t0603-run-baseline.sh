@@ -42,3 +42,5 @@ expect_usage "a missing baseline" "'$tmp/none.json': cannot read" $args --baseli
 "$JSONSET" "$tmp/base.json" "results[backend=pool,size=4].free_ns" delete >"$tmp/nofree.json"
 expect_usage "a baseline row without free_ns" "'$tmp/nofree.json': results\[0\] \(pool, 4 B\) has status \"ok\" but no \"free_ns\"" $args --baseline "$tmp/nofree.json"
 expect_usage "an empty --baseline" "empty file name for --baseline" $args --baseline ''
+
+test_done

@@ -74,3 +74,5 @@ if command -v jsonschema >/dev/null 2>&1; then
 else
 	skip "jsonschema cross-check" "no jsonschema command (Debian: python3-jsonschema)"
 fi 2>/dev/null
+
+test_done

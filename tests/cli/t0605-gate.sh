@@ -25,3 +25,5 @@ check "... REGRESSION" grep -q '^result: REGRESSION$' "$tmp/out"
 AB=$AB sh "$top/tests/gate.sh" "$tmp/8m.json" >"$tmp/out" 2>"$tmp/err"
 check "a baseline of other settings: exit 2" [ $? -eq 2 ]
 check "... saying which" grep -q 'different total (--total): 8388608 bytes in the baseline' "$tmp/err"
+
+test_done

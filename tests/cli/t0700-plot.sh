@@ -302,3 +302,5 @@ run_ab --workload threads --threads 2 --sizes 16,64 --backend pool --total 1M --
 run_ab plot "$tmp/thr.json" -o "$tmp/thr.svg"
 check "a threads report plots without --metric" [ "$rc" -eq 0 ]
 check "... with the threads panels" grep -q 'speedup' "$tmp/thr.svg"
+
+test_done

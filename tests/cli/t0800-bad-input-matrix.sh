@@ -57,3 +57,5 @@ expect_usage "counters bad --format" "invalid --format 'xml' \(expected text or 
 expect_usage "counters empty item" "invalid event '' in --counters: empty item" counters --counters 'PAPI_TOT_CYC,,x'
 expect_usage "counters stray argument" "unexpected argument 'extra'.*counters --help" counters extra
 expect_usage "counters unknown option" "unknown option '--bogus'.*counters --help" counters --bogus
+
+test_done

@@ -182,3 +182,5 @@ if mount -t tmpfs -o ro tmpfs "$tmp/ro" 2>/dev/null; then
 else
 	skip "read-only working directory" "cannot mount a read-only tmpfs here (not root?)"
 fi
+
+test_done

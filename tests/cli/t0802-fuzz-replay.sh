@@ -26,3 +26,5 @@ for t in parse counters results; do
 		not_ok "replay $t" "exit status $rc: $(tail -5 "$tmp/err")"
 	fi
 done
+
+test_done

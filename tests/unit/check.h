@@ -1,7 +1,8 @@
 /*
  * check.h - the unit tests' whole framework: CHECK(name, expr) prints one
  * "ok - NAME" or "not ok - NAME" line, which tests/run.sh counts;
- * check_exit() returns the status (1 when any check failed).
+ * check_exit() prints the plan and returns the status (1 when any check
+ * failed).
  */
 #ifndef ALLOCBENCH_CHECK_H
 #define ALLOCBENCH_CHECK_H
@@ -9,9 +10,11 @@
 #include <stdio.h>
 
 static int check_failures;
+static int check_count;
 
 #define CHECK(name, expr)                                                      \
 	do {                                                                   \
+		check_count++;                                                 \
 		if (expr) {                                                    \
 			printf("ok - %s\n", (name));                           \
 		} else {                                                       \
@@ -21,8 +24,10 @@ static int check_failures;
 		}                                                              \
 	} while (0)
 
+/* Prints the TAP plan "1..N": tests/run.sh fails a test without one. */
 static inline int check_exit(void)
 {
+	printf("1..%d\n", check_count);
 	return check_failures ? 1 : 0;
 }
 
