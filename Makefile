@@ -57,9 +57,18 @@ LIBS = $(DEPS_LIBS) $(PAPI_LIBS) -lm
 BUILD_FLAGS = $(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) $(ALL_LDFLAGS) $(LIBS)
 $(shell echo '$(BUILD_FLAGS)' | cmp -s - .build-flags || echo '$(BUILD_FLAGS)' >.build-flags)
 
-SRC = $(wildcard src/*.c)
+# src/heap_interpose.c defines malloc and friends for the whole program
+# (src/heap.h): the allocbench binary only, never a sanitizer build (the
+# sanitizer's runtime must own malloc), never the tests' or fuzzers' programs.
+SRC = $(filter-out src/heap_interpose.c,$(wildcard src/*.c))
 OBJ = $(SRC:.c=.o)
 LIB_OBJ = $(filter-out src/main.o,$(OBJ))
+ifeq ($(SANITIZE),)
+BIN_OBJ = $(OBJ) src/heap_interpose.o
+BIN_LDFLAGS = -Wl,--dynamic-list=src/heap_interpose.sym
+else
+BIN_OBJ = $(OBJ)
+endif
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:.c=)
 # The tests' helpers: read a JSON value, write a doctored copy, check a schema.
@@ -79,8 +88,8 @@ all: allocbench
 deps:
 	@$(PKG_CONFIG) --exists $(DEPS_PKGS) 2>/dev/null || sh tests/install-deps.sh $(DEPS_DEBIAN)
 
-allocbench: $(OBJ) .build-flags
-	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJ) $(LIBS)
+allocbench: $(BIN_OBJ) src/heap_interpose.sym .build-flags
+	$(CC) $(ALL_LDFLAGS) $(BIN_LDFLAGS) -o $@ $(BIN_OBJ) $(LIBS)
 
 src/%.o: src/%.c $(wildcard src/*.h) Makefile .build-flags
 	@$(PKG_CONFIG) --exists $(DEPS_PKGS) 2>/dev/null || \
@@ -164,7 +173,7 @@ fuzz: deps
 	done; exit $$failed
 
 clean:
-	rm -f allocbench $(OBJ) $(UNIT_BIN) $(TOOLS) $(FUZZ_REPLAY) .build-flags
+	rm -f allocbench $(OBJ) src/heap_interpose.o $(UNIT_BIN) $(TOOLS) $(FUZZ_REPLAY) .build-flags
 	rm -rf build-fuzz
 
 tests/tools/%: tests/tools/%.c tests/tools/tool_json.h .build-flags

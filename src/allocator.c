@@ -1,5 +1,6 @@
 #include "allocator.h"
 #include "backend.h"
+#include "heap.h"
 #include "util.h"
 
 #include <dlfcn.h>
@@ -53,7 +54,7 @@ const struct allocator_known *allocator_known_find(const char *name)
  * makes the timed free loop ten times faster than without it.
  */
 struct malloc_owner {
-	uintptr_t malloc_addr;         /* what dlsym(RTLD_DEFAULT, "malloc") gave */
+	uintptr_t malloc_addr;         /* the measured malloc (heap_measured()) */
 	const char *name;              /* as the dynamic linker knows it; "" for the program */
 	ElfW(Addr) base;               /* load bias */
 	const ElfW(Sym) *symtab;
@@ -106,10 +107,12 @@ static int find_owner(struct dl_phdr_info *info, size_t size, void *arg)
 /* Finds the object that serves malloc; returns 0, or -1 when it cannot be read. */
 static int malloc_owner_find(struct malloc_owner *owner)
 {
+	const struct heap_functions *heap = heap_measured();
+
 	memset(owner, 0, sizeof(*owner));
-	owner->malloc_addr = (uintptr_t)dlsym(RTLD_DEFAULT, "malloc");
-	if (!owner->malloc_addr)
+	if (!heap)
 		return -1;
+	owner->malloc_addr = (uintptr_t)heap->malloc;
 	dl_iterate_phdr(find_owner, owner);
 	return owner->found ? 0 : -1;
 }
@@ -255,31 +258,6 @@ void allocator_identify(struct allocator_info *info)
 	identify_with(&owner, info);
 }
 
-/* ---- giving free memory back ---- */
-
-typedef int (*malloc_trim_fn)(size_t pad);
-typedef void (*release_free_fn)(void);
-typedef void (*mi_collect_fn)(_Bool force);
-
-void allocator_release_free(void)
-{
-	struct malloc_owner owner;
-	void *fn;
-
-	if (malloc_owner_find(&owner))
-		return;
-	if ((fn = owner_symbol(&owner, "mallctl"))) {
-		/* MALLCTL_ARENAS_ALL (4096): every arena's dirty and muzzy pages. */
-		((mallctl_fn)fn)("arena.4096.purge", NULL, NULL, NULL, 0);
-	} else if ((fn = owner_symbol(&owner, "MallocExtension_ReleaseFreeMemory"))) {
-		((release_free_fn)fn)();
-	} else if ((fn = owner_symbol(&owner, "mi_collect"))) {
-		((mi_collect_fn)fn)(1);
-	} else if ((fn = owner_symbol(&owner, "malloc_trim"))) {
-		((malloc_trim_fn)fn)(0);
-	}
-}
-
 /* ---- statistics ---- */
 
 static void add_stat(struct allocator_info *info, const char *name, uint64_t bytes)
@@ -400,7 +378,8 @@ void allocator_inspect(void *ctx, void *const *chunks, size_t count, struct samp
  */
 static int check_active(const char *backend_name, const char *path, struct sample *sample)
 {
-	void *fn = dlsym(RTLD_DEFAULT, "malloc");
+	const struct heap_functions *heap = heap_measured();
+	void *fn = heap ? *(void **)&heap->malloc : NULL;
 	struct stat want, got;
 	Dl_info dl;
 

@@ -54,17 +54,6 @@ void allocator_identify(struct allocator_info *info);
 void allocator_inspect(void *ctx, void *const *chunks, size_t count, struct sample *sample);
 
 /*
- * Gives the free memory of the allocator that serves malloc back to the
- * system, through its own call (jemalloc's arena purge, tcmalloc's
- * ReleaseFreeMemory, mimalloc's mi_collect, glibc's malloc_trim), looked up
- * without allocating. The measuring child calls it after PAPI's set-up,
- * which mallocs and frees about 100 KiB: left resident, that memory would be
- * reused by the first chunks and hidden from the RSS delta (seen here:
- * tcmalloc's overhead at 40000 bytes read 941 B instead of 1019 B).
- */
-void allocator_release_free(void);
-
-/*
  * The measuring child of a backend that preloads the library at PATH
  * (LD_PRELOAD, set by the runner): checks, before measuring and without
  * allocating, that malloc resolves into that very file, runs the malloc

@@ -1,20 +1,24 @@
 /* backend_malloc.c - the C library's malloc and free, or whatever is preloaded. */
 #include "allocator.h"
 #include "backend.h"
+#include "heap.h"
 #include "workloads.h"
 
 #include <stdlib.h>
 
+/*
+ * CTX is heap_measured(): the allocator's own functions, called through a
+ * pointer as a program calls them through its PLT. Calling malloc by name
+ * would reach heap_interpose.c's router first.
+ */
 static inline void *libc_alloc(void *ctx, size_t size)
 {
-	(void)ctx;
-	return malloc(size);
+	return ((const struct heap_functions *)ctx)->malloc(size);
 }
 
 static inline void libc_release(void *ctx, void *chunk)
 {
-	(void)ctx;
-	free(chunk);
+	((const struct heap_functions *)ctx)->free(chunk);
 }
 
 /*
@@ -25,9 +29,8 @@ static inline void libc_release(void *ctx, void *chunk)
 /* malloc keeps its own per-thread state: no context to hand out. */
 static int libc_attach(void *shared, unsigned index, void **ctx)
 {
-	(void)shared;
 	(void)index;
-	*ctx = NULL;
+	*ctx = shared;
 	return 0;
 }
 
@@ -38,16 +41,20 @@ static void *libc_thread(void *job)
 
 static int malloc_run(const struct measure_params *params, struct sample *sample)
 {
+	void *heap = (void *)heap_measured();
+
+	if (!heap)
+		return sample_fail(sample, "malloc: cannot find the allocator's functions");
 	switch (params->workload) {
 	case WORKLOAD_FILL:
-		return measure_fill_inspect(params, sample, NULL, libc_alloc, libc_release, NULL,
+		return measure_fill_inspect(params, sample, heap, libc_alloc, libc_release, NULL,
 					    allocator_inspect);
 	case WORKLOAD_CHURN:
-		return measure_churn(params, sample, NULL, libc_alloc, libc_release, NULL);
+		return measure_churn(params, sample, heap, libc_alloc, libc_release, NULL);
 	case WORKLOAD_RANDOM:
-		return measure_random(params, sample, params->plan, NULL, libc_alloc, libc_release);
+		return measure_random(params, sample, params->plan, heap, libc_alloc, libc_release);
 	case WORKLOAD_THREADS:
-		return measure_threads(params, sample, NULL, libc_attach, libc_thread);
+		return measure_threads(params, sample, heap, libc_attach, libc_thread);
 	case WORKLOAD_COUNT:
 		break;
 	}

@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "compare.h"
+#include "heap.h"
 #include "output.h"
 #include "probe.h"
 #include "run.h"
@@ -176,6 +177,13 @@ static const struct command commands[] = {
 
 int main(int argc, char **argv)
 {
+	/*
+	 * A measuring process keeps its own allocations on the private heap
+	 * from the first one on (heap.h); the parent measures nothing and
+	 * uses the C library's allocator.
+	 */
+	if (argc < 2 || strcmp(argv[1], RUNNER_CHILD_COMMAND))
+		heap_private_end();
 	if (argc > 1) {
 		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 			if (!strcmp(argv[1], commands[i].name))

@@ -1,4 +1,5 @@
 #include "runner.h"
+#include "heap.h"
 #include "allocator.h"
 #include "backend.h"
 #include "workloads.h"
@@ -411,6 +412,14 @@ int runner_child_main(int argc, char **argv)
 
 	memset(&sample, 0, sizeof(sample));
 	/*
+	 * Everything this process allocates for itself goes to the private heap
+	 * (heap.h); the measured allocator is found now, before any of it.
+	 */
+	if (!heap_measured()) {
+		fprintf(stderr, "allocbench: error: cannot find the functions of malloc\n");
+		return 1;
+	}
+	/*
 	 * ARGV[0] is RUNNER_CHILD_COMMAND; the rest is what runner_measure()
 	 * wrote, and for a preloaded backend the library's path.
 	 */
@@ -433,14 +442,14 @@ int runner_child_main(int argc, char **argv)
 	}
 	/*
 	 * The counters are opened before the backend exists: PAPI's set-up
-	 * (about 2 ms, some heap) is done before the first RSS reading. A
-	 * counter that cannot be counted only gets its status.
+	 * (about 2 ms) is done before the first RSS reading, and its heap is
+	 * the private one (heap.h), so the measured allocator is left as a
+	 * fresh program finds it. A counter that cannot be counted only gets
+	 * its status.
 	 */
 	if (list.n) {
 		counters_open(&counters, &list);
 		params.counters = &counters;
-		/* What PAPI's set-up freed must not serve the first chunks unseen. */
-		allocator_release_free();
 	}
 	test_fault(argv[1]);
 	is_floor = !strcmp(argv[1], RUNNER_FLOOR);
