@@ -57,4 +57,27 @@ else
 	skip "glibc, counters on: 131072-byte chunks are mmapped" "$prereq_why"
 fi
 
+# An allocator whose malloc always fails: only the measured loop calls it, so
+# the row says which allocation failed (the measuring process's own work,
+# argument decoding included, never reaches it).
+test_lazy_prereq CC '${CC:-cc} --version >/dev/null 2>&1 || { echo "no C compiler (${CC:-cc})"; exit 1; }'
+if test_have_prereq 'CC,!ASAN'; then
+	cat >"$tmp/null.c" <<'EOC'
+#include <errno.h>
+#include <stddef.h>
+void *malloc(size_t n) { (void)n; errno = ENOMEM; return NULL; }
+void *calloc(size_t a, size_t b) { (void)a; (void)b; errno = ENOMEM; return NULL; }
+void *realloc(void *p, size_t n) { (void)p; (void)n; errno = ENOMEM; return NULL; }
+void free(void *p) { (void)p; }
+EOC
+	${CC:-cc} -shared -fPIC -o "$tmp/libnull.so" "$tmp/null.c"
+	run_ab --preload null="$tmp/libnull.so" --backend null --sizes 40 --total 1M --repeat 1 -q -f json
+	check "a malloc that returns NULL: exit 1" [ "$rc" -eq 1 ]
+	check "... its row says which allocation failed" \
+		sh -c "\"$JSONQ\" '$tmp/out' 'results[0].error' | grep -q '^allocation 1 of 26214 (40 bytes) failed'"
+	check "... and nothing else is blamed" sh -c "! grep -q internal '$tmp/err'"
+else
+	skip "a malloc that returns NULL" "$prereq_why"
+fi
+
 test_done
