@@ -94,7 +94,11 @@ static int arena_run(const struct measure_params *params, struct sample *sample)
 	switch (params->workload) {
 	case WORKLOAD_FILL:
 	case WORKLOAD_CHURN:
-		capacity = params->count * stride_of(params->size, params->align) + params->align;
+		if (__builtin_mul_overflow(params->count, stride_of(params->size, params->align),
+					   &capacity) ||
+		    __builtin_add_overflow(capacity, params->align, &capacity))
+			return sample_fail(sample, "arena: %zu chunks of %zu bytes cannot be addressed",
+					   params->count, params->size);
 		break;
 	case WORKLOAD_RANDOM:
 		/* Nothing is ever freed: room for every allocation of the sequence, padded. */

@@ -3,6 +3,7 @@
 #include "preload.h"
 #include "runner.h"
 #include "util.h"
+#include "workloads.h"
 
 #include <getopt.h>
 #include <unistd.h>
@@ -362,6 +363,51 @@ static uint64_t parse_bytes_option(const char *option, const char *text)
 	return v;
 }
 
+/*
+ * Refuses (exit 2) a --total whose measurements a process cannot hold: more
+ * chunks than the random workload's plan can name, or a memory bound (the
+ * chunks, their pointers, the pool's blocks) beyond a 64-bit address space.
+ * This is arithmetic, not the machine's memory: --force does not lift it.
+ */
+static void check_representable(const struct run_config *config)
+{
+	unsigned long long total = (unsigned long long)config->total_bytes;
+
+	uint64_t sum = 0;
+
+	if (config->workload == WORKLOAD_RANDOM) {
+		uint64_t live;
+
+		for (size_t i = 0; i < config->nsizes; i++)
+			sum += config->sizes[i];
+		live = config->total_bytes / ((sum + config->nsizes - 1) / config->nsizes);
+		if (live > RANDOM_OP_ARG)
+			usage_die("--total %llu is too large for the random workload: %llu chunks "
+				  "of the mix's mean size alive at once, at most %u can be named in "
+				  "its sequence", total, (unsigned long long)live, RANDOM_OP_ARG);
+	}
+	for (size_t i = 0; i < config->nsizes; i++) {
+		uint64_t count = config->total_bytes / config->sizes[i];
+
+		for (size_t b = 0; b < config->nbackends; b++) {
+			uint64_t need = run_bound_bytes(config, config->backends[b],
+							config->sizes[i]);
+			char bytes[32];
+
+			if (need <= RUN_MAX_BOUND_BYTES)
+				continue;
+			if (need == UINT64_MAX)
+				snprintf(bytes, sizeof(bytes), "more than 2^64");
+			else
+				snprintf(bytes, sizeof(bytes), "%llu", (unsigned long long)need);
+			usage_die("--total %llu cannot be measured at size %zu: %llu chunks with "
+				  "their pointers need %s bytes, more than a process can address "
+				  "(%llu)", total, config->sizes[i], (unsigned long long)count,
+				  bytes, (unsigned long long)RUN_MAX_BOUND_BYTES);
+		}
+	}
+}
+
 void cli_parse_run(int argc, char **argv, struct run_config *config)
 {
 	const char *sizes = RUN_DEFAULT_SIZES, *backends = RUN_DEFAULT_BACKENDS;
@@ -545,6 +591,7 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 			usage_die("size %zu in --sizes is larger than --total (%llu bytes): "
 				  "nothing would be allocated", config->sizes[i],
 				  (unsigned long long)config->total_bytes);
+	check_representable(config);
 }
 
 _Noreturn void cli_option_error(int c, char **argv, const char *help)

@@ -87,9 +87,13 @@ int sample_fail(struct sample *sample, const char *fmt, ...)
 
 void **measure_map_pointers(size_t count, struct sample *sample)
 {
-	size_t bytes = count * sizeof(void *);
+	size_t bytes;
 	void **ptrs;
 
+	if (__builtin_mul_overflow(count, sizeof(void *), &bytes)) {
+		sample_fail(sample, "%zu chunk pointers cannot be addressed", count);
+		return NULL;
+	}
 	ptrs = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (ptrs == MAP_FAILED) {
 		sample_fail(sample, "cannot map the array of %zu chunk pointers: %s",
@@ -141,9 +145,12 @@ static void floor_reset(void *ctx)
 
 int measure_floor(const struct measure_params *params, struct sample *sample)
 {
-	struct floor_region r = { .bytes = params->count * params->size };
+	struct floor_region r = { 0 };
 	int ret;
 
+	if (__builtin_mul_overflow(params->count, params->size, &r.bytes))
+		return sample_fail(sample, "%zu chunks of %zu bytes cannot be addressed",
+				   params->count, params->size);
 	r.base = mmap(NULL, r.bytes, PROT_READ | PROT_WRITE,
 		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (r.base == MAP_FAILED)
@@ -322,10 +329,13 @@ int measure_threads(const struct measure_params *params, struct sample *sample,
 		    void *shared, int (*attach)(void *shared, unsigned index, void **ctx),
 		    void *(*entry)(void *job))
 {
-	size_t bytes = params->count * params->size;
+	size_t bytes;
 	double one_ns, all_ns, ops;
 	unsigned char *array;
 
+	if (__builtin_mul_overflow(params->count, params->size, &bytes))
+		return sample_fail(sample, "%zu chunks of %zu bytes cannot be addressed",
+				   params->count, params->size);
 	if (!params->threads || params->threads > MEASURE_MAX_THREADS || params->count < 2)
 		return sample_fail(sample, "threads: need 1 to %d threads and 2 elements",
 				   MEASURE_MAX_THREADS);

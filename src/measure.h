@@ -91,6 +91,7 @@ struct sample {
 	uint64_t alloc_faults;      /* minor page faults during the allocation loop */
 	uint64_t free_faults;       /* minor page faults during the free loop */
 	uint64_t reserved_bytes;    /* pool/arena: bytes the backend took from the system */
+	uint64_t peak_memory_bytes; /* the measuring process's peak resident set (VmHWM) */
 
 	/* fill: the same fill again in the same process, after everything was freed */
 	double warm_alloc_ns;       /* ns per allocation, warm */

@@ -35,6 +35,27 @@ static void add_metric(cJSON *obj, const struct run_report *report,
 	cJSON_AddItemToObject(obj, metric_name(metric), json_stat(&s, runs, cell->runs));
 }
 
+/*
+ * The memory guard's bound for the row (run_bound_bytes()) and the highest
+ * peak resident set its measuring processes reached: the first is meant to
+ * be an upper bound of the second.
+ */
+static void add_memory(cJSON *obj, const struct run_config *config, const struct cell *cell)
+{
+	uint64_t peak = 0;
+
+	cJSON_AddNumberToObject(obj, "memory_bound_bytes",
+				(double)run_bound_bytes(config, cell->backend,
+							cell->size ? cell->size : 1));
+	for (unsigned r = 0; r < cell->runs; r++)
+		if (cell->samples[r].peak_memory_bytes > peak)
+			peak = cell->samples[r].peak_memory_bytes;
+	if (cell->ok && peak)
+		cJSON_AddNumberToObject(obj, "peak_memory_bytes", (double)peak);
+	else
+		cJSON_AddNullToObject(obj, "peak_memory_bytes");
+}
+
 static cJSON *host_json(const struct host_info *host)
 {
 	cJSON *obj = cJSON_CreateObject();
@@ -255,6 +276,7 @@ static cJSON *cell_json(const struct run_report *report, const struct cell *cell
 					(double)cell->samples[cell_median_run(cell)].reserved_bytes);
 	else
 		cJSON_AddNullToObject(obj, "reserved_bytes");
+	add_memory(obj, config, cell);
 	cJSON_AddItemToObject(obj, "counters", report_counters_json_cell(report, cell));
 	add_breakdown(obj, report, cell);
 	return obj;

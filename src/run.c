@@ -185,10 +185,25 @@ static size_t mix_mean_size(const struct run_config *config)
 	return (size_t)((sum + config->nsizes - 1) / config->nsizes);
 }
 
-/* Rounds N up to a multiple of the power of two A. */
+/* Saturating arithmetic: UINT64_MAX stands for "more than 64 bits hold". */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+/* Rounds N up to a multiple of the power of two A (saturating). */
 static uint64_t round_up(uint64_t n, uint64_t a)
 {
-	return (n + a - 1) & ~(a - 1);
+	return n > UINT64_MAX - (a - 1) ? UINT64_MAX : (n + a - 1) & ~(a - 1);
 }
 
 /*
@@ -196,47 +211,85 @@ static uint64_t round_up(uint64_t n, uint64_t a)
  * malloc and the preloaded allocators: glibc takes max(32, n + 8 rounded to
  * 16); jemalloc, mimalloc and tcmalloc round to size classes at most 25%
  * apart and keep metadata beside them, so max(32, n + n/4 + 16, rounded to
- * 16) covers them all. pool and arena: the size rounded to the alignment.
+ * 16) covers them all. pool and arena: the size rounded to the alignment,
+ * and at least the pool's 4-byte link.
  */
 static uint64_t chunk_estimate(const struct run_config *config, const struct backend *b,
 			       size_t size)
 {
 	uint64_t n = size;
 
-	if (b && b->uses_align)
-		return round_up(n, config->align ? config->align : natural_alignment(size));
-	n = round_up(n + n / 4 + 16, 16);
+	if (b && b->uses_align) {
+		n = round_up(n, config->align ? config->align : natural_alignment(size));
+		return n < 4 ? 4 : n;
+	}
+	n = round_up(sat_add(sat_add(n, n / 4), 16), 16);
 	return n < 32 ? 32 : n;
 }
 
-/*
- * Every measurement holds count chunks at once (fill; churn and threads at
- * most as many; random about count chunks of the mix's mean size, plus its
- * plan of 4 * count 4-byte operations), the array of count 8-byte pointers
- * to them, and for the pool one block more. The largest over backends and
- * sizes is the run's need. The floor (count * size) never needs more.
- */
+/* The largest size of CONFIG's list. */
+static size_t largest_size(const struct run_config *config)
+{
+	size_t most = 0;
+
+	for (size_t i = 0; i < config->nsizes; i++)
+		if (config->sizes[i] > most)
+			most = config->sizes[i];
+	return most;
+}
+
+uint64_t run_bound_bytes(const struct run_config *config, const struct backend *backend,
+			 size_t size)
+{
+	uint64_t count, chunk, need, threads = config->threads ? config->threads : 1;
+
+	if (config->workload == WORKLOAD_RANDOM) {
+		/*
+		 * At most count chunks alive at once, each at most the largest of
+		 * the mix; the plan is 4 * count steps of 4 bytes and count bytes
+		 * of sizes. The arena never reuses: of the 4 * count steps at most
+		 * (4 * count + count) / 2 allocate, each padded to 16.
+		 */
+		count = config->total_bytes / mix_mean_size(config);
+		chunk = chunk_estimate(config, backend, largest_size(config));
+		need = sat_mul(count, sat_add(8 + 16 + 1, chunk));
+		if (!strcmp(backend->name, "arena"))
+			need = sat_add(need, sat_mul(sat_mul(count, 5) / 2,
+						     round_up(sat_add(largest_size(config), 16), 16)));
+		else if (backend->uses_align)
+			need = sat_add(need, sat_mul(config->nsizes, config->pool_block_bytes));
+	} else {
+		/*
+		 * count chunks alive at once (fill; churn and threads at most as
+		 * many) and their 8-byte pointers; threads also maps and writes a
+		 * shared array of count * size bytes, and each thread of the pool
+		 * has a block of its own.
+		 */
+		count = config->total_bytes / size;
+		chunk = chunk_estimate(config, backend, size);
+		need = sat_mul(count, sat_add(8, chunk));
+		if (config->workload == WORKLOAD_THREADS)
+			need = sat_add(need, sat_mul(count, size));
+		if (backend->uses_align)
+			need = sat_add(need, sat_mul(config->workload == WORKLOAD_THREADS ?
+						     threads + 1 : 1, config->pool_block_bytes));
+	}
+	return sat_add(need, RUN_PROCESS_BYTES);
+}
+
 uint64_t run_estimate_bytes(const struct run_config *config, size_t *size)
 {
 	uint64_t most = 0;
 
 	*size = 0;
 	for (size_t s = 0; s < config->nsizes; s++) {
-		size_t chunk_size = config->workload == WORKLOAD_RANDOM ? mix_mean_size(config) :
-				    config->sizes[s];
-		uint64_t count = config->total_bytes / chunk_size;
-
 		for (size_t b = 0; b < config->nbackends; b++) {
-			const struct backend *backend = config->backends[b];
-			uint64_t need = count * (8 + chunk_estimate(config, backend, chunk_size));
+			uint64_t need = run_bound_bytes(config, config->backends[b],
+							config->sizes[s]);
 
-			if (config->workload == WORKLOAD_RANDOM)
-				need += count * 16;
-			if (backend->uses_align)
-				need += config->pool_block_bytes;
 			if (need > most) {
 				most = need;
-				*size = config->workload == WORKLOAD_RANDOM ? 0 : chunk_size;
+				*size = config->workload == WORKLOAD_RANDOM ? 0 : config->sizes[s];
 			}
 		}
 		if (config->workload == WORKLOAD_RANDOM)

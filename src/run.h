@@ -158,8 +158,27 @@ double resolution_bytes(const struct run_report *report, size_t count);
 int run_measure_all(const struct run_config *config, struct run_report *report);
 
 /*
- * The memory the largest measurement of CONFIG needs, in bytes: a
- * conservative estimate (run.c says how). run_measure_all() does not check
+ * What the measuring process itself may hold besides the measurement: the
+ * program and its libraries, PAPI's set-up, the private heap (heap.h). Its
+ * peak resident set at --total 4K reads 5 to 7 MiB here.
+ */
+#define RUN_PROCESS_BYTES ((uint64_t)32 << 20)
+
+/*
+ * An upper bound of the memory one measuring process of CONFIG with BACKEND
+ * at SIZE (random: any; the whole mix is used) holds at its peak, in bytes,
+ * itself included (run.c says how); UINT64_MAX when it cannot be represented
+ * in 64 bits. Reported per row as memory_bound_bytes beside the process's
+ * real peak, and tested against it for every backend and workload.
+ */
+uint64_t run_bound_bytes(const struct run_config *config, const struct backend *backend,
+			 size_t size);
+
+/* The largest bound a measurement may have: x86-64's 47-bit user address space. */
+#define RUN_MAX_BOUND_BYTES ((uint64_t)1 << 47)
+
+/*
+ * The largest run_bound_bytes() of CONFIG. run_measure_all() does not check
  * it; the run command compares it with MemAvailable before measuring.
  * Stores the size that needs it in *SIZE (0 for the random workload's mix).
  */

@@ -472,6 +472,9 @@ int runner_child_main(int argc, char **argv)
 send:
 	if (list.n)
 		counters_close(&counters);
+	/* What the memory guard's bound (run_bound_bytes()) must cover. */
+	if (probe_meminfo_read("/proc/self/status", "VmHWM", &sample.peak_memory_bytes))
+		sample.peak_memory_bytes = 0;
 	if (write_full(RESULT_FD, &sample, sizeof(sample))) {
 		fprintf(stderr, "allocbench: error: cannot send the result: %s\n", strerror(errno));
 		return 1;
