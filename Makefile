@@ -4,8 +4,9 @@
 #   make run        build, then measure with the defaults and print the table
 #   make check      build and run every test; the last line is "N passed, M failed"
 #   make bench      the speed targets, printed as ratios (not tests)
-#   make gate       the CI regression gate: pool and arena against data/baseline.json
-#   make baseline   measure data/baseline.json anew on this machine
+#   make gate       the CI regression gate: pool, pool-locked and arena in fill,
+#                   churn and random against data/baseline*.json
+#   make baseline   measure the gate's baselines anew on this machine
 #   make install    PREFIX=/usr/local DESTDIR= (binary and man page)
 #   make fuzz       build the libFuzzer targets with clang and run each for
 #                   FUZZ_SECONDS (default 60); new crashes go to tests/fuzz/crashes/

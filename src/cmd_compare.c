@@ -33,8 +33,13 @@ static void compare_help(FILE *out)
 "Compares two JSON reports of allocbench (--format json) row by row, matched\n"
 "by workload, backend and size, and says for each whether it regressed,\n"
 "improved or is unchanged; rows in only one report are listed as missing\n"
-"or new. Both reports must have the same total, touch policy, alignment and\n"
-"pool block.\n"
+"or new. Both reports must have the same settings (workload, total, touch,\n"
+"alignment, pool block, rounds, threads, seed and mix).\n"
+"\n"
+"Gated per workload: fill: overhead_bytes, alloc_ns, free_ns; churn:\n"
+"churn_ns, churn_cold_ns, page_faults and reserved_bytes (exact, where every\n"
+"run agrees); random: peak_rss_bytes, fragmentation, op_ns (the sequence\n"
+"checksums must match); threads: ops_per_s and speedup (lower is worse).\n"
 "\n"
 "Options:\n"
 "      --max-overhead X   a regression when the overhead median rose by more\n"
@@ -49,6 +54,9 @@ static void compare_help(FILE *out)
 "                         side at alpha 0.05 (3 and 3 give 0.05 at best): with\n"
 "                         fewer only the overhead is gated\n"
 "      --alpha P          significance level of that test (default %g)\n"
+"      --allow-missing    a row of BASELINE missing from CURRENT, or no row in\n"
+"                         common at all, is not a regression (by default it is:\n"
+"                         the gate would cover less)\n"
 "      --backend LIST     compare only the rows of these backends\n"
 "  -f, --format FORMAT    text (default), json or markdown (for a pull request\n"
 "                         comment or a CI job summary)\n"
@@ -56,8 +64,10 @@ static void compare_help(FILE *out)
 "  -h, --help             print this help and exit\n"
 "\n"
 "Exit status: 0 no regression, 1 a regression (or a measurement that failed\n"
-"in CURRENT, not in BASELINE), 2 bad usage or unusable input (unreadable, not\n"
-"an allocbench report, another schema version, different settings).\n"
+"in CURRENT, not in BASELINE, or a missing row), 2 bad usage or unusable\n"
+"input (unreadable, not an allocbench report, another schema version, a\n"
+"value that is not a number or not whole where it must be, different\n"
+"settings or sequences).\n"
 "See allocbench(1).\n",
 		COMPARE_TOLERANCE_PAGES, COMPARE_DEFAULT_MAX_TIME_PERCENT, COMPARE_DEFAULT_ALPHA);
 }
@@ -66,6 +76,7 @@ static const struct option compare_options[] = {
 	{ "max-overhead", required_argument, NULL, 'O' },
 	{ "max-time", required_argument, NULL, 'T' },
 	{ "alpha", required_argument, NULL, 'A' },
+	{ "allow-missing", no_argument, NULL, 'M' },
 	{ "backend", required_argument, NULL, 'b' },
 	{ "format", required_argument, NULL, 'f' },
 	{ "output", required_argument, NULL, 'o' },
@@ -176,6 +187,9 @@ int cmd_compare(int argc, char **argv)
 				usage_die("invalid --alpha '%s' (expected a probability between 0 "
 					  "and 1, e.g. 0.05)", optarg);
 			options.alpha = v;
+			break;
+		case 'M':
+			options.allow_missing = 1;
 			break;
 		case 'b':
 			parse_backend_list(optarg, &options);

@@ -1,5 +1,7 @@
 #include "compare.h"
+#include "probe.h"
 #include "stats.h"
+#include "workloads.h"
 #include "util.h"
 
 #include <math.h>
@@ -16,20 +18,54 @@ static const char *const verdict_names[COMPARE_NVERDICTS] = {
 	[COMPARE_FAILED] = "failed",
 };
 
-static const char *const metric_names[COMPARE_NMETRICS] = {
-	[COMPARE_OVERHEAD] = "overhead_bytes",
-	[COMPARE_ALLOC] = "alloc_ns",
-	[COMPARE_FREE] = "free_ns",
+static const struct compare_metric_def fill_metrics[] = {
+	{ "overhead_bytes", "overhead B", 4, COMPARE_RULE_BYTES },
+	{ "alloc_ns", "alloc ns", 2, COMPARE_RULE_TIME },
+	{ "free_ns", "free ns", 2, COMPARE_RULE_TIME },
 };
+static const struct compare_metric_def churn_metrics[] = {
+	{ "churn_ns", "churn ns", 2, COMPARE_RULE_TIME },
+	{ "churn_cold_ns", "cold ns", 2, COMPARE_RULE_TIME },
+	{ "page_faults", "faults", 0, COMPARE_RULE_COUNT },
+	{ "reserved_bytes", "reserved B", 0, COMPARE_RULE_EXACT },
+};
+static const struct compare_metric_def random_metrics[] = {
+	{ "peak_rss_bytes", "peak RSS B", 0, COMPARE_RULE_RSS },
+	{ "fragmentation", "RSS/live", 4, COMPARE_RULE_RATIO },
+	{ "op_ns", "op ns", 2, COMPARE_RULE_TIME },
+};
+static const struct compare_metric_def threads_metrics[] = {
+	{ "ops_per_s", "ops/s", 0, COMPARE_RULE_RATE },
+	{ "speedup", "speedup", 3, COMPARE_RULE_RATE },
+};
+
+#define DEFS(a) a, sizeof(a) / sizeof(a[0])
+static const struct {
+	const char *workload;
+	const struct compare_metric_def *defs;
+	size_t n;
+} workload_metrics[] = {
+	{ "fill", DEFS(fill_metrics) },
+	{ "churn", DEFS(churn_metrics) },
+	{ "random", DEFS(random_metrics) },
+	{ "threads", DEFS(threads_metrics) },
+};
+
+size_t compare_workload_metrics(const char *workload, const struct compare_metric_def **defs)
+{
+	for (size_t i = 0; i < sizeof(workload_metrics) / sizeof(workload_metrics[0]); i++) {
+		if (!strcmp(workload_metrics[i].workload, workload)) {
+			*defs = workload_metrics[i].defs;
+			return workload_metrics[i].n;
+		}
+	}
+	*defs = NULL;
+	return 0;
+}
 
 const char *compare_verdict_name(enum compare_verdict verdict)
 {
 	return verdict_names[verdict];
-}
-
-const char *compare_metric_name(enum compare_metric_id metric)
-{
-	return metric_names[metric];
 }
 
 void compare_options_init(struct compare_options *options)
@@ -64,13 +100,25 @@ int compare_settings_of_file(const struct result_file *file, struct compare_sett
 	if (!results_file_number(file, "config.pool_block_bytes", &v))
 		out->pool_block_bytes = v;
 	out->sanitizers = results_file_string(file, "tool.sanitizers");
+	if ((s = results_file_string(file, "config.rounds")))
+		copy_string(out->rounds, sizeof(out->rounds), s);
+	else if (!results_file_number(file, "config.rounds", &v))
+		snprintf(out->rounds, sizeof(out->rounds), "%.0f", v);
+	out->threads = -1;
+	if (!results_file_number(file, "config.threads", &v))
+		out->threads = v;
+	out->seed = -1;
+	if (!results_file_number(file, "config.seed", &v))
+		out->seed = v;
+	if (!strcmp(file->workload, "random"))
+		results_file_numbers(file, "config.sizes", out->sizes, sizeof(out->sizes));
 	return 0;
 }
 
 void compare_settings_of_config(const struct run_config *config, struct compare_settings *out)
 {
 	memset(out, 0, sizeof(*out));
-	out->workload = "fill";
+	out->workload = workload_name(config->workload);
 	out->total_bytes = config->total_bytes;
 	out->touch = touch_name(config->touch);
 	if (config->align)
@@ -79,6 +127,24 @@ void compare_settings_of_config(const struct run_config *config, struct compare_
 		copy_string(out->align, sizeof(out->align), "natural");
 	out->pool_block_bytes = (double)config->pool_block_bytes;
 	out->sanitizers = ALLOCBENCH_SANITIZE;
+	out->threads = out->seed = -1;
+	/* As report_json.c records them, per workload. */
+	if (config->workload == WORKLOAD_CHURN || config->workload == WORKLOAD_THREADS) {
+		if (config->rounds)
+			snprintf(out->rounds, sizeof(out->rounds), "%u", config->rounds);
+		else
+			copy_string(out->rounds, sizeof(out->rounds), "auto");
+	}
+	if (config->workload == WORKLOAD_THREADS)
+		out->threads = config->threads;
+	if (config->workload == WORKLOAD_RANDOM) {
+		size_t used = 0;
+
+		out->seed = (double)config->seed;
+		for (size_t i = 0; i < config->nsizes && used < sizeof(out->sizes); i++)
+			used += (size_t)snprintf(out->sizes + used, sizeof(out->sizes) - used,
+						 "%s%zu", i ? "," : "", config->sizes[i]);
+	}
 }
 
 static int differ(const char *setting, const char *baseline_value, const char *baseline_name,
@@ -117,6 +183,20 @@ int compare_settings_check(const struct compare_settings *b, const char *b_name,
 		snprintf(cv, sizeof(cv), "'%s'", c->sanitizers);
 		return differ("sanitizers (tool.sanitizers)", bv, b_name, cv, c_name);
 	}
+	if (*b->rounds && *c->rounds && strcmp(b->rounds, c->rounds))
+		return differ("rounds (--rounds)", b->rounds, b_name, c->rounds, c_name);
+	if (b->threads >= 0 && c->threads >= 0 && b->threads != c->threads) {
+		snprintf(bv, sizeof(bv), "%.0f", b->threads);
+		snprintf(cv, sizeof(cv), "%.0f", c->threads);
+		return differ("threads (--threads)", bv, b_name, cv, c_name);
+	}
+	if (b->seed >= 0 && c->seed >= 0 && b->seed != c->seed) {
+		snprintf(bv, sizeof(bv), "%.0f", b->seed);
+		snprintf(cv, sizeof(cv), "%.0f", c->seed);
+		return differ("seed (--seed)", bv, b_name, cv, c_name);
+	}
+	if (*b->sizes && *c->sizes && strcmp(b->sizes, c->sizes))
+		return differ("size mix (--sizes)", b->sizes, b_name, c->sizes, c_name);
 	return 0;
 }
 
@@ -174,93 +254,184 @@ static int need_stat(struct result_file *file, const struct result_row *row, con
 		     (unsigned long long)row->size, name);
 }
 
-static int compare_overhead(struct comparison *c, struct compare_row *row,
-			    struct compare_metric *m)
+/* Where a row sits in its file, for messages: "results[3] (pool, 40 B)". */
+static void row_name(const struct result_file *file, const struct result_row *row, char *buf,
+		     size_t size)
 {
-	struct result_stat b, cur;
-	double resolution;
+	snprintf(buf, size, "results[%zu] (%s, %llu B)", (size_t)(row - file->rows), row->backend,
+		 (unsigned long long)row->size);
+}
 
-	if (need_stat(c->baseline, row->baseline, "overhead_bytes", &b) ||
-	    need_stat(c->current, row->current, "overhead_bytes", &cur))
-		return -1;
-	if (row->baseline->resolution_bytes <= 0)
-		return error("'%s': results[%zu] (%s, %llu B) has no \"resolution_bytes\"",
-			     c->baseline->path, (size_t)(row->baseline - c->baseline->rows),
-			     row->backend, (unsigned long long)row->size);
-	if (row->current->resolution_bytes <= 0)
-		return error("'%s': results[%zu] (%s, %llu B) has no \"resolution_bytes\"",
-			     c->current->path, (size_t)(row->current - c->current->rows),
-			     row->backend, (unsigned long long)row->size);
-	resolution = fmax(row->baseline->resolution_bytes, row->current->resolution_bytes);
-	m->baseline = b.median;
-	m->current = cur.median;
-	m->change = cur.median - b.median;
-	m->change_percent = b.median != 0 ? 100 * m->change / fabs(b.median) : 0;
-	m->derived_bytes = COMPARE_TOLERANCE_PAGES * resolution + fabs(b.max - b.min);
+static void set_change(struct compare_metric *m, const struct result_stat *b,
+		       const struct result_stat *cur)
+{
+	m->baseline = b->median;
+	m->current = cur->median;
+	m->change = cur->median - b->median;
+	m->change_percent = b->median != 0 ? 100 * m->change / fabs(b->median) : 0;
+}
+
+/* The verdict of a higher-is-worse change against a tolerance. */
+static enum compare_verdict judge_tolerance(const struct compare_metric *m)
+{
+	return m->change > m->tolerance_bytes ? COMPARE_REGRESSED :
+	       m->change < -m->tolerance_bytes ? COMPARE_IMPROVED : COMPARE_UNCHANGED;
+}
+
+/* Memory figures: their tolerance is derived from the measurement. */
+static int compare_memory(struct comparison *c, struct compare_row *row,
+			  const struct compare_metric_def *def, const struct result_stat *b,
+			  const struct result_stat *cur, struct compare_metric *m)
+{
+	double page = 0, live;
+	char name[128];
+
+	if (results_file_number(c->baseline, "host.page_size", &page) || !(page > 0))
+		page = (double)probe_page_size();
+	set_change(m, b, cur);
+	switch (def->rule) {
+	case COMPARE_RULE_BYTES:
+		if (row->baseline->resolution_bytes <= 0 || row->current->resolution_bytes <= 0) {
+			const struct result_file *f = row->baseline->resolution_bytes <= 0 ?
+						      c->baseline : c->current;
+
+			row_name(f, f == c->baseline ? row->baseline : row->current, name,
+				 sizeof(name));
+			return error("'%s': %s has no \"resolution_bytes\"", f->path, name);
+		}
+		m->derived_bytes = COMPARE_TOLERANCE_PAGES *
+				   fmax(row->baseline->resolution_bytes,
+					row->current->resolution_bytes);
+		break;
+	case COMPARE_RULE_RSS:
+		m->derived_bytes = COMPARE_TOLERANCE_PAGES * page;
+		break;
+	case COMPARE_RULE_COUNT:
+		m->derived_bytes = 2 + fabs(b->median) / 100;
+		break;
+	default: /* COMPARE_RULE_RATIO: RSS over the bytes alive */
+		if (results_row_number(row->baseline, "live_bytes", &live) || !(live > 0)) {
+			row_name(c->baseline, row->baseline, name, sizeof(name));
+			return error("'%s': %s has no \"live_bytes\" to judge its fragmentation by",
+				     c->baseline->path, name);
+		}
+		m->derived_bytes = COMPARE_TOLERANCE_PAGES * page / live;
+		break;
+	}
+	m->derived_bytes += fabs(b->max - b->min);
 	m->tolerance_bytes = m->derived_bytes;
-	if (c->options.max_overhead >= 0) {
+	if (def->rule == COMPARE_RULE_BYTES && c->options.max_overhead >= 0) {
 		m->from_option = 1;
 		m->tolerance_bytes = c->options.max_overhead_percent ?
-			c->options.max_overhead / 100 * ((double)row->size + b.median) :
+			c->options.max_overhead / 100 * ((double)row->size + b->median) :
 			c->options.max_overhead;
 	}
-	m->verdict = m->change > m->tolerance_bytes ? COMPARE_REGRESSED :
-		     m->change < -m->tolerance_bytes ? COMPARE_IMPROVED : COMPARE_UNCHANGED;
+	m->verdict = judge_tolerance(m);
 	return 0;
 }
 
-static int compare_time(struct comparison *c, struct compare_row *row, const char *name,
-			struct compare_metric *m)
+/* Times (higher is worse) and rates (lower is worse): the U test and the percentage. */
+static int compare_ranked(struct comparison *c, const struct compare_metric_def *def,
+			  const struct result_stat *b, const struct result_stat *cur,
+			  struct compare_metric *m)
 {
-	struct result_stat b, cur;
 	struct mann_whitney mw;
+	double p_worse, p_better, worse_percent;
 
-	if (need_stat(c->baseline, row->baseline, name, &b) ||
-	    need_stat(c->current, row->current, name, &cur))
-		return -1;
-	m->baseline = b.median;
-	m->current = cur.median;
-	m->change = cur.median - b.median;
-	m->change_percent = b.median > 0 ? 100 * m->change / b.median : 0;
-	m->baseline_runs = b.nruns;
-	m->current_runs = cur.nruns;
+	set_change(m, b, cur);
+	m->baseline_runs = b->nruns;
+	m->current_runs = cur->nruns;
 	m->verdict = COMPARE_UNCHANGED;
-	if (b.nruns && cur.nruns) {
-		if (stats_mann_whitney(b.runs, b.nruns, cur.runs, cur.nruns, &mw))
+	if (b->nruns && cur->nruns) {
+		if (stats_mann_whitney(b->runs, b->nruns, cur->runs, cur->nruns, &mw))
 			return error("out of memory");
 		m->have_p = 1;
 		m->exact = mw.exact;
 		m->p_slower = mw.p_greater;
 		m->p_faster = mw.p_less;
-		m->tested = stats_mann_whitney_min_p(b.nruns, cur.nruns) < c->options.alpha;
+		m->tested = stats_mann_whitney_min_p(b->nruns, cur->nruns) < c->options.alpha;
 	}
 	if (!m->tested) {
 		c->time_untested++;
 		return 0;
 	}
 	c->time_tested++;
-	if (m->p_slower < c->options.alpha && m->change_percent > c->options.max_time_percent)
+	/* A rate is worse when it falls: "slower" is then the lower side. */
+	p_worse = def->rule == COMPARE_RULE_RATE ? m->p_faster : m->p_slower;
+	p_better = def->rule == COMPARE_RULE_RATE ? m->p_slower : m->p_faster;
+	worse_percent = def->rule == COMPARE_RULE_RATE ? -m->change_percent : m->change_percent;
+	if (p_worse < c->options.alpha && worse_percent > c->options.max_time_percent)
 		m->verdict = COMPARE_REGRESSED;
-	else if (m->p_faster < c->options.alpha &&
-		 m->change_percent < -c->options.max_time_percent)
+	else if (p_better < c->options.alpha && worse_percent < -c->options.max_time_percent)
 		m->verdict = COMPARE_IMPROVED;
 	return 0;
+}
+
+/* Counts that a deterministic backend repeats exactly: gated where every run agrees. */
+static void compare_exact(const struct result_stat *b, const struct result_stat *cur,
+			  struct compare_metric *m)
+{
+	set_change(m, b, cur);
+	m->tested = b->min == b->max && cur->min == cur->max;
+	m->verdict = !m->tested ? COMPARE_UNCHANGED :
+		     m->change > 0 ? COMPARE_REGRESSED :
+		     m->change < 0 ? COMPARE_IMPROVED : COMPARE_UNCHANGED;
 }
 
 static int compare_row_metrics(struct comparison *c, struct compare_row *row)
 {
 	int regressed = 0, improved = 0;
 
-	if (compare_overhead(c, row, &row->metrics[COMPARE_OVERHEAD]) ||
-	    compare_time(c, row, "alloc_ns", &row->metrics[COMPARE_ALLOC]) ||
-	    compare_time(c, row, "free_ns", &row->metrics[COMPARE_FREE]))
-		return -1;
-	for (int i = 0; i < COMPARE_NMETRICS; i++) {
-		regressed |= row->metrics[i].verdict == COMPARE_REGRESSED;
-		improved |= row->metrics[i].verdict == COMPARE_IMPROVED;
+	for (size_t i = 0; i < row->nmetrics; i++) {
+		const struct compare_metric_def *def = &row->defs[i];
+		struct compare_metric *m = &row->metrics[i];
+		struct result_stat b, cur;
+
+		if (need_stat(c->baseline, row->baseline, def->name, &b) ||
+		    need_stat(c->current, row->current, def->name, &cur))
+			return -1;
+		switch (def->rule) {
+		case COMPARE_RULE_BYTES:
+		case COMPARE_RULE_RSS:
+		case COMPARE_RULE_RATIO:
+		case COMPARE_RULE_COUNT:
+			if (compare_memory(c, row, def, &b, &cur, m))
+				return -1;
+			break;
+		case COMPARE_RULE_TIME:
+		case COMPARE_RULE_RATE:
+			if (compare_ranked(c, def, &b, &cur, m))
+				return -1;
+			break;
+		case COMPARE_RULE_EXACT:
+			compare_exact(&b, &cur, m);
+			break;
+		}
+		regressed |= m->verdict == COMPARE_REGRESSED;
+		improved |= m->verdict == COMPARE_IMPROVED;
 	}
 	row->verdict = regressed ? COMPARE_REGRESSED : improved ? COMPARE_IMPROVED :
 		       COMPARE_UNCHANGED;
+	return 0;
+}
+
+/* Random rows replay one sequence: different checksums are not comparable. */
+static int check_sequence(const struct comparison *c, const struct compare_row *row)
+{
+	const char *b = results_row_string(row->baseline, "checksum");
+	const char *cur = results_row_string(row->current, "checksum");
+
+	if (strcmp(row->workload, "random") || !row->baseline->ok || !row->current->ok)
+		return 0;
+	if (!b || !cur)
+		return error("'%s': results[%zu] (%s) has no sequence \"checksum\"",
+			     !b ? c->baseline->path : c->current->path,
+			     (size_t)(!b ? row->baseline - c->baseline->rows :
+				      row->current - c->current->rows), row->backend);
+	if (strcmp(b, cur))
+		return error("different sequences: checksum %s in the baseline '%s', %s in '%s' "
+			     "(%s): only the same operations compare", b, c->baseline->path, cur,
+			     c->current->path, row->backend);
 	return 0;
 }
 
@@ -279,6 +450,14 @@ static struct compare_row *add_row(struct comparison *c, const struct result_row
 
 static int compare_pair(struct comparison *c, struct compare_row *row)
 {
+	row->nmetrics = compare_workload_metrics(row->workload, &row->defs);
+	if (row->baseline && row->current && check_sequence(c, row))
+		return -1;
+	if (!row->nmetrics && row->baseline && row->current && row->current->ok &&
+	    row->baseline->ok)
+		return error("'%s': results[%zu]: workload '%s' is not one this allocbench "
+			     "compares", c->current->path, (size_t)(row->current - c->current->rows),
+			     row->workload);
 	if (!row->current) {
 		row->verdict = COMPARE_MISSING;
 	} else if (!row->baseline) {
@@ -365,11 +544,16 @@ int compare_reports(struct result_file *baseline, struct result_file *current,
 		const struct compare_row *row = &out->rows[i];
 
 		out->verdicts[row->verdict]++;
+		out->in_common += row->baseline && row->current;
 		/* A row that failed in both reports is no news: the run says so anyway. */
 		if (row->verdict == COMPARE_REGRESSED ||
-		    (row->verdict == COMPARE_FAILED && row->baseline && row->baseline->ok))
+		    (row->verdict == COMPARE_FAILED && row->baseline && row->baseline->ok) ||
+		    (row->verdict == COMPARE_MISSING && !options->allow_missing))
 			out->regression = 1;
 	}
+	/* A gate that an empty report passes is no gate. */
+	if (!out->in_common && !options->allow_missing)
+		out->regression = 1;
 	return 0;
 }
 
@@ -399,6 +583,21 @@ int compare_load_report(const struct run_report *report, const char *name,
 	return ret;
 }
 
+/* Whether a run with CONFIG measures ROW's backend and size. */
+static int measures(const struct run_config *config, const struct result_row *row)
+{
+	int size_found = config->workload == WORKLOAD_RANDOM && row->size == 0;
+
+	for (size_t i = 0; i < config->nsizes && !size_found; i++)
+		size_found = config->sizes[i] == row->size;
+	if (!size_found)
+		return 0;
+	for (size_t i = 0; i < config->nbackends; i++)
+		if (!strcmp(config->backends[i]->name, row->backend))
+			return 1;
+	return 0;
+}
+
 int compare_baseline_open(const char *path, const struct run_config *config,
 			  struct result_file *baseline)
 {
@@ -418,6 +617,17 @@ int compare_baseline_open(const char *path, const struct run_config *config,
 		return -1;
 	}
 	comparison_release(&self);
+	for (size_t i = 0; i < baseline->nrows; i++) {
+		const struct result_row *row = &baseline->rows[i];
+
+		if (measures(config, row))
+			continue;
+		error("'%s': results[%zu] (%s, %llu B) is not measured by this run: add it to "
+		      "--sizes and --backend, or record a new baseline", baseline->path, i,
+		      row->backend, (unsigned long long)row->size);
+		results_release(baseline);
+		return -1;
+	}
 	return 0;
 }
 

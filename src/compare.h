@@ -19,6 +19,22 @@
  * at alpha 0.05 at least 4 runs on each side (3 and 3 give 0.05 at best).
  * With fewer, the time is reported but not tested, and gating is on the
  * overhead alone.
+ *
+ * Each workload has its own gated metrics (compare_workload_metrics()):
+ *   fill     overhead_bytes (bytes per chunk), alloc_ns, free_ns (times);
+ *   churn    churn_ns, churn_cold_ns (times), page_faults (a count: two
+ *            faults and 1% of the baseline's on top of its spread: the
+ *            process's own pages move it by one now and then) and
+ *            reserved_bytes (exact: gated where every run of both sides
+ *            agrees, as it does for a deterministic backend);
+ *   random   peak_rss_bytes (bytes per measurement: two pages plus the
+ *            baseline's spread), fragmentation (RSS over live bytes: two
+ *            pages over the live bytes plus the spread), op_ns (time); the
+ *            sequence checksums must match or nothing is compared;
+ *   threads  ops_per_s and speedup (rates: lower is worse, rank-tested).
+ * A row only in the baseline ("missing") is a regression of the gate's
+ * coverage unless allow_missing is set, and a current report with no row in
+ * common with the baseline is one too.
  */
 #ifndef ALLOCBENCH_COMPARE_H
 #define ALLOCBENCH_COMPARE_H
@@ -46,13 +62,32 @@ enum compare_verdict {
 	COMPARE_NVERDICTS
 };
 
-/* The quantities compared, in the order they are shown. */
-enum compare_metric_id {
-	COMPARE_OVERHEAD,  /* overhead_bytes, against the tolerance */
-	COMPARE_ALLOC,     /* alloc_ns, by the U test */
-	COMPARE_FREE,      /* free_ns, by the U test */
-	COMPARE_NMETRICS
+/* How a metric is judged. */
+enum compare_rule {
+	COMPARE_RULE_BYTES,  /* bytes per chunk, higher is worse: pages over the count + spread */
+	COMPARE_RULE_RSS,    /* bytes per measurement, higher is worse: pages + spread */
+	COMPARE_RULE_RATIO,  /* RSS over live bytes, higher is worse: pages over live + spread */
+	COMPARE_RULE_TIME,   /* higher is worse: the U test and the percentage */
+	COMPARE_RULE_RATE,   /* lower is worse: the U test and the percentage */
+	COMPARE_RULE_COUNT,  /* page faults, higher is worse: 2 + 1% + the baseline's spread */
+	COMPARE_RULE_EXACT,  /* bytes reserved, higher is worse: gated where every run agrees */
 };
+
+/* One gated metric of a workload, in the order shown. */
+struct compare_metric_def {
+	const char *name;    /* the report's field */
+	const char *label;   /* text and Markdown */
+	int decimals;        /* of the medians and the change */
+	enum compare_rule rule;
+};
+
+#define COMPARE_MAX_METRICS 4
+
+/*
+ * The gated metrics of WORKLOAD ("fill", "churn", "random", "threads") into
+ * *DEFS; returns how many, 0 for a workload this allocbench does not know.
+ */
+size_t compare_workload_metrics(const char *workload, const struct compare_metric_def **defs);
 
 struct compare_options {
 	double max_overhead;          /* --max-overhead; < 0 (default): derive it */
@@ -60,6 +95,7 @@ struct compare_options {
 					 bytes per chunk (size + overhead median) */
 	double max_time_percent;      /* smallest rise of a time median that counts, percent */
 	double alpha;                 /* significance level of the one-sided U test */
+	int allow_missing;            /* a row only in the baseline is not a regression */
 	char **backends;              /* compare only these backends; NULL: all */
 	size_t nbackends;
 };
@@ -75,6 +111,10 @@ struct compare_settings {
 	char align[32];           /* config.align: "natural" or bytes; "" when absent */
 	double pool_block_bytes;  /* config.pool_block_bytes; < 0 when absent */
 	const char *sanitizers;   /* tool.sanitizers; NULL when absent */
+	char rounds[32];          /* config.rounds: "auto" or a number; "" when absent */
+	double threads;           /* config.threads; < 0 when absent */
+	double seed;              /* config.seed; < 0 when absent */
+	char sizes[256];          /* random: config.sizes, the mix; "" otherwise */
 };
 
 /*
@@ -90,8 +130,8 @@ void compare_settings_of_config(const struct run_config *config, struct compare_
 /*
  * Checks that BASELINE and CURRENT (named BASELINE_NAME, CURRENT_NAME in the
  * message) were measured the same way: workload, total, touch policy,
- * alignment, pool block and sanitizers (the last three when both record
- * them). Returns 0, or -1 after an error that names the setting and both
+ * alignment, pool block, sanitizers, rounds, threads, the random seed and
+ * mix (all but the first three when both record them). Returns 0, or -1 after an error that names the setting and both
  * values.
  */
 int compare_settings_check(const struct compare_settings *baseline, const char *baseline_name,
@@ -109,11 +149,12 @@ struct compare_metric {
 	double tolerance_bytes;   /* the tolerance in force, bytes per chunk */
 	double derived_bytes;     /* the derived tolerance (pages + spread), always computed */
 	int from_option;          /* 1: --max-overhead set the tolerance */
-	/* alloc_ns, free_ns */
+	/* times and rates */
 	size_t baseline_runs;     /* per-run values available */
 	size_t current_runs;
 	int have_p;               /* the U test ran (both sides have runs) */
-	int tested;               /* ... and can reach p < alpha with these runs */
+	int tested;               /* ... and can reach p < alpha with these runs;
+				     exact counts: every run of both sides agrees */
 	int exact;                /* its p-values are exact */
 	double p_slower;          /* one-sided p that the current is slower */
 	double p_faster;          /* one-sided p that the current is faster */
@@ -127,7 +168,9 @@ struct compare_row {
 	const struct result_row *baseline;   /* NULL when only in the current report */
 	const struct result_row *current;    /* NULL when only in the baseline */
 	enum compare_verdict verdict;        /* the worst of its metrics, or missing/new/failed */
-	struct compare_metric metrics[COMPARE_NMETRICS];  /* valid when both rows are ok */
+	const struct compare_metric_def *defs; /* its workload's metrics */
+	size_t nmetrics;
+	struct compare_metric metrics[COMPARE_MAX_METRICS];  /* valid when both rows are ok */
 };
 
 struct comparison {
@@ -141,8 +184,10 @@ struct comparison {
 	size_t time_tested;                   /* time metrics the U test gated */
 	size_t time_untested;                 /* time metrics it could not (too few runs) */
 	size_t min_runs;                      /* runs on each side the test needs at alpha */
-	int regression;                       /* a row regressed, or failed where
-						 the baseline's did not */
+	int regression;                       /* a row regressed, failed where the
+						 baseline's did not, or is missing
+						 (without allow_missing) */
+	size_t in_common;                     /* rows in both reports */
 };
 
 /*
@@ -150,8 +195,9 @@ struct comparison {
  * OPTIONS into *OUT, which points into both files: release the comparison
  * before them. Checks the settings first. Returns 0, or -1 after an error
  * that names the file and the problem: different settings, a row repeated
- * in one file, an ok row without overhead_bytes, alloc_ns, free_ns or
- * resolution_bytes, a --backend that matches no row.
+ * in one file, an ok row without one of its workload's metrics (or, for
+ * fill, resolution_bytes; for random, live_bytes and checksum), different
+ * random sequences, a --backend that matches no row.
  */
 int compare_reports(struct result_file *baseline, struct result_file *current,
 		    const struct compare_options *options, struct comparison *out);
@@ -162,8 +208,6 @@ void comparison_release(struct comparison *comparison);
 /* "regressed", "improved", "unchanged", "missing", "new", "failed". */
 const char *compare_verdict_name(enum compare_verdict verdict);
 
-/* The JSON name of a metric: "overhead_bytes", "alloc_ns", "free_ns". */
-const char *compare_metric_name(enum compare_metric_id metric);
 
 /*
  * Reads REPORT back as a result file named NAME, through its JSON, so that a
@@ -175,8 +219,9 @@ int compare_load_report(const struct run_report *report, const char *name,
 
 /*
  * For run --baseline, before measuring: loads the report at PATH into
- * *BASELINE and checks it as compare would (its rows, and that a run with
- * CONFIG measures the same way). Returns 0, or -1 after an error naming the
+ * *BASELINE and checks it as compare would (its rows, that a run with
+ * CONFIG measures the same way, and that it measures every row of the
+ * baseline). Returns 0, or -1 after an error naming the
  * file and the problem, with nothing to release.
  */
 int compare_baseline_open(const char *path, const struct run_config *config,

@@ -18,21 +18,19 @@
 
 #define COMPARE_JSON_SCHEMA "allocbench-compare/1"
 
-/* How each metric is labelled and printed. */
-static const struct {
-	const char *label;  /* text and Markdown */
-	int decimals;       /* of the medians and the change */
-} metric_format[COMPARE_NMETRICS] = {
-	[COMPARE_OVERHEAD] = { "overhead B", 4 },
-	[COMPARE_ALLOC] = { "alloc ns", 2 },
-	[COMPARE_FREE] = { "free ns", 2 },
-};
+/* Whether DEF is judged against a tolerance (a memory figure). */
+static int has_tolerance(const struct compare_metric_def *def)
+{
+	return def->rule == COMPARE_RULE_BYTES || def->rule == COMPARE_RULE_RSS ||
+	       def->rule == COMPARE_RULE_RATIO || def->rule == COMPARE_RULE_COUNT;
+}
 
 enum { COL_METRIC, COL_BASELINE, COL_CURRENT, COL_CHANGE, COL_LIMIT, COL_VERDICT, NCOLS };
 
 /* The cells after backend and size of one line: a metric, or the whole row when not compared. */
 static void line_cells(const struct compare_row *row, int metric, char cells[NCOLS][TABLE_CELL])
 {
+	const struct compare_metric_def *def;
 	const struct compare_metric *m;
 	int d;
 
@@ -48,14 +46,18 @@ static void line_cells(const struct compare_row *row, int metric, char cells[NCO
 		return;
 	}
 	m = &row->metrics[metric];
-	d = metric_format[metric].decimals;
-	snprintf(cells[COL_METRIC], TABLE_CELL, "%s", metric_format[metric].label);
+	def = &row->defs[metric];
+	d = def->decimals;
+	snprintf(cells[COL_METRIC], TABLE_CELL, "%s", def->label);
 	snprintf(cells[COL_BASELINE], TABLE_CELL, "%.*f", d, m->baseline);
 	snprintf(cells[COL_CURRENT], TABLE_CELL, "%.*f", d, m->current);
-	if (metric == COMPARE_OVERHEAD) {
+	if (has_tolerance(def)) {
 		snprintf(cells[COL_CHANGE], TABLE_CELL, "%+.*f", d, m->change);
-		snprintf(cells[COL_LIMIT], TABLE_CELL, "tol %.4f%s", m->tolerance_bytes,
+		snprintf(cells[COL_LIMIT], TABLE_CELL, "tol %.*f%s", d ? 4 : 0, m->tolerance_bytes,
 			 m->from_option ? " (option)" : "");
+	} else if (def->rule == COMPARE_RULE_EXACT) {
+		snprintf(cells[COL_CHANGE], TABLE_CELL, "%+.*f", d, m->change);
+		snprintf(cells[COL_LIMIT], TABLE_CELL, "%s", m->tested ? "exact" : "not gated: varies");
 	} else {
 		snprintf(cells[COL_CHANGE], TABLE_CELL, "%+.1f%%", m->change_percent);
 		if (m->tested)
@@ -102,25 +104,47 @@ static void put_criteria(FILE *out, const struct comparison *c, const char *pref
 			fprintf(out, "%s%s", i ? ", " : "", o->backends[i]);
 		fputs(" only (--backend)", out);
 	}
-	fprintf(out, "\n%soverhead: regressed when the median rose by more than ", prefix);
-	if (o->max_overhead < 0)
-		fprintf(out, "the tolerance (B/chunk),\n%sderived: %d pages over the count plus "
-			"the baseline's min-max spread\n", more, COMPARE_TOLERANCE_PAGES);
-	else if (o->max_overhead_percent)
-		fprintf(out, "%g%% of the baseline's\n%sbytes per chunk, size + overhead "
-			"(--max-overhead)\n", o->max_overhead, more);
+	fputc('\n', out);
+	if (!strcmp(c->settings.workload, "fill")) {
+		fprintf(out, "%soverhead: regressed when the median rose by more than ", prefix);
+		if (o->max_overhead < 0)
+			fprintf(out, "the tolerance (B/chunk),\n%sderived: %d pages over the count "
+				"plus the baseline's min-max spread\n", more,
+				COMPARE_TOLERANCE_PAGES);
+		else if (o->max_overhead_percent)
+			fprintf(out, "%g%% of the baseline's\n%sbytes per chunk, size + overhead "
+				"(--max-overhead)\n", o->max_overhead, more);
+		else
+			fprintf(out, "%g B/chunk (--max-overhead)\n", o->max_overhead);
+	} else if (!strcmp(c->settings.workload, "churn")) {
+		fprintf(out, "%sfaults: regressed when the median rose by more than 2 + 1%% plus the\n"
+			"%sbaseline's min-max spread; reserved B: regressed when higher, gated\n"
+			"%swhere every run of both sides agrees (a deterministic backend)\n",
+			prefix, more, more);
+	} else if (!strcmp(c->settings.workload, "random")) {
+		fprintf(out, "%speak RSS, RSS/live: regressed when the median rose by more than "
+			"%d pages\n%s(over the live bytes for RSS/live) plus the baseline's "
+			"min-max spread;\n%sthe sequence checksums match\n", prefix,
+			COMPARE_TOLERANCE_PAGES, more, more);
+	}
+	if (!strcmp(c->settings.workload, "threads"))
+		fprintf(out, "%sops/s, speedup: regressed when the median fell by more than %g%% "
+			"and\n%sthe one-sided Mann-Whitney U test on the runs gives p < %g\n",
+			prefix, o->max_time_percent, more, o->alpha);
 	else
-		fprintf(out, "%g B/chunk (--max-overhead)\n", o->max_overhead);
-	fprintf(out, "%stime: regressed when the median rose by more than %g%% and the\n"
-		"%sone-sided Mann-Whitney U test on the runs gives p < %g\n", prefix,
-		o->max_time_percent, more, o->alpha);
+		fprintf(out, "%stime: regressed when the median rose by more than %g%% and the\n"
+			"%sone-sided Mann-Whitney U test on the runs gives p < %g\n", prefix,
+			o->max_time_percent, more, o->alpha);
 	if (c->time_untested)
-		fprintf(out, "%stime: not tested in %zu of %zu places: %u and %u runs reach p = "
-			"%.3g at best;\n%sthe test needs at least %zu on each side (--repeat %zu); "
-			"gating on the overhead there\n", prefix, c->time_untested,
-			c->time_untested + c->time_tested, c->baseline->repeat, c->current->repeat,
+		fprintf(out, "%s%s: not tested in %zu of %zu places: %u and %u runs reach p = "
+			"%.3g at best;\n%sthe test needs at least %zu on each side (--repeat %zu)%s\n",
+			prefix, !strcmp(c->settings.workload, "threads") ? "rates" : "time",
+			c->time_untested, c->time_untested + c->time_tested, c->baseline->repeat,
+			c->current->repeat,
 			stats_mann_whitney_min_p(c->baseline->repeat, c->current->repeat), more,
-			c->min_runs, c->min_runs);
+			c->min_runs, c->min_runs,
+			!strcmp(c->settings.workload, "threads") ? "; nothing else is gated there" :
+			"; gating on the other figures there");
 	if (*c->baseline->hostname && *c->current->hostname &&
 	    strcmp(c->baseline->hostname, c->current->hostname))
 		fprintf(out, "%snote: the reports come from different hosts ('%s', '%s')\n",
@@ -141,6 +165,15 @@ static void put_summary(FILE *out, const struct comparison *c)
 			compare_verdict_name(order[v]));
 	}
 	fputc('\n', out);
+	if (!c->in_common)
+		fprintf(out, "no row of the current report is in the baseline: nothing was "
+			"compared%s\n", c->options.allow_missing ? " (--allow-missing)" : "");
+	else if (c->verdicts[COMPARE_MISSING])
+		fprintf(out, "%zu row%s of the baseline %s missing from the current report%s\n",
+			c->verdicts[COMPARE_MISSING], c->verdicts[COMPARE_MISSING] == 1 ? "" : "s",
+			c->verdicts[COMPARE_MISSING] == 1 ? "is" : "are",
+			c->options.allow_missing ? " (allowed: --allow-missing)" :
+			": the gate covers less (--allow-missing to accept it)");
 }
 
 /* ---- text -------------------------------------------------------------- */
@@ -167,7 +200,7 @@ int compare_write_text(FILE *out, const struct comparison *c)
 	table_align_left(&table, 2 + COL_VERDICT);
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct compare_row *row = &c->rows[i];
-		int first = compared(row) ? 0 : -1, last = compared(row) ? COMPARE_NMETRICS - 1 : -1;
+		int first = compared(row) ? 0 : -1, last = compared(row) ? (int)row->nmetrics - 1 : -1;
 
 		for (int m = first; m <= last; m++) {
 			struct table_row *line = table_add_row(&table);
@@ -229,7 +262,7 @@ int compare_write_markdown(FILE *out, const struct comparison *c)
 	      "|:--|--:|:--|--:|--:|--:|:--|:--|\n", out);
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct compare_row *row = &c->rows[i];
-		int first = compared(row) ? 0 : -1, last = compared(row) ? COMPARE_NMETRICS - 1 : -1;
+		int first = compared(row) ? 0 : -1, last = compared(row) ? (int)row->nmetrics - 1 : -1;
 
 		for (int m = first; m <= last; m++) {
 			char cells[NCOLS][TABLE_CELL];
@@ -333,7 +366,7 @@ static cJSON *criteria_json(const struct comparison *c)
 	return obj;
 }
 
-static cJSON *metric_json(int metric, const struct compare_metric *m)
+static cJSON *metric_json(const struct compare_metric_def *def, const struct compare_metric *m)
 {
 	cJSON *obj = cJSON_CreateObject();
 
@@ -345,10 +378,13 @@ static cJSON *metric_json(int metric, const struct compare_metric *m)
 		cJSON_AddNumberToObject(obj, "change_percent", m->change_percent);
 	else
 		cJSON_AddNullToObject(obj, "change_percent");
-	if (metric == COMPARE_OVERHEAD) {
+	if (has_tolerance(def)) {
+		/* In the metric's unit: bytes per chunk, bytes, or a ratio. */
 		cJSON_AddNumberToObject(obj, "tolerance_bytes", m->tolerance_bytes);
 		cJSON_AddNumberToObject(obj, "derived_tolerance_bytes", m->derived_bytes);
 		cJSON_AddStringToObject(obj, "tolerance_source", m->from_option ? "option" : "derived");
+	} else if (def->rule == COMPARE_RULE_EXACT) {
+		cJSON_AddBoolToObject(obj, "tested", m->tested);
 	} else {
 		cJSON_AddNumberToObject(obj, "baseline_runs", (double)m->baseline_runs);
 		cJSON_AddNumberToObject(obj, "current_runs", (double)m->current_runs);
@@ -387,12 +423,12 @@ static cJSON *row_json(const struct compare_row *row)
 		cJSON_AddStringToObject(obj, "error", row->current->error);
 	else
 		cJSON_AddNullToObject(obj, "error");
-	for (int m = 0; m < COMPARE_NMETRICS; m++) {
+	for (size_t m = 0; m < row->nmetrics; m++) {
 		if (compared(row))
-			cJSON_AddItemToObject(obj, compare_metric_name((enum compare_metric_id)m),
-					      metric_json(m, &row->metrics[m]));
+			cJSON_AddItemToObject(obj, row->defs[m].name,
+					      metric_json(&row->defs[m], &row->metrics[m]));
 		else
-			cJSON_AddNullToObject(obj, compare_metric_name((enum compare_metric_id)m));
+			cJSON_AddNullToObject(obj, row->defs[m].name);
 	}
 	return obj;
 }

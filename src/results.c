@@ -3,6 +3,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,6 +212,68 @@ int results_load_buffer(const char *name, const char *text, size_t len,
 	return parse_text(file, text, len) ? -1 : load_parsed(file);
 }
 
+/* The largest whole number a double holds exactly. */
+#define RESULTS_MAX_WHOLE 9007199254740992.0
+
+/* Whether V is a whole number from 0 to 2^53. */
+static int whole(double v)
+{
+	return isfinite(v) && v >= 0 && v <= RESULTS_MAX_WHOLE && v == floor(v);
+}
+
+/*
+ * Every number under NODE (at JSON path PATH) is finite, and every
+ * statistic ({median, ...}) holds numbers only: writes the path of the
+ * first offender and what is wrong into WHY and returns -1.
+ */
+static int check_numbers(const cJSON *node, const char *path, char *why, size_t size)
+{
+	const cJSON *item;
+	char sub[256];
+	size_t i = 0;
+
+	if (cJSON_IsNumber(node)) {
+		if (!isfinite(node->valuedouble)) {
+			snprintf(why, size, "%s is not a finite number", path);
+			return -1;
+		}
+		return 0;
+	}
+	if (cJSON_IsObject(node) && cJSON_GetObjectItemCaseSensitive(node, "median")) {
+		static const char *const fields[] = { "median", "min", "max" };
+		const cJSON *runs = cJSON_GetObjectItemCaseSensitive(node, "runs");
+
+		for (size_t f = 0; f < 3; f++) {
+			item = cJSON_GetObjectItemCaseSensitive(node, fields[f]);
+			if (item && !cJSON_IsNumber(item)) {
+				snprintf(why, size, "%s.%s is not a number", path, fields[f]);
+				return -1;
+			}
+		}
+		if (runs && !cJSON_IsArray(runs)) {
+			snprintf(why, size, "%s.runs is not an array", path);
+			return -1;
+		}
+		cJSON_ArrayForEach(item, runs) {
+			if (!cJSON_IsNumber(item)) {
+				snprintf(why, size, "%s.runs[%zu] is not a number", path, i);
+				return -1;
+			}
+			i++;
+		}
+	}
+	i = 0;
+	cJSON_ArrayForEach(item, node) {
+		if (cJSON_IsArray(node))
+			snprintf(sub, sizeof(sub), "%s[%zu]", path, i++);
+		else
+			snprintf(sub, sizeof(sub), "%s.%s", path, item->string ? item->string : "?");
+		if (check_numbers(item, sub, why, size))
+			return -1;
+	}
+	return 0;
+}
+
 /* Checks the parsed document and extracts the common fields. */
 static int load_parsed(struct result_file *file)
 {
@@ -246,10 +309,17 @@ static int load_parsed(struct result_file *file)
 	file->touch = string_at(root, "config.touch");
 	if (!file->touch)
 		file->touch = "";
-	if (!number_at(root, "config.total_bytes", &v) && v >= 0)
+	if (!number_at(root, "config.total_bytes", &v)) {
+		if (!whole(v) || v < 1)
+			return fail(file, "config.total_bytes: %g is not a whole number of bytes from "
+				    "1 to 2^53", v);
 		file->total_bytes = (uint64_t)v;
-	if (!number_at(root, "config.repeat", &v) && v >= 0)
+	}
+	if (!number_at(root, "config.repeat", &v)) {
+		if (!whole(v) || v > UINT32_MAX)
+			return fail(file, "config.repeat: %g is not a whole number of runs", v);
 		file->repeat = (unsigned)v;
+	}
 
 	results = cJSON_GetObjectItemCaseSensitive(root, "results");
 	if (!cJSON_IsArray(results))
@@ -272,9 +342,23 @@ static int load_parsed(struct result_file *file)
 			return fail(file, "results[%zu]: missing \"status\"", i);
 		if (number_at(row, "size", &v) || v < 0)
 			return fail(file, "results[%zu]: missing or negative \"size\"", i);
+		if (!whole(v))
+			return fail(file, "results[%zu].size: %g is not a whole number of bytes "
+				    "below 2^53", i, v);
 		r->size = (uint64_t)v;
-		if (!number_at(row, "count", &v) && v >= 0)
+		if (!number_at(row, "count", &v)) {
+			if (!whole(v))
+				return fail(file, "results[%zu].count: %g is not a whole number of "
+					    "chunks below 2^53", i, v);
 			r->count = (uint64_t)v;
+		}
+		{
+			char path[32], why[320];
+
+			snprintf(path, sizeof(path), "results[%zu]", i);
+			if (check_numbers(row, path, why, sizeof(why)))
+				return fail(file, "%s", why);
+		}
 		r->workload = string_at(row, "workload");
 		if (!r->workload)
 			r->workload = file->workload;
@@ -362,4 +446,23 @@ const char *results_file_string(const struct result_file *file, const char *name
 int results_file_number(const struct result_file *file, const char *name, double *out)
 {
 	return number_at(file->root, name, out);
+}
+
+int results_file_numbers(const struct result_file *file, const char *name, char *out,
+			 size_t size)
+{
+	const cJSON *array = lookup(file->root, name), *item;
+	size_t used = 0;
+
+	*out = '\0';
+	if (!cJSON_IsArray(array))
+		return -1;
+	cJSON_ArrayForEach(item, array) {
+		if (!cJSON_IsNumber(item))
+			return -1;
+		if (used < size)
+			used += (size_t)snprintf(out + used, size - used, "%s%.17g", used ? "," : "",
+						 item->valuedouble);
+	}
+	return 0;
 }

@@ -57,7 +57,10 @@ struct result_file {
  * Reads and validates the report at PATH ("-" reads standard input) into
  * *FILE. Returns 0, or -1 after printing an error that names PATH and the
  * problem: unreadable, not JSON, not an allocbench report, another schema
- * major version, a row without backend, size or status.
+ * major version, a row without backend, size or status, a size, count,
+ * total or repeat that is not a whole number (below 2^53), a number that
+ * is not finite, a statistic whose median, min, max or runs are not all
+ * numbers. Each message gives the JSON path of the bad value.
  */
 int results_load(const char *path, struct result_file *file);
 
@@ -92,5 +95,13 @@ const char *results_file_string(const struct result_file *file, const char *name
 
 /* Looks up the number at dotted path NAME of the whole document; -1 when absent. */
 int results_file_number(const struct result_file *file, const char *name, double *out);
+
+/*
+ * Writes the array of numbers at dotted path NAME of the whole document to
+ * OUT as "a,b,c" (integers without a fraction); "" when absent. Returns 0,
+ * or -1 when absent or not an array of numbers.
+ */
+int results_file_numbers(const struct result_file *file, const char *name, char *out,
+			 size_t size);
 
 #endif

@@ -66,8 +66,10 @@ check "--max-overhead 1% (of 40 B) catches +1 B" [ "$rc" -eq 1 ]
 # Rows in one file only are listed, not dropped; a failure now is a regression.
 doctor "$b" "results[backend=arena,size=4]" delete "$tmp/less.json"
 run_ab compare "$b" "$tmp/less.json"
-check "a row only in the baseline: exit 0" [ "$rc" -eq 0 ]
+check "a row only in the baseline: exit 1 (the gate covers less)" [ "$rc" -eq 1 ]
 check "a row only in the baseline: missing" grep -Eq '^arena +4 +- +ok +- +- +- +missing$' "$tmp/out"
+run_ab compare --allow-missing "$b" "$tmp/less.json"
+check "... with --allow-missing: exit 0" [ "$rc" -eq 0 ]
 run_ab compare "$tmp/less.json" "$b"
 check "a row only in the current: new" grep -Eq '^arena +4 +- +- +ok +- +- +new$' "$tmp/out"
 check "... counted" grep -q '^6 rows: 0 regressed, 0 failed, 0 improved, 5 unchanged, 0 missing, 1 new$' "$tmp/out"

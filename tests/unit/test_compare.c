@@ -59,8 +59,8 @@ static int compare_one(const char *base_ovh, const char *cur_ovh, const char *ba
 	}
 	ret = compare_reports(&b, &c, options, &cmp);
 	if (!ret) {
-		*overhead = cmp.rows[0].metrics[COMPARE_OVERHEAD];
-		*alloc = cmp.rows[0].metrics[COMPARE_ALLOC];
+		*overhead = cmp.rows[0].metrics[0];
+		*alloc = cmp.rows[0].metrics[1];
 		*verdict = cmp.rows[0].verdict;
 		comparison_release(&cmp);
 	}
@@ -173,10 +173,14 @@ int main(void)
 		CHECK("only in the baseline: missing", cmp.rows[0].verdict == COMPARE_MISSING &&
 		      cmp.rows[0].baseline && !cmp.rows[0].current);
 		CHECK("only in the current: new", cmp.rows[2].verdict == COMPARE_NEW);
-		CHECK("missing and new are no regression", !cmp.regression &&
+		CHECK("a missing row is a regression of the gate's coverage", cmp.regression &&
 		      cmp.verdicts[COMPARE_MISSING] == 1 && cmp.verdicts[COMPARE_NEW] == 1 &&
-		      cmp.verdicts[COMPARE_UNCHANGED] == 1);
+		      cmp.verdicts[COMPARE_UNCHANGED] == 1 && cmp.in_common == 1);
 		CHECK("min runs at alpha 0.05 is 4", cmp.min_runs == 4);
+		comparison_release(&cmp);
+		o.allow_missing = 1;
+		CHECK("compare with allow_missing", !compare_reports(&b, &c, &o, &cmp));
+		CHECK("... missing and new are then no regression", !cmp.regression);
 		comparison_release(&cmp);
 		o.backends = (char *[]){ pool_name };
 		o.nbackends = 1;
