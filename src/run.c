@@ -91,6 +91,9 @@ int metric_value(const struct cell *cell, const struct sample *sample,
 		*out = (double)sample->peak_rss_bytes;
 		return 0;
 	case METRIC_FRAGMENTATION:
+		/* Nothing alive at the end: no ratio exists (n/a, null in JSON). */
+		if (!sample->live_bytes)
+			return -1;
 		*out = sample->fragmentation;
 		return 0;
 	case METRIC_OPS_PER_S:

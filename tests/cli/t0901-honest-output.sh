@@ -1,0 +1,41 @@
+#!/bin/sh
+# Output that says what happened (issue 11, section 5): a ratio that does not
+# exist is n/a (null in JSON), not 0; reserved names, limits and marks as the
+# documentation promises; one number parser; input text made printable; the
+# right message for getopt's errors and for a failed write.
+. "$(dirname "$0")/lib.sh"
+SCHEMACHECK=$top/tests/tools/schemacheck
+
+# random with one chunk: 4 steps, alloc, free, alloc, free: nothing is alive
+# at the end, so RSS/live (fragmentation) has no value.
+for f in text markdown; do
+	run_ab --workload random --sizes 64 --total 64 --repeat 1 --backend arena -q -f $f
+	check "random, nothing live: exits 0 ($f)" [ "$rc" -eq 0 ]
+	check "random, nothing live: RSS/live is n/a ($f)" \
+		grep -Eq '^(\| )?arena .*(  |\| )n/a( \||  )' "$tmp/out"
+	check "random, nothing live: no 0.00 ($f)" sh -c "! grep -q '0\.00' '$tmp/out'"
+done
+run_ab --workload random --sizes 64 --total 64 --repeat 1 --backend arena -q -f csv
+col=$(head -n 1 "$tmp/out" | tr ',' '\n' | grep -n '^fragmentation_median$' | cut -d: -f1)
+check "random, nothing live: CSV has a fragmentation column" [ -n "$col" ]
+check "random, nothing live: CSV fragmentation is empty" \
+	[ "$(sed -n 2p "$tmp/out" | cut -d, -f"${col:-1}")" = "" ]
+run_ab --workload random --sizes 64 --total 64 --repeat 1 --backend arena -q -f json
+check "random, nothing live: JSON fragmentation is null" \
+	[ "$(jq_get "$tmp/out" 'results[0].fragmentation')" = null ]
+check "random, nothing live: JSON live_bytes is 0" \
+	[ "$(jq_get "$tmp/out" 'results[0].live_bytes')" = 0 ]
+cp "$tmp/out" "$tmp/random.json"
+# The schema allows the null (and still a statistic where something lives).
+"$SCHEMACHECK" "$top/data/allocbench.schema.json" "$tmp/random.json" >"$tmp/schema.err" 2>&1
+check "random, nothing live: the schema does not reject a null fragmentation" \
+	sh -c "! grep -q fragmentation '$tmp/schema.err'"
+"$top/tests/tools/jsonset" "$tmp/random.json" 'results[0].fragmentation' '="0"' >"$tmp/bad.json"
+"$SCHEMACHECK" "$top/data/allocbench.schema.json" "$tmp/bad.json" >"$tmp/schema.err" 2>&1
+check "the schema describes fragmentation (a string is rejected)" \
+	grep -q '/results/0/fragmentation' "$tmp/schema.err"
+run_ab --workload random --sizes 64 --total 64K --repeat 1 --backend arena -q -f json
+check "random, something live: fragmentation is a number" \
+	le 0.000001 "$(jq_get "$tmp/out" 'results[0].fragmentation.median')"
+
+test_done
