@@ -305,6 +305,10 @@ static void parse_backends(const char *text, struct run_config *config)
 			add_all_backends(config);
 			break;
 		}
+		if (!strcmp(item, RUNNER_FLOOR))
+			usage_die("invalid backend '%s' in --backend: '%s' is reserved for the "
+				  "floor (the loop without an allocator), not a backend (known "
+				  "backends: %s)", item, item, known);
 		if ((b = backend_find(item))) {
 			add_backend(config, b);
 		} else if ((p = find_preload(config, item))) {

@@ -38,4 +38,22 @@ run_ab --workload random --sizes 64 --total 64K --repeat 1 --backend arena -q -f
 check "random, something live: fragmentation is a number" \
 	le 0.000001 "$(jq_get "$tmp/out" 'results[0].fragmentation.median')"
 
+
+# "floor" is the floor's internal name, not a backend: refused before
+# anything runs, where it used to crash the measuring process.
+libc=$(ldd "$AB" | awk '$1 ~ /^libc\.so/ { print $3 }')
+test_lazy_prereq LIBC_PATH '[ -f "$libc" ] || { echo "ldd does not show the C library"; exit 1; }'
+if test_have_prereq LIBC_PATH; then
+	expect_usage "--preload floor=PATH is refused, naming floor" \
+		"invalid name 'floor' in --preload 'floor=.*': 'floor' is reserved for the floor" \
+		--preload "floor=$libc" --backend floor --workload random --sizes 64 --total 64K --repeat 1
+else
+	skip "--preload floor=PATH is refused, naming floor" "$prereq_why"
+fi
+expect_usage "--backend floor is refused, naming floor" \
+	"invalid backend 'floor' in --backend: 'floor' is reserved for the floor" \
+	--backend floor --sizes 64 --total 64K --repeat 1
+expect_usage "--backend pool,floor is refused, naming floor" \
+	"invalid backend 'floor' in --backend: 'floor' is reserved" \
+	--backend pool,floor --sizes 64 --total 64K --repeat 1
 test_done

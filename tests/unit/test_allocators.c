@@ -7,6 +7,7 @@
 #include "breakdown.h"
 #include "check.h"
 #include "preload.h"
+#include "runner.h"
 #include "util.h"
 
 #include <dlfcn.h>
@@ -176,6 +177,10 @@ static void test_parse(void)
 	p = preload_parse(spec);
 	CHECK("--preload may give a known allocator's path", p && p->known &&
 	      !strcmp(p->known->package, "libjemalloc2"));
+	free(p);
+	snprintf(spec, sizeof(spec), "%s=%s", RUNNER_FLOOR, libc);
+	p = preload_parse(spec);
+	CHECK("--preload named after the floor refused", !p);
 	free(p);
 	CHECK("known allocators", allocator_known_find("mimalloc") &&
 	      !strcmp(allocator_known_find("tcmalloc")->package, "libtcmalloc-minimal4") &&
