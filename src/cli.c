@@ -1,5 +1,6 @@
 #include "cli.h"
 #include "parse.h"
+#include "pool.h"
 #include "preload.h"
 #include "runner.h"
 #include "util.h"
@@ -54,7 +55,8 @@ void cli_run_help(FILE *out)
 "                         of two up to 4096 (default: the size's natural\n"
 "                         alignment, its largest power-of-two divisor up to 16)\n"
 "      --pool-block BYTES bytes the pool takes from the system at a time\n"
-"                         (default 1M, rounded up to whole pages)\n"
+"                         (default 1M, rounded up to whole pages; at most\n"
+"                         4 GiB times the alignment, and 64 GiB)\n"
 "  -w, --workload NAME    what is measured (default fill):\n"
 "    fill         allocate total in chunks, free, fill again warm\n"
 "    churn        create and destroy count objects, --rounds times\n"
@@ -366,6 +368,30 @@ static uint64_t parse_bytes_option(const char *option, const char *text)
 	return v;
 }
 
+/*
+ * Refuses (exit 2) a --pool-block larger than a pool of the chunks measured
+ * can address: its links count alignments in 32 bits (pool_block_limit()).
+ */
+static void check_pool_block(const struct run_config *config)
+{
+	int pooled = 0;
+
+	for (size_t b = 0; b < config->nbackends; b++)
+		pooled |= config->backends[b] == &backend_pool ||
+			  config->backends[b] == &backend_pool_locked;
+	for (size_t i = 0; pooled && i < config->nsizes; i++) {
+		size_t align = config->align ? config->align : natural_alignment(config->sizes[i]);
+		size_t limit = pool_block_limit(align);
+
+		if (config->pool_block_bytes > limit)
+			usage_die("invalid --pool-block: %zu bytes is more than a pool of %zu-byte "
+				  "chunks aligned to %zu B can address, %zu bytes (%zu MiB): its "
+				  "links count alignments in 32 bits; use a smaller --pool-block%s",
+				  config->pool_block_bytes, config->sizes[i], align, limit,
+				  limit >> 20, config->align ? "" : " or a larger --align");
+	}
+}
+
 void cli_parse_run(int argc, char **argv, struct run_config *config)
 {
 	const char *sizes = RUN_DEFAULT_SIZES, *backends = RUN_DEFAULT_BACKENDS;
@@ -544,6 +570,7 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 	if (config->workload == WORKLOAD_RANDOM && config->nsizes > MEASURE_MAX_MIX)
 		usage_die("the random workload mixes at most %d sizes; --sizes has %zu",
 			  MEASURE_MAX_MIX, config->nsizes);
+	check_pool_block(config);
 	for (size_t i = 0; i < config->nsizes; i++)
 		if (config->sizes[i] > config->total_bytes)
 			usage_die("size %zu in --sizes is larger than --total (%llu bytes): "

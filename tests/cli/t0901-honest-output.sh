@@ -56,4 +56,21 @@ expect_usage "--backend floor is refused, naming floor" \
 expect_usage "--backend pool,floor is refused, naming floor" \
 	"invalid backend 'floor' in --backend: 'floor' is reserved" \
 	--backend pool,floor --sizes 64 --total 64K --repeat 1
+
+# A --pool-block larger than a pool's 32-bit links can address (4 GiB less a
+# page at alignment 1) is refused before measuring, naming --pool-block and
+# the limit, not "chunk ... does not fit".
+expect_usage "--pool-block above the link range at alignment 1 names --pool-block and its limit" \
+	"invalid --pool-block: 8589934592 bytes is more than a pool of 5-byte chunks aligned to 1 B can address, $((4294967295 / 4096 * 4096)) bytes" \
+	--sizes 5 --pool-block 8G --backend pool --total 1M --repeat 1
+check "--pool-block above the link range does not blame the chunk" sh -c "! grep -q chunk.*does.not.fit '$tmp/err'"
+expect_usage "--pool-block above 64 GiB at alignment 16 names its limit" \
+	"invalid --pool-block: 107374182400 bytes .* aligned to 16 B can address, $((68719476736 - $(getconf PAGESIZE))) bytes" \
+	--sizes 16 --pool-block 100G --backend pool-locked --total 1M --repeat 1
+expect_usage "--pool-block limit follows --align" "aligned to 2 B can address, $(( (4294967295 * 2) / $(getconf PAGESIZE) * $(getconf PAGESIZE) )) bytes" \
+	--sizes 5 --align 2 --pool-block 9G --backend pool --total 1M --repeat 1
+run_ab --sizes 5 --pool-block 8G --backend arena --total 64K --repeat 1 -q
+check "--pool-block is not limited when no pool is measured" [ "$rc" -eq 0 ]
+run_ab --sizes 5 --pool-block 4G --backend pool --align 2 --total 64K --repeat 1 -q
+check "--pool-block within the link range runs" [ "$rc" -eq 0 ]
 test_done
