@@ -73,4 +73,23 @@ run_ab --sizes 5 --pool-block 8G --backend arena --total 64K --repeat 1 -q
 check "--pool-block is not limited when no pool is measured" [ "$rc" -eq 0 ]
 run_ab --sizes 5 --pool-block 4G --backend pool --align 2 --total 64K --repeat 1 -q
 check "--pool-block within the link range runs" [ "$rc" -eq 0 ]
+
+# A negative metadata is always marked (*) and explained, also within the
+# page resolution (mimalloc's 64-byte class at 1M read -0.25 B unmarked).
+test_lazy_prereq MIMALLOC '
+	"$AB" --backend mimalloc --sizes 64 --total 64K --repeat 1 -q >/dev/null 2>&1 ||
+		{ echo "mimalloc is not installed (Debian: libmimalloc2.0)"; exit 1; }'
+if test_have_prereq MIMALLOC; then
+	run_ab --backend mimalloc --sizes 64,128,4000 --total 1M -q
+	# The breakdown table: every metadata value (column 5) below 0 ends in '*'.
+	awk '/^where the overhead goes/ { t = 1 } t && $1 == "mimalloc" && $5 ~ /^-/ && $5 !~ /\*$/ { bad = 1; print }
+	     END { exit bad }' "$tmp/out" >"$tmp/unmarked"
+	check "mimalloc: every negative metadata is marked" [ ! -s "$tmp/unmarked" ]
+	marked=$(awk '/^where the overhead goes/ { t = 1 } t && $1 == "mimalloc" && $5 ~ /\*$/' "$tmp/out" | wc -l)
+	notes=$(grep -c "metadata < 0 (\*)" "$tmp/out")
+	check "mimalloc: every mark has its note" [ "$marked" -eq "$notes" ]
+else
+	skip "mimalloc: every negative metadata is marked" "$prereq_why"
+	skip "mimalloc: every mark has its note" "$prereq_why"
+fi
 test_done
