@@ -92,4 +92,18 @@ else
 	skip "mimalloc: every negative metadata is marked" "$prereq_why"
 	skip "mimalloc: every mark has its note" "$prereq_why"
 fi
+
+# counters --counters none: no event asked for, but PAPI is there all the same.
+"$AB" counters -f json >"$tmp/counters.json" 2>/dev/null
+papi=$(jq_get "$tmp/counters.json" papi_version 2>/dev/null)
+test_lazy_prereq PAPI '[ -n "$papi" ] && [ "$papi" != null ] || { echo "this build or machine has no PAPI (allocbench counters says papi_version null)"; exit 1; }'
+run_ab counters --counters none -f json
+check "counters --counters none -f json exits 0" [ "$rc" -eq 0 ]
+check_if PAPI "counters --counters none: papi_version is PAPI's, as with events" \
+	[ "$(jq_get "$tmp/out" papi_version)" = "$papi" ]
+run_ab counters --counters none
+check_if PAPI "counters --counters none: the text names PAPI's version" \
+	grep -q "^PAPI $papi: 0 of 0 events" "$tmp/out"
+check_if PAPI "counters --counters none: not 'PAPI not available'" \
+	sh -c "! grep -q 'PAPI not available' '$tmp/out'"
 test_done
