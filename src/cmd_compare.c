@@ -56,8 +56,9 @@ static void compare_help(FILE *out)
 "  -h, --help             print this help and exit\n"
 "\n"
 "Exit status: 0 no regression, 1 a regression (or a measurement that failed\n"
-"in CURRENT, not in BASELINE), 2 bad usage or unusable input (unreadable, not\n"
-"an allocbench report, another schema version, different settings).\n"
+"in CURRENT, not in BASELINE) or the comparison could not be written, 2 bad\n"
+"usage or unusable input (unreadable, not an allocbench report, another\n"
+"schema version, different settings).\n"
 "See allocbench(1).\n",
 		COMPARE_TOLERANCE_PAGES, COMPARE_DEFAULT_MAX_TIME_PERCENT, COMPARE_DEFAULT_ALPHA);
 }
@@ -218,14 +219,19 @@ int cmd_compare(int argc, char **argv)
 		release_options(&options);
 		return 2;
 	}
+	/* Unusable input or an unwritable path: 2; a write that fails: 1, as for run. */
 	ret = 2;
 	if (!compare_reports(&baseline, &current, &options, &comparison)) {
 		if (!output_open(&out, output_path)) {
+			errno = 0;
 			if (write_comparison(out.file, format, &comparison)) {
-				error("cannot write the comparison");
+				error("cannot write the comparison to '%s': %s",
+				      output_path ? output_path : "standard output",
+				      strerror(errno ? errno : EIO));
 				output_abort(&out);
-			} else if (!output_commit(&out)) {
-				ret = comparison.regression ? 1 : 0;
+				ret = 1;
+			} else {
+				ret = output_commit(&out) ? 1 : comparison.regression ? 1 : 0;
 			}
 		}
 		comparison_release(&comparison);

@@ -106,4 +106,26 @@ check_if PAPI "counters --counters none: the text names PAPI's version" \
 	grep -q "^PAPI $papi: 0 of 0 events" "$tmp/out"
 check_if PAPI "counters --counters none: not 'PAPI not available'" \
 	sh -c "! grep -q 'PAPI not available' '$tmp/out'"
+
+# compare: a comparison that cannot be written exits 1 (the man page's "the
+# report could not be written"), naming the reason; 2 is for bad usage and
+# unusable input. The same for an unwritable path stays 2.
+test_lazy_prereq DEV_FULL '[ -w /dev/full ] || { echo "no writable /dev/full"; exit 1; }'
+base=$top/data/baseline.json
+for f in text json markdown; do
+	if test_have_prereq DEV_FULL; then
+		run_ab compare "$base" "$base" -f $f -o /dev/full
+		check "compare -f $f -o /dev/full exits 1" [ "$rc" -eq 1 ]
+		check "compare -f $f -o /dev/full says No space left on device" \
+			grep -q "cannot write the comparison to '/dev/full': No space left on device" "$tmp/err"
+		"$AB" compare "$base" "$base" -f $f >/dev/full 2>"$tmp/err"
+		check "compare -f $f >/dev/full exits 1" [ $? -eq 1 ]
+	else
+		skip "compare -f $f -o /dev/full exits 1" "$prereq_why"
+		skip "compare -f $f -o /dev/full says No space left on device" "$prereq_why"
+		skip "compare -f $f >/dev/full exits 1" "$prereq_why"
+	fi
+done
+run_ab compare "$base" "$base" -o "$tmp/no/such/dir/out"
+check "compare -o into a missing directory exits 2" [ "$rc" -eq 2 ]
 test_done
