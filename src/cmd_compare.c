@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "compare.h"
 #include "output.h"
+#include "parse.h"
 #include "results.h"
 #include "util.h"
 
@@ -75,24 +76,26 @@ static const struct option compare_options[] = {
 };
 
 /*
- * Parses a non-negative decimal number, with a trailing '%' when PERCENT is
- * not NULL (*PERCENT says whether it had one). Returns 0, or -1.
+ * Parses a decimal number (parse_decimal: the rules of every command), with
+ * a trailing '%' when PERCENT is not NULL (*PERCENT says whether it had
+ * one). Returns 0, or -1 with *WHY set.
  */
-static int parse_decimal(const char *text, double *out, int *percent)
+static int parse_number(const char *text, double *out, int *percent, const char **why)
 {
-	char *end;
+	size_t len = strlen(text);
+	char *copy;
+	int ret;
 
-	if (!*text || strchr(" \t\n+-", *text))
-		return -1;
-	errno = 0;
-	*out = strtod(text, &end);
-	if (errno || end == text || !isfinite(*out) || *out < 0)
-		return -1;
 	if (percent)
-		*percent = *end == '%';
-	if (*end == '%' && percent)
-		end++;
-	return *end ? -1 : 0;
+		*percent = len && text[len - 1] == '%';
+	if (!percent || !*percent)
+		return parse_decimal(text, out, why);
+	copy = strndup(text, len - 1);
+	if (!copy)
+		die(2, "out of memory");
+	ret = parse_decimal(copy, out, why);
+	free(copy);
+	return ret;
 }
 
 static void parse_backend_list(const char *text, struct compare_options *options)
@@ -151,6 +154,7 @@ int cmd_compare(int argc, char **argv)
 	struct comparison comparison;
 	const char *output_path = NULL;
 	struct output out;
+	const char *why = "";
 	int c, percent, ret;
 	double v;
 
@@ -160,22 +164,23 @@ int cmd_compare(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":f:o:h", compare_options, NULL)) != -1) {
 		switch (c) {
 		case 'O':
-			if (parse_decimal(optarg, &v, &percent))
-				usage_die("invalid --max-overhead '%s' (expected bytes per chunk, "
-					  "e.g. 0.5, or a percentage, e.g. 5%%)", optarg);
+			if (parse_number(optarg, &v, &percent, &why))
+				usage_die("invalid --max-overhead '%s': %s (expected bytes per chunk, "
+					  "e.g. 0.5, or a percentage, e.g. 5%%, in decimal)", optarg, why);
 			options.max_overhead = v;
 			options.max_overhead_percent = percent;
 			break;
 		case 'T':
-			if (parse_decimal(optarg, &v, &percent))
-				usage_die("invalid --max-time '%s' (expected a percentage, e.g. 10 "
-					  "or 10%%)", optarg);
+			if (parse_number(optarg, &v, &percent, &why))
+				usage_die("invalid --max-time '%s': %s (expected a percentage, e.g. 10 "
+					  "or 10%%, in decimal)", optarg, why);
 			options.max_time_percent = v;
 			break;
 		case 'A':
-			if (parse_decimal(optarg, &v, NULL) || v <= 0 || v >= 1)
-				usage_die("invalid --alpha '%s' (expected a probability between 0 "
-					  "and 1, e.g. 0.05)", optarg);
+			if (parse_number(optarg, &v, NULL, &why) || v <= 0 || v >= 1)
+				usage_die("invalid --alpha '%s': %s (expected a probability between 0 "
+					  "and 1, e.g. 0.05, in decimal)", optarg,
+					  *why ? why : "not between 0 and 1");
 			options.alpha = v;
 			break;
 		case 'b':

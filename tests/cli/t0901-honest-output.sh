@@ -128,4 +128,26 @@ for f in text json markdown; do
 done
 run_ab compare "$base" "$base" -o "$tmp/no/such/dir/out"
 check "compare -o into a missing directory exits 2" [ "$rc" -eq 2 ]
+
+# One number parser: decimal only, for run and compare alike, with one reason.
+expect_usage "compare --max-overhead 0x10 is refused: numbers are decimal" \
+	"invalid --max-overhead '0x10': numbers are decimal, not hexadecimal" \
+	compare "$base" "$base" --max-overhead 0x10
+expect_usage "compare --max-time 0x10 is refused: numbers are decimal" \
+	"invalid --max-time '0x10': numbers are decimal, not hexadecimal" \
+	compare "$base" "$base" --max-time 0x10
+expect_usage "compare --alpha 0x0.1 is refused: numbers are decimal" \
+	"invalid --alpha '0x0.1': numbers are decimal, not hexadecimal" \
+	compare "$base" "$base" --alpha 0x0.1
+expect_usage "compare --max-overhead 1e1 is refused (no exponent)" \
+	"invalid --max-overhead '1e1': exponents are not allowed" \
+	compare "$base" "$base" --max-overhead 1e1
+expect_usage "compare --max-overhead inf is refused" "invalid --max-overhead 'inf'" \
+	compare "$base" "$base" --max-overhead inf
+expect_usage "run --repeat 0x3 is refused for the same reason" \
+	"invalid --repeat '0x3': numbers are decimal, not hexadecimal" --repeat 0x3
+expect_usage "run --total 0x10 is refused for the same reason" \
+	"invalid --total '0x10': numbers are decimal, not hexadecimal" --total 0x10
+run_ab compare "$base" "$base" --max-overhead 16 --max-time 10.5% --alpha 0.05
+check "compare takes decimal numbers with a fraction and a %" [ "$rc" -eq 0 ]
 test_done
