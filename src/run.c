@@ -319,6 +319,21 @@ static int cell_init(const struct run_config *config, struct cell *c,
 	return c->samples ? 0 : error("out of memory");
 }
 
+/*
+ * The host's strings come from outside (a host name is any bytes root sets):
+ * printable, valid UTF-8 in every format, as text_clean() makes them.
+ */
+static void host_clean(struct host_info *host)
+{
+	text_clean_in_place(host->kernel, sizeof(host->kernel));
+	text_clean_in_place(host->machine, sizeof(host->machine));
+	text_clean_in_place(host->hostname, sizeof(host->hostname));
+	text_clean_in_place(host->cpu_model, sizeof(host->cpu_model));
+	text_clean_in_place(host->libc, sizeof(host->libc));
+	text_clean_in_place(host->libc_version, sizeof(host->libc_version));
+	text_clean_in_place(host->thp, sizeof(host->thp));
+}
+
 int run_measure_all(const struct run_config *config, struct run_report *report)
 {
 	/* random measures every size in one heap: one cell per backend. */
@@ -329,6 +344,7 @@ int run_measure_all(const struct run_config *config, struct run_report *report)
 	memset(report, 0, sizeof(*report));
 	report->config = config;
 	probe_host(&report->host);
+	host_clean(&report->host);
 	counters_check(&config->counters, &report->counters);
 	report->nfloors = with_floor ? config->nsizes : 0;
 	report->ncells = ncolumns * config->nbackends;

@@ -150,4 +150,57 @@ expect_usage "run --total 0x10 is refused for the same reason" \
 	"invalid --total '0x10': numbers are decimal, not hexadecimal" --total 0x10
 run_ab compare "$base" "$base" --max-overhead 16 --max-time 10.5% --alpha 0.05
 check "compare takes decimal numbers with a fraction and a %" [ "$rc" -eq 0 ]
+
+# Text from an input file (or the host) reaches no report as control
+# characters or invalid UTF-8: compare and plot read it cleaned (U+FFFD, tab
+# and newline a space), as plot always wrote it, and every JSON document is
+# cleaned before it is printed.
+bad=$(printf 'h\001o\377s\033t\tx')
+# clean FILE: valid UTF-8 and no control character other than tab and newline.
+clean() {
+	iconv -f UTF-8 -t UTF-8 "$1" >/dev/null 2>&1 &&
+		! tr -d '\t\n' <"$1" | LC_ALL=C grep -q '[[:cntrl:]]'
+}
+LC_ALL=C sed "s/\"hostname\":[^,]*,/\"hostname\": \"$bad\",/; s/\"backend\":[[:space:]]*\"pool\"/\"backend\": \"po$bad\"/" \
+	"$base" >"$tmp/dirty.json"
+check "the doctored report holds the bytes (test set-up)" sh -c "! iconv -f UTF-8 -t UTF-8 '$tmp/dirty.json' >/dev/null 2>&1"
+for f in text markdown json; do
+	run_ab compare "$tmp/dirty.json" "$tmp/dirty.json" -f $f
+	check "compare -f $f of a report with control bytes exits 0" [ "$rc" -eq 0 ]
+	check "compare -f $f writes clean text" clean "$tmp/out"
+	check "compare -f $f shows the replacement character" grep -q "h$(printf '\357\277\275')o" "$tmp/out"
+done
+run_ab compare "$tmp/dirty.json" "$tmp/dirty.json" -f json
+check "compare -f json: the host name with U+FFFD for each bad byte, a space for the tab" \
+	[ "$(jq_get "$tmp/out" baseline.hostname)" = "h$(printf '\357\277\275')o$(printf '\357\277\275')s$(printf '\357\277\275')t x" ]
+run_ab plot "$tmp/dirty.json"
+check "plot of it writes clean text" clean "$tmp/out"
+# run --baseline prints the comparison on stderr, from the same reader.
+run_ab --sizes 4 --total 4M --repeat 1 --backend arena,pool -q --baseline "$tmp/dirty.json"
+check "run --baseline with it writes clean text on stderr" clean "$tmp/err"
+check "run --baseline with it shows the replacement character" grep -q "$(printf '\357\277\275')" "$tmp/err"
+
+# The host name is any bytes root sets: in a UTS namespace of its own, the
+# run's reports carry it cleaned.
+test_lazy_prereq UTS_NAMESPACE '
+	unshare -u sh -c "printf x >/proc/sys/kernel/hostname" ||
+		{ echo "cannot set a host name in a UTS namespace (needs root and unshare)"; exit 1; }'
+for f in text markdown json csv; do
+	if test_have_prereq UTS_NAMESPACE; then
+		unshare -u sh -c 'printf "%s" "$1" >/proc/sys/kernel/hostname && shift &&
+			exec "$@"' sh "$bad" "$AB" --sizes 64 --total 64K --repeat 1 --backend arena -q \
+			-f $f >"$tmp/out" 2>"$tmp/err"
+		check "run -f $f with a host name of control bytes writes clean text" clean "$tmp/out"
+	else
+		skip "run -f $f with a host name of control bytes writes clean text" "$prereq_why"
+	fi
+done
+if test_have_prereq UTS_NAMESPACE; then
+	unshare -u sh -c 'printf "%s" "$1" >/proc/sys/kernel/hostname && shift && exec "$@"' \
+		sh "$bad" "$AB" --sizes 64 --total 64K --repeat 1 --backend arena -q -f json >"$tmp/out"
+	check "run -f json: the host name with U+FFFD for each bad byte, a space for the tab" \
+		[ "$(jq_get "$tmp/out" host.hostname)" = "h$(printf '\357\277\275')o$(printf '\357\277\275')s$(printf '\357\277\275')t x" ]
+else
+	skip "run -f json: the host name with U+FFFD for each bad byte, a space for the tab" "$prereq_why"
+fi
 test_done
