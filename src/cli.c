@@ -113,6 +113,9 @@ enum {
 	OPT_FORCE,
 };
 
+/* The short options of run, for getopt_long and cli_option_error. */
+#define RUN_OPTSTRING ":s:b:t:r:f:o:w:qhV"
+
 static const struct option run_options[] = {
 	{ "sizes", required_argument, NULL, 's' },
 	{ "backend", required_argument, NULL, 'b' },
@@ -416,7 +419,7 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":s:b:t:r:f:o:w:qhV", run_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, RUN_OPTSTRING, run_options, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			sizes = optarg;
@@ -541,7 +544,8 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 			printf("allocbench %s\n", ALLOCBENCH_VERSION);
 			exit(stdout_flush_check() ? 1 : 0);
 		default:
-			cli_option_error(c, argv, "allocbench --help");
+			cli_option_error(c, argv, RUN_OPTSTRING, run_options,
+					 "allocbench --help");
 		}
 	}
 	if (optind < argc)
@@ -578,16 +582,68 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 				  (unsigned long long)config->total_bytes);
 }
 
-_Noreturn void cli_option_error(int c, char **argv, const char *help)
+/* The long option of OPTIONS that NAME (up to LEN bytes, no "--") names, or NULL. */
+static const struct option *find_long(const struct option *options, const char *name, size_t len)
 {
-	if (c == ':')
-		usage_die("option '%s' needs a value (see %s)", argv[optind - 1], help);
+	const struct option *found = NULL;
+	size_t matches = 0;
+
+	for (const struct option *o = options; o->name; o++) {
+		if (strncmp(o->name, name, len))
+			continue;
+		if (strlen(o->name) == len)
+			return o;   /* an exact name wins over longer ones */
+		found = o;
+		matches++;
+	}
+	return matches == 1 ? found : NULL;
+}
+
+_Noreturn void cli_option_error(int c, char **argv, const char *optstring,
+				const struct option *options, const char *help)
+{
+	/* getopt_long has stepped past a long option and a whole short cluster only. */
+	const char *arg = argv[optind - 1];
+	int is_long = !strncmp(arg, "--", 2) && arg[2];
+	size_t len = is_long ? strcspn(arg + 2, "=") : 0;
+	const struct option *o = is_long ? find_long(options, arg + 2, len) : NULL;
+
+	if (c == ':') {
+		if (is_long)
+			usage_die("option '--%s' needs a value (see %s)", o ? o->name : arg + 2,
+				  help);
+		usage_die("option '-%c' needs a value (see %s)", optopt, help);
+	}
 	/* A known long option given a value it does not take: --force=yes. */
-	if (optopt >= 256 || (optopt && !strncmp(argv[optind - 1], "--", 2)))
-		usage_die("option '%s' takes no value (see %s)", argv[optind - 1], help);
-	if (optopt)
-		usage_die("unknown option '-%c' (see %s)", optopt, help);
-	usage_die("unknown option '%s' (see %s)", argv[optind - 1], help);
+	if (optopt >= 256 || (optopt && optopt != ':' && strchr(optstring, optopt))) {
+		if (o)
+			usage_die("option '--%s' takes no value (given '%s'; see %s)", o->name,
+				  arg, help);
+		usage_die("option '%.*s' takes no value (given '%s'; see %s)", (int)len + 2, arg,
+			  arg, help);
+	}
+	if (optopt) {
+		if (optopt > ' ' && optopt < 0x7f)
+			usage_die("unknown option '-%c' (see %s)", optopt, help);
+		usage_die("unknown option byte 0x%02x after '-' (see %s)", optopt & 0xff, help);
+	}
+	if (is_long) {
+		char candidates[512] = "";
+		size_t used = 0, n = 0;
+
+		for (const struct option *k = options; k->name; k++)
+			if (!strncmp(k->name, arg + 2, len) && used < sizeof(candidates)) {
+				used += (size_t)snprintf(candidates + used, sizeof(candidates) - used,
+							 "%s--%s", n++ ? ", " : "", k->name);
+			}
+		if (n > 1)
+			usage_die("option '--%.*s' is ambiguous: it could be %s (see %s)",
+				  (int)len, arg + 2, candidates, help);
+	}
+	if (is_long && arg[2 + len])
+		usage_die("unknown option '%.*s' (given '%s'; see %s)", (int)len + 2, arg, arg,
+			  help);
+	usage_die("unknown option '%s' (see %s)", arg, help);
 }
 
 void cli_config_release(struct run_config *config)

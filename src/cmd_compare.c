@@ -75,6 +75,9 @@ static const struct option compare_options[] = {
 	{ 0, 0, 0, 0 },
 };
 
+/* The short options, for getopt_long and cli_option_error. */
+static const char optstring[] = ":f:o:h";
+
 /*
  * Parses a decimal number (parse_decimal: the rules of every command), with
  * a trailing '%' when PERCENT is not NULL (*PERCENT says whether it had
@@ -161,7 +164,7 @@ int cmd_compare(int argc, char **argv)
 	compare_options_init(&options);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":f:o:h", compare_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, optstring, compare_options, NULL)) != -1) {
 		switch (c) {
 		case 'O':
 			if (parse_number(optarg, &v, &percent, &why))
@@ -206,7 +209,8 @@ int cmd_compare(int argc, char **argv)
 			compare_help(stdout);
 			exit(stdout_flush_check() ? 1 : 0);
 		default:
-			cli_option_error(c, argv, "allocbench compare --help");
+			cli_option_error(c, argv, optstring, compare_options,
+					 "allocbench compare --help");
 		}
 	}
 	if (argc - optind != 2)

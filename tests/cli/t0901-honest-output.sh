@@ -203,4 +203,24 @@ if test_have_prereq UTS_NAMESPACE; then
 else
 	skip "run -f json: the host name with U+FFFD for each bad byte, a space for the tab" "$prereq_why"
 fi
+
+# getopt's errors, each reported as what it is: an unknown short option inside
+# a cluster is not the previous argument's fault, an abbreviation of several
+# long options is ambiguous (with the candidates), not unknown.
+expect_usage "--quiet -Zq: the unknown option is -Z" "unknown option '-Z' \(see allocbench --help\)" --quiet -Zq
+check "--quiet -Zq: --quiet is not blamed" sh -c "! grep -q -- '--quiet' '$tmp/err'"
+expect_usage "--output=x -Zq: the unknown option is -Z" "unknown option '-Z'" --output="$tmp/x" -Zq
+expect_usage "-qZ: the unknown option is -Z" "unknown option '-Z'" -qZ
+expect_usage "--t is ambiguous, with every candidate" \
+	"option '--t' is ambiguous: it could be --total, --touch, --threads, --timeout \(see allocbench --help\)" --t 1
+expect_usage "--po abbreviates one option, named in full: --pool-block needs a value" \
+	"option '--pool-block' needs a value" --po
+expect_usage "compare --max is ambiguous" \
+	"option '--max' is ambiguous: it could be --max-overhead, --max-time \(see allocbench compare --help\)" \
+	compare --max 1 "$base" "$base"
+expect_usage "-qt: the option that needs a value is -t" "option '-t' needs a value" -qt
+expect_usage "--qui=x: the option is named in full" "option '--quiet' takes no value \(given '--qui=x'" --qui=x
+expect_usage "counters --h=1 takes no value" "option '--help' takes no value .*counters --help" counters --h=1
+expect_usage "plot --bogus=1 is unknown, named without its value" \
+	"unknown option '--bogus' \(given '--bogus=1'; see allocbench plot --help\)" plot --bogus=1
 test_done
