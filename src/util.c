@@ -108,9 +108,17 @@ void put_wrapped(FILE *out, const char *text, size_t width, const char *indent)
 
 int stdout_flush_check(void)
 {
+	/*
+	 * A write that failed before (a help longer than the buffer) left its
+	 * errno, and the stream forgets it: fflush then fails, or succeeds with
+	 * nothing left to write, without an errno. Keep the first failure's.
+	 */
+	int first = ferror(stdout) ? errno : 0;
+
 	errno = 0;
 	if (fflush(stdout) || ferror(stdout))
-		return error("cannot write to standard output: %s", strerror(errno ? errno : EIO));
+		return error("cannot write to standard output: %s",
+			     strerror(first ? first : errno ? errno : EIO));
 	return 0;
 }
 

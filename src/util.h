@@ -39,7 +39,9 @@ int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * Flushes standard output and checks it for write errors (a full device,
- * a closed pipe). Returns 0, or -1 after printing an error with the reason.
+ * a closed pipe). Returns 0, or -1 after printing an error with the reason:
+ * the errno of the first write that failed (call it right after writing,
+ * while errno is still that write's), else fflush's, else EIO.
  */
 int stdout_flush_check(void);
 

@@ -223,4 +223,22 @@ expect_usage "--qui=x: the option is named in full" "option '--quiet' takes no v
 expect_usage "counters --h=1 takes no value" "option '--help' takes no value .*counters --help" counters --h=1
 expect_usage "plot --bogus=1 is unknown, named without its value" \
 	"unknown option '--bogus' \(given '--bogus=1'; see allocbench plot --help\)" plot --bogus=1
+
+# A write to a full device fails with its own reason, the first write's
+# errno, not EIO: run's --help is longer than stdout's buffer, so its first
+# write fails before the final flush.
+for args in "--help" "compare --help" "plot --help" "counters --help" "--version" "counters"; do
+	if test_have_prereq DEV_FULL; then
+		"$AB" $args >/dev/full 2>"$tmp/err"
+		rc=$?
+		check "$args > /dev/full exits 1" [ "$rc" -eq 1 ]
+		check "$args > /dev/full says No space left on device" \
+			grep -q "cannot write to standard output: No space left on device" "$tmp/err"
+	else
+		skip "$args > /dev/full exits 1" "$prereq_why"
+		skip "$args > /dev/full says No space left on device" "$prereq_why"
+	fi
+done
+check "run --help is longer than a stdio buffer (what the check above relies on)" \
+	[ "$("$AB" --help | wc -c)" -gt 4096 ]
 test_done
