@@ -241,4 +241,29 @@ for args in "--help" "compare --help" "plot --help" "counters --help" "--version
 done
 check "run --help is longer than a stdio buffer (what the check above relies on)" \
 	[ "$("$AB" --help | wc -c)" -gt 4096 ]
+
+# The man page: a line that starts with '.' or "'" is a request, so prose
+# must not (".BR x ). Then one row ..." joined its words into one). Every
+# such line is one of the requests the page uses, and the rendered page has
+# no run-together prose: a word over 30 characters is a path, an
+# assignment or an identifier.
+page=$top/man/allocbench.1
+# no_stray_dot: no line starts with '.' or "'" but a request of this list
+# (or a comment, .\").
+no_stray_dot() {
+	! grep -nE "^[.']" "$page" |
+		grep -vE ':[.](B|BI|BR|I|IB|IR|IP|PP|RB|RE|RI|RS|SH|SS|TH|TP|br|nf|fi|EX|EE)( |$)' |
+		grep -vF ':.\"' | grep .
+}
+check "man: every line starting with '.' or an apostrophe is a known request" no_stray_dot
+test_lazy_prereq MAN 'man -l "$page" >/dev/null 2>&1 || { echo "man cannot render a page here (apt-get install man-db)"; exit 1; }'
+if test_have_prereq MAN; then
+	MANWIDTH=80 man -l "$page" 2>/dev/null | col -b >"$tmp/man.txt"
+	check "man: 'Then one row per backend' renders as words" grep -q "Then one row per backend" "$tmp/man.txt"
+	tr -s ' \t' '\n\n' <"$tmp/man.txt" | awk 'length > 30 && !/[\/=_]/' >"$tmp/long-words"
+	check "man: no run-together prose (no word over 30 characters without / = _)" [ ! -s "$tmp/long-words" ]
+else
+	skip "man: 'Then one row per backend' renders as words" "$prereq_why"
+	skip "man: no run-together prose (no word over 30 characters without / = _)" "$prereq_why"
+fi
 test_done
