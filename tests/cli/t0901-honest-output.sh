@@ -34,6 +34,12 @@ check "random, nothing live: the schema does not reject a null fragmentation" \
 "$SCHEMACHECK" "$top/data/allocbench.schema.json" "$tmp/bad.json" >"$tmp/schema.err" 2>&1
 check "the schema describes fragmentation (a string is rejected)" \
 	grep -q '/results/0/fragmentation' "$tmp/schema.err"
+# compare and plot take no random report (no overhead, sizes mixed), but a
+# null fragmentation does not crash them: they refuse it as before.
+run_ab compare "$tmp/random.json" "$tmp/random.json"
+check "compare of a report with a null fragmentation refuses it (exit 2)" [ "$rc" -eq 2 ]
+run_ab plot --metric fragmentation "$tmp/random.json"
+check "plot of a report with a null fragmentation refuses it (exit 2)" [ "$rc" -eq 2 ]
 run_ab --workload random --sizes 64 --total 64K --repeat 1 --backend arena -q -f json
 check "random, something live: fragmentation is a number" \
 	le 0.000001 "$(jq_get "$tmp/out" 'results[0].fragmentation.median')"
