@@ -248,6 +248,23 @@ uint64_t run_estimate_bytes(const struct run_config *config, size_t *size)
 	return most;
 }
 
+/*
+ * What a measuring process reports in words (why it failed, which allocator
+ * served malloc, from which file) may hold any bytes a path or a library
+ * holds: cleaned like the host's strings.
+ */
+static void sample_clean(struct sample *sample)
+{
+	struct allocator_info *info = &sample->allocator;
+
+	text_clean_in_place(sample->error, sizeof(sample->error));
+	text_clean_in_place(info->name, sizeof(info->name));
+	text_clean_in_place(info->version, sizeof(info->version));
+	text_clean_in_place(info->path, sizeof(info->path));
+	for (unsigned i = 0; i < info->nstats && i < ALLOCINFO_MAX_STATS; i++)
+		text_clean_in_place(info->stats[i].name, sizeof(info->stats[i].name));
+}
+
 static void measure_floor_cell(const struct run_config *config, struct floor_cell *f,
 			       unsigned rep, int *failed)
 {
@@ -256,10 +273,13 @@ static void measure_floor_cell(const struct run_config *config, struct floor_cel
 		.pool_block_bytes = config->pool_block_bytes, .touch = config->touch,
 		.counter_list = &config->counters,
 	};
+	int ret;
 
 	if (!f->ok)
 		return;
-	if (runner_measure(RUNNER_FLOOR, &params, config->timeout_s, &f->samples[rep])) {
+	ret = runner_measure(RUNNER_FLOOR, &params, config->timeout_s, &f->samples[rep]);
+	sample_clean(&f->samples[rep]);
+	if (ret) {
 		f->ok = 0;
 		copy_string(f->error, sizeof(f->error), f->samples[rep].error);
 		*failed = 1;
@@ -278,6 +298,7 @@ static void measure_cell(const struct run_config *config, struct cell *c, unsign
 		.threads = config->threads,
 		.counter_list = &config->counters,
 	};
+	int ret;
 
 	if (config->workload == WORKLOAD_RANDOM) {
 		params.nmix = config->nsizes;
@@ -287,8 +308,10 @@ static void measure_cell(const struct run_config *config, struct cell *c, unsign
 
 	if (!c->ok)
 		return;
-	if (runner_measure_preloaded(c->backend->name, c->backend->preload_path, &params,
-				     config->timeout_s, &c->samples[rep])) {
+	ret = runner_measure_preloaded(c->backend->name, c->backend->preload_path, &params,
+				       config->timeout_s, &c->samples[rep]);
+	sample_clean(&c->samples[rep]);
+	if (ret) {
 		c->ok = 0;
 		copy_string(c->error, sizeof(c->error), c->samples[rep].error);
 		*failed = 1;

@@ -272,4 +272,28 @@ else
 	skip "man: 'Then one row per backend' renders as words" "$prereq_why"
 	skip "man: no run-together prose (no word over 30 characters without / = _)" "$prereq_why"
 fi
+
+# What a measuring process says (its row's error, the allocator's path) is
+# cleaned too: a library whose file name holds a stray byte and a control
+# character, preloaded under another allocator's name, fails its row naming
+# the file.
+if test_have_prereq MIMALLOC; then
+	mim=$(ldconfig -p 2>/dev/null | awk '/libmimalloc\.so\.2 / { print $NF; exit }')
+	[ -f "$mim" ] || mim=/usr/lib/x86_64-linux-gnu/libmimalloc.so.2
+	odd="$tmp/lib$(printf '\377\001')m.so"
+	cp "$mim" "$odd"
+	for f in text markdown csv json; do
+		run_ab --preload "jemalloc=$odd" --backend jemalloc --sizes 64 --total 64K --repeat 1 -q -f $f
+		check "a row's error naming an odd file: exit 1 (-f $f)" [ "$rc" -eq 1 ]
+		check "a row's error naming an odd file is clean text (-f $f)" clean "$tmp/out"
+		check "a row's error naming an odd file shows U+FFFD (-f $f)" \
+			grep -q "lib$(printf '\357\277\275\357\277\275')m.so" "$tmp/out"
+	done
+else
+	for f in text markdown csv json; do
+		skip "a row's error naming an odd file: exit 1 (-f $f)" "$prereq_why"
+		skip "a row's error naming an odd file is clean text (-f $f)" "$prereq_why"
+		skip "a row's error naming an odd file shows U+FFFD (-f $f)" "$prereq_why"
+	done
+fi
 test_done
