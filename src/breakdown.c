@@ -65,6 +65,15 @@ int breakdown_slack_exceeds_overhead(const struct run_report *report, const stru
 	return slack.median - overhead.median > resolution_bytes(report, cell->count);
 }
 
+int breakdown_metadata_negative(const struct cell *cell)
+{
+	struct stat_summary s;
+
+	if (breakdown_summary(cell, BREAKDOWN_METADATA, &s, NULL))
+		return -1;
+	return s.median < 0;
+}
+
 int breakdown_overhead_varies(const struct run_report *report, const struct cell *cell)
 {
 	struct stat_summary s;
@@ -97,6 +106,12 @@ size_t breakdown_notes(const struct run_report *report, const struct cell *cell,
 			 "metadata < 0 (*): slack (%.2f B) exceeds the RSS overhead (%.2f B): the untouched "
 			 "tail of each %.0f-byte slot never became resident",
 			 slack.median, overhead.median, usable.median);
+	else if (breakdown_metadata_negative(cell) == 1 &&
+		 !breakdown_summary(cell, BREAKDOWN_METADATA, &slack, NULL))
+		snprintf(notes[n++], BREAKDOWN_NOTE_BYTES,
+			 "metadata < 0 (*): %.2f B is within the resolution of the RSS overhead "
+			 "(%.2f B per chunk, one page over the count): the metadata is 0 to "
+			 "within a page", slack.median, resolution_bytes(report, cell->count));
 	return n;
 }
 
@@ -161,6 +176,7 @@ int breakdown_write_text(FILE *out, const struct run_report *report)
 			table_set(row, 3, "%.2f", s.median);
 		if (!breakdown_summary(cell, BREAKDOWN_METADATA, &s, NULL))
 			table_set(row, 4, "%.2f%s", s.median,
+				  breakdown_metadata_negative(cell) == 1 ||
 				  breakdown_slack_exceeds_overhead(report, cell) == 1 ? "*" : "");
 		info = &cell->samples[cell_median_run(cell)].allocator;
 		short_version(version, sizeof(version), info->version);

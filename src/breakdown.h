@@ -10,7 +10,9 @@
  *              page maps, partly used pages.
  * For large size classes the untouched tail of a slot never becomes
  * resident, so slack can exceed the overhead and metadata goes negative;
- * that is flagged, never printed without a word.
+ * and the overhead is measured in whole pages, so a metadata of 0 can read
+ * as a fraction of the resolution below 0. Either is flagged, never printed
+ * without a word.
  */
 #ifndef ALLOCBENCH_BREAKDOWN_H
 #define ALLOCBENCH_BREAKDOWN_H
@@ -51,6 +53,12 @@ int breakdown_summary(const struct cell *cell, enum breakdown b,
 int breakdown_slack_exceeds_overhead(const struct run_report *report, const struct cell *cell);
 
 /*
+ * 1 when CELL's median metadata is below 0 (by any amount: within the page
+ * resolution too), 0 when not, -1 when unknown.
+ */
+int breakdown_metadata_negative(const struct cell *cell);
+
+/*
  * 1 when CELL's overhead differs between runs by more than both 1% of its
  * median and the page resolution, 0 when not, -1 when unknown (failed).
  */
@@ -61,8 +69,9 @@ int breakdown_overhead_varies(const struct run_report *report, const struct cell
 #define BREAKDOWN_NOTE_BYTES 240
 
 /*
- * Writes into NOTES the sentences that explain CELL's flags (the two above)
- * and returns how many: 0 when there is nothing to say.
+ * Writes into NOTES the sentences that explain CELL's flags (the ones above:
+ * a negative metadata, beyond the resolution or within it, and a varying
+ * overhead) and returns how many: 0 when there is nothing to say.
  */
 size_t breakdown_notes(const struct run_report *report, const struct cell *cell,
 		       char notes[BREAKDOWN_MAX_NOTES][BREAKDOWN_NOTE_BYTES]);

@@ -1,5 +1,6 @@
 #include "cli.h"
 #include "parse.h"
+#include "pool.h"
 #include "preload.h"
 #include "runner.h"
 #include "util.h"
@@ -55,7 +56,8 @@ void cli_run_help(FILE *out)
 "                         of two up to 4096 (default: the size's natural\n"
 "                         alignment, its largest power-of-two divisor up to 16)\n"
 "      --pool-block BYTES bytes the pool takes from the system at a time\n"
-"                         (default 1M, rounded up to whole pages)\n"
+"                         (default 1M, rounded up to whole pages; at most\n"
+"                         4 GiB times the alignment, and 64 GiB)\n"
 "  -w, --workload NAME    what is measured (default fill):\n"
 "    fill         allocate total in chunks, free, fill again warm\n"
 "    churn        create and destroy count objects, --rounds times\n"
@@ -111,6 +113,9 @@ enum {
 	OPT_TIMEOUT,
 	OPT_FORCE,
 };
+
+/* The short options of run, for getopt_long and cli_option_error. */
+#define RUN_OPTSTRING ":s:b:t:r:f:o:w:qhV"
 
 static const struct option run_options[] = {
 	{ "sizes", required_argument, NULL, 's' },
@@ -306,6 +311,10 @@ static void parse_backends(const char *text, struct run_config *config)
 			add_all_backends(config);
 			break;
 		}
+		if (!strcmp(item, RUNNER_FLOOR))
+			usage_die("invalid backend '%s' in --backend: '%s' is reserved for the "
+				  "floor (the loop without an allocator), not a backend (known "
+				  "backends: %s)", item, item, known);
 		if ((b = backend_find(item))) {
 			add_backend(config, b);
 		} else if ((p = find_preload(config, item))) {
@@ -408,6 +417,30 @@ static void check_representable(const struct run_config *config)
 	}
 }
 
+/*
+ * Refuses (exit 2) a --pool-block larger than a pool of the chunks measured
+ * can address: its links count alignments in 32 bits (pool_block_limit()).
+ */
+static void check_pool_block(const struct run_config *config)
+{
+	int pooled = 0;
+
+	for (size_t b = 0; b < config->nbackends; b++)
+		pooled |= config->backends[b] == &backend_pool ||
+			  config->backends[b] == &backend_pool_locked;
+	for (size_t i = 0; pooled && i < config->nsizes; i++) {
+		size_t align = config->align ? config->align : natural_alignment(config->sizes[i]);
+		size_t limit = pool_block_limit(align);
+
+		if (config->pool_block_bytes > limit)
+			usage_die("invalid --pool-block: %zu bytes is more than a pool of %zu-byte "
+				  "chunks aligned to %zu B can address, %zu bytes (%zu MiB): its "
+				  "links count alignments in 32 bits; use a smaller --pool-block%s",
+				  config->pool_block_bytes, config->sizes[i], align, limit,
+				  limit >> 20, config->align ? "" : " or a larger --align");
+	}
+}
+
 void cli_parse_run(int argc, char **argv, struct run_config *config)
 {
 	const char *sizes = RUN_DEFAULT_SIZES, *backends = RUN_DEFAULT_BACKENDS;
@@ -432,7 +465,7 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":s:b:t:r:f:o:w:qhV", run_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, RUN_OPTSTRING, run_options, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			sizes = optarg;
@@ -557,7 +590,8 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 			printf("allocbench %s\n", ALLOCBENCH_VERSION);
 			exit(stdout_flush_check() ? 1 : 0);
 		default:
-			cli_option_error(c, argv, "allocbench --help");
+			cli_option_error(c, argv, RUN_OPTSTRING, run_options,
+					 "allocbench --help");
 		}
 	}
 	if (optind < argc)
@@ -586,6 +620,7 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 	if (config->workload == WORKLOAD_RANDOM && config->nsizes > MEASURE_MAX_MIX)
 		usage_die("the random workload mixes at most %d sizes; --sizes has %zu",
 			  MEASURE_MAX_MIX, config->nsizes);
+	check_pool_block(config);
 	for (size_t i = 0; i < config->nsizes; i++)
 		if (config->sizes[i] > config->total_bytes)
 			usage_die("size %zu in --sizes is larger than --total (%llu bytes): "
@@ -594,16 +629,68 @@ void cli_parse_run(int argc, char **argv, struct run_config *config)
 	check_representable(config);
 }
 
-_Noreturn void cli_option_error(int c, char **argv, const char *help)
+/* The long option of OPTIONS that NAME (up to LEN bytes, no "--") names, or NULL. */
+static const struct option *find_long(const struct option *options, const char *name, size_t len)
 {
-	if (c == ':')
-		usage_die("option '%s' needs a value (see %s)", argv[optind - 1], help);
+	const struct option *found = NULL;
+	size_t matches = 0;
+
+	for (const struct option *o = options; o->name; o++) {
+		if (strncmp(o->name, name, len))
+			continue;
+		if (strlen(o->name) == len)
+			return o;   /* an exact name wins over longer ones */
+		found = o;
+		matches++;
+	}
+	return matches == 1 ? found : NULL;
+}
+
+_Noreturn void cli_option_error(int c, char **argv, const char *optstring,
+				const struct option *options, const char *help)
+{
+	/* getopt_long has stepped past a long option and a whole short cluster only. */
+	const char *arg = argv[optind - 1];
+	int is_long = !strncmp(arg, "--", 2) && arg[2];
+	size_t len = is_long ? strcspn(arg + 2, "=") : 0;
+	const struct option *o = is_long ? find_long(options, arg + 2, len) : NULL;
+
+	if (c == ':') {
+		if (is_long)
+			usage_die("option '--%s' needs a value (see %s)", o ? o->name : arg + 2,
+				  help);
+		usage_die("option '-%c' needs a value (see %s)", optopt, help);
+	}
 	/* A known long option given a value it does not take: --force=yes. */
-	if (optopt >= 256 || (optopt && !strncmp(argv[optind - 1], "--", 2)))
-		usage_die("option '%s' takes no value (see %s)", argv[optind - 1], help);
-	if (optopt)
-		usage_die("unknown option '-%c' (see %s)", optopt, help);
-	usage_die("unknown option '%s' (see %s)", argv[optind - 1], help);
+	if (optopt >= 256 || (optopt && optopt != ':' && strchr(optstring, optopt))) {
+		if (o)
+			usage_die("option '--%s' takes no value (given '%s'; see %s)", o->name,
+				  arg, help);
+		usage_die("option '%.*s' takes no value (given '%s'; see %s)", (int)len + 2, arg,
+			  arg, help);
+	}
+	if (optopt) {
+		if (optopt > ' ' && optopt < 0x7f)
+			usage_die("unknown option '-%c' (see %s)", optopt, help);
+		usage_die("unknown option byte 0x%02x after '-' (see %s)", optopt & 0xff, help);
+	}
+	if (is_long) {
+		char candidates[512] = "";
+		size_t used = 0, n = 0;
+
+		for (const struct option *k = options; k->name; k++)
+			if (!strncmp(k->name, arg + 2, len) && used < sizeof(candidates)) {
+				used += (size_t)snprintf(candidates + used, sizeof(candidates) - used,
+							 "%s--%s", n++ ? ", " : "", k->name);
+			}
+		if (n > 1)
+			usage_die("option '--%.*s' is ambiguous: it could be %s (see %s)",
+				  (int)len, arg + 2, candidates, help);
+	}
+	if (is_long && arg[2 + len])
+		usage_die("unknown option '%.*s' (given '%s'; see %s)", (int)len + 2, arg, arg,
+			  help);
+	usage_die("unknown option '%s' (see %s)", arg, help);
 }
 
 void cli_config_release(struct run_config *config)

@@ -30,12 +30,17 @@ void cli_parse_counters(const char *text, struct counter_list *list);
 /* `allocbench counters` (cmd_counters.c); returns the exit status. */
 int cmd_counters(int argc, char **argv);
 
+struct option;
+
 /*
- * Reports what getopt_long returned as C (':' or '?') for ARGV and exits 2:
- * a missing value, a value given to an option that takes none, or an unknown
- * option, each naming it and pointing at HELP ("allocbench plot --help").
+ * Reports what getopt_long returned as C (':' or '?') for ARGV, parsed with
+ * OPTSTRING and OPTIONS, and exits 2: a missing value, a value given to an
+ * option that takes none, an unknown option (a short one named alone, even
+ * inside a cluster such as -Zq), or an abbreviation of several long options
+ * (listed), each naming it and pointing at HELP ("allocbench plot --help").
  */
-_Noreturn void cli_option_error(int c, char **argv, const char *help);
+_Noreturn void cli_option_error(int c, char **argv, const char *optstring,
+				const struct option *options, const char *help);
 
 /* Frees what cli_parse_run() allocated. */
 void cli_config_release(struct run_config *config);

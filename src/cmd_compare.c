@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "compare.h"
 #include "output.h"
+#include "parse.h"
 #include "results.h"
 #include "util.h"
 
@@ -64,10 +65,10 @@ static void compare_help(FILE *out)
 "  -h, --help             print this help and exit\n"
 "\n"
 "Exit status: 0 no regression, 1 a regression (or a measurement that failed\n"
-"in CURRENT, not in BASELINE, or a missing row), 2 bad usage or unusable\n"
-"input (unreadable, not an allocbench report, another schema version, a\n"
-"value that is not a number or not whole where it must be, different\n"
-"settings or sequences).\n"
+"in CURRENT, not in BASELINE, or a missing row) or the comparison could not\n"
+"be written, 2 bad usage or unusable input (unreadable, not an allocbench\n"
+"report, another schema version, a value that is not a number or not whole\n"
+"where it must be, different settings or sequences).\n"
 "See allocbench(1).\n",
 		COMPARE_TOLERANCE_PAGES, COMPARE_DEFAULT_MAX_TIME_PERCENT, COMPARE_DEFAULT_ALPHA);
 }
@@ -84,25 +85,30 @@ static const struct option compare_options[] = {
 	{ 0, 0, 0, 0 },
 };
 
-/*
- * Parses a non-negative decimal number, with a trailing '%' when PERCENT is
- * not NULL (*PERCENT says whether it had one). Returns 0, or -1.
- */
-static int parse_decimal(const char *text, double *out, int *percent)
-{
-	char *end;
+/* The short options, for getopt_long and cli_option_error. */
+static const char optstring[] = ":f:o:h";
 
-	if (!*text || strchr(" \t\n+-", *text))
-		return -1;
-	errno = 0;
-	*out = strtod(text, &end);
-	if (errno || end == text || !isfinite(*out) || *out < 0)
-		return -1;
+/*
+ * Parses a decimal number (parse_decimal: the rules of every command), with
+ * a trailing '%' when PERCENT is not NULL (*PERCENT says whether it had
+ * one). Returns 0, or -1 with *WHY set.
+ */
+static int parse_number(const char *text, double *out, int *percent, const char **why)
+{
+	size_t len = strlen(text);
+	char *copy;
+	int ret;
+
 	if (percent)
-		*percent = *end == '%';
-	if (*end == '%' && percent)
-		end++;
-	return *end ? -1 : 0;
+		*percent = len && text[len - 1] == '%';
+	if (!percent || !*percent)
+		return parse_decimal(text, out, why);
+	copy = strndup(text, len - 1);
+	if (!copy)
+		die(2, "out of memory");
+	ret = parse_decimal(copy, out, why);
+	free(copy);
+	return ret;
 }
 
 static void parse_backend_list(const char *text, struct compare_options *options)
@@ -161,31 +167,33 @@ int cmd_compare(int argc, char **argv)
 	struct comparison comparison;
 	const char *output_path = NULL;
 	struct output out;
+	const char *why = "";
 	int c, percent, ret;
 	double v;
 
 	compare_options_init(&options);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":f:o:h", compare_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, optstring, compare_options, NULL)) != -1) {
 		switch (c) {
 		case 'O':
-			if (parse_decimal(optarg, &v, &percent))
-				usage_die("invalid --max-overhead '%s' (expected bytes per chunk, "
-					  "e.g. 0.5, or a percentage, e.g. 5%%)", optarg);
+			if (parse_number(optarg, &v, &percent, &why))
+				usage_die("invalid --max-overhead '%s': %s (expected bytes per chunk, "
+					  "e.g. 0.5, or a percentage, e.g. 5%%, in decimal)", optarg, why);
 			options.max_overhead = v;
 			options.max_overhead_percent = percent;
 			break;
 		case 'T':
-			if (parse_decimal(optarg, &v, &percent))
-				usage_die("invalid --max-time '%s' (expected a percentage, e.g. 10 "
-					  "or 10%%)", optarg);
+			if (parse_number(optarg, &v, &percent, &why))
+				usage_die("invalid --max-time '%s': %s (expected a percentage, e.g. 10 "
+					  "or 10%%, in decimal)", optarg, why);
 			options.max_time_percent = v;
 			break;
 		case 'A':
-			if (parse_decimal(optarg, &v, NULL) || v <= 0 || v >= 1)
-				usage_die("invalid --alpha '%s' (expected a probability between 0 "
-					  "and 1, e.g. 0.05)", optarg);
+			if (parse_number(optarg, &v, NULL, &why) || v <= 0 || v >= 1)
+				usage_die("invalid --alpha '%s': %s (expected a probability between 0 "
+					  "and 1, e.g. 0.05, in decimal)", optarg,
+					  *why ? why : "not between 0 and 1");
 			options.alpha = v;
 			break;
 		case 'M':
@@ -214,7 +222,8 @@ int cmd_compare(int argc, char **argv)
 			compare_help(stdout);
 			exit(stdout_flush_check() ? 1 : 0);
 		default:
-			cli_option_error(c, argv, "allocbench compare --help");
+			cli_option_error(c, argv, optstring, compare_options,
+					 "allocbench compare --help");
 		}
 	}
 	if (argc - optind != 2)
@@ -232,14 +241,19 @@ int cmd_compare(int argc, char **argv)
 		release_options(&options);
 		return 2;
 	}
+	/* Unusable input or an unwritable path: 2; a write that fails: 1, as for run. */
 	ret = 2;
 	if (!compare_reports(&baseline, &current, &options, &comparison)) {
 		if (!output_open(&out, output_path)) {
+			errno = 0;
 			if (write_comparison(out.file, format, &comparison)) {
-				error("cannot write the comparison");
+				error("cannot write the comparison to '%s': %s",
+				      output_path ? output_path : "standard output",
+				      strerror(errno ? errno : EIO));
 				output_abort(&out);
-			} else if (!output_commit(&out)) {
-				ret = comparison.regression ? 1 : 0;
+				ret = 1;
+			} else {
+				ret = output_commit(&out) ? 1 : comparison.regression ? 1 : 0;
 			}
 		}
 		comparison_release(&comparison);

@@ -45,6 +45,9 @@ static const struct option counters_options[] = {
 	{ 0, 0, 0, 0 },
 };
 
+/* The short options, for getopt_long and cli_option_error. */
+static const char optstring[] = ":f:h";
+
 int cmd_counters(int argc, char **argv)
 {
 	struct counters_check *check;
@@ -54,7 +57,7 @@ int cmd_counters(int argc, char **argv)
 	counters_default_list(&list);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":f:h", counters_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, optstring, counters_options, NULL)) != -1) {
 		switch (c) {
 		case OPT_COUNTERS:
 			cli_parse_counters(optarg, &list);
@@ -69,7 +72,8 @@ int cmd_counters(int argc, char **argv)
 			counters_help(stdout);
 			exit(stdout_flush_check() ? 1 : 0);
 		default:
-			cli_option_error(c, argv, "allocbench counters --help");
+			cli_option_error(c, argv, optstring, counters_options,
+					 "allocbench counters --help");
 		}
 	}
 	if (optind < argc)

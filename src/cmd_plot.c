@@ -56,6 +56,9 @@ static const struct option plot_options[] = {
 	{ 0, 0, 0, 0 },
 };
 
+/* The short options, for getopt_long and cli_option_error. */
+static const char optstring[] = ":m:l:o:h";
+
 /* What the command line asked for. */
 struct plot_args {
 	char *metric_text;                       /* owned copy, split in place */
@@ -124,7 +127,7 @@ static void parse_plot_args(int argc, char **argv, struct plot_args *args)
 	parse_metrics(PLOT_DEFAULT_METRICS, args);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":m:l:o:h", plot_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, optstring, plot_options, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			parse_metrics(optarg, args);
@@ -144,7 +147,8 @@ static void parse_plot_args(int argc, char **argv, struct plot_args *args)
 			plot_help(stdout);
 			exit(stdout_flush_check() ? 1 : 0);
 		default:
-			cli_option_error(c, argv, "allocbench plot --help");
+			cli_option_error(c, argv, optstring, plot_options,
+					 "allocbench plot --help");
 		}
 	}
 	for (int i = optind; i < argc; i++) {

@@ -755,15 +755,30 @@ static void component_name(int cidx, struct counter_status *st)
 		copy_string(st->component, sizeof(st->component), info->name);
 }
 
+/* "7.0.0.0": the version of the PAPI library PAPI is initialised with. */
+static void papi_version_string(char *buf, size_t size)
+{
+	int version = PAPI_get_opt(PAPI_LIB_VERSION, NULL);
+
+	snprintf(buf, size, "%d.%d.%d.%d",
+		 PAPI_VERSION_MAJOR(version), PAPI_VERSION_MINOR(version),
+		 PAPI_VERSION_REVISION(version), PAPI_VERSION_INCREMENT(version));
+}
+
 void counters_check(const struct counter_list *list, struct counters_check *check)
 {
 	struct counters counters;
-	int version;
 
 	memset(check, 0, sizeof(*check));
 	check->list = *list;
-	if (!list->n)
+	if (!list->n) {
+		/* No event asked for, but PAPI is there all the same: say which. */
+		if (PAPI_library_init(PAPI_VER_CURRENT) == PAPI_VER_CURRENT) {
+			papi_version_string(check->papi_version, sizeof(check->papi_version));
+			PAPI_shutdown();
+		}
 		return;
+	}
 	counters_open(&counters, list);
 	if (!counters.papi_ready) {
 		int status = counters.status[0];
@@ -780,10 +795,7 @@ void counters_check(const struct counter_list *list, struct counters_check *chec
 		counters_close(&counters);
 		return;
 	}
-	version = PAPI_get_opt(PAPI_LIB_VERSION, NULL);
-	snprintf(check->papi_version, sizeof(check->papi_version), "%d.%d.%d.%d",
-		 PAPI_VERSION_MAJOR(version), PAPI_VERSION_MINOR(version),
-		 PAPI_VERSION_REVISION(version), PAPI_VERSION_INCREMENT(version));
+	papi_version_string(check->papi_version, sizeof(check->papi_version));
 	for (size_t i = 0; i < list->n; i++) {
 		struct counter_status *st = &check->events[i];
 		const char *name = list->names[i];

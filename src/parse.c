@@ -7,12 +7,24 @@
 #include <string.h>
 #include <strings.h>
 
+/* The reason for "0x10": strtoul and strtod take it, allocbench does not. */
+#define WHY_HEX "numbers are decimal, not hexadecimal"
+
+static int is_hex_prefix(const char *p)
+{
+	return p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+}
+
 /* Parses leading decimal digits of TEXT; *END points past them. */
 static int parse_digits(const char *text, uint64_t *out, const char **end, const char **why)
 {
 	uint64_t v = 0;
 	const char *p = text;
 
+	if (is_hex_prefix(p)) {
+		*why = WHY_HEX;
+		return -1;
+	}
 	if (!isdigit((unsigned char)*p)) {
 		*why = *p == '-' ? "negative numbers are not allowed" :
 		       *p ? "not a number" : "empty value";
@@ -44,6 +56,47 @@ int parse_unsigned(const char *text, uint64_t max, uint64_t *out, const char **w
 		return -1;
 	}
 	if (v > max) {
+		*why = "number too large";
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int parse_decimal(const char *text, double *out, const char **why)
+{
+	const char *p = text;
+	char *end;
+	double v;
+
+	if (is_hex_prefix(p)) {
+		*why = WHY_HEX;
+		return -1;
+	}
+	if (!isdigit((unsigned char)*p)) {
+		*why = *p == '-' ? "negative numbers are not allowed" :
+		       *p ? "not a number" : "empty value";
+		return -1;
+	}
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p == '.') {
+		p++;
+		if (!isdigit((unsigned char)*p)) {
+			*why = "digits must follow the '.'";
+			return -1;
+		}
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	if (*p) {
+		*why = *p == 'e' || *p == 'E' ? "exponents are not allowed" : "not a number";
+		return -1;
+	}
+	/* TEXT is now digits with at most one '.': strtod reads just that. */
+	errno = 0;
+	v = strtod(text, &end);
+	if (errno == ERANGE && v != 0) {
 		*why = "number too large";
 		return -1;
 	}

@@ -2,7 +2,8 @@
  * parse.h - strict parsing of the numbers and lists users type.
  *
  * Every function rejects what strtoul would quietly accept: signs, empty
- * strings, trailing garbage, overflow. On failure it returns -1 and points
+ * strings, trailing garbage, overflow, and "0x": numbers are decimal, the
+ * same rules for every command. On failure it returns -1 and points
  * *WHY at a short reason ("not a number", "too large") for the caller to put
  * into a message that also names the option and the bad value.
  */
@@ -23,6 +24,13 @@
  * *WHY set.
  */
 int parse_unsigned(const char *text, uint64_t max, uint64_t *out, const char **why);
+
+/*
+ * Parses a non-negative decimal number: digits, optionally a '.' and more
+ * digits ("0.5", "12"); no sign, exponent, "0x", "inf" or white space.
+ * Returns 0, or -1 with *WHY set.
+ */
+int parse_decimal(const char *text, double *out, const char **why);
 
 /*
  * Parses a byte count: a decimal integer with an optional suffix. K, M, G, T

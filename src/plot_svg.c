@@ -428,34 +428,6 @@ void plot_release(struct plot *plot)
 
 /* ---- text --------------------------------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at P that XML accepts, or 0. */
-static size_t utf8_length(const unsigned char *p)
-{
-	unsigned lo, hi;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xC2 && p[0] <= 0xDF)
-		return (p[1] & 0xC0) == 0x80 ? 2 : 0;
-	if (p[0] >= 0xE0 && p[0] <= 0xEF) {
-		lo = p[0] == 0xE0 ? 0xA0 : 0x80;
-		hi = p[0] == 0xED ? 0x9F : 0xBF;   /* no UTF-16 surrogates */
-		if (p[1] < lo || p[1] > hi || (p[2] & 0xC0) != 0x80)
-			return 0;
-		if (p[0] == 0xEF && p[1] == 0xBF && p[2] >= 0xBE)
-			return 0;                  /* U+FFFE and U+FFFF are not XML */
-		return 3;
-	}
-	if (p[0] >= 0xF0 && p[0] <= 0xF4) {
-		lo = p[0] == 0xF0 ? 0x90 : 0x80;
-		hi = p[0] == 0xF4 ? 0x8F : 0xBF;
-		if (p[1] < lo || p[1] > hi || (p[2] & 0xC0) != 0x80 || (p[3] & 0xC0) != 0x80)
-			return 0;
-		return 4;
-	}
-	return 0;
-}
-
 /*
  * Writes S as XML text or attribute value: markup characters as entities,
  * white space as a space, other control characters and invalid UTF-8 as
@@ -468,7 +440,7 @@ static void put_text(FILE *out, const char *s, size_t max)
 	size_t chars = 0;
 
 	while (*p) {
-		size_t n = utf8_length(p);
+		size_t n = text_char_length(p);
 
 		if (max && chars + 1 == max && p[n ? n : 1]) {
 			fputs("\xe2\x80\xa6", out);

@@ -20,11 +20,37 @@ size_t pool_stride(size_t size, size_t align)
 	return round_up(size, align);
 }
 
+/* log2 of ALIGN, a power of two. */
+static unsigned align_shift_of(size_t align)
+{
+	unsigned shift = 0;
+
+	while (((size_t)1 << shift) < align)
+		shift++;
+	return shift;
+}
+
+/* The address space one pool reserves at ALIGN: 64 GiB or its links' range. */
+static size_t reserve_limit(size_t align)
+{
+	/* A link counts alignments from the base in 32 bits, minus the NIL value. */
+	size_t link_limit = ((size_t)POOL_NIL) << align_shift_of(align);
+
+	return POOL_DEFAULT_RESERVE < link_limit ? POOL_DEFAULT_RESERVE : link_limit;
+}
+
+size_t pool_block_limit(size_t align)
+{
+	size_t page = (size_t)probe_page_size();
+
+	return reserve_limit(align) / page * page;
+}
+
 int pool_init(struct pool *pool, size_t size, size_t align, size_t block_bytes)
 {
 	size_t page = (size_t)probe_page_size();
-	size_t reserve, link_limit;
-	unsigned shift = 0;
+	size_t reserve;
+	unsigned shift;
 	void *base;
 
 	memset(pool, 0, sizeof(*pool));
@@ -32,20 +58,20 @@ int pool_init(struct pool *pool, size_t size, size_t align, size_t block_bytes)
 	atomic_init(&pool->remote_head, POOL_NIL);
 	if (!size || !align || (align & (align - 1)) || align > 4096)
 		return error("pool: invalid chunk size %zu or alignment %zu", size, align);
-	while (((size_t)1 << shift) < align)
-		shift++;
+	shift = align_shift_of(align);
 	pool->stride = pool_stride(size, align);
 	pool->align_shift = shift;
-	if (block_bytes < pool->stride)
-		block_bytes = pool->stride;
-	pool->block_bytes = round_up(block_bytes, page);
+	pool->block_bytes = round_up(block_bytes < pool->stride ? pool->stride : block_bytes, page);
 
-	/* A link counts alignments from the base in 32 bits, minus the NIL value. */
-	link_limit = ((size_t)POOL_NIL) << shift;
-	reserve = POOL_DEFAULT_RESERVE < link_limit ? POOL_DEFAULT_RESERVE : link_limit;
+	reserve = reserve_limit(align);
 	reserve = reserve / pool->block_bytes * pool->block_bytes;
+	if (!reserve && block_bytes < pool->stride)
+		return error("pool: a chunk of %zu bytes is more than the %zu bytes a pool "
+			     "can address at alignment %zu", size, pool_block_limit(align), align);
 	if (!reserve)
-		return error("pool: chunk of %zu bytes does not fit the link range", size);
+		return error("pool: a block of %zu bytes (--pool-block) is more than the %zu "
+			     "bytes a pool can address at alignment %zu", pool->block_bytes,
+			     pool_block_limit(align), align);
 	/* Under a small `ulimit -v`, settle for less address space. */
 	for (;;) {
 		base = mmap(NULL, reserve, PROT_NONE,

@@ -68,6 +68,13 @@ struct pool_group {
  */
 int pool_init(struct pool *pool, size_t size, size_t align, size_t block_bytes);
 
+/*
+ * The largest block, in bytes (whole pages), that a pool of chunks aligned
+ * to ALIGN can take: its 32-bit links count alignments from the base, and it
+ * reserves at most 64 GiB. pool_init() fails with a larger BLOCK_BYTES.
+ */
+size_t pool_block_limit(size_t align);
+
 /* Returns every block to the system. POOL may be initialised again. */
 void pool_release(struct pool *pool);
 

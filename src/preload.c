@@ -1,4 +1,5 @@
 #include "preload.h"
+#include "runner.h"
 #include "util.h"
 
 #include <elf.h>
@@ -340,6 +341,12 @@ struct preload *preload_parse(const char *spec)
 	if (!strcmp(name, "all")) {
 		error("invalid name 'all' in --preload '%s': --backend all means every backend",
 		      spec);
+		return NULL;
+	}
+	if (!strcmp(name, RUNNER_FLOOR)) {
+		error("invalid name '%s' in --preload '%s': '%s' is reserved for the floor "
+		      "(the loop without an allocator), not a backend (choose another name)",
+		      name, spec, name);
 		return NULL;
 	}
 	if (backend_find(name)) {

@@ -1,4 +1,5 @@
 #include "results.h"
+#include "json_out.h"
 #include "util.h"
 
 #include <cjson/cJSON.h>
@@ -179,6 +180,8 @@ static int parse_text(struct result_file *file, const char *text, size_t len)
 			return fail(file, "not valid JSON: truncated at byte %zu", len);
 		return fail(file, "not valid JSON (error near byte %ld)", offset);
 	}
+	/* Whatever the file holds, the reports built from it print only clean text. */
+	json_clean_strings(file->root);
 	return 0;
 }
 

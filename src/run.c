@@ -91,6 +91,9 @@ int metric_value(const struct cell *cell, const struct sample *sample,
 		*out = (double)sample->peak_rss_bytes;
 		return 0;
 	case METRIC_FRAGMENTATION:
+		/* Nothing alive at the end: no ratio exists (n/a, null in JSON). */
+		if (!sample->live_bytes)
+			return -1;
 		*out = sample->fragmentation;
 		return 0;
 	case METRIC_OPS_PER_S:
@@ -298,6 +301,23 @@ uint64_t run_estimate_bytes(const struct run_config *config, size_t *size)
 	return most;
 }
 
+/*
+ * What a measuring process reports in words (why it failed, which allocator
+ * served malloc, from which file) may hold any bytes a path or a library
+ * holds: cleaned like the host's strings.
+ */
+static void sample_clean(struct sample *sample)
+{
+	struct allocator_info *info = &sample->allocator;
+
+	text_clean_in_place(sample->error, sizeof(sample->error));
+	text_clean_in_place(info->name, sizeof(info->name));
+	text_clean_in_place(info->version, sizeof(info->version));
+	text_clean_in_place(info->path, sizeof(info->path));
+	for (unsigned i = 0; i < info->nstats && i < ALLOCINFO_MAX_STATS; i++)
+		text_clean_in_place(info->stats[i].name, sizeof(info->stats[i].name));
+}
+
 static void measure_floor_cell(const struct run_config *config, struct floor_cell *f,
 			       unsigned rep, int *failed)
 {
@@ -306,10 +326,13 @@ static void measure_floor_cell(const struct run_config *config, struct floor_cel
 		.pool_block_bytes = config->pool_block_bytes, .touch = config->touch,
 		.counter_list = &config->counters,
 	};
+	int ret;
 
 	if (!f->ok)
 		return;
-	if (runner_measure(RUNNER_FLOOR, &params, config->timeout_s, &f->samples[rep])) {
+	ret = runner_measure(RUNNER_FLOOR, &params, config->timeout_s, &f->samples[rep]);
+	sample_clean(&f->samples[rep]);
+	if (ret) {
 		f->ok = 0;
 		copy_string(f->error, sizeof(f->error), f->samples[rep].error);
 		*failed = 1;
@@ -328,6 +351,7 @@ static void measure_cell(const struct run_config *config, struct cell *c, unsign
 		.threads = config->threads,
 		.counter_list = &config->counters,
 	};
+	int ret;
 
 	if (config->workload == WORKLOAD_RANDOM) {
 		params.nmix = config->nsizes;
@@ -337,8 +361,10 @@ static void measure_cell(const struct run_config *config, struct cell *c, unsign
 
 	if (!c->ok)
 		return;
-	if (runner_measure_preloaded(c->backend->name, c->backend->preload_path, &params,
-				     config->timeout_s, &c->samples[rep])) {
+	ret = runner_measure_preloaded(c->backend->name, c->backend->preload_path, &params,
+				       config->timeout_s, &c->samples[rep]);
+	sample_clean(&c->samples[rep]);
+	if (ret) {
 		c->ok = 0;
 		copy_string(c->error, sizeof(c->error), c->samples[rep].error);
 		*failed = 1;
@@ -369,6 +395,21 @@ static int cell_init(const struct run_config *config, struct cell *c,
 	return c->samples ? 0 : error("out of memory");
 }
 
+/*
+ * The host's strings come from outside (a host name is any bytes root sets):
+ * printable, valid UTF-8 in every format, as text_clean() makes them.
+ */
+static void host_clean(struct host_info *host)
+{
+	text_clean_in_place(host->kernel, sizeof(host->kernel));
+	text_clean_in_place(host->machine, sizeof(host->machine));
+	text_clean_in_place(host->hostname, sizeof(host->hostname));
+	text_clean_in_place(host->cpu_model, sizeof(host->cpu_model));
+	text_clean_in_place(host->libc, sizeof(host->libc));
+	text_clean_in_place(host->libc_version, sizeof(host->libc_version));
+	text_clean_in_place(host->thp, sizeof(host->thp));
+}
+
 int run_measure_all(const struct run_config *config, struct run_report *report)
 {
 	/* random measures every size in one heap: one cell per backend. */
@@ -379,6 +420,7 @@ int run_measure_all(const struct run_config *config, struct run_report *report)
 	memset(report, 0, sizeof(*report));
 	report->config = config;
 	probe_host(&report->host);
+	host_clean(&report->host);
 	counters_check(&config->counters, &report->counters);
 	report->nfloors = with_floor ? config->nsizes : 0;
 	report->ncells = ncolumns * config->nbackends;

@@ -128,7 +128,8 @@ const char *metric_name(enum metric metric);
 /*
  * The value of METRIC for SAMPLE of CELL; FLOOR_NS is the floor's median ns
  * per chunk at the cell's size (METRIC_X_FLOOR only). Returns 0, or -1 when
- * the value does not exist (no floor).
+ * the value does not exist (no floor; fragmentation with nothing alive at
+ * the end).
  */
 int metric_value(const struct cell *cell, const struct sample *sample,
 		 enum metric metric, double floor_ns, double *out);

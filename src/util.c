@@ -108,8 +108,128 @@ void put_wrapped(FILE *out, const char *text, size_t width, const char *indent)
 
 int stdout_flush_check(void)
 {
+	/*
+	 * A write that failed before (a help longer than the buffer) left its
+	 * errno, and the stream forgets it: fflush then fails, or succeeds with
+	 * nothing left to write, without an errno. Keep the first failure's.
+	 */
+	int first = ferror(stdout) ? errno : 0;
+
 	errno = 0;
 	if (fflush(stdout) || ferror(stdout))
-		return error("cannot write to standard output: %s", strerror(errno ? errno : EIO));
+		return error("cannot write to standard output: %s",
+			     strerror(first ? first : errno ? errno : EIO));
 	return 0;
+}
+
+size_t text_char_length(const unsigned char *p)
+{
+	unsigned lo, hi;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xC2 && p[0] <= 0xDF)
+		return (p[1] & 0xC0) == 0x80 ? 2 : 0;
+	if (p[0] >= 0xE0 && p[0] <= 0xEF) {
+		lo = p[0] == 0xE0 ? 0xA0 : 0x80;
+		hi = p[0] == 0xED ? 0x9F : 0xBF;   /* no UTF-16 surrogates */
+		if (p[1] < lo || p[1] > hi || (p[2] & 0xC0) != 0x80)
+			return 0;
+		if (p[0] == 0xEF && p[1] == 0xBF && p[2] >= 0xBE)
+			return 0;                  /* U+FFFE and U+FFFF are not XML */
+		return 3;
+	}
+	if (p[0] >= 0xF0 && p[0] <= 0xF4) {
+		lo = p[0] == 0xF0 ? 0x90 : 0x80;
+		hi = p[0] == 0xF4 ? 0x8F : 0xBF;
+		if (p[1] < lo || p[1] > hi || (p[2] & 0xC0) != 0x80 || (p[3] & 0xC0) != 0x80)
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+#define REPLACEMENT "\xef\xbf\xbd"   /* U+FFFD in UTF-8 */
+
+/*
+ * What text_clean() writes for the character at P, N = text_char_length(P):
+ * REPLACEMENT, " " or P itself (*LEN bytes).
+ */
+static const char *clean_char(const unsigned char *p, size_t n, size_t *len)
+{
+	if (!n || (n == 1 && (*p < 0x20 || *p == 0x7f))) {
+		if (n && (*p == '\t' || *p == '\n' || *p == '\r')) {
+			*len = 1;
+			return " ";
+		}
+		*len = 3;
+		return REPLACEMENT;
+	}
+	*len = n;
+	return (const char *)p;
+}
+
+int text_is_clean(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t n = text_char_length(p), len;
+
+		if (clean_char(p, n, &len) != (const char *)p)
+			return 0;
+		p += n;
+	}
+	return 1;
+}
+
+size_t text_clean(char *dst, size_t dst_size, const char *src)
+{
+	const unsigned char *p = (const unsigned char *)src;
+	size_t used = 0, need = 0;
+	int full = !dst_size;
+
+	while (*p) {
+		size_t n = text_char_length(p), len;
+		const char *with = clean_char(p, n, &len);
+
+		/* A character is written whole or not at all, and nothing after it. */
+		if (!full && used + len < dst_size) {
+			memcpy(dst + used, with, len);
+			used += len;
+		} else {
+			full = 1;
+		}
+		need += len;
+		p += n ? n : 1;
+	}
+	if (dst_size)
+		dst[used] = '\0';
+	return need;
+}
+
+char *text_clean_dup(const char *src)
+{
+	size_t need = text_clean(NULL, 0, src);
+	char *copy = malloc(need + 1);
+
+	if (copy)
+		text_clean(copy, need + 1, src);
+	return copy;
+}
+
+void text_clean_in_place(char *s, size_t size)
+{
+	char *copy;
+
+	if (text_is_clean(s))
+		return;
+	copy = text_clean_dup(s);
+	if (copy) {
+		text_clean(s, size, copy);
+		free(copy);
+	} else {
+		/* No memory for the replacements: drop what is not clean ASCII. */
+		for (char *p = s; *p; p++)
+			if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+				*p = '?';
+	}
 }

@@ -39,7 +39,9 @@ int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * Flushes standard output and checks it for write errors (a full device,
- * a closed pipe). Returns 0, or -1 after printing an error with the reason.
+ * a closed pipe). Returns 0, or -1 after printing an error with the reason:
+ * the errno of the first write that failed (call it right after writing,
+ * while errno is still that write's), else fflush's, else EIO.
  */
 int stdout_flush_check(void);
 
@@ -57,6 +59,33 @@ void format_bytes(char *buf, size_t size, uint64_t bytes);
 
 /* Copies SRC into DST of DST_SIZE bytes, always terminated, truncating. */
 void copy_string(char *dst, size_t dst_size, const char *src);
+
+/*
+ * Text that came from outside (a report read back, the host name, an
+ * allocator's version string) is made printable and valid UTF-8 before it
+ * reaches a report, as the chart does: tab, newline and carriage return
+ * become a space; other control characters (and DEL) and every byte that is
+ * not part of a valid UTF-8 character become U+FFFD.
+ */
+
+/* Length of the valid UTF-8 character at P (1 to 4; XML's, no U+FFFE/FFFF), or 0. */
+size_t text_char_length(const unsigned char *p);
+
+/* 1 when S needs no replacement. */
+int text_is_clean(const char *s);
+
+/*
+ * Writes SRC cleaned into DST (DST_SIZE bytes; none with 0), always
+ * terminated, truncating at a whole character. Returns the length of the
+ * whole cleaned text, without its terminator.
+ */
+size_t text_clean(char *dst, size_t dst_size, const char *src);
+
+/* SRC cleaned, in a malloc'ed string; NULL when out of memory. */
+char *text_clean_dup(const char *src);
+
+/* Cleans the string S in its array of SIZE bytes, truncating at a whole character. */
+void text_clean_in_place(char *s, size_t size);
 
 /*
  * Writes TEXT (one logical line, no newline) to OUT broken at spaces into

@@ -18,8 +18,8 @@ expect_usage "run --timeout -1" "invalid --timeout '-1': negative" --timeout -1
 expect_usage "run --timeout too long" "invalid --timeout '99999': number too large" --timeout 99999
 expect_usage "run --timeout 1.5" "invalid --timeout '1.5'" --timeout 1.5
 expect_usage "run --timeout without a value" "option '--timeout' needs a value" --timeout
-expect_usage "run --force with a value" "option '--force=yes' takes no value" --force=yes
-expect_usage "run --quiet with a value" "option '--quiet=1' takes no value" --quiet=1
+expect_usage "run --force with a value" "option '--force' takes no value \(given '--force=yes'" --force=yes
+expect_usage "run --quiet with a value" "option '--quiet' takes no value \(given '--quiet=1'" --quiet=1
 expect_usage "run --threads abc names the reason" "invalid --threads 'abc': not a number" -w threads --threads abc
 expect_usage "run --repeat abc names the reason" "invalid --repeat 'abc': not a number" --repeat abc
 expect_usage "run --rounds x names the reason" "invalid --rounds 'x': not a number" -w churn --rounds x

@@ -7,6 +7,7 @@
 #include "breakdown.h"
 #include "check.h"
 #include "preload.h"
+#include "runner.h"
 #include "util.h"
 
 #include <dlfcn.h>
@@ -177,6 +178,10 @@ static void test_parse(void)
 	CHECK("--preload may give a known allocator's path", p && p->known &&
 	      !strcmp(p->known->package, "libjemalloc2"));
 	free(p);
+	snprintf(spec, sizeof(spec), "%s=%s", RUNNER_FLOOR, libc);
+	p = preload_parse(spec);
+	CHECK("--preload named after the floor refused", !p);
+	free(p);
 	CHECK("known allocators", allocator_known_find("mimalloc") &&
 	      !strcmp(allocator_known_find("tcmalloc")->package, "libtcmalloc-minimal4") &&
 	      !allocator_known_find("malloc"));
@@ -231,7 +236,8 @@ static void test_identify(void)
 
 static void test_breakdown(void)
 {
-	const struct backend b = { .name = "x" };
+	const struct backend b = { .name = "x" }, mim = { .name = "mimalloc" };
+	char notes[BREAKDOWN_MAX_NOTES][BREAKDOWN_NOTE_BYTES];
 	struct run_config config = { .repeat = 3 };
 	struct sample samples[3];
 	struct cell cell = {
@@ -277,10 +283,45 @@ static void test_breakdown(void)
 	CHECK("and metadata is negative", !breakdown_value(&cell, &samples[0], BREAKDOWN_METADATA, &v) &&
 	      v == 4000 - 7960);
 
+	/*
+	 * mimalloc's 64-byte class, 1 MiB: one page less resident than the
+	 * chunks (the page granularity), metadata -0.25 B, within the resolution:
+	 * still marked and explained.
+	 */
+	cell.size = 64;
+	cell.count = 16384;
+	cell.backend = &mim;
+	for (int r = 0; r < 3; r++) {
+		samples[r].rss_after_bytes = samples[r].rss_before_bytes + 16384 * 64 - 4096;
+		samples[r].allocator.usable_bytes = 64;
+	}
+	CHECK("metadata -0.25: negative", breakdown_metadata_negative(&cell) == 1);
+	CHECK("metadata -0.25: slack not beyond the resolution",
+	      breakdown_slack_exceeds_overhead(&report, &cell) == 0);
+	CHECK("metadata -0.25: a note says it is within the resolution",
+	      breakdown_notes(&report, &cell, notes) == 1 &&
+	      strstr(notes[0], "-0.25 B is within the resolution") != NULL);
+	{
+		char *text = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&text, &len);
+
+		CHECK("metadata -0.25: the text table marks it",
+		      out && !breakdown_write_text(out, &report) && !fclose(out) &&
+		      strstr(text, "-0.25*") != NULL && strstr(text, "within the resolution"));
+		free(text);
+	}
+	/* Exactly the chunks' size: metadata 0, no mark. */
+	for (int r = 0; r < 3; r++)
+		samples[r].rss_after_bytes = samples[r].rss_before_bytes + 16384 * 64;
+	CHECK("metadata 0: not negative, no note", breakdown_metadata_negative(&cell) == 0 &&
+	      breakdown_notes(&report, &cell, notes) == 0);
+
 	samples[1].allocator.has_usable = 0;
 	CHECK("no usable size in a run: no breakdown",
 	      breakdown_summary(&cell, BREAKDOWN_SLACK, &s, NULL) == -1 &&
-	      breakdown_slack_exceeds_overhead(&report, &cell) == -1);
+	      breakdown_slack_exceeds_overhead(&report, &cell) == -1 &&
+	      breakdown_metadata_negative(&cell) == -1);
 	cell.ok = 0;
 	CHECK("a failed cell has no flags", breakdown_overhead_varies(&report, &cell) == -1);
 }

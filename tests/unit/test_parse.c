@@ -80,6 +80,43 @@ int main(void)
 	CHECK("unsigned with suffix refused", parse_unsigned("1K", 5000, &v, &why) == -1);
 	CHECK("unsigned plus sign refused", parse_unsigned("+1", 10, &v, &why) == -1);
 
+	/* One set of rules: decimal only, for run's integers and compare's fractions. */
+	why = "";
+	CHECK("unsigned 0x refused as hexadecimal", parse_unsigned("0x10", 100, &v, &why) == -1 &&
+	      strstr(why, "decimal"));
+	why = "";
+	CHECK("bytes 0x refused as hexadecimal", bytes_fail("0x10") &&
+	      parse_bytes("0X1K", &v, &why) == -1 && strstr(why, "decimal"));
+	{
+		double d = -1;
+
+		CHECK("decimal integer", !parse_decimal("16", &d, &why) && d == 16);
+		CHECK("decimal fraction", !parse_decimal("0.25", &d, &why) && d == 0.25);
+		CHECK("decimal zero", !parse_decimal("0", &d, &why) && d == 0);
+		why = "";
+		CHECK("decimal 0x refused as hexadecimal", parse_decimal("0x10", &d, &why) == -1 &&
+		      strstr(why, "decimal"));
+		CHECK("decimal hex float refused", parse_decimal("0x1p4", &d, &why) == -1);
+		CHECK("decimal exponent refused", parse_decimal("1e3", &d, &why) == -1);
+		CHECK("decimal inf refused", parse_decimal("inf", &d, &why) == -1);
+		CHECK("decimal nan refused", parse_decimal("nan", &d, &why) == -1);
+		CHECK("decimal sign refused", parse_decimal("+1", &d, &why) == -1 &&
+		      parse_decimal("-1", &d, &why) == -1);
+		CHECK("decimal space refused", parse_decimal(" 1", &d, &why) == -1 &&
+		      parse_decimal("1 ", &d, &why) == -1);
+		CHECK("decimal empty refused", parse_decimal("", &d, &why) == -1);
+		CHECK("decimal lone dot refused", parse_decimal(".", &d, &why) == -1 &&
+		      parse_decimal("5.", &d, &why) == -1 && parse_decimal(".5", &d, &why) == -1);
+		CHECK("decimal two dots refused", parse_decimal("1.2.3", &d, &why) == -1);
+		CHECK("decimal suffix refused", parse_decimal("5%", &d, &why) == -1);
+		CHECK("decimal overflow refused", parse_decimal("1" "000000000000000000000000000000"
+			"0000000000000000000000000000000000000000000000000000000000000000000000"
+			"0000000000000000000000000000000000000000000000000000000000000000000000"
+			"0000000000000000000000000000000000000000000000000000000000000000000000"
+			"0000000000000000000000000000000000000000000000000000000000000000000000"
+			"00000", &d, &why) == -1);
+	}
+
 	{
 		static const size_t want[] = { 4, 40, 400, 4000, 40000 };
 		CHECK("default list", sizes_are("4,40,400,4000,40000", want, 5));

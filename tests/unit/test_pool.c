@@ -4,6 +4,7 @@
 #include "pool.h"
 
 #include <stdint.h>
+#include <unistd.h>
 
 int main(void)
 {
@@ -101,6 +102,22 @@ int main(void)
 	pool_release(&pool);
 
 	CHECK("alignment 3 refused", pool_init(&pool, 8, 3, 4096) == -1);
+
+	/* A block is limited by what 32-bit links in units of the alignment address. */
+	{
+		size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+		CHECK("block limit at alignment 1: 4 GiB less a page",
+		      pool_block_limit(1) == (size_t)UINT32_MAX / page * page);
+		CHECK("block limit at alignment 16: 64 GiB less a page",
+		      pool_block_limit(16) == ((size_t)64 << 30) - page);
+		CHECK("block limit at alignment 4096: 64 GiB, not more",
+		      pool_block_limit(4096) == ((size_t)64 << 30));
+		CHECK("a block at the limit is taken", !pool_init(&pool, 5, 1, pool_block_limit(1)));
+		pool_release(&pool);
+		CHECK("a block above the limit is refused",
+		      pool_init(&pool, 5, 1, pool_block_limit(1) + 1) == -1);
+	}
 
 	CHECK("arena init", !arena_init(&arena, 100));
 	a = arena_alloc(&arena, 4, 4);
