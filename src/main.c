@@ -12,6 +12,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -174,8 +175,28 @@ static const struct command commands[] = {
 	{ RUNNER_CHILD_COMMAND, runner_child_main },
 };
 
+/*
+ * Makes descriptors 0, 1 and 2 valid (/dev/null where one is closed) before
+ * anything is opened: otherwise the first file opened (-o's temporary file)
+ * would become standard error, and every message of this process and of the
+ * measuring processes would be written into the report.
+ */
+static void standard_fds_open(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		int got;
+
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		got = open("/dev/null", fd ? O_WRONLY : O_RDONLY);
+		if (got != fd)
+			_exit(2);  /* no /dev/null, or a race: nowhere to say it */
+	}
+}
+
 int main(int argc, char **argv)
 {
+	standard_fds_open();
 	if (argc > 1) {
 		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 			if (!strcmp(argv[1], commands[i].name))

@@ -2,6 +2,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,7 +21,7 @@ int output_open(struct output *out, const char *path)
 	}
 	/* A device or pipe (/dev/full, /dev/stdout) is written in place: never renamed over. */
 	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
-		out->file = fopen(path, "w");
+		out->file = fopen(path, "we");
 		if (!out->file)
 			return error("cannot write '%s': %s", path, strerror(errno));
 		out->direct = 1;
@@ -32,7 +33,7 @@ int output_open(struct output *out, const char *path)
 		out->path = NULL;
 		return error("out of memory");
 	}
-	fd = mkstemp(out->tmp_path);
+	fd = mkostemp(out->tmp_path, O_CLOEXEC);
 	if (fd < 0) {
 		int err = errno;
 

@@ -1,0 +1,94 @@
+#!/bin/sh
+# Nothing but the measurement reaches the report: what a measuring process
+# writes on its standard output and error stays in its row's notes; no
+# descriptor leaks into the children; -o writes through a symbolic link and
+# keeps the file's mode, and never overwrites an input; every terminating
+# signal removes -o's temporary file and the measuring processes.
+. "$(dirname "$0")/lib.sh"
+
+# A preloaded allocator that talks: glibc's malloc under its own name, with a
+# constructor that prints a banner on stdout and stderr and names every
+# descriptor above 3 it inherited that is one of allocbench's -o temporary
+# files. With BANNER_FORK=FILE it also forks a helper that keeps every
+# descriptor (the result pipe too), writes its pid to FILE and sleeps.
+cat >"$tmp/banner.c" <<'C'
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+extern void *__libc_malloc(size_t), *__libc_calloc(size_t, size_t), *__libc_realloc(void *, size_t);
+extern void __libc_free(void *);
+void *malloc(size_t n) { return __libc_malloc(n); }
+void *calloc(size_t n, size_t m) { return __libc_calloc(n, m); }
+void *realloc(void *p, size_t n) { return __libc_realloc(p, n); }
+void free(void *p) { __libc_free(p); }
+__attribute__((constructor)) static void banner(void)
+{
+	const char *helper = getenv("BANNER_FORK");
+	char link[64], target[512];
+
+	printf("BANNER on stdout\n");
+	fflush(stdout);
+	fprintf(stderr, "BANNER on stderr\n");
+	for (int fd = 0; fd < 1024; fd++) {
+		ssize_t n;
+
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n < 0)
+			continue;
+		target[n] = '\0';
+		if (strstr(target, ".tmp"))
+			printf("LEAKED fd %d: %s\n", fd, target);
+	}
+	fflush(stdout);
+	if (helper && *helper) {
+		pid_t pid = fork();
+
+		if (!pid) {
+			FILE *f = fopen(helper, "w");
+
+			if (f) {
+				fprintf(f, "%d\n", (int)getpid());
+				fclose(f);
+			}
+			sleep(120);
+			_exit(0);
+		}
+	}
+}
+C
+test_lazy_prereq CC '${CC:-cc} -shared -fPIC -o "$tmp/banner.so" "$tmp/banner.c" || { echo "cannot build a shared library with ${CC:-cc}"; exit 1; }'
+test_lazy_prereq BANNER 'test_have_prereq CC && [ $asan = 0 ] || { echo "no preload under AddressSanitizer, or no compiler"; exit 1; }'
+
+# banner_run ARGS...: a JSON run with the talking allocator as backend "talk".
+banner_run() {
+	"$AB" --preload talk="$tmp/banner.so" --backend talk,pool --sizes 64 --total 64K \
+		--repeat 2 -q -f json "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+
+# valid_report FILE: FILE is one allocbench JSON report, valid for the schema.
+valid_report() { "$top/tests/tools/schemacheck" "$top/data/allocbench.schema.json" "$1" >/dev/null; }
+
+# ---- descriptors: 0, 1, 2 always valid, nothing inherited but them and the result pipe ----
+ALLOCBENCH_TEST_FAULT=bogus:pool "$AB" --backend arena,pool --sizes 64 --total 64K --repeat 1 \
+	-f json -o "$tmp/closed.json" 2>&-
+check "2>&-: the report is valid JSON" valid_report "$tmp/closed.json"
+check "2>&-: the child's message is not in the report" sh -c "! grep -q ALLOCBENCH_TEST_FAULT '$tmp/closed.json'"
+if test_have_prereq BANNER; then
+	banner_run -o "$tmp/fds.json" 3</dev/null
+	check "-o's temporary file is not inherited" sh -c "! cat '$tmp/fds.json' '$tmp/out' '$tmp/err' | grep -q LEAKED"
+	"$AB" --preload talk="$tmp/banner.so" --backend talk,pool --sizes 64 --total 64K \
+		--repeat 2 -q -f json -o "$tmp/fds2.json" >"$tmp/out" 2>&-
+	check "2>&-: -o's temporary file is not the children's stderr" sh -c "! cat '$tmp/fds2.json' '$tmp/out' | grep -q LEAKED"
+	check "2>&-: the report with a talking preload is valid" valid_report "$tmp/fds2.json"
+else
+	for n in "-o's temporary file is not inherited" "2>&-: -o's temporary file is not the children's stderr" \
+		 "2>&-: the report with a talking preload is valid"; do
+		skip "$n" "$prereq_why"
+	done
+fi
+
+test_done
