@@ -208,6 +208,10 @@ int cmd_compare(int argc, char **argv)
 			  "allocbench compare --help)", argc - optind);
 	if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-"))
 		usage_die("only one of BASELINE and CURRENT can be standard input ('-')");
+	if (output_refuse_input(output_path, (const char *const *)argv + optind, 2)) {
+		release_options(&options);
+		return 2;
+	}
 
 	if (results_load(argv[optind], &baseline)) {
 		release_options(&options);

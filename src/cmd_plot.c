@@ -189,6 +189,10 @@ int cmd_plot(int argc, char **argv)
 	int ret = 2;
 
 	parse_plot_args(argc, argv, &args);
+	if (output_refuse_input(args.output_path, args.files, args.nfiles)) {
+		plot_args_release(&args);
+		return 2;
+	}
 	files = calloc(args.nfiles, sizeof(*files));
 	inputs = calloc(args.nfiles, sizeof(*inputs));
 	if (!files || !inputs)

@@ -91,6 +91,25 @@ int output_commit(struct output *out)
 	return 0;
 }
 
+int output_refuse_input(const char *path, const char *const *inputs, size_t n)
+{
+	struct stat out_st, in_st;
+
+	if (!path || !strcmp(path, "-") || stat(path, &out_st))
+		return 0;  /* a new file is nobody's input */
+	for (size_t i = 0; i < n; i++) {
+		int is_stdin = !strcmp(inputs[i], "-");
+
+		if (is_stdin ? fstat(STDIN_FILENO, &in_st) : stat(inputs[i], &in_st))
+			continue;  /* reading it will say why */
+		if (in_st.st_dev == out_st.st_dev && in_st.st_ino == out_st.st_ino)
+			return error("the output '%s' is also an input ('%s'): writing it would "
+				     "overwrite what is read; give -o another file", path,
+				     is_stdin ? "standard input" : inputs[i]);
+	}
+	return 0;
+}
+
 void output_abort(struct output *out)
 {
 	if (out->file && out->file != stdout)

@@ -29,6 +29,15 @@ int output_open(struct output *out, const char *path);
  */
 int output_commit(struct output *out);
 
+/*
+ * Refuses an output PATH (-o; NULL or "-" is standard output, never refused)
+ * that is one of the N files of INPUTS ("-" for standard input): the same
+ * file (device and inode, through links) would be overwritten by what is
+ * read from it. Call it before reading anything. Returns 0, or -1 after
+ * printing an error that names the file.
+ */
+int output_refuse_input(const char *path, const char *const *inputs, size_t n);
+
 /* Removes the temporary file without touching PATH. */
 void output_abort(struct output *out);
 

@@ -91,4 +91,24 @@ else
 	done
 fi
 
+# ---- -o never overwrites an input ----
+"$AB" --backend arena --sizes 64 --total 64K --repeat 1 -q -f json -o "$tmp/a.json"
+cp "$tmp/a.json" "$tmp/b.json"
+cp "$tmp/b.json" "$tmp/b.orig"
+ln -s "$tmp/a.json" "$tmp/link-a.json"
+expect_usage "compare A B -o B is refused" "the output '.*b.json' is also an input" \
+	compare "$tmp/a.json" "$tmp/b.json" -o "$tmp/b.json"
+check "compare A B -o B: B is left as it was" cmp -s "$tmp/b.json" "$tmp/b.orig"
+expect_usage "plot A -o A is refused" "the output '.*a.json' is also an input \('.*a.json'\)" \
+	plot "$tmp/a.json" -o "$tmp/a.json"
+expect_usage "plot A -o LINK-TO-A is refused" "the output '.*link-a.json' is also an input" \
+	plot "$tmp/b.json" "$tmp/a.json" -o "$tmp/link-a.json"
+"$AB" plot - -o "$tmp/b.json" <"$tmp/b.json" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "plot - -o A < A is refused" [ "$rc" -eq 2 ]
+check "plot - -o A < A names standard input" grep -q "also an input ('standard input')" "$tmp/err"
+check "plot - -o A < A: A is left as it was" cmp -s "$tmp/b.json" "$tmp/b.orig"
+run_ab compare "$tmp/a.json" "$tmp/b.json" -o "$tmp/c.json"
+check "compare A B -o C still works" [ "$rc" -eq 0 -a -s "$tmp/c.json" ]
+
 test_done
