@@ -11,13 +11,19 @@
 struct output {
 	FILE *file;       /* where to write */
 	char *path;       /* -o FILE, or NULL for stdout */
-	char *tmp_path;   /* the temporary file beside it */
+	char *target;     /* FILE with its symbolic links followed: what is replaced */
+	char *tmp_path;   /* the temporary file beside the target */
 	int direct;       /* FILE is a device or pipe, written in place */
 };
 
 /*
  * Opens PATH's temporary file (PATH NULL or "-": stdout). Call it before
  * measuring, so that an unwritable path is refused before anything runs.
+ * A symbolic link is followed to its target (created when the link dangles),
+ * which output_commit() replaces: the link stays a link. An existing target
+ * keeps its mode, and its owner where this process may give it. A target
+ * that is not a regular file (a device, a FIFO, /dev/stdout and the other
+ * links of /proc) is written in place, never replaced.
  * Returns 0, or -1 after printing why.
  */
 int output_open(struct output *out, const char *path);

@@ -70,7 +70,7 @@ banner_run() {
 }
 
 # valid_report FILE: FILE is one allocbench JSON report, valid for the schema.
-valid_report() { "$top/tests/tools/schemacheck" "$top/data/allocbench.schema.json" "$1" >/dev/null; }
+valid_report() { "$top/tests/tools/schemacheck" "$top/data/allocbench.schema.json" "$1" >/dev/null 2>&1; }
 
 # ---- descriptors: 0, 1, 2 always valid, nothing inherited but them and the result pipe ----
 ALLOCBENCH_TEST_FAULT=bogus:pool "$AB" --backend arena,pool --sizes 64 --total 64K --repeat 1 \
@@ -90,6 +90,57 @@ else
 		skip "$n" "$prereq_why"
 	done
 fi
+
+# ---- -o writes through a symbolic link and keeps the file's mode ----
+test_lazy_prereq ROOT '[ "$(id -u)" = 0 ] || { echo "not root"; exit 1; }'
+test_lazy_prereq NOBODY 'id -u nobody >/dev/null 2>&1 || { echo "no user nobody"; exit 1; }'
+# small_run ARGS...: a small JSON run, its stdout in $tmp/out.
+small_run() {
+	"$AB" --backend arena --sizes 64 --total 64K --repeat 1 -q -f json "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+echo old >"$tmp/real.json"
+ln -s real.json "$tmp/link.json"
+small_run -o "$tmp/link.json"
+check "-o LINK: exit status 0" [ "$rc" -eq 0 ]
+check "-o LINK: the link is still a link" [ -L "$tmp/link.json" ]
+check "-o LINK: its target holds the report" valid_report "$tmp/real.json"
+ln -s new.json "$tmp/dangling.json"
+small_run -o "$tmp/dangling.json"
+check "-o DANGLING-LINK: the link is still a link" [ -L "$tmp/dangling.json" ]
+check "-o DANGLING-LINK: its target was created" valid_report "$tmp/new.json"
+mkdir "$tmp/sub"
+echo old >"$tmp/chained.json"
+ln -s ../chained.json "$tmp/sub/l1"
+ln -s sub/l1 "$tmp/l2.json"
+small_run -o "$tmp/l2.json"
+check "-o LINK-TO-LINK: both links stay" [ -L "$tmp/l2.json" -a -L "$tmp/sub/l1" ]
+check "-o LINK-TO-LINK: the last target holds the report" valid_report "$tmp/chained.json"
+check "-o LINK: no temporary file is left" [ -z "$(find "$tmp" -name '*.tmp??????')" ]
+echo old >"$tmp/private.json"
+chmod 600 "$tmp/private.json"
+small_run -o "$tmp/private.json"
+check "-o FILE: a 0600 file stays 0600" [ "$(stat -c %a "$tmp/private.json")" = 600 ]
+chmod 640 "$tmp/private.json"
+ln -s private.json "$tmp/private-link.json"
+small_run -o "$tmp/private-link.json"
+check "-o LINK: the target's mode (0640) is kept" [ "$(stat -c %a "$tmp/private.json")" = 640 ]
+echo old >"$tmp/owned.json"
+chown nobody "$tmp/owned.json" 2>/dev/null
+small_run -o "$tmp/owned.json"
+check_if ROOT,NOBODY "-o FILE: the file's owner is kept (as root)" [ "$(stat -c %U "$tmp/owned.json")" = nobody ]
+# /dev/stdout is such a link into /proc; a copy of it here, so that a broken
+# build cannot replace the machine's /dev/stdout.
+ln -s /proc/self/fd/1 "$tmp/stdout-link"
+small_run -o "$tmp/stdout-link"
+check "-o LINK-INTO-/proc: the link stays" [ -L "$tmp/stdout-link" ]
+check "-o LINK-INTO-/proc: the report went to standard output" valid_report "$tmp/out"
+mkfifo "$tmp/fifo" 2>/dev/null
+cat "$tmp/fifo" >"$tmp/from-fifo" &
+small_run -o "$tmp/fifo"
+wait
+check "-o FIFO: still a FIFO" [ -p "$tmp/fifo" ]
+check "-o FIFO: the reader got the report" valid_report "$tmp/from-fifo"
 
 # ---- -o never overwrites an input ----
 "$AB" --backend arena --sizes 64 --total 64K --repeat 1 -q -f json -o "$tmp/a.json"
