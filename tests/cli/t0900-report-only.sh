@@ -7,10 +7,11 @@
 . "$(dirname "$0")/lib.sh"
 
 # A preloaded allocator that talks: glibc's malloc under its own name, with a
-# constructor that prints a banner on stdout and stderr and names every
-# descriptor above 3 it inherited that is one of allocbench's -o temporary
-# files. With BANNER_FORK=FILE it also forks a helper that keeps every
-# descriptor (the result pipe too), writes its pid to FILE and sleeps.
+# constructor that prints a banner on stdout and stderr (not with
+# BANNER_QUIET) and names every descriptor it inherited that is one of
+# allocbench's -o temporary files. With BANNER_FORK=FILE it also forks a
+# helper that keeps every descriptor (the result pipe too), appends its pid
+# to FILE and sleeps.
 cat >"$tmp/banner.c" <<'C'
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -28,9 +29,11 @@ __attribute__((constructor)) static void banner(void)
 	const char *helper = getenv("BANNER_FORK");
 	char link[64], target[512];
 
-	printf("BANNER on stdout\n");
-	fflush(stdout);
-	fprintf(stderr, "BANNER on stderr\n");
+	if (!getenv("BANNER_QUIET")) {
+		printf("BANNER on stdout\n");
+		fflush(stdout);
+		fprintf(stderr, "BANNER on stderr\n");
+	}
 	for (int fd = 0; fd < 1024; fd++) {
 		ssize_t n;
 
@@ -47,7 +50,7 @@ __attribute__((constructor)) static void banner(void)
 		pid_t pid = fork();
 
 		if (!pid) {
-			FILE *f = fopen(helper, "w");
+			FILE *f = fopen(helper, "a");
 
 			if (f) {
 				fprintf(f, "%d\n", (int)getpid());
@@ -76,7 +79,7 @@ valid_report() { "$top/tests/tools/schemacheck" "$top/data/allocbench.schema.jso
 ALLOCBENCH_TEST_FAULT=bogus:pool "$AB" --backend arena,pool --sizes 64 --total 64K --repeat 1 \
 	-f json -o "$tmp/closed.json" 2>&-
 check "2>&-: the report is valid JSON" valid_report "$tmp/closed.json"
-check "2>&-: the child's message is not in the report" sh -c "! grep -q ALLOCBENCH_TEST_FAULT '$tmp/closed.json'"
+check "2>&-: the child's message is not in the report" sh -c "! grep -q '^allocbench: error' '$tmp/closed.json'"
 if test_have_prereq BANNER; then
 	banner_run -o "$tmp/fds.json" 3</dev/null
 	check "-o's temporary file is not inherited" sh -c "! cat '$tmp/fds.json' '$tmp/out' '$tmp/err' | grep -q LEAKED"
@@ -87,6 +90,46 @@ if test_have_prereq BANNER; then
 else
 	for n in "-o's temporary file is not inherited" "2>&-: -o's temporary file is not the children's stderr" \
 		 "2>&-: the report with a talking preload is valid"; do
+		skip "$n" "$prereq_why"
+	done
+fi
+
+# ---- a measuring process's stdout and stderr stay in its row's notes ----
+# gone PID: no such process, or only its zombie.
+gone() { ! grep -qv '^[^)]*) Z' "/proc/$1/stat" 2>/dev/null; }
+# no_banner FILE: FILE has no line of the preload's banner.
+no_banner() { ! grep -q BANNER "$1"; }
+if test_have_prereq BANNER; then
+	banner_run
+	check "talking preload: exit status 0" [ "$rc" -eq 0 ]
+	check "talking preload: -f json is one valid report" valid_report "$tmp/out"
+	check "talking preload: its row is ok" [ "$(jq_get "$tmp/out" 'results[backend=talk].status')" = ok ]
+	jq_get "$tmp/out" 'results[backend=talk].notes' >"$tmp/notes"
+	check "talking preload: its stdout is in the row's notes" grep -q '"stdout: BANNER on stdout"' "$tmp/notes"
+	check "talking preload: its stderr is in the row's notes" grep -q '"stderr: BANNER on stderr"' "$tmp/notes"
+	check "talking preload: not in the other row's notes" [ "$(jq_get "$tmp/out" 'results[backend=pool].notes')" = '[]' ]
+	check "talking preload: stderr says where it went" grep -q "measuring process of talk at 64 B wrote on its standard output.*notes" "$tmp/err"
+	"$AB" plot "$tmp/out" -o "$tmp/talk.svg" 2>"$tmp/err"
+	check "talking preload: plot reads the report" [ $? -eq 0 -a -s "$tmp/talk.svg" ]
+	"$AB" --preload talk="$tmp/banner.so" --backend talk,pool --sizes 64 --total 64K --repeat 1 \
+		-q -f json 2>/dev/null | "$AB" plot -o "$tmp/piped.svg" 2>"$tmp/err"
+	check "talking preload: -f json | plot works" [ $? -eq 0 -a -s "$tmp/piped.svg" ]
+	for f in text csv markdown; do
+		banner_run -f $f
+		check "talking preload: -f $f has none of it" no_banner "$tmp/out"
+	done
+
+	# A helper that keeps the pipes open: the complete result is taken, the helper killed.
+	rm -f "$tmp/helpers"
+	BANNER_QUIET=1 BANNER_FORK=$tmp/helpers banner_run --timeout 20
+	check "forking preload: exit status 0" [ "$rc" -eq 0 ]
+	check "forking preload: its row is ok, not timed out" [ "$(jq_get "$tmp/out" 'results[backend=talk].status')" = ok ]
+	check "forking preload: both helpers started" [ "$(wc -l <"$tmp/helpers" 2>/dev/null)" -eq 2 ]
+	all_gone=yes
+	for p in $(cat "$tmp/helpers" 2>/dev/null); do gone "$p" || { all_gone=no; kill -9 "$p"; }; done
+	check "forking preload: its helpers were killed with it" [ $all_gone = yes ]
+else
+	for n in "talking preload: -f json is one valid report" "forking preload: its row is ok"; do
 		skip "$n" "$prereq_why"
 	done
 fi
