@@ -93,8 +93,9 @@ void cli_run_help(FILE *out)
 "\n"
 "Exit status: 0 every measurement succeeded, 1 one failed (its row says why)\n"
 "or --baseline found a regression, 2 bad usage, an unusable --baseline or a\n"
-"--total larger than the memory available, 130 and 143 after SIGINT and\n"
-"SIGTERM (no report is written; -o FILE is left as it was).\n"
+"--total larger than the memory available, 128+N after signal N (130 SIGINT,\n"
+"143 SIGTERM, 129 SIGHUP...: the measuring process is killed, no report is\n"
+"written, -o FILE is left as it was).\n"
 "See allocbench(1) for the method and every output field.\n", out);
 }
 

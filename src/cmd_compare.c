@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "compare.h"
 #include "output.h"
+#include "runner.h"
 #include "results.h"
 #include "util.h"
 
@@ -225,8 +226,13 @@ int cmd_compare(int argc, char **argv)
 	ret = 2;
 	if (!compare_reports(&baseline, &current, &options, &comparison)) {
 		if (!output_open(&out, output_path)) {
-			if (write_comparison(out.file, format, &comparison)) {
-				error("cannot write the comparison");
+			if (runner_interrupted()) {
+				output_abort(&out);  /* main() ends by the signal */
+			} else if (write_comparison(out.file, format, &comparison)) {
+				if (!runner_interrupted())
+					error("cannot write the comparison");
+				output_abort(&out);
+			} else if (runner_interrupted()) {
 				output_abort(&out);
 			} else if (!output_commit(&out)) {
 				ret = comparison.regression ? 1 : 0;

@@ -116,6 +116,8 @@ int output_open(struct output *out, const char *path)
 		free(out->target);
 		out->target = NULL;
 		out->file = fopen(path, "we");
+		if (!out->file && errno == EINTR)
+			return -1;  /* a signal while a FIFO waited for its reader: the caller's */
 		if (!out->file)
 			return error("cannot write '%s': %s", path, strerror(errno));
 		out->direct = 1;

@@ -24,7 +24,8 @@ struct output {
  * keeps its mode, and its owner where this process may give it. A target
  * that is not a regular file (a device, a FIFO, /dev/stdout and the other
  * links of /proc) is written in place, never replaced.
- * Returns 0, or -1 after printing why.
+ * Returns 0, or -1 after printing why; or -1 with errno EINTR and nothing
+ * printed when a signal interrupted the wait of a FIFO for its reader.
  */
 int output_open(struct output *out, const char *path);
 

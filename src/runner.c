@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -33,33 +35,94 @@ static void on_interrupt(int sig)
 {
 	int saved = errno;
 
-	interrupted_by = sig;
-	if (running_child > 0)
+	if (!interrupted_by)
+		interrupted_by = sig;
+	if (running_child > 0) {
+		/* Its group: what it started too. Before its setpgid, the group is not there yet. */
+		kill(-(pid_t)running_child, SIGKILL);
 		kill((pid_t)running_child, SIGKILL);
+	}
 	errno = saved;
+}
+
+/*
+ * The signals whose default action ends the process and that are not a
+ * crash of this one (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP and
+ * SIGSYS keep theirs), real-time signals apart. SIGPROF is PAPI's (its
+ * timer; PAPI_shutdown() resets it), and SIGKILL cannot be caught: the
+ * children's PR_SET_PDEATHSIG covers that.
+ */
+static const int terminating[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGALRM, SIGTERM, SIGUSR1, SIGUSR2,
+	SIGVTALRM, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR, SIGSTKFLT,
+};
+
+/* Installs on_interrupt for SIG, unless SIG is ignored on purpose. Returns 0 or -1. */
+static int install_one(int sig, const struct sigaction *sa)
+{
+	struct sigaction old;
+
+	if (sigaction(sig, NULL, &old))
+		return error("cannot read the action of SIG%s: %s", sigabbrev_np(sig),
+			     strerror(errno));
+	/*
+	 * An ignored signal stays ignored (nohup's SIGHUP), except SIGINT and
+	 * SIGQUIT, which a shell ignores for every background command.
+	 */
+	if (old.sa_handler == SIG_IGN && sig != SIGINT && sig != SIGQUIT)
+		return 0;
+	if (sigaction(sig, sa, NULL))
+		return error("cannot install a handler of SIG%s: %s", sigabbrev_np(sig),
+			     strerror(errno));
+	return 0;
 }
 
 int runner_signals_install(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_interrupt;
 	sigemptyset(&sa.sa_mask);
-	sigaddset(&sa.sa_mask, SIGINT);
-	sigaddset(&sa.sa_mask, SIGTERM);
+	for (size_t i = 0; i < sizeof(terminating) / sizeof(terminating[0]); i++)
+		sigaddset(&sa.sa_mask, terminating[i]);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaddset(&sa.sa_mask, sig);
 	sa.sa_flags = 0;  /* no SA_RESTART: the wait for the child returns EINTR */
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		if (sigaction(sigs[i], &sa, NULL))
-			return error("cannot install a handler of SIG%s: %s",
-				     sigabbrev_np(sigs[i]), strerror(errno));
+	for (size_t i = 0; i < sizeof(terminating) / sizeof(terminating[0]); i++)
+		if (install_one(terminating[i], &sa))
+			return -1;
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		if (install_one(sig, &sa))
+			return -1;
 	return 0;
 }
 
 int runner_interrupted(void)
 {
 	return interrupted_by;
+}
+
+void runner_signal_exit(int sig)
+{
+	struct sigaction sa;
+	sigset_t set;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+	/* Everything is cleaned up already: a core file would show nothing. */
+	if (sig == SIGQUIT || sig == SIGXCPU || sig == SIGXFSZ) {
+		struct rlimit none = { 0, 0 };
+
+		setrlimit(RLIMIT_CORE, &none);
+	}
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	_exit(128 + sig);
 }
 
 static int64_t monotonic_ms(void)
@@ -491,8 +554,13 @@ static _Noreturn void child_exec(int pipes[3][2], pid_t parent, char **argv, cha
 	static const int targets[3] = { RESULT_FD, STDOUT_FILENO, STDERR_FILENO };
 	int moved[3], null;
 
-	(void)parent;
 	setpgid(0, 0);
+	/*
+	 * Killed when the parent dies, even by SIGKILL. A parent that died
+	 * before this line is not there to kill it: its pid is another's now.
+	 */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(127);
 	/* Out of the way of the targets first: a pipe may be one of them. */
 	for (int i = 0; i < 3; i++)
 		if ((moved[i] = fcntl(pipes[i][1], F_DUPFD_CLOEXEC, 10)) < 0)

@@ -185,6 +185,113 @@ wait
 check "-o FIFO: still a FIFO" [ -p "$tmp/fifo" ]
 check "-o FIFO: the reader got the report" valid_report "$tmp/from-fifo"
 
+# ---- every terminating signal cleans up as SIGINT does ----
+# The measuring processes this test started (marked with ABTEST=$tmp in
+# their environment) that are still there, zombies excepted.
+measuring_children() {
+	for e in /proc/[0-9]*/environ; do
+		d=${e%/environ}
+		grep -qa "ABTEST=$tmp" "$e" 2>/dev/null || continue
+		tr '\0' ' ' <"$d/cmdline" 2>/dev/null | grep -q __measure || continue
+		gone "${d#/proc/}" || echo "${d#/proc/}"
+	done
+}
+# signum NAME: the number of signal NAME.
+signum() { for n in $(seq 1 64); do [ "$(kill -l $n 2>/dev/null)" = "$1" ] && { echo $n; return; }; done; }
+# ignored NAME: NAME is ignored by this shell (as nohup does), so allocbench leaves it ignored.
+test_lazy_prereq HUP_NOT_IGNORED 'n=$(signum HUP); m=$(sed -n "s/^SigIgn:[[:space:]]*//p" /proc/$$/status); [ $(( 0x$m >> (n - 1) & 1 )) = 0 ] || { echo "SIGHUP is ignored here (nohup)"; exit 1; }'
+# hung_run: a run whose pool child hangs, -o $tmp/keep.json (holding "old"),
+# in the background: $pid, and $child once the hung child runs.
+hung_run() {
+	echo old >"$tmp/keep.json"
+	ABTEST=$tmp ALLOCBENCH_TEST_FAULT=hang:pool "$AB" --sizes 4 --total 64K --repeat 1 \
+		--backend arena,pool -q --timeout 120 -o "$tmp/keep.json" 2>"$tmp/err" &
+	pid=$!
+	child=
+	for i in $(seq 300); do
+		child=$(measuring_children)
+		[ -n "$child" ] && break
+		sleep 0.1
+	done
+}
+# cleaned_up NAME: -o as it was, no temporary file, no measuring process.
+cleaned_up() {
+	check "SIG$1: -o is left as it was" [ "$(cat "$tmp/keep.json")" = old ]
+	check "SIG$1: no temporary file is left" [ -z "$(find "$tmp" -name 'keep.json.tmp*')" ]
+	check "SIG$1: no measuring process is left" [ -z "$(measuring_children)" ]
+}
+for sig in HUP QUIT USR1 USR2 ALRM PIPE TERM; do
+	if [ $sig = HUP ] && ! test_have_prereq HUP_NOT_IGNORED; then
+		skip "SIGHUP cleans up" "$prereq_why"
+		continue
+	fi
+	hung_run
+	check "SIG$sig: the hung child started" [ -n "$child" ]
+	kill -$sig $pid
+	wait $pid 2>/dev/null
+	rc=$?
+	want=$((128 + $(signum $sig)))
+	check "SIG$sig: exit status $want (128 + the signal)" [ "$rc" -eq "$want" ]
+	if [ $sig = PIPE ]; then
+		check "SIGPIPE: nothing said" [ ! -s "$tmp/err" ]
+	else
+		check "SIG$sig: the message says interrupted" grep -q "interrupted by SIG$sig" "$tmp/err"
+	fi
+	cleaned_up $sig
+	for c in $(measuring_children); do kill -9 "$c"; done
+	rm -f "$tmp"/keep.json.tmp*
+done
+
+# The parent killed outright: its measuring process dies with it.
+hung_run
+check "SIGKILL: the hung child started" [ -n "$child" ]
+kill -KILL $pid
+wait $pid 2>/dev/null
+for i in $(seq 300); do [ -z "$(measuring_children)" ] && break; sleep 0.1; done
+check "SIGKILL of the parent: no measuring process is left" [ -z "$(measuring_children)" ]
+for c in $(measuring_children); do kill -9 "$c"; done
+rm -f "$tmp"/keep.json.tmp*
+
+# SIGINT while -o FIFO waits for its reader: an interrupt (130), not bad usage.
+rm -f "$tmp/fifo2"
+mkfifo "$tmp/fifo2"
+"$AB" --sizes 4 --total 64K --repeat 1 --backend arena -q -o "$tmp/fifo2" 2>"$tmp/err" &
+pid=$!
+# Waiting in open() for a reader: the kernel's wait_for_partner, or at least asleep.
+for i in $(seq 300); do
+	grep -q partner "/proc/$pid/wchan" 2>/dev/null && break
+	sleep 0.1
+done
+kill -INT $pid
+wait $pid 2>/dev/null
+rc=$?
+check "SIGINT while -o FIFO waits for a reader: exit status 130" [ "$rc" -eq 130 ]
+check "SIGINT while -o FIFO waits: the message says interrupted" grep -q "interrupted by SIGINT" "$tmp/err"
+check "SIGINT while -o FIFO waits: still a FIFO" [ -p "$tmp/fifo2" ]
+
+# plot and compare: a signal before the commit leaves -o as it was.
+"$AB" --backend arena --sizes 64 --total 64K --repeat 1 -q -f json -o "$tmp/in.json"
+echo old >"$tmp/keep.json"
+mkfifo "$tmp/slow"
+"$AB" plot "$tmp/in.json" - -o "$tmp/keep.json" <"$tmp/slow" 2>"$tmp/err" &
+pid=$!
+exec 7>"$tmp/slow"
+for i in $(seq 300); do
+	grep -q pipe "/proc/$pid/wchan" 2>/dev/null && break
+	sleep 0.1
+done
+kill -HUP $pid 2>/dev/null
+exec 7>&-
+wait $pid 2>/dev/null
+rc=$?
+if test_have_prereq HUP_NOT_IGNORED; then
+	check "plot: SIGHUP while it reads its input: it ends by the signal (129)" [ "$rc" -eq 129 ]
+	check "plot: SIGHUP: -o is left as it was" [ "$(cat "$tmp/keep.json")" = old ]
+	check "plot: SIGHUP: no temporary file is left" [ -z "$(find "$tmp" -name 'keep.json.tmp*')" ]
+else
+	skip "plot: SIGHUP while reading" "$prereq_why"
+fi
+
 # ---- -o never overwrites an input ----
 "$AB" --backend arena --sizes 64 --total 64K --repeat 1 -q -f json -o "$tmp/a.json"
 cp "$tmp/a.json" "$tmp/b.json"
