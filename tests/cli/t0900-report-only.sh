@@ -80,6 +80,7 @@ ALLOCBENCH_TEST_FAULT=bogus:pool "$AB" --backend arena,pool --sizes 64 --total 6
 	-f json -o "$tmp/closed.json" 2>&-
 check "2>&-: the report is valid JSON" valid_report "$tmp/closed.json"
 check "2>&-: the child's message is not in the report" sh -c "! grep -q '^allocbench: error' '$tmp/closed.json'"
+check "the child's stderr is in its row's notes" sh -c "'$JSONQ' '$tmp/closed.json' 'results[backend=pool].notes' | grep -q 'stderr: allocbench: error: invalid ALLOCBENCH_TEST_FAULT'"
 if test_have_prereq BANNER; then
 	banner_run -o "$tmp/fds.json" 3</dev/null
 	check "-o's temporary file is not inherited" sh -c "! cat '$tmp/fds.json' '$tmp/out' '$tmp/err' | grep -q LEAKED"
