@@ -115,6 +115,9 @@ if test_have_prereq BANNER; then
 	"$AB" --preload talk="$tmp/banner.so" --backend talk,pool --sizes 64 --total 64K --repeat 1 \
 		-q -f json 2>/dev/null | "$AB" plot -o "$tmp/piped.svg" 2>"$tmp/err"
 	check "talking preload: -f json | plot works" [ $? -eq 0 -a -s "$tmp/piped.svg" ]
+	status=$("$AB" --preload talk="$tmp/banner.so" --backend talk --sizes 64 --total 64K \
+		--repeat 1 -q -f json 2>/dev/null | "$JSONQ" - 'results[backend=talk].status')
+	check "talking preload: -f json | jsonq reads it" [ "$status" = ok ]
 	for f in text csv markdown; do
 		banner_run -f $f
 		check "talking preload: -f $f has none of it" no_banner "$tmp/out"
