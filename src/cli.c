@@ -80,7 +80,8 @@ void cli_run_help(FILE *out)
 "                         units in the column names) or markdown (a GitHub\n"
 "                         table)\n"
 "  -o, --output FILE      write the report to FILE (via a temporary file that\n"
-"                         is renamed into place) instead of standard output\n"
+"                         is renamed into place; through a link, its target)\n"
+"                         instead of standard output\n"
 "      --baseline FILE    after measuring, compare with the JSON report FILE\n"
 "                         as allocbench compare does (its default limits),\n"
 "                         print the comparison on standard error, exit 1 on\n"
@@ -95,8 +96,9 @@ void cli_run_help(FILE *out)
 "\n"
 "Exit status: 0 every measurement succeeded, 1 one failed (its row says why)\n"
 "or --baseline found a regression, 2 bad usage, an unusable --baseline or a\n"
-"--total larger than the memory available, 130 and 143 after SIGINT and\n"
-"SIGTERM (no report is written; -o FILE is left as it was).\n"
+"--total larger than the memory available, 128+N after signal N (130 SIGINT,\n"
+"143 SIGTERM, 129 SIGHUP...: the measuring process is killed, no report is\n"
+"written, -o FILE is left as it was).\n"
 "See allocbench(1) for the method and every output field.\n", out);
 }
 

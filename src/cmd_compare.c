@@ -11,6 +11,7 @@
 #include "compare.h"
 #include "output.h"
 #include "parse.h"
+#include "runner.h"
 #include "results.h"
 #include "util.h"
 
@@ -231,6 +232,10 @@ int cmd_compare(int argc, char **argv)
 			  "allocbench compare --help)", argc - optind);
 	if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-"))
 		usage_die("only one of BASELINE and CURRENT can be standard input ('-')");
+	if (output_refuse_input(output_path, (const char *const *)argv + optind, 2)) {
+		release_options(&options);
+		return 2;
+	}
 
 	if (results_load(argv[optind], &baseline)) {
 		release_options(&options);
@@ -246,12 +251,17 @@ int cmd_compare(int argc, char **argv)
 	if (!compare_reports(&baseline, &current, &options, &comparison)) {
 		if (!output_open(&out, output_path)) {
 			errno = 0;
-			if (write_comparison(out.file, format, &comparison)) {
-				error("cannot write the comparison to '%s': %s",
-				      output_path ? output_path : "standard output",
-				      strerror(errno ? errno : EIO));
+			if (runner_interrupted()) {
+				output_abort(&out);  /* main() ends by the signal */
+			} else if (write_comparison(out.file, format, &comparison)) {
+				if (!runner_interrupted())
+					error("cannot write the comparison to '%s': %s",
+					      output_path ? output_path : "standard output",
+					      strerror(errno ? errno : EIO));
 				output_abort(&out);
 				ret = 1;
+			} else if (runner_interrupted()) {
+				output_abort(&out);
 			} else {
 				ret = output_commit(&out) ? 1 : comparison.regression ? 1 : 0;
 			}

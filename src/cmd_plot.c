@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "output.h"
+#include "runner.h"
 #include "plot_svg.h"
 #include "results.h"
 #include "util.h"
@@ -193,6 +194,10 @@ int cmd_plot(int argc, char **argv)
 	int ret = 2;
 
 	parse_plot_args(argc, argv, &args);
+	if (output_refuse_input(args.output_path, args.files, args.nfiles)) {
+		plot_args_release(&args);
+		return 2;
+	}
 	files = calloc(args.nfiles, sizeof(*files));
 	inputs = calloc(args.nfiles, sizeof(*inputs));
 	if (!files || !inputs)
@@ -216,10 +221,12 @@ int cmd_plot(int argc, char **argv)
 		goto done;
 	if (output_open(&out, args.output_path))
 		goto done;
-	if (plot_svg_write(&plot, out.file)) {
-		error("cannot write the chart to '%s': %s",
-		      args.output_path ? args.output_path : "standard output",
-		      strerror(errno ? errno : EIO));
+	if (plot_svg_write(&plot, out.file) || runner_interrupted()) {
+		/* After a signal, main() ends by it: -o is left as it was. */
+		if (!runner_interrupted())
+			error("cannot write the chart to '%s': %s",
+			      args.output_path ? args.output_path : "standard output",
+			      strerror(errno ? errno : EIO));
 		output_abort(&out);
 		ret = 1;
 		goto done;

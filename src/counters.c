@@ -552,7 +552,7 @@ static int kernel_has_cpu_pmu(void)
 
 static int perf_event_paranoid(void)
 {
-	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
 	int level = -100;
 
 	if (f) {

@@ -13,6 +13,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -51,9 +52,15 @@ static int check_memory(const struct run_config *config)
 		     (unsigned long long)(need >> 20), (unsigned long long)(available >> 20));
 }
 
-/* After SIGINT or SIGTERM: nothing is written, and the status says which. */
+/*
+ * After a terminating signal: nothing is written, and the status says which
+ * (main() then ends the process by the signal). SIGPIPE, a reader that went
+ * away, is as silent as its default action.
+ */
 static int interrupted_status(int sig, const struct run_config *config)
 {
+	if (sig == SIGPIPE)
+		return 128 + sig;
 	error("interrupted by SIG%s: the measuring process was stopped and no report "
 	      "was written%s%s%s", sigabbrev_np(sig), config->output_path ? " ('" : "",
 	      config->output_path ? config->output_path : "",
@@ -93,10 +100,12 @@ static int cmd_run(int argc, char **argv)
 		return 2;
 	}
 	if (output_open(&out, config.output_path)) {
+		/* A signal while a FIFO waits for its reader is an interrupt, not bad usage. */
+		ret = runner_interrupted() ? interrupted_status(runner_interrupted(), &config) : 2;
 		if (config.baseline_path)
 			results_release(&baseline);
 		cli_config_release(&config);
-		return 2;
+		return ret;
 	}
 	if (run_measure_all(&config, &report)) {
 		output_abort(&out);
@@ -130,7 +139,7 @@ static int cmd_run(int argc, char **argv)
 		ret = report_text_write(out.file, &report);
 		break;
 	}
-	if (!ret && runner_interrupted()) {
+	if (runner_interrupted()) {
 		/* Too late to stop a child, in time to keep -o as it was. */
 		output_abort(&out);
 		ret = interrupted_status(runner_interrupted(), &config);
@@ -165,18 +174,56 @@ static int cmd_run(int argc, char **argv)
 struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
+	int signals;  /* writes -o: a terminating signal removes its temporary file */
 };
 
 static const struct command commands[] = {
-	{ "run", cmd_run },
-	{ "compare", cmd_compare },
-	{ "plot", cmd_plot },
-	{ "counters", cmd_counters },
-	{ RUNNER_CHILD_COMMAND, runner_child_main },
+	{ "run", cmd_run, 0 },  /* installs them itself, after checking its input */
+	{ "compare", cmd_compare, 1 },
+	{ "plot", cmd_plot, 1 },
+	{ "counters", cmd_counters, 0 },
+	{ RUNNER_CHILD_COMMAND, runner_child_main, 0 },
 };
+
+/*
+ * Runs COMMAND. After a terminating signal it has cleaned up (-o's
+ * temporary file removed, the measuring process killed): the process ends
+ * by the signal, as it would have without a handler.
+ */
+static int run_command(const struct command *command, int argc, char **argv)
+{
+	int ret;
+
+	if (command->signals && runner_signals_install())
+		return 1;
+	ret = command->fn(argc, argv);
+	if (runner_interrupted())
+		runner_signal_exit(runner_interrupted());
+	return ret;
+}
+
+/*
+ * Makes descriptors 0, 1 and 2 valid (/dev/null where one is closed) before
+ * anything is opened: otherwise the first file opened (-o's temporary file)
+ * would become standard error, and every message of this process and of the
+ * measuring processes would be written into the report.
+ */
+static void standard_fds_open(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		int got;
+
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		got = open("/dev/null", fd ? O_WRONLY : O_RDONLY);
+		if (got != fd)
+			_exit(2);  /* no /dev/null, or a race: nowhere to say it */
+	}
+}
 
 int main(int argc, char **argv)
 {
+	standard_fds_open();
 	/*
 	 * A measuring process keeps its own allocations on the private heap
 	 * from the first one on (heap.h); the parent measures nothing and
@@ -187,10 +234,10 @@ int main(int argc, char **argv)
 	if (argc > 1) {
 		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 			if (!strcmp(argv[1], commands[i].name))
-				return commands[i].fn(argc - 1, argv + 1);
+				return run_command(&commands[i], argc - 1, argv + 1);
 		if (argv[1][0] != '-')
 			usage_die("unknown command '%s' (expected run, compare, plot or counters; "
 				  "see allocbench --help)", argv[1]);
 	}
-	return cmd_run(argc, argv);
+	return run_command(&commands[0], argc, argv);
 }

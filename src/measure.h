@@ -81,6 +81,11 @@ struct measure_params {
 };
 
 /* The result of one measurement in one fresh process; plain data, sent over a pipe. */
+/* What a sample keeps of a measuring process's standard output and error. */
+#define SAMPLE_OUTPUT_LINES 4
+#define SAMPLE_OUTPUT_LINE_BYTES 160
+#define SAMPLE_OUTPUT_BYTES (SAMPLE_OUTPUT_LINES * (SAMPLE_OUTPUT_LINE_BYTES + 4) + 1)
+
 struct sample {
 	int ok;                     /* 1 when every figure below is valid */
 	char error[200];            /* why not, when ok is 0 */
@@ -117,6 +122,18 @@ struct sample {
 	double ops_per_s_1thread;   /* swaps per second with one thread */
 	struct counter_values counters; /* events counted around each loop (counters.h) */
 	struct allocator_info allocator; /* malloc family: who served malloc; zero otherwise */
+
+	/*
+	 * Filled by the parent, not sent by the child (runner.c): the last
+	 * lines the measuring process wrote on its standard output and error,
+	 * which are never part of the report. At most SAMPLE_OUTPUT_LINES
+	 * lines, separated by newlines, each cut to SAMPLE_OUTPUT_LINE_BYTES,
+	 * control characters and invalid UTF-8 replaced; "" when it wrote none.
+	 */
+	char child_stdout[SAMPLE_OUTPUT_BYTES];
+	char child_stderr[SAMPLE_OUTPUT_BYTES];
+	unsigned long child_stdout_lines;  /* lines it wrote on stdout in all */
+	unsigned long child_stderr_lines;  /* lines it wrote on stderr in all */
 };
 
 /* Writes one formatted reason into SAMPLE->error and clears ok. Returns -1. */

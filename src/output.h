@@ -11,14 +11,21 @@
 struct output {
 	FILE *file;       /* where to write */
 	char *path;       /* -o FILE, or NULL for stdout */
-	char *tmp_path;   /* the temporary file beside it */
+	char *target;     /* FILE with its symbolic links followed: what is replaced */
+	char *tmp_path;   /* the temporary file beside the target */
 	int direct;       /* FILE is a device or pipe, written in place */
 };
 
 /*
  * Opens PATH's temporary file (PATH NULL or "-": stdout). Call it before
  * measuring, so that an unwritable path is refused before anything runs.
- * Returns 0, or -1 after printing why.
+ * A symbolic link is followed to its target (created when the link dangles),
+ * which output_commit() replaces: the link stays a link. An existing target
+ * keeps its mode, and its owner where this process may give it. A target
+ * that is not a regular file (a device, a FIFO, /dev/stdout and the other
+ * links of /proc) is written in place, never replaced.
+ * Returns 0, or -1 after printing why; or -1 with errno EINTR and nothing
+ * printed when a signal interrupted the wait of a FIFO for its reader.
  */
 int output_open(struct output *out, const char *path);
 
@@ -28,6 +35,15 @@ int output_open(struct output *out, const char *path);
  * temporary file is removed on failure.
  */
 int output_commit(struct output *out);
+
+/*
+ * Refuses an output PATH (-o; NULL or "-" is standard output, never refused)
+ * that is one of the N files of INPUTS ("-" for standard input): the same
+ * file (device and inode, through links) would be overwritten by what is
+ * read from it. Call it before reading anything. Returns 0, or -1 after
+ * printing an error that names the file.
+ */
+int output_refuse_input(const char *path, const char *const *inputs, size_t n);
 
 /* Removes the temporary file without touching PATH. */
 void output_abort(struct output *out);

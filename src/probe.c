@@ -103,7 +103,7 @@ long probe_page_size(void)
 /* Reads the first line of PATH into BUF; returns 0 or -1. */
 static int read_first_line(const char *path, char *buf, size_t size)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(path, "re");
 	int ret = -1;
 
 	if (!f)
@@ -118,7 +118,7 @@ static int read_first_line(const char *path, char *buf, size_t size)
 
 static void read_cpu_model(char *out, size_t size)
 {
-	FILE *f = fopen("/proc/cpuinfo", "r");
+	FILE *f = fopen("/proc/cpuinfo", "re");
 	char line[512];
 
 	copy_string(out, size, "unknown");

@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #define JSON_SCHEMA "allocbench/1"
@@ -130,17 +131,56 @@ static cJSON *config_json(const struct run_config *config)
 	return obj;
 }
 
-static cJSON *floor_json(const struct floor_cell *f)
+/*
+ * Appends to NOTES what the measuring processes of a row wrote on their
+ * standard output and error (run_output_sample()): one note per line kept,
+ * "stdout: LINE", after one that says how many lines there were when some
+ * were left out.
+ */
+static void add_child_output_notes(cJSON *notes, const struct sample *samples, unsigned runs,
+				   int ok, unsigned repeat)
 {
-	cJSON *obj = cJSON_CreateObject();
+	for (int err = 0; err < 2; err++) {
+		const struct sample *s = run_output_sample(samples, runs, ok, repeat, err);
+		const char *name = err ? "stderr" : "stdout";
+		unsigned long lines, kept = 1;
+		char buf[SAMPLE_OUTPUT_BYTES + 16];
+		const char *text;
+
+		if (!s)
+			continue;
+		text = err ? s->child_stderr : s->child_stdout;
+		lines = err ? s->child_stderr_lines : s->child_stdout_lines;
+		for (const char *p = text; (p = strchr(p, '\n')); p++)
+			kept++;
+		if (lines > kept) {
+			snprintf(buf, sizeof(buf), "%s: %lu lines, the last %lu kept", name, lines, kept);
+			cJSON_AddItemToArray(notes, cJSON_CreateString(buf));
+		}
+		while (*text) {
+			size_t n = strcspn(text, "\n");
+
+			snprintf(buf, sizeof(buf), "%s: %.*s", name, (int)n, text);
+			cJSON_AddItemToArray(notes, cJSON_CreateString(buf));
+			text += n + (text[n] == '\n');
+		}
+	}
+}
+
+static cJSON *floor_json(const struct floor_cell *f, unsigned repeat)
+{
+	cJSON *obj = cJSON_CreateObject(), *notes;
 	double alloc[RUN_MAX_REPEAT], release[RUN_MAX_REPEAT], faults[RUN_MAX_REPEAT];
 	struct stat_summary s;
 
 	cJSON_AddNumberToObject(obj, "size", (double)f->size);
 	cJSON_AddNumberToObject(obj, "count", (double)f->count);
 	cJSON_AddStringToObject(obj, "status", f->ok ? "ok" : "failed");
+	notes = cJSON_CreateArray();
+	add_child_output_notes(notes, f->samples, f->runs, f->ok, repeat);
 	if (!f->ok) {
 		cJSON_AddStringToObject(obj, "error", f->error);
+		cJSON_AddItemToObject(obj, "notes", notes);
 		return obj;
 	}
 	for (unsigned r = 0; r < f->runs; r++) {
@@ -154,6 +194,7 @@ static cJSON *floor_json(const struct floor_cell *f)
 		cJSON_AddItemToObject(obj, "free_ns", json_stat(&s, release, f->runs));
 	if (!stats_summarize(faults, f->runs, &s))
 		cJSON_AddItemToObject(obj, "page_faults", json_stat(&s, faults, f->runs));
+	cJSON_AddItemToObject(obj, "notes", notes);
 	return obj;
 }
 
@@ -210,6 +251,7 @@ static void add_breakdown(cJSON *obj, const struct run_report *report, const str
 	n = breakdown_notes(report, cell, notes);
 	for (size_t i = 0; i < n; i++)
 		cJSON_AddItemToArray(array, cJSON_CreateString(notes[i]));
+	add_child_output_notes(array, cell->samples, cell->runs, cell->ok, report->config->repeat);
 	cJSON_AddItemToObject(obj, "notes", array);
 }
 
@@ -300,7 +342,7 @@ int report_json_write(FILE *out, const struct run_report *report)
 	cJSON_AddItemToObject(root, "host", host_json(&report->host));
 	cJSON_AddItemToObject(root, "config", config_json(report->config));
 	for (size_t i = 0; i < report->nfloors; i++)
-		cJSON_AddItemToArray(floors, floor_json(&report->floors[i]));
+		cJSON_AddItemToArray(floors, floor_json(&report->floors[i], report->config->repeat));
 	cJSON_AddItemToObject(root, "floor", floors);
 	for (size_t i = 0; i < report->ncells; i++)
 		cJSON_AddItemToArray(results, cell_json(report, &report->cells[i]));

@@ -21,7 +21,7 @@ struct runs_block {
 
 static char *read_all(const char *path, size_t *len)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	FILE *f = strcmp(path, "-") ? fopen(path, "rbe") : stdin;
 	size_t n = 0, alloc = 1 << 16;
 	char *buf;
 

@@ -318,6 +318,43 @@ static void sample_clean(struct sample *sample)
 		text_clean_in_place(info->stats[i].name, sizeof(info->stats[i].name));
 }
 
+const struct sample *run_output_sample(const struct sample *samples, unsigned runs, int ok,
+				       unsigned repeat, int err)
+{
+	unsigned taken = runs + (!ok && runs < repeat);
+
+	while (taken--) {
+		const struct sample *s = &samples[taken];
+
+		if ((err ? s->child_stderr : s->child_stdout)[0])
+			return s;
+	}
+	return NULL;
+}
+
+/*
+ * Says on standard error, once per row and stream, that the measuring
+ * process of NAME at SIZE (0: the random mix) wrote on its standard output or
+ * error: its last line, since a text report has no room for it. SAMPLES[REP]
+ * is the sample just taken.
+ */
+static void warn_child_output(const char *name, size_t size, const struct sample *samples,
+			      unsigned rep)
+{
+	for (int err = 0; err < 2; err++) {
+		const char *text = err ? samples[rep].child_stderr : samples[rep].child_stdout;
+		const char *last = strrchr(text, '\n');
+		char where[64];
+
+		if (!text[0] || run_output_sample(samples, rep, 1, rep, err))
+			continue;
+		snprintf(where, sizeof(where), size ? " at %zu B" : "", size);
+		warning("the measuring process of %s%s wrote on its standard %s (kept in the row's "
+			"notes in --format json, never in the report); last line: '%s'", name, where,
+			err ? "error" : "output", last ? last + 1 : text);
+	}
+}
+
 static void measure_floor_cell(const struct run_config *config, struct floor_cell *f,
 			       unsigned rep, int *failed)
 {
@@ -332,6 +369,7 @@ static void measure_floor_cell(const struct run_config *config, struct floor_cel
 		return;
 	ret = runner_measure(RUNNER_FLOOR, &params, config->timeout_s, &f->samples[rep]);
 	sample_clean(&f->samples[rep]);
+	warn_child_output(RUNNER_FLOOR, f->size, f->samples, rep);
 	if (ret) {
 		f->ok = 0;
 		copy_string(f->error, sizeof(f->error), f->samples[rep].error);
@@ -364,6 +402,7 @@ static void measure_cell(const struct run_config *config, struct cell *c, unsign
 	ret = runner_measure_preloaded(c->backend->name, c->backend->preload_path, &params,
 				       config->timeout_s, &c->samples[rep]);
 	sample_clean(&c->samples[rep]);
+	warn_child_output(c->backend->name, c->size, c->samples, rep);
 	if (ret) {
 		c->ok = 0;
 		copy_string(c->error, sizeof(c->error), c->samples[rep].error);

@@ -144,6 +144,15 @@ size_t cell_median_run(const struct cell *cell);
 /* The floor's median ns per chunk at SIZE; -1 when it failed or is zero. */
 int report_floor_ns(const struct run_report *report, size_t size, double *out);
 
+/*
+ * Of a row's SAMPLES (RUNS successful, then the failed one when !OK; room
+ * for REPEAT), the last whose measuring process wrote on its standard error
+ * (ERR 1) or output (ERR 0): its child_stderr or child_stdout holds the last
+ * lines. NULL when none wrote anything there.
+ */
+const struct sample *run_output_sample(const struct sample *samples, unsigned runs, int ok,
+				       unsigned repeat, int err);
+
 /* Page granularity of the overhead: one page spread over COUNT chunks, bytes. */
 double resolution_bytes(const struct run_report *report, size_t count);
 

@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -33,33 +36,94 @@ static void on_interrupt(int sig)
 {
 	int saved = errno;
 
-	interrupted_by = sig;
-	if (running_child > 0)
+	if (!interrupted_by)
+		interrupted_by = sig;
+	if (running_child > 0) {
+		/* Its group: what it started too. Before its setpgid, the group is not there yet. */
+		kill(-(pid_t)running_child, SIGKILL);
 		kill((pid_t)running_child, SIGKILL);
+	}
 	errno = saved;
+}
+
+/*
+ * The signals whose default action ends the process and that are not a
+ * crash of this one (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP and
+ * SIGSYS keep theirs), real-time signals apart. SIGPROF is PAPI's (its
+ * timer; PAPI_shutdown() resets it), and SIGKILL cannot be caught: the
+ * children's PR_SET_PDEATHSIG covers that.
+ */
+static const int terminating[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGALRM, SIGTERM, SIGUSR1, SIGUSR2,
+	SIGVTALRM, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR, SIGSTKFLT,
+};
+
+/* Installs on_interrupt for SIG, unless SIG is ignored on purpose. Returns 0 or -1. */
+static int install_one(int sig, const struct sigaction *sa)
+{
+	struct sigaction old;
+
+	if (sigaction(sig, NULL, &old))
+		return error("cannot read the action of SIG%s: %s", sigabbrev_np(sig),
+			     strerror(errno));
+	/*
+	 * An ignored signal stays ignored (nohup's SIGHUP), except SIGINT and
+	 * SIGQUIT, which a shell ignores for every background command.
+	 */
+	if (old.sa_handler == SIG_IGN && sig != SIGINT && sig != SIGQUIT)
+		return 0;
+	if (sigaction(sig, sa, NULL))
+		return error("cannot install a handler of SIG%s: %s", sigabbrev_np(sig),
+			     strerror(errno));
+	return 0;
 }
 
 int runner_signals_install(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_interrupt;
 	sigemptyset(&sa.sa_mask);
-	sigaddset(&sa.sa_mask, SIGINT);
-	sigaddset(&sa.sa_mask, SIGTERM);
+	for (size_t i = 0; i < sizeof(terminating) / sizeof(terminating[0]); i++)
+		sigaddset(&sa.sa_mask, terminating[i]);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaddset(&sa.sa_mask, sig);
 	sa.sa_flags = 0;  /* no SA_RESTART: the wait for the child returns EINTR */
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		if (sigaction(sigs[i], &sa, NULL))
-			return error("cannot install a handler of SIG%s: %s",
-				     sigabbrev_np(sigs[i]), strerror(errno));
+	for (size_t i = 0; i < sizeof(terminating) / sizeof(terminating[0]); i++)
+		if (install_one(terminating[i], &sa))
+			return -1;
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		if (install_one(sig, &sa))
+			return -1;
 	return 0;
 }
 
 int runner_interrupted(void)
 {
 	return interrupted_by;
+}
+
+void runner_signal_exit(int sig)
+{
+	struct sigaction sa;
+	sigset_t set;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+	/* Everything is cleaned up already: a core file would show nothing. */
+	if (sig == SIGQUIT || sig == SIGXCPU || sig == SIGXFSZ) {
+		struct rlimit none = { 0, 0 };
+
+		setrlimit(RLIMIT_CORE, &none);
+	}
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	_exit(128 + sig);
 }
 
 static int64_t monotonic_ms(void)
@@ -70,48 +134,298 @@ static int64_t monotonic_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/*
- * Reads the child's sample from FD until the child closes it (it exits),
- * at most SIZE bytes into BUF, until DEADLINE_MS (monotonic_ms(); 0: none)
- * or an interrupt. Stores the bytes read in *GOT. Returns 0 at the end of
- * the stream, 1 on the deadline, 2 on an interrupt, -1 on an error (errno).
- */
-static int read_result(int fd, void *buf, size_t size, int64_t deadline_ms, size_t *got)
-{
-	char extra[64];
+/* ---- what the measuring process writes: its result, its stdout and stderr ---- */
 
-	*got = 0;
-	for (;;) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		int64_t left = deadline_ms ? deadline_ms - monotonic_ms() : -1;
+/* Bytes of each output stream kept while reading: enough for the lines a sample keeps. */
+#define TAIL_KEEP 4096
+
+/*
+ * How long a measuring process that has sent its whole result may take to
+ * exit (it may still print, e.g. an allocator's statistics at exit) before
+ * its process group is killed and the result taken as it is.
+ */
+#define EXIT_GRACE_MS 2000
+
+/* Without a pidfd (Linux before 5.3), how often the wait looks for the child's exit. */
+#define EXIT_POLL_MS 20
+
+/* The end of one of the child's output streams. */
+struct stream_tail {
+	int fd;                    /* the read end; -1 once it ended */
+	char buf[TAIL_KEEP];       /* the last bytes read */
+	size_t len;                /* bytes in buf */
+	int cut;                   /* earlier bytes were dropped */
+	uint64_t bytes;            /* bytes read in all */
+	unsigned long newlines;    /* '\n' read in all */
+	char last;                 /* the last byte read */
+};
+
+/* A measuring process being waited for. */
+struct child_wait {
+	pid_t pid;
+	int pidfd;                 /* readable when the child exits; -1: look with waitid */
+	int exited;                /* the child has exited (not reaped yet) */
+	int result_fd;             /* -1 once the result pipe ended */
+	void *result;              /* where the sample goes */
+	size_t result_size;
+	size_t result_got;         /* bytes of it read */
+	struct stream_tail out, err;
+};
+
+static void tail_append(struct stream_tail *t, const char *data, size_t n)
+{
+	if (!n)
+		return;
+	t->bytes += n;
+	for (size_t i = 0; i < n; i++)
+		t->newlines += data[i] == '\n';
+	t->last = data[n - 1];
+	if (n >= TAIL_KEEP) {
+		memcpy(t->buf, data + n - TAIL_KEEP, TAIL_KEEP);
+		t->len = TAIL_KEEP;
+		t->cut = 1;
+		return;
+	}
+	if (t->len + n > TAIL_KEEP) {
+		size_t drop = t->len + n - TAIL_KEEP;
+
+		memmove(t->buf, t->buf + drop, t->len - drop);
+		t->len -= drop;
+		t->cut = 1;
+	}
+	memcpy(t->buf + t->len, data, n);
+	t->len += n;
+}
+
+/* Length of the valid UTF-8 sequence at P, which ends before END, or 0. */
+static size_t utf8_length(const unsigned char *p, const unsigned char *end)
+{
+	unsigned char lo = 0x80, hi = 0xBF;
+	size_t n;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xC2 && p[0] <= 0xDF) {
+		n = 2;
+	} else if (p[0] >= 0xE0 && p[0] <= 0xEF) {
+		n = 3;
+		lo = p[0] == 0xE0 ? 0xA0 : 0x80;
+		hi = p[0] == 0xED ? 0x9F : 0xBF;  /* no UTF-16 surrogates */
+	} else if (p[0] >= 0xF0 && p[0] <= 0xF4) {
+		n = 4;
+		lo = p[0] == 0xF0 ? 0x90 : 0x80;
+		hi = p[0] == 0xF4 ? 0x8F : 0xBF;
+	} else {
+		return 0;
+	}
+	if ((size_t)(end - p) < n || p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if (p[i] < 0x80 || p[i] > 0xBF)
+			return 0;
+	return n;
+}
+
+/*
+ * Appends the line [P, END) to OUT (at *USED of SAMPLE_OUTPUT_BYTES), cut to
+ * SAMPLE_OUTPUT_LINE_BYTES with "...", a tab as a space, other control
+ * characters and invalid UTF-8 as '?'.
+ */
+static void put_line(char *out, size_t *used, const unsigned char *p, const unsigned char *end)
+{
+	size_t start = *used;
+
+	while (p < end) {
+		size_t n = utf8_length(p, end);
+
+		if (*used - start + (n ? n : 1) > SAMPLE_OUTPUT_LINE_BYTES) {
+			memcpy(out + *used, "...", 3);
+			*used += 3;
+			break;
+		}
+		if (!n || *p == 0x7f || (*p < 0x20 && *p != '\t')) {
+			out[(*used)++] = '?';
+			n = n ? n : 1;
+		} else if (*p == '\t') {
+			out[(*used)++] = ' ';
+		} else {
+			memcpy(out + *used, p, n);
+			*used += n;
+		}
+		p += n;
+	}
+	out[*used] = '\0';
+}
+
+/*
+ * Stores in OUT (SAMPLE_OUTPUT_BYTES) the last SAMPLE_OUTPUT_LINES lines of
+ * T that are not blank, oldest first, separated by newlines, and in *LINES
+ * the lines T had in all. A carriage return ends a line too (progress bars).
+ */
+static void tail_lines(const struct stream_tail *t, char *out, unsigned long *lines)
+{
+	const unsigned char *begin = (const unsigned char *)t->buf, *end = begin + t->len;
+	const unsigned char *from[SAMPLE_OUTPUT_LINES], *to[SAMPLE_OUTPUT_LINES];
+	size_t n = 0, used = 0;
+
+	*lines = t->newlines + (t->bytes && t->last != '\n');
+	out[0] = '\0';
+	/* A first line the buffer cut is not shown, unless it is all there is. */
+	if (t->cut) {
+		const unsigned char *nl = memchr(begin, '\n', t->len);
+
+		if (nl && nl + 1 < end)
+			begin = nl + 1;
+	}
+	while (end > begin && n < SAMPLE_OUTPUT_LINES) {
+		const unsigned char *stop = end, *p = end, *q;
+
+		while (p > begin && p[-1] != '\n' && p[-1] != '\r')
+			p--;
+		for (q = p; q < stop && (*q == ' ' || *q == '\t'); q++)
+			;
+		if (q < stop) {
+			from[n] = p;
+			to[n] = stop;
+			n++;
+		}
+		end = p > begin ? p - 1 : begin;
+	}
+	while (n--) {
+		put_line(out, &used, from[n], to[n]);
+		if (n)
+			out[used++] = '\n';
+	}
+	out[used] = '\0';
+}
+
+/*
+ * Reads what is there of FD (at most 1 MiB: a writer that never stops does
+ * not hold the wait) without blocking, into BUF up to SIZE (at *GOT), then
+ * into TAIL (NULL: dropped); closes FD at its end. Returns -1 on an error.
+ */
+static int drain(int *fd, void *buf, size_t size, size_t *got, struct stream_tail *tail)
+{
+	char chunk[4096];
+
+	for (int reads = 0; *fd >= 0 && reads < 256; reads++) {
 		ssize_t n;
+
+		if (buf && *got < size)
+			n = read(*fd, (char *)buf + *got, size - *got);
+		else
+			n = read(*fd, chunk, sizeof(chunk));  /* past the sample: read and dropped */
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return 0;
+		if (n <= 0) {
+			int failed = n < 0;
+
+			close(*fd);
+			*fd = -1;
+			return failed ? -1 : 0;
+		}
+		if (buf && *got < size)
+			*got += (size_t)n;
+		else if (tail)
+			tail_append(tail, chunk, (size_t)n);
+	}
+	return 0;
+}
+
+/* Whether W's child has exited (it is not reaped: its pid and group stay reserved). */
+static void check_exit(struct child_wait *w)
+{
+	siginfo_t info;
+
+	memset(&info, 0, sizeof(info));
+	if (!waitid(P_PID, (id_t)w->pid, &info, WEXITED | WNOHANG | WNOWAIT) && info.si_pid)
+		w->exited = 1;
+}
+
+/*
+ * Reads W's result, stdout and stderr until the child has exited, or has
+ * sent its whole result and EXIT_GRACE_MS passed, until DEADLINE_MS
+ * (monotonic_ms(); 0: none) or an interrupt. A helper the child started may
+ * keep the pipes open: the wait is for the child, never for the pipes'
+ * ends. What the pipes hold after that is read without blocking. Returns 0
+ * when the child is done, 1 on the deadline, 2 on an interrupt, -1 on an
+ * error (errno).
+ */
+static int read_result(struct child_wait *w, int64_t deadline_ms)
+{
+	int64_t grace_ms = 0;
+
+	for (;;) {
+		struct pollfd pfd[4];
+		nfds_t n = 0;
+		int64_t now = monotonic_ms(), wait_ms = -1;
 		int r;
 
 		if (interrupted_by)
 			return 2;
-		if (deadline_ms && left <= 0)
+		if (w->pidfd < 0)
+			check_exit(w);
+		if (w->exited)
+			break;
+		if (deadline_ms && now >= deadline_ms)
 			return 1;
-		r = poll(&pfd, 1, left < 0 ? -1 : left > INT_MAX ? INT_MAX : (int)left);
+		if (w->result_got == w->result_size && !grace_ms)
+			grace_ms = now + EXIT_GRACE_MS;
+		if (grace_ms && now >= grace_ms)
+			break;
+		if (deadline_ms)
+			wait_ms = deadline_ms - now;
+		if (grace_ms && (wait_ms < 0 || grace_ms - now < wait_ms))
+			wait_ms = grace_ms - now;
+		if (w->pidfd < 0 && (wait_ms < 0 || wait_ms > EXIT_POLL_MS))
+			wait_ms = EXIT_POLL_MS;
+		if (w->result_fd >= 0)
+			pfd[n++] = (struct pollfd){ .fd = w->result_fd, .events = POLLIN };
+		if (w->out.fd >= 0)
+			pfd[n++] = (struct pollfd){ .fd = w->out.fd, .events = POLLIN };
+		if (w->err.fd >= 0)
+			pfd[n++] = (struct pollfd){ .fd = w->err.fd, .events = POLLIN };
+		if (w->pidfd >= 0)
+			pfd[n++] = (struct pollfd){ .fd = w->pidfd, .events = POLLIN };
+		r = poll(pfd, n, wait_ms > INT_MAX ? INT_MAX : (int)wait_ms);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
 			return -1;
-		if (!r)
-			continue;
-		/* Bytes past the sample are read and dropped: the wait is for the end. */
-		if (*got < size)
-			n = read(fd, (char *)buf + *got, size - *got);
-		else
-			n = read(fd, extra, sizeof(extra));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (!n)
-			return 0;
-		if (*got < size)
-			*got += (size_t)n;
+		for (nfds_t i = 0; i < n; i++) {
+			if (!pfd[i].revents)
+				continue;
+			if (pfd[i].fd == w->pidfd) {
+				w->exited = 1;
+			} else if (pfd[i].fd == w->result_fd) {
+				if (drain(&w->result_fd, w->result, w->result_size, &w->result_got, NULL))
+					return -1;
+			} else {
+				struct stream_tail *t = pfd[i].fd == w->out.fd ? &w->out : &w->err;
+
+				if (drain(&t->fd, NULL, 0, NULL, t))
+					return -1;
+			}
+		}
 	}
+	if (drain(&w->result_fd, w->result, w->result_size, &w->result_got, NULL) ||
+	    drain(&w->out.fd, NULL, 0, NULL, &w->out) || drain(&w->err.fd, NULL, 0, NULL, &w->err))
+		return -1;
+	return 0;
+}
+
+/* Closes what W still has open. */
+static void child_wait_release(struct child_wait *w)
+{
+	int *fds[] = { &w->result_fd, &w->out.fd, &w->err.fd, &w->pidfd };
+
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		if (*fds[i] >= 0) {
+			close(*fds[i]);
+			*fds[i] = -1;
+		}
 }
 
 static int write_full(int fd, const void *buf, size_t size)
@@ -190,6 +504,84 @@ static void free_environment(char **env)
 	free(env);
 }
 
+/*
+ * The pipes of a measuring process: [0] its result (RESULT_FD), [1] its
+ * stdout, [2] its stderr; every end close-on-exec, the parent's read ends
+ * non-blocking. Returns 0, or -1 with errno set and nothing left open.
+ */
+static int child_pipes_open(int pipes[3][2])
+{
+	for (int i = 0; i < 3; i++) {
+		if (pipe2(pipes[i], O_CLOEXEC) ||
+		    fcntl(pipes[i][0], F_SETFL, fcntl(pipes[i][0], F_GETFL) | O_NONBLOCK)) {
+			int err = errno;
+
+			for (int j = 0; j <= i; j++) {
+				close(pipes[j][0]);
+				close(pipes[j][1]);
+			}
+			errno = err;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Closes the read (END 0) or write (END 1) ends of PIPES. */
+static void child_pipes_close(int pipes[3][2], int end)
+{
+	for (int i = 0; i < 3; i++)
+		close(pipes[i][end]);
+}
+
+/* A pidfd of PID (readable once it exits), or -1 where the kernel has none. */
+static int child_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	return -1;
+#endif
+}
+
+/*
+ * The forked child, up to the exec: its own process group (so that the
+ * parent can kill what it starts), standard input from /dev/null, standard
+ * output and error and RESULT_FD on the pipes. Only async-signal-safe calls.
+ */
+static _Noreturn void child_exec(int pipes[3][2], pid_t parent, char **argv, char **env)
+{
+	static const int targets[3] = { RESULT_FD, STDOUT_FILENO, STDERR_FILENO };
+	int moved[3], null;
+
+	setpgid(0, 0);
+	/*
+	 * Killed when the parent dies, even by SIGKILL. A parent that died
+	 * before this line is not there to kill it: its pid is another's now.
+	 */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(127);
+	/* Out of the way of the targets first: a pipe may be one of them. */
+	for (int i = 0; i < 3; i++)
+		if ((moved[i] = fcntl(pipes[i][1], F_DUPFD_CLOEXEC, 10)) < 0)
+			_exit(127);
+	null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	if (null < 0 || dup2(null, STDIN_FILENO) < 0)
+		_exit(127);
+	/* dup2 clears close-on-exec on the copies, and only there. */
+	for (int i = 0; i < 3; i++)
+		if (dup2(moved[i], targets[i]) < 0)
+			_exit(127);
+	if (env)
+		execve("/proc/self/exe", argv, env);
+	else
+		execv("/proc/self/exe", argv);
+	/* Standard error is the pipe now: the row shows the reason. */
+	fprintf(stderr, "allocbench: error: cannot execute /proc/self/exe: %s\n", strerror(errno));
+	_exit(127);
+}
+
 int runner_measure(const char *backend_name, const struct measure_params *params,
 		   unsigned timeout_s, struct sample *sample)
 {
@@ -204,11 +596,11 @@ int runner_measure_preloaded(const char *backend_name, const char *preload_path,
 	char size[32], count[32], align[32], block[32], rounds[32], seed[32], threads[32];
 	char counters[COUNTERS_ARG_MAX], mix[MEASURE_MAX_MIX * 12 + 2];
 	char *argv[16], **env = NULL;
-	int fds[2], status, end, read_errno;
+	int pipes[3][2], status, end, read_errno, ret;
+	struct child_wait w;
 	struct sample got;
 	int64_t deadline_ms;
-	size_t n;
-	pid_t pid;
+	pid_t pid, parent;
 
 	memset(sample, 0, sizeof(*sample));
 	if (interrupted_by)
@@ -246,42 +638,46 @@ int runner_measure_preloaded(const char *backend_name, const char *preload_path,
 
 	if (preload_path && !(env = preload_environment(preload_path)))
 		return sample_fail(sample, "out of memory");
-	if (pipe2(fds, O_CLOEXEC)) {
+	if (child_pipes_open(pipes)) {
+		int err = errno;
+
 		free_environment(env);
-		return sample_fail(sample, "cannot create a pipe: %s", strerror(errno));
+		return sample_fail(sample, "cannot create a pipe: %s", strerror(err));
 	}
 	fflush(NULL);
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
+		int err = errno;
+
+		child_pipes_close(pipes, 0);
+		child_pipes_close(pipes, 1);
 		free_environment(env);
-		return sample_fail(sample, "cannot fork: %s", strerror(errno));
+		return sample_fail(sample, "cannot fork: %s", strerror(err));
 	}
-	if (!pid) {
-		/* dup2 clears close-on-exec on the copy; if the pipe is already fd 3, clear it by hand. */
-		if (fds[1] == RESULT_FD)
-			fcntl(RESULT_FD, F_SETFD, 0);
-		else if (dup2(fds[1], RESULT_FD) < 0)
-			_exit(127);
-		if (env)
-			execve("/proc/self/exe", argv, env);
-		else
-			execv("/proc/self/exe", argv);
-		fprintf(stderr, "allocbench: error: cannot execute /proc/self/exe: %s\n",
-			strerror(errno));
-		_exit(127);
-	}
+	if (!pid)
+		child_exec(pipes, parent, argv, env);
+	/* The child does it too: the group exists whichever runs first. */
+	setpgid(pid, pid);
 	/* The handler kills what it finds here; a signal before this line is seen below. */
 	running_child = pid;
-	close(fds[1]);
+	child_pipes_close(pipes, 1);
 	free_environment(env);
+	memset(&w, 0, sizeof(w));
+	w.pid = pid;
+	w.pidfd = child_pidfd(pid);
+	w.result_fd = pipes[0][0];
+	w.out.fd = pipes[1][0];
+	w.err.fd = pipes[2][0];
+	w.result = &got;
+	w.result_size = sizeof(got);
 	deadline_ms = timeout_s ? monotonic_ms() + (int64_t)timeout_s * 1000 : 0;
-	end = read_result(fds[0], &got, sizeof(got), deadline_ms, &n);
+	end = read_result(&w, deadline_ms);
 	read_errno = errno;
-	if (end)
-		kill(pid, SIGKILL);
-	close(fds[0]);
+	/* Done or not, its whole group goes: what it started (a preload's helper) too. */
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+	child_wait_release(&w);
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
 			running_child = 0;
@@ -290,23 +686,27 @@ int runner_measure_preloaded(const char *backend_name, const char *preload_path,
 		}
 	}
 	running_child = 0;
-	if (end == 2)
-		return sample_fail(sample, "interrupted by SIG%s", sigabbrev_np(interrupted_by));
-	if (end == 1)
-		return sample_fail(sample, "timed out after %u s (the measuring process was "
-				   "killed; see --timeout)", timeout_s);
-	if (end < 0)
-		return sample_fail(sample, "cannot read the measuring process's result: %s",
-				   strerror(read_errno));
-	if (n != sizeof(got)) {
+	if (end == 2) {
+		ret = sample_fail(sample, "interrupted by SIG%s", sigabbrev_np(interrupted_by));
+	} else if (end == 1) {
+		ret = sample_fail(sample, "timed out after %u s (the measuring process was "
+				  "killed; see --timeout)", timeout_s);
+	} else if (end < 0) {
+		ret = sample_fail(sample, "cannot read the measuring process's result: %s",
+				  strerror(read_errno));
+	} else if (w.result_got != sizeof(got)) {
 		describe_status(status, sample);
-		return -1;
+		ret = -1;
+	} else {
+		*sample = got;
+		sample->error[sizeof(sample->error) - 1] = '\0';
+		if (!sample->ok && !sample->error[0])
+			sample_fail(sample, "measurement failed without a reason");
+		ret = sample->ok ? 0 : -1;
 	}
-	*sample = got;
-	sample->error[sizeof(sample->error) - 1] = '\0';
-	if (!sample->ok && !sample->error[0])
-		sample_fail(sample, "measurement failed without a reason");
-	return sample->ok ? 0 : -1;
+	tail_lines(&w.out, sample->child_stdout, &sample->child_stdout_lines);
+	tail_lines(&w.err, sample->child_stderr, &sample->child_stderr_lines);
+	return ret;
 }
 
 /* Strict unsigned parse for the child's arguments, which the parent wrote. */

@@ -32,9 +32,13 @@
  * fills it: when the child crashes, is killed or sends nothing, SAMPLE->ok is
  * 0 and SAMPLE->error says why (the signal's name, the exit status). A child
  * still running after TIMEOUT_S seconds (0: no limit) is killed with SIGKILL
- * and reaped ("timed out after N s"). After SIGINT or SIGTERM (with
+ * and reaped ("timed out after N s"). After a terminating signal (with
  * runner_signals_install()) the child is killed and reaped at once and no
- * new one is started (runner_interrupted()). No child outlives the call.
+ * new one is started (runner_interrupted()). The child runs in its own
+ * process group, which is killed when it is done: no child, nor anything it
+ * started in its group, outlives the call; and the child is killed when this
+ * process dies (PR_SET_PDEATHSIG). Its standard output and error are read
+ * into SAMPLE->child_stdout and child_stderr, never passed on.
  * Returns 0 when the child reported a successful measurement, -1 otherwise.
  */
 int runner_measure(const char *backend_name, const struct measure_params *params,
@@ -52,15 +56,29 @@ int runner_measure_preloaded(const char *backend_name, const char *preload_path,
 			     struct sample *sample);
 
 /*
- * Installs the parent's handlers of SIGINT and SIGTERM (sigaction, no
- * SA_RESTART): they only record the signal and kill the running child with
- * SIGKILL, which is async-signal-safe. Children are exec'd, so they start
- * with the default actions. Returns 0, or -1 after printing why.
+ * Installs the parent's handlers of every signal whose default action ends
+ * the process and that is not a crash (SIGHUP, SIGINT, SIGQUIT, SIGPIPE,
+ * SIGALRM, SIGTERM, SIGUSR1, SIGUSR2, SIGVTALRM, SIGXCPU, SIGXFSZ, SIGIO,
+ * SIGPWR, SIGSTKFLT and the real-time signals; not SIGPROF, which is
+ * PAPI's), with sigaction and no SA_RESTART: they only record the first
+ * signal and kill the running child's process group with SIGKILL, which is
+ * async-signal-safe; blocking calls return EINTR. A signal that is ignored
+ * stays ignored (nohup), except SIGINT and SIGQUIT, which shells ignore for
+ * background commands. Children are exec'd, so they start with the default
+ * actions. The caller cleans up when runner_interrupted() says so, then
+ * calls runner_signal_exit(). Returns 0, or -1 after printing why.
  */
 int runner_signals_install(void);
 
-/* The signal (SIGINT or SIGTERM) received since runner_signals_install(), or 0. */
+/* The first signal received since runner_signals_install(), or 0. */
 int runner_interrupted(void);
+
+/*
+ * Ends the process by SIG, as its default action would (the status a shell
+ * sees is 128 + SIG), without a core file: restores the default action,
+ * unblocks SIG and raises it. Call it after cleaning up. Does not return.
+ */
+_Noreturn void runner_signal_exit(int sig);
 
 /*
  * The child's side: parses ARGV (as built by runner_measure(), from
