@@ -97,6 +97,18 @@ void put_wrapped(FILE *out, const char *text, size_t width, const char *indent)
 			fputc(' ', out);
 			col++;
 		}
+		/* A word longer than a whole line is cut at the width (not inside a UTF-8 character). */
+		while (col + word > width && width > col) {
+			size_t part = width - col;
+
+			while (part > 1 && ((unsigned char)text[part] & 0xc0) == 0x80)
+				part--;
+			fwrite(text, 1, part, out);
+			text += part;
+			word -= part;
+			fprintf(out, "\n%s", indent);
+			col = indent_len;
+		}
 		fwrite(text, 1, word, out);
 		col += word;
 		line_empty = 0;

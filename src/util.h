@@ -28,7 +28,8 @@
 /*
  * Writes TEXT (one logical line, no newline) to OUT broken at spaces into
  * lines of at most WIDTH characters, each continuation line starting with
- * INDENT; a word longer than a line stays whole. Ends with a newline.
+ * INDENT; a word longer than a whole line is cut at WIDTH. Ends with a
+ * newline. Every line fits WIDTH when INDENT is shorter than WIDTH.
  */
 void put_wrapped(FILE *out, const char *text, size_t width, const char *indent);
 
@@ -61,7 +62,8 @@ void copy_string(char *dst, size_t dst_size, const char *src);
 /*
  * Writes TEXT (one logical line, no newline) to OUT broken at spaces into
  * lines of at most WIDTH characters, each continuation line starting with
- * INDENT; a word longer than a line stays whole. Ends with a newline.
+ * INDENT; a word longer than a whole line is cut at WIDTH. Ends with a
+ * newline. Every line fits WIDTH when INDENT is shorter than WIDTH.
  */
 void put_wrapped(FILE *out, const char *text, size_t width, const char *indent);
 
