@@ -185,6 +185,14 @@ test_lazy_prereq CC 'command -v "${CC:-cc}" >/dev/null || { echo "no C compiler 
 test_lazy_prereq DEV_FULL '
 	[ -w /dev/full ] || { echo "/dev/full is not writable"; exit 1; }
 	! echo x 2>/dev/null >/dev/full || { echo "writing /dev/full succeeds here"; exit 1; }'
+# JEMALLOC, MIMALLOC, TCMALLOC: the allocator's x86-64 shared library is installed.
+for a in jemalloc:libjemalloc.so.2:libjemalloc2 mimalloc:libmimalloc.so.2:libmimalloc2.0 \
+	 tcmalloc:libtcmalloc_minimal.so.4:libtcmalloc-minimal4; do
+	name=${a%%:*}; rest=${a#*:}; soname=${rest%%:*}; pkg=${rest#*:}
+	test_lazy_prereq "$(echo "$name" | tr a-z A-Z)" "
+		PATH=\$PATH:/sbin:/usr/sbin ldconfig -p | grep -q '$soname ' ||
+			{ echo '$soname is not installed (apt-get install $pkg)'; exit 1; }"
+done
 test_lazy_prereq CHROMIUM '[ -x /usr/bin/chromium ] || { echo "/usr/bin/chromium missing (apt-get install chromium)"; exit 1; }'
 test_lazy_prereq XMLLINT 'command -v xmllint >/dev/null || { echo "no xmllint (apt-get install libxml2-utils)"; exit 1; }'
 test_lazy_prereq PYTHON3 'command -v python3 >/dev/null || { echo "no python3"; exit 1; }'
