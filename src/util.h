@@ -67,4 +67,10 @@ void copy_string(char *dst, size_t dst_size, const char *src);
  */
 void put_wrapped(FILE *out, const char *text, size_t width, const char *indent);
 
+/*
+ * put_wrapped() for TEXT that continues a line already COL characters long:
+ * its first word stays on that line when it fits, else starts the next.
+ */
+void put_wrapped_from(FILE *out, const char *text, size_t col, size_t width, const char *indent);
+
 #endif

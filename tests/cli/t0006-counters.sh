@@ -173,7 +173,12 @@ check "counters text: a summary line" grep -Eq '^PAPI [0-9.]+: [0-9]+ of 10 even
 for e in $presets; do
 	check "counters text lists $e" grep -Eq "^$e +(yes|no) " "$tmp/out"
 done
-check "counters text: allocbench::allocs countable" grep -Eq '^sde:::allocbench::allocs +yes +sde +chunks the allocation loop' "$tmp/out"
+# The description beside the columns, or indented on the next line when it
+# would pass 80 columns.
+check "counters text: allocbench::allocs countable" \
+	sh -c "grep -A1 '^sde:::allocbench::allocs ' '$tmp/out' | tr '\n' ' ' | grep -Eq '^sde:::allocbench::allocs +yes +sde +chunks the allocation loop'"
+check "counters text fits 80 columns" [ "$(awk 'length > 80' "$tmp/out" | wc -l)" -eq 0 ]
+check "counters text: no trailing spaces" [ "$(grep -c ' $' "$tmp/out")" -eq 0 ]
 check_if '!HW_COUNTERS' "counters text: why" grep -q '^  why: ' "$tmp/out"
 check_if '!PMU' "counters text: how to fix" grep -q '^  fix: ' "$tmp/out"
 run_ab counters -f json --counters PAPI_TOT_CYC,allocbench::pool_blocks

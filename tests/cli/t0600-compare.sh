@@ -25,6 +25,17 @@ run_ab compare "$b" "$b"
 check "identical files: exit 0" [ "$rc" -eq 0 ]
 check "identical files: no regression" grep -q '^result: no regression$' "$tmp/out"
 check "identical files: six rows unchanged" grep -q '^6 rows: 0 regressed, 0 failed, 0 improved, 6 unchanged, 0 missing, 0 new$' "$tmp/out"
+check "compare text fits 80 columns" [ "$(awk 'length > 80' "$tmp/out" | wc -l)" -eq 0 ]
+# Long host names and paths (from the reports, any length) are wrapped too.
+long=$tmp/a-directory-whose-name-is-long-enough-to-pass-eighty-columns-on-its-own-and-more
+mkdir -p "$long"
+"$top/tests/tools/jsonset" "$b" host.hostname '="a-build-host-with-a-long-name.ci.example.org"' >"$long/baseline.json"
+"$top/tests/tools/jsonset" "$b" host.hostname '="another-build-host-with-a-long-name.ci.example.org"' >"$long/current.json"
+run_ab compare "$long/baseline.json" "$long/current.json"
+check "compare text with long names and paths: exit 0" [ "$rc" -eq 0 ]
+check "compare text with long names and paths fits 80 columns" [ "$(awk 'length > 80' "$tmp/out" | wc -l)" -eq 0 ]
+check "... and says the hosts differ" sh -c "tr '\n' ' ' <'$tmp/out' | tr -s ' ' | grep -q \"note: the reports come from different hosts ('a-build-host-with-a-long-name.ci.example.org', 'another-build-host\""
+run_ab compare "$b" "$b"
 check "identical files: three lines per row" [ "$(grep -Ec '^(malloc|pool|arena) +(4|40) +(overhead B|alloc ns|free ns) ' "$tmp/out")" -eq 18 ]
 check "the table has a heading" grep -Eq '^backend +size B +metric +baseline +current +change +limit +verdict$' "$tmp/out"
 check "the tolerance is stated per row (2 pages over 26214 chunks + spread)" grep -Eq "^pool +40 +overhead B .* tol $tol +unchanged\$" "$tmp/out"
