@@ -119,6 +119,10 @@ int main(void)
 		more[5].error[sizeof(more[5].error) - 1] = '\0';
 		report.floors = more;
 		report.nfloors = 12;
+		/* A failed row whose reason is long: wrapped under itself. */
+		for (size_t i = 0; i + 6 < sizeof(cells[1].error); i += 6)
+			memcpy(cells[1].error + i, "cause ", 6);
+		cells[1].error[sizeof(cells[1].error) - 1] = '\0';
 		text = render(report_text_write, &report);
 		CHECK("text written", text != NULL);
 		if (!text)
@@ -138,6 +142,9 @@ int main(void)
 			joined_ok++;
 		CHECK("text: no character of the model lost", joined_ok >= sizeof(model) - 1 - 37);
 		CHECK("text: the processor's name", strstr(text, "Intel(R) Xeon(R) Processor") != NULL);
+		CHECK("text: the failed row's reason begins on its row, continues under itself",
+		      strstr(text, "\narena      40    128  failed: cause cause") &&
+		      strstr(text, "\n                      cause cause"));
 		CHECK("text: every floor", strstr(text, "  1 B 10.00, 2 B 10.00,") &&
 		      strstr(text, "12 B 10.00\n"));
 		free(text);
