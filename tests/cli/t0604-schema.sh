@@ -29,12 +29,12 @@ check "a report with --align 64 and --touch none validates" valid "$tmp/a64.json
 "$JSONSET" "$tmp/r.json" 'results[0].x_floor' '=null' >"$tmp/nofloor.json"
 check "an ok row whose x_floor is null (no floor) validates" valid "$tmp/nofloor.json"
 check "data/baseline.json validates" valid "$top/data/baseline.json"
-# A failed row (malloc out of memory, by the fault hook).
-ALLOCBENCH_TEST_FAULT=nomem:malloc "$AB" --sizes 4,4096 --total 1M --backend malloc,arena --repeat 1 -q \
+# A failed row (the arena out of memory, by the fault hook).
+ALLOCBENCH_TEST_FAULT=nomem:arena "$AB" --sizes 4,4096 --total 1M --backend arena,malloc --repeat 1 -q \
 	-f json >"$tmp/f.json" 2>/dev/null
 check "a report with a failed row validates" valid "$tmp/f.json"
-check "... which has one" [ "$(jq_get "$tmp/f.json" 'results[backend=malloc,size=4].status')" = failed ]
-"$JSONSET" "$tmp/f.json" 'results[backend=malloc,size=4].status' '="ok"' >"$tmp/f-ok.json"
+check "... which has one" [ "$(jq_get "$tmp/f.json" 'results[0].status')" = failed ]
+"$JSONSET" "$tmp/f.json" 'results[0].status' '="ok"' >"$tmp/f-ok.json"
 invalid "an ok row with null figures is refused" "$tmp/f-ok.json" '/results/0: valid under 0 schemas of oneOf'
 "$JSONSET" "$tmp/r.json" host.mem_available_bytes '=null' >"$tmp/nomem.json"
 check "a host whose MemAvailable is unknown (null) validates" valid "$tmp/nomem.json"
