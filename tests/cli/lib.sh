@@ -138,6 +138,9 @@ test_lazy_prereq GLIBC_MALLOC '
 test_lazy_prereq PAGE_4K '
 	p=$(host_fact host.page_size)
 	[ "$p" = 4096 ] || { echo "the page size is $p B, not 4096"; exit 1; }'
+# RSS is the chunks' own: under AddressSanitizer its shadow memory (an
+# eighth of the bytes touched) is resident too.
+test_lazy_prereq RSS_EXACT '[ $asan = 0 ] || { echo "built with AddressSanitizer: its shadow memory, an eighth of the bytes touched, is resident too"; exit 1; }'
 # Transparent huge pages in "always" mode make RSS move in 2 MiB steps.
 test_lazy_prereq THP_NOT_ALWAYS '
 	t=$(host_fact host.thp)

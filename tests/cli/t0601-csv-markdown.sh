@@ -50,7 +50,7 @@ for b in malloc pool pool-locked arena; do
 	done
 done
 # (AddressSanitizer's shadow memory adds pages, as in t0004.)
-check_if '!ASAN,THP_NOT_ALWAYS' "csv pool 40 overhead within the resolution" \
+check_if RSS_EXACT,THP_NOT_ALWAYS "csv pool 40 overhead within the resolution" \
 	le "$(field pool 40 overhead_bytes_median)" "$(field pool 40 resolution_bytes)"
 check "csv ok rows have an empty error" [ -z "$(field pool 40 error)" ]
 
