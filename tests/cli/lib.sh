@@ -77,32 +77,33 @@ test_done() {
 test_lazy_prereq() {
 	eval "prereq_script_$1=\$2"
 }
+# (Their variables begin with _pq_: a script's own, such as $r, stay its own.)
 prereq_eval() {
-	eval "state=\${prereq_state_$1-}"
-	if [ -z "$state" ]; then
-		eval "script=\${prereq_script_$1-}"
-		[ -n "$script" ] || { echo "prerequisite $1 is not declared" >&2; exit 2; }
-		out=$( (eval "$script") 2>/dev/null; printf '\n#rc=%d' $?)
-		[ "${out##*#rc=}" = 0 ] && state=yes || state=no
-		why=$(printf '%s\n' "$out" | grep -v '^#rc=' | grep . | tail -n 1)
-		eval "prereq_state_$1=\$state; prereq_reason_$1=\$why"
+	eval "_pq_state=\${prereq_state_$1-}"
+	if [ -z "$_pq_state" ]; then
+		eval "_pq_script=\${prereq_script_$1-}"
+		[ -n "$_pq_script" ] || { echo "prerequisite $1 is not declared" >&2; exit 2; }
+		_pq_out=$( (eval "$_pq_script") 2>/dev/null; printf '\n#rc=%d' $?)
+		[ "${_pq_out##*#rc=}" = 0 ] && _pq_state=yes || _pq_state=no
+		_pq_why=$(printf '%s\n' "$_pq_out" | grep -v '^#rc=' | grep . | tail -n 1)
+		eval "prereq_state_$1=\$_pq_state; prereq_reason_$1=\$_pq_why"
 	fi
-	[ "$state" = yes ]
+	[ "$_pq_state" = yes ]
 }
 test_have_prereq() {
 	prereq_why=
-	for p in $(echo "$1" | tr ',' ' '); do
-		case $p in
+	for _pq_p in $(echo "$1" | tr ',' ' '); do
+		case $_pq_p in
 		!*)
-			if prereq_eval "${p#!}"; then
-				eval "r=\${prereq_reason_${p#!}-}"
-				prereq_why="needs not ${p#!}${r:+ ($r)}"
+			if prereq_eval "${_pq_p#!}"; then
+				eval "_pq_r=\${prereq_reason_${_pq_p#!}-}"
+				prereq_why="needs not ${_pq_p#!}${_pq_r:+ ($_pq_r)}"
 				return 1
 			fi ;;
 		*)
-			if ! prereq_eval "$p"; then
-				eval "r=\${prereq_reason_$p-}"
-				prereq_why="needs $p${r:+: $r}"
+			if ! prereq_eval "$_pq_p"; then
+				eval "_pq_r=\${prereq_reason_$_pq_p-}"
+				prereq_why="needs $_pq_p${_pq_r:+: $_pq_r}"
 				return 1
 			fi ;;
 		esac
@@ -110,8 +111,8 @@ test_have_prereq() {
 	return 0
 }
 check_if() {
-	prereqs=$1; shift
-	if test_have_prereq "$prereqs"; then check "$@"; else skip "$1" "$prereq_why"; fi
+	_pq_prereqs=$1; shift
+	if test_have_prereq "$_pq_prereqs"; then check "$@"; else skip "$1" "$prereq_why"; fi
 }
 
 # ---------------------------------------------------------------- the host
@@ -196,6 +197,7 @@ for a in jemalloc:libjemalloc.so.2:libjemalloc2 mimalloc:libmimalloc.so.2:libmim
 		PATH=\$PATH:/sbin:/usr/sbin ldconfig -p | grep -q '$soname ' ||
 			{ echo '$soname is not installed (apt-get install $pkg)'; exit 1; }"
 done
+unset a name rest soname pkg g
 test_lazy_prereq CHROMIUM '[ -x /usr/bin/chromium ] || { echo "/usr/bin/chromium missing (apt-get install chromium)"; exit 1; }'
 test_lazy_prereq XMLLINT 'command -v xmllint >/dev/null || { echo "no xmllint (apt-get install libxml2-utils)"; exit 1; }'
 test_lazy_prereq PYTHON3 'command -v python3 >/dev/null || { echo "no python3"; exit 1; }'
@@ -204,6 +206,5 @@ test_lazy_prereq JSONSCHEMA 'command -v jsonschema >/dev/null || { echo "no json
 # with_file FAKE REAL COMMAND...: runs COMMAND in a private mount namespace
 # where the file REAL (e.g. /proc/cpuinfo) reads as FAKE. Needs UNSHARE.
 with_file() {
-	fake=$1; real=$2; shift 2
-	unshare -m sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' - "$fake" "$real" "$@"
+	unshare -m sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' - "$@"
 }
