@@ -5,7 +5,7 @@
 JSONSET=$top/tests/tools/jsonset
 
 if test_have_prereq SANITIZED; then
-	skip "make gate" "$prereq_why, the baseline without (compare refuses that, exit 2)"
+	skip "make gate" "built with -fsanitize=$sanitizers, the baseline without (compare refuses that, exit 2)"
 	test_done
 	exit 0
 fi
