@@ -181,4 +181,6 @@ void probe_host(struct host_info *host)
 	copy_string(host->libc_version, sizeof(host->libc_version), gnu_get_libc_version());
 	host->page_size = probe_page_size();
 	read_thp_mode(host->thp, sizeof(host->thp));
+	if (probe_meminfo_read("/proc/meminfo", "MemAvailable", &host->mem_available_bytes))
+		host->mem_available_bytes = 0;
 }

@@ -86,6 +86,7 @@ struct host_info {
 	char libc_version[32]; /* "2.36" */
 	long page_size;        /* bytes */
 	char thp[16];          /* transparent huge pages: always, madvise, never, unknown */
+	uint64_t mem_available_bytes; /* /proc/meminfo MemAvailable, 0 if unknown */
 };
 
 /* Fills *HOST; fields that cannot be read say "unknown". Never fails. */

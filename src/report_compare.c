@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -77,11 +78,24 @@ static int compared(const struct compare_row *row)
 	       row->verdict == COMPARE_REGRESSED;
 }
 
+/* One logical line of the text report, wrapped at 80 columns. */
+static void text_line(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void text_line(FILE *out, const char *fmt, ...)
+{
+	char line[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	put_wrapped(out, line, TABLE_WIDTH, "  ");
+}
+
 static void describe_file(FILE *out, const char *what, const struct result_file *f)
 {
-	fprintf(out, "%s allocbench %s on %s, %s, %u run%s\n", what,
-		*f->tool_version ? f->tool_version : "?", *f->hostname ? f->hostname : "?",
-		*f->created ? f->created : "?", f->repeat, f->repeat == 1 ? "" : "s");
+	text_line(out, "%s allocbench %s on %s, %s, %u run%s", what,
+		  *f->tool_version ? f->tool_version : "?", *f->hostname ? f->hostname : "?",
+		  *f->created ? f->created : "?", f->repeat, f->repeat == 1 ? "" : "s");
 }
 
 /*
@@ -137,18 +151,22 @@ static void put_criteria(FILE *out, const struct comparison *c, const char *pref
 			o->max_time_percent, more, o->alpha);
 	if (c->time_untested)
 		fprintf(out, "%s%s: not tested in %zu of %zu places: %u and %u runs reach p = "
-			"%.3g at best;\n%sthe test needs at least %zu on each side (--repeat %zu)%s\n",
-			prefix, !strcmp(c->settings.workload, "threads") ? "rates" : "time",
+			"%.3g at best;\n%sthe test needs at least %zu on each side (--repeat %zu);\n"
+			"%s%s\n", prefix, !strcmp(c->settings.workload, "threads") ? "rates" : "time",
 			c->time_untested, c->time_untested + c->time_tested, c->baseline->repeat,
 			c->current->repeat,
 			stats_mann_whitney_min_p(c->baseline->repeat, c->current->repeat), more,
-			c->min_runs, c->min_runs,
-			!strcmp(c->settings.workload, "threads") ? "; nothing else is gated there" :
-			"; gating on the other figures there");
+			c->min_runs, c->min_runs, more,
+			!strcmp(c->settings.workload, "threads") ? "nothing else is gated there" :
+			"gating on the other figures there");
 	if (*c->baseline->hostname && *c->current->hostname &&
-	    strcmp(c->baseline->hostname, c->current->hostname))
-		fprintf(out, "%snote: the reports come from different hosts ('%s', '%s')\n",
-			prefix, c->baseline->hostname, c->current->hostname);
+	    strcmp(c->baseline->hostname, c->current->hostname)) {
+		char note[512];
+
+		snprintf(note, sizeof(note), "%snote: the reports come from different hosts "
+			 "('%s', '%s')", prefix, c->baseline->hostname, c->current->hostname);
+		put_wrapped(out, note, TABLE_WIDTH, more);
+	}
 }
 
 static void put_summary(FILE *out, const struct comparison *c)
@@ -187,8 +205,8 @@ int compare_write_text(FILE *out, const struct comparison *c)
 	struct table table;
 	int ret;
 
-	fprintf(out, "allocbench compare: baseline '%s', current '%s'\n", c->baseline->path,
-		c->current->path);
+	text_line(out, "allocbench compare: baseline '%s', current '%s'", c->baseline->path,
+		  c->current->path);
 	describe_file(out, "baseline:", c->baseline);
 	describe_file(out, "current: ", c->current);
 	put_criteria(out, c, "", "  ");
@@ -223,9 +241,9 @@ int compare_write_text(FILE *out, const struct comparison *c)
 		const struct compare_row *row = &c->rows[i];
 
 		if (row->verdict == COMPARE_FAILED)
-			fprintf(out, "failed: %s %llu B: %s\n", row->backend,
-				(unsigned long long)row->size,
-				row->current->error ? row->current->error : "no reason given");
+			text_line(out, "failed: %s %llu B: %s", row->backend,
+				  (unsigned long long)row->size,
+				  row->current->error ? row->current->error : "no reason given");
 	}
 	put_summary(out, c);
 	fprintf(out, "result: %s\n", c->regression ? "REGRESSION" : "no regression");

@@ -380,13 +380,33 @@ int report_counters_check_text(FILE *out, const struct counters_check *check)
 	for (size_t i = 0; i < check->list.n; i++) {
 		const struct counter_status *st = &check->events[i];
 
-		fprintf(out, "%-*s  %-7s  %-*s  %s\n", name_width, check->list.names[i],
-			st->ok ? "yes" : "no", comp_width, st->component[0] ? st->component : "-",
-			st->description[0] ? st->description : "-");
-		if (!st->ok)
-			fprintf(out, "  why: %s\n", st->reason);
-		if (!st->ok && st->hint[0])
-			fprintf(out, "  fix: %s\n", st->hint);
+		char line[sizeof(st->reason) + sizeof(st->hint) + 8], head[COUNTERS_NAME_MAX + 64];
+		int col;
+
+		/* Every line within 80 columns: the description, why and fix wrapped. */
+		col = snprintf(head, sizeof(head), "%-*s  %-7s  %-*s  ", name_width,
+			       check->list.names[i], st->ok ? "yes" : "no", comp_width,
+			       st->component[0] ? st->component : "-");
+		snprintf(line, sizeof(line), "    %s", st->description[0] ? st->description : "-");
+		if (col >= 0 && (size_t)col + strlen(line + 4) <= TEXT_WIDTH) {
+			fprintf(out, "%s%s\n", head, line + 4);
+		} else {
+			/* No room beside the columns: on the next line(s), indented. */
+			size_t end = strlen(head);
+
+			while (end && head[end - 1] == ' ')
+				end--;
+			fprintf(out, "%.*s\n", (int)end, head);
+			put_wrapped(out, line, TEXT_WIDTH, "    ");
+		}
+		if (!st->ok) {
+			snprintf(line, sizeof(line), "  why: %s", st->reason);
+			put_wrapped(out, line, TEXT_WIDTH, "       ");
+		}
+		if (!st->ok && st->hint[0]) {
+			snprintf(line, sizeof(line), "  fix: %s", st->hint);
+			put_wrapped(out, line, TEXT_WIDTH, "       ");
+		}
 	}
 	return ferror(out) ? -1 : 0;
 }

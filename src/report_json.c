@@ -70,6 +70,10 @@ static cJSON *host_json(const struct host_info *host)
 	cJSON_AddStringToObject(obj, "libc_version", host->libc_version);
 	cJSON_AddNumberToObject(obj, "page_size", (double)host->page_size);
 	cJSON_AddStringToObject(obj, "thp", host->thp);
+	if (host->mem_available_bytes)
+		cJSON_AddNumberToObject(obj, "mem_available_bytes", (double)host->mem_available_bytes);
+	else
+		cJSON_AddNullToObject(obj, "mem_available_bytes");
 	return obj;
 }
 

@@ -9,41 +9,62 @@
 #include "table.h"
 #include "util.h"
 
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/*
+ * One line of the header, wrapped at 80 columns: host names, kernel releases,
+ * CPU models and size lists of any length keep every line within it.
+ */
+static void header_line(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void header_line(FILE *out, const char *fmt, ...)
+{
+	char line[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	put_wrapped(out, line, 80, "  ");
+}
 
 static void print_header(FILE *out, const struct run_report *report)
 {
 	const struct run_config *config = report->config;
 	const struct host_info *host = &report->host;
-	char total[32];
+	char total[32], align[64], sizes[MEASURE_MAX_MIX * 21 + 1];
+	size_t used = 0;
 
 	format_bytes(total, sizeof(total), config->total_bytes);
-	fprintf(out, "allocbench %s: %s, %s per measurement, touch %s, median of %u run%s\n",
-		ALLOCBENCH_VERSION, workload_name(config->workload), total,
-		touch_name(config->touch), config->repeat, config->repeat == 1 ? "" : "s");
-	fprintf(out, "host: %s, %s %s, %s %s, %d CPU%s, %s\n",
-		host->hostname, host->kernel, host->machine, host->libc, host->libc_version,
-		host->cpus, host->cpus == 1 ? "" : "s", host->cpu_model);
-	fprintf(out, "page %ld B, THP %s; alignment: ", host->page_size, host->thp);
+	header_line(out, "allocbench %s: %s, %s per measurement, touch %s, median of %u run%s",
+		    ALLOCBENCH_VERSION, workload_name(config->workload), total,
+		    touch_name(config->touch), config->repeat, config->repeat == 1 ? "" : "s");
+	header_line(out, "host: %s, %s %s, %s %s, %d CPU%s, %s",
+		    host->hostname, host->kernel, host->machine, host->libc, host->libc_version,
+		    host->cpus, host->cpus == 1 ? "" : "s", host->cpu_model);
 	if (config->align)
-		fprintf(out, "%zu B for pool, arena (--align)", config->align);
+		snprintf(align, sizeof(align), "%zu B for pool, arena (--align)", config->align);
 	else
-		fputs("natural for pool, arena", out);
-	fprintf(out, ", %zu B for malloc\n", backend_malloc_alignment());
+		copy_string(align, sizeof(align), "natural for pool, arena");
+	header_line(out, "page %ld B, THP %s; alignment: %s, %zu B for malloc",
+		    host->page_size, host->thp, align, backend_malloc_alignment());
 	if (*ALLOCBENCH_SANITIZE)
-		fprintf(out, "warning: a -fsanitize=%s build: malloc is the sanitizer's\n",
-			ALLOCBENCH_SANITIZE);
+		header_line(out, "warning: a -fsanitize=%s build: malloc is the sanitizer's",
+			    ALLOCBENCH_SANITIZE);
 	switch (config->workload) {
 	case WORKLOAD_RANDOM:
-		fprintf(out, "random: seed %llu, sizes", (unsigned long long)config->seed);
-		for (size_t i = 0; i < config->nsizes; i++)
-			fprintf(out, "%s%zu", i ? "," : " ", config->sizes[i]);
-		fputs(" B mixed in one heap\n", out);
+		sizes[0] = '\0';
+		for (size_t i = 0; i < config->nsizes && used < sizeof(sizes); i++)
+			used += (size_t)snprintf(sizes + used, sizeof(sizes) - used, "%s%zu",
+						 i ? "," : "", config->sizes[i]);
+		header_line(out, "random: seed %llu, sizes %s B mixed in one heap",
+			    (unsigned long long)config->seed, sizes);
 		break;
 	case WORKLOAD_THREADS:
-		fprintf(out, "threads: %u at once, against 1 thread, swapping elements of a "
-			"shared array\n", config->threads);
+		header_line(out, "threads: %u at once, against 1 thread, swapping elements of a "
+			    "shared array", config->threads);
 		break;
 	default:
 		break;
@@ -60,20 +81,40 @@ static void print_footer(FILE *out, const struct run_report *report)
 	fputc('\n', out);
 	switch (config->workload) {
 	case WORKLOAD_FILL:
-		fputs("floor (this loop filling one fresh mapping, no allocator), ns per chunk:\n ", out);
-		for (size_t i = 0; i < report->nfloors; i++) {
+		fputs("floor (this loop filling one fresh mapping, no allocator), ns per chunk:\n", out);
+		/* Two spaces in front, items whole, every line within 80 columns. */
+		for (size_t i = 0, col = 0; i < report->nfloors; i++) {
 			const struct floor_cell *f = &report->floors[i];
+			char item[sizeof(f->error) + 64];
+			size_t len;
 			double ns;
 
 			if (!report_floor_ns(report, f->size, &ns))
-				fprintf(out, " %zu B %.2f", f->size, ns);
+				snprintf(item, sizeof(item), "  %zu B %.2f%s", f->size, ns,
+					 i + 1 < report->nfloors ? "," : "");
 			else
-				fprintf(out, " %zu B %s", f->size,
-					f->ok ? "n/a (nothing touched)" : f->error);
-			fputs(i + 1 < report->nfloors ? "," : "\n", out);
-			if (resolution_bytes(report, f->count) > worst)
-				worst = resolution_bytes(report, f->count);
+				snprintf(item, sizeof(item), "  %zu B %s%s", f->size,
+					 f->ok ? "n/a (nothing touched)" : f->error,
+					 i + 1 < report->nfloors ? "," : "");
+			len = strlen(item) - 2;
+			if (col && col + 1 + len > 80) {
+				fputc('\n', out);
+				col = 0;
+			}
+			if (len > 78) {
+				/* A failure's reason: lines of its own. */
+				put_wrapped(out, item, 80, "  ");
+				col = 0;
+				continue;
+			}
+			fputs(col ? item + 1 : item, out);
+			col += col ? len + 1 : len + 2;
+			if (i + 1 == report->nfloors)
+				fputc('\n', out);
 		}
+		for (size_t i = 0; i < report->nfloors; i++)
+			if (resolution_bytes(report, report->floors[i].count) > worst)
+				worst = resolution_bytes(report, report->floors[i].count);
 		fprintf(out, "overhead resolution: one page over the count, at most %.3g B per "
 			"chunk;\nwarm: the same fill again after freeing everything, in the same "
 			"process\n", worst);

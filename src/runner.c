@@ -766,11 +766,37 @@ static int parse_child_mix(const char *s, struct measure_params *params)
 }
 
 /*
+ * The "nomem" fault: limits this process's address space (RLIMIT_AS) to
+ * what it maps now, plus the array of PARAMS->count chunk pointers and 64 KiB
+ * for the stack, so that the backend's allocations fail as they do in a
+ * child out of memory, whatever memory the machine has. Returns 0, or -1
+ * when the limit cannot be set.
+ */
+static int test_fault_nomem(const struct measure_params *params)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned long long vm_pages;
+	struct rlimit limit;
+	FILE *f = fopen("/proc/self/statm", "r");
+	int n;
+
+	if (!f)
+		return -1;
+	n = fscanf(f, "%llu", &vm_pages);
+	fclose(f);
+	if (n != 1 || page <= 0)
+		return -1;
+	limit.rlim_cur = limit.rlim_max = (rlim_t)vm_pages * (rlim_t)page +
+		(rlim_t)params->count * sizeof(void *) + (rlim_t)page + 65536;
+	return setrlimit(RLIMIT_AS, &limit);
+}
+
+/*
  * The tests' fault hook (runner.h): fails as RUNNER_TEST_FAULT_ENV says when
  * it names this BACKEND or no backend. Compiled into every build, so that the
  * tests exercise the binary users run; it costs one getenv per child.
  */
-static void test_fault(const char *backend)
+static void test_fault(const char *backend, const struct measure_params *params)
 {
 	const char *fault = getenv(RUNNER_TEST_FAULT_ENV), *colon;
 	size_t len;
@@ -792,9 +818,15 @@ static void test_fault(const char *backend)
 	} else if (len == 4 && !strncmp(fault, "hang", len)) {
 		for (;;)
 			pause();
+	} else if (len == 5 && !strncmp(fault, "nomem", len)) {
+		if (!test_fault_nomem(params))
+			return;
+		fprintf(stderr, "allocbench: error: %s '%s': cannot limit the address space: %s\n",
+			RUNNER_TEST_FAULT_ENV, fault, strerror(errno));
+		_exit(2);
 	}
-	fprintf(stderr, "allocbench: error: invalid %s '%s' (expected crash, abort, kill or "
-		"hang, optionally followed by :BACKEND)\n", RUNNER_TEST_FAULT_ENV, fault);
+	fprintf(stderr, "allocbench: error: invalid %s '%s' (expected crash, abort, kill, hang "
+		"or nomem, optionally followed by :BACKEND)\n", RUNNER_TEST_FAULT_ENV, fault);
 	_exit(2);
 }
 
@@ -851,7 +883,7 @@ int runner_child_main(int argc, char **argv)
 		counters_open(&counters, &list);
 		params.counters = &counters;
 	}
-	test_fault(argv[1]);
+	test_fault(argv[1], &params);
 	is_floor = !strcmp(argv[1], RUNNER_FLOOR);
 	/* The random sequence is made before anything is measured, the same for every backend. */
 	if (params.workload == WORKLOAD_RANDOM && !is_floor) {

@@ -87,8 +87,11 @@ _Noreturn void runner_signal_exit(int sig);
  *
  * For the tests only, the environment variable RUNNER_TEST_FAULT_ENV makes
  * the child fail on purpose before it measures: "crash" (SIGSEGV), "abort"
- * (SIGABRT), "kill" (SIGKILL, as the OOM killer does) or "hang" (waits
- * forever, for --timeout); "KIND:BACKEND" affects only BACKEND's children.
+ * (SIGABRT), "kill" (SIGKILL, as the OOM killer does), "hang" (waits
+ * forever, for --timeout) or "nomem" (its address space limited to what it
+ * maps plus the array of chunk pointers: the backend's allocations fail, as
+ * in a child out of memory, on any machine); "KIND:BACKEND" affects only
+ * BACKEND's children.
  */
 int runner_child_main(int argc, char **argv);
 

@@ -1,4 +1,5 @@
 #include "table.h"
+#include "util.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -57,10 +58,10 @@ int table_set_note(struct table_row *row, const char *note)
 }
 
 static void print_cell(FILE *out, const struct table *table, size_t col, int width,
-		       const char *text)
+		       const char *text, int gap)
 {
 	if (col)
-		fputs("  ", out);
+		fprintf(out, "%*s", gap, "");
 	/* The last column left-aligned needs no padding after it. */
 	if (col && table->left[col] && col + 1 == table->ncolumns)
 		fputs(text, out);
@@ -70,8 +71,9 @@ static void print_cell(FILE *out, const struct table *table, size_t col, int wid
 
 int table_print(const struct table *table, FILE *out)
 {
+	static const char spaces[] = "                                        "; /* 40 */
 	int width[TABLE_MAX_COLUMNS];
-	int two_lines = 0;
+	int two_lines = 0, gap = 2, total = 0;
 
 	for (size_t c = 0; c < table->ncolumns; c++) {
 		int w1 = (int)strlen(table->head1[c]), w2 = (int)strlen(table->head2[c]);
@@ -87,6 +89,11 @@ int table_print(const struct table *table, FILE *out)
 				width[c] = w;
 		}
 	}
+	/* Two spaces between columns; one when that keeps the table within 80 columns. */
+	for (size_t c = 0; c < table->ncolumns; c++)
+		total += width[c] + (c ? gap : 0);
+	if (total > TABLE_WIDTH)
+		gap = 1;
 	for (int line = two_lines ? 0 : 1; line < 2; line++) {
 		/* An upper heading line ends at its last word: no trailing spaces. */
 		size_t last = table->ncolumns;
@@ -94,17 +101,28 @@ int table_print(const struct table *table, FILE *out)
 		while (last > 1 && !*(line ? table->head2[last - 1] : table->head1[last - 1]))
 			last--;
 		for (size_t c = 0; c < last; c++)
-			print_cell(out, table, c, width[c], line ? table->head2[c] : table->head1[c]);
+			print_cell(out, table, c, width[c], line ? table->head2[c] : table->head1[c], gap);
 		fputc('\n', out);
 	}
 	for (size_t r = 0; r < table->nrows; r++) {
 		const struct table_row *row = &table->rows[r];
 
-		for (size_t c = 0; c < row->ncells; c++)
-			print_cell(out, table, c, width[c], row->cells[c]);
-		if (row->note)
-			fprintf(out, "%s%s", row->ncells ? "  " : "", row->note);
-		fputc('\n', out);
+		size_t col = 0;
+
+		for (size_t c = 0; c < row->ncells; c++) {
+			print_cell(out, table, c, width[c], row->cells[c], gap);
+			col += (size_t)width[c] + (c ? (size_t)gap : 0);
+		}
+		if (!row->note) {
+			fputc('\n', out);
+			continue;
+		}
+		/* The note (a failure's reason) wrapped within 80 columns, under itself. */
+		if (row->ncells) {
+			fputs("  ", out);
+			col += 2;
+		}
+		put_wrapped_from(out, row->note, col, TABLE_WIDTH, col <= 40 ? spaces + 40 - col : "    ");
 	}
 	return ferror(out) ? -1 : 0;
 }

@@ -11,6 +11,8 @@
 
 #define TABLE_MAX_COLUMNS 24
 #define TABLE_CELL 48
+/* The text reports' width: columns closer together, notes wrapped, to fit it. */
+#define TABLE_WIDTH 80
 
 struct table_row {
 	char cells[TABLE_MAX_COLUMNS][TABLE_CELL];

@@ -79,29 +79,49 @@ void copy_string(char *dst, size_t dst_size, const char *src)
 
 void put_wrapped(FILE *out, const char *text, size_t width, const char *indent)
 {
-	size_t col = strspn(text, " "), indent_len = strlen(indent);
-	int line_empty = 1;   /* no word on the current line yet */
+	size_t lead = strspn(text, " ");
 
 	/* The first line keeps its own leading spaces. */
-	fwrite(text, 1, col, out);
-	text += col;
-	while (*text) {
-		size_t word = strcspn(text, " ");
+	fwrite(text, 1, lead, out);
+	put_wrapped_from(out, text + lead, lead, width, indent);
+}
 
-		if (!line_empty && col + 1 + word > width) {
+void put_wrapped_from(FILE *out, const char *text, size_t col, size_t width, const char *indent)
+{
+	size_t indent_len = strlen(indent), spaces = 0;
+	int line_empty = 1;   /* no word on the current line yet */
+
+	text += strspn(text, " ");
+	while (*text) {
+		size_t word = strcspn(text, " "), gap = line_empty ? 0 : spaces;
+
+		if ((!line_empty || col > indent_len) && col + gap + word > width) {
 			fprintf(out, "\n%s", indent);
 			col = indent_len;
 			line_empty = 1;
+			gap = 0;
 		}
-		if (!line_empty) {
-			fputc(' ', out);
-			col++;
+		/* Spaces between words on one line are kept (aligned labels). */
+		fprintf(out, "%*s", (int)gap, "");
+		col += gap;
+		/* A word longer than a whole line is cut at the width (not inside a UTF-8 character). */
+		while (col + word > width && width > col) {
+			size_t part = width - col;
+
+			while (part > 1 && ((unsigned char)text[part] & 0xc0) == 0x80)
+				part--;
+			fwrite(text, 1, part, out);
+			text += part;
+			word -= part;
+			fprintf(out, "\n%s", indent);
+			col = indent_len;
 		}
 		fwrite(text, 1, word, out);
 		col += word;
 		line_empty = 0;
 		text += word;
-		text += strspn(text, " ");
+		spaces = strspn(text, " ");
+		text += spaces;
 	}
 	fputc('\n', out);
 }

@@ -28,7 +28,8 @@
 /*
  * Writes TEXT (one logical line, no newline) to OUT broken at spaces into
  * lines of at most WIDTH characters, each continuation line starting with
- * INDENT; a word longer than a line stays whole. Ends with a newline.
+ * INDENT; a word longer than a whole line is cut at WIDTH. Ends with a
+ * newline. Every line fits WIDTH when INDENT is shorter than WIDTH.
  */
 void put_wrapped(FILE *out, const char *text, size_t width, const char *indent);
 
@@ -90,8 +91,15 @@ void text_clean_in_place(char *s, size_t size);
 /*
  * Writes TEXT (one logical line, no newline) to OUT broken at spaces into
  * lines of at most WIDTH characters, each continuation line starting with
- * INDENT; a word longer than a line stays whole. Ends with a newline.
+ * INDENT; a word longer than a whole line is cut at WIDTH. Ends with a
+ * newline. Every line fits WIDTH when INDENT is shorter than WIDTH.
  */
 void put_wrapped(FILE *out, const char *text, size_t width, const char *indent);
+
+/*
+ * put_wrapped() for TEXT that continues a line already COL characters long:
+ * its first word stays on that line when it fits, else starts the next.
+ */
+void put_wrapped_from(FILE *out, const char *text, size_t col, size_t width, const char *indent);
 
 #endif

@@ -77,32 +77,33 @@ test_done() {
 test_lazy_prereq() {
 	eval "prereq_script_$1=\$2"
 }
+# (Their variables begin with _pq_: a script's own, such as $r, stay its own.)
 prereq_eval() {
-	eval "state=\${prereq_state_$1-}"
-	if [ -z "$state" ]; then
-		eval "script=\${prereq_script_$1-}"
-		[ -n "$script" ] || { echo "prerequisite $1 is not declared" >&2; exit 2; }
-		out=$( (eval "$script") 2>/dev/null; printf '\n#rc=%d' $?)
-		[ "${out##*#rc=}" = 0 ] && state=yes || state=no
-		why=$(printf '%s\n' "$out" | grep -v '^#rc=' | grep . | tail -n 1)
-		eval "prereq_state_$1=\$state; prereq_reason_$1=\$why"
+	eval "_pq_state=\${prereq_state_$1-}"
+	if [ -z "$_pq_state" ]; then
+		eval "_pq_script=\${prereq_script_$1-}"
+		[ -n "$_pq_script" ] || { echo "prerequisite $1 is not declared" >&2; exit 2; }
+		_pq_out=$( (eval "$_pq_script") 2>/dev/null; printf '\n#rc=%d' $?)
+		[ "${_pq_out##*#rc=}" = 0 ] && _pq_state=yes || _pq_state=no
+		_pq_why=$(printf '%s\n' "$_pq_out" | grep -v '^#rc=' | grep . | tail -n 1)
+		eval "prereq_state_$1=\$_pq_state; prereq_reason_$1=\$_pq_why"
 	fi
-	[ "$state" = yes ]
+	[ "$_pq_state" = yes ]
 }
 test_have_prereq() {
 	prereq_why=
-	for p in $(echo "$1" | tr ',' ' '); do
-		case $p in
+	for _pq_p in $(echo "$1" | tr ',' ' '); do
+		case $_pq_p in
 		!*)
-			if prereq_eval "${p#!}"; then
-				eval "r=\${prereq_reason_${p#!}-}"
-				prereq_why="needs not ${p#!}${r:+ ($r)}"
+			if prereq_eval "${_pq_p#!}"; then
+				eval "_pq_r=\${prereq_reason_${_pq_p#!}-}"
+				prereq_why="needs not ${_pq_p#!}${_pq_r:+ ($_pq_r)}"
 				return 1
 			fi ;;
 		*)
-			if ! prereq_eval "$p"; then
-				eval "r=\${prereq_reason_$p-}"
-				prereq_why="needs $p${r:+: $r}"
+			if ! prereq_eval "$_pq_p"; then
+				eval "_pq_r=\${prereq_reason_$_pq_p-}"
+				prereq_why="needs $_pq_p${_pq_r:+: $_pq_r}"
 				return 1
 			fi ;;
 		esac
@@ -110,15 +111,100 @@ test_have_prereq() {
 	return 0
 }
 check_if() {
-	prereqs=$1; shift
-	if test_have_prereq "$prereqs"; then check "$@"; else skip "$1" "$prereq_why"; fi
+	_pq_prereqs=$1; shift
+	if test_have_prereq "$_pq_prereqs"; then check "$@"; else skip "$1" "$prereq_why"; fi
 }
+
+# ---------------------------------------------------------------- the host
+# What a test needs of the host is a prerequisite, declared here once and
+# computed from the binary's own report wherever the report says it: one
+# small run, at most once per script, kept in $tmp/.host.json.
+host_json=$tmp/.host.json
+"$AB" --sizes 4 --total 4K --repeat 1 --backend arena -f json >"$host_json" 2>/dev/null
+# host_fact PATH: one value of that report ("" when missing).
+host_fact() { "$JSONQ" "$host_json" "$1" 2>/dev/null; }
 
 # The sanitizers the binary was built with ("" for none): under
 # AddressSanitizer malloc is the sanitizer's, and address-space limits break it.
-sanitizers=$("$AB" --sizes 4 --total 4K --repeat 1 --backend arena -f json 2>/dev/null |
-	"$JSONQ" - tool.sanitizers 2>/dev/null)
+sanitizers=$(host_fact tool.sanitizers)
 asan=0
 case $sanitizers in *address*) asan=1 ;; esac
 test_lazy_prereq ASAN '[ $asan = 1 ] || { echo "built without AddressSanitizer"; exit 1; }; echo "built with AddressSanitizer"'
+test_lazy_prereq SANITIZED '[ -n "$sanitizers" ] || { echo "built without sanitizers"; exit 1; }; echo "built with -fsanitize=$sanitizers"'
+# malloc is glibc's own (not a sanitizer's): its chunk formula holds.
+test_lazy_prereq GLIBC_MALLOC '
+	libc=$(host_fact host.libc)
+	[ "$libc" = glibc ] || { echo "the C library is $libc, not glibc"; exit 1; }
+	[ $asan = 0 ] || { echo "malloc is AddressSanitizer'"'"'s, not glibc'"'"'s"; exit 1; }'
+test_lazy_prereq PAGE_4K '
+	p=$(host_fact host.page_size)
+	[ "$p" = 4096 ] || { echo "the page size is $p B, not 4096"; exit 1; }'
+# RSS is the chunks' own: under AddressSanitizer its shadow memory (an
+# eighth of the bytes touched) is resident too.
+test_lazy_prereq RSS_EXACT '[ $asan = 0 ] || { echo "built with AddressSanitizer: its shadow memory, an eighth of the bytes touched, is resident too"; exit 1; }'
+# Transparent huge pages in "always" mode make RSS move in 2 MiB steps.
+test_lazy_prereq THP_NOT_ALWAYS '
+	t=$(host_fact host.thp)
+	[ "$t" != always ] || { echo "transparent huge pages are always on: RSS moves in 2 MiB steps"; exit 1; }'
+# MEM_<N>G: MemAvailable, as the binary read it, is at least N GiB.
+for g in 1 2 4 8; do
+	test_lazy_prereq MEM_${g}G "
+		m=\$(host_fact host.mem_available_bytes)
+		[ -n \"\$m\" ] && [ \"\$m\" != null ] || { echo 'MemAvailable unknown'; exit 1; }
+		[ \$((m >> 20)) -ge $((g * 1024)) ] || { echo \"MemAvailable is \$((m >> 20)) MiB, less than $g GiB\"; exit 1; }"
+done
 
+# PAPI, as the binary sees it: built with it (PAPI), its perf_event
+# component enabled (PERF_EVENT: disabled where libpfm4 finds no PMU, or by
+# the kernel's paranoid level), a hardware event countable (HW_COUNTERS).
+# PMU: the kernel exposes a CPU's performance monitoring unit at all.
+test_lazy_prereq PAPI '
+	v=$("$AB" counters -f json --counters allocbench::allocs 2>/dev/null | "$JSONQ" - papi_version)
+	[ -n "$v" ] && [ "$v" != null ] || { echo "built without PAPI (make PAPI=0)"; exit 1; }
+	echo "PAPI $v"'
+test_lazy_prereq PERF_EVENT '
+	r=$(host_fact counters_status.PAPI_TOT_CYC)
+	case $r in
+	"") echo "the report has no status for PAPI_TOT_CYC"; exit 1 ;;
+	*"perf_event component is disabled"*|*"not built with PAPI"*) echo "$r"; exit 1 ;;
+	esac
+	echo "PAPI_TOT_CYC: $r"'
+test_lazy_prereq HW_COUNTERS '
+	r=$(host_fact counters_status.PAPI_TOT_CYC)
+	[ "$r" = ok ] || { echo "PAPI_TOT_CYC cannot be counted: $r"; exit 1; }'
+test_lazy_prereq PMU '
+	ls /sys/bus/event_source/devices 2>/dev/null | grep -Eq "^(cpu|cpu_.*|armv.*|arm_.*)\$" ||
+		{ echo "the kernel has no CPU PMU (/sys/bus/event_source/devices)"; exit 1; }'
+
+# Tools and privileges.
+test_lazy_prereq ROOT '[ "$(id -u)" = 0 ] || { echo "not root"; exit 1; }'
+# A private mount namespace in which a file can be bound over another (to
+# give the binary another /proc/meminfo or /proc/cpuinfo).
+test_lazy_prereq UNSHARE '
+	[ "$(id -u)" = 0 ] || { echo "not root (unshare -m and mount --bind need it)"; exit 1; }
+	echo yes >"$tmp/.bind-src"; echo no >"$tmp/.bind-dst"
+	out=$(unshare -m sh -c "mount --bind \"\$1\" \"\$2\" && cat \"\$2\"" - "$tmp/.bind-src" "$tmp/.bind-dst" 2>&1)
+	[ "$out" = yes ] || { echo "unshare -m with mount --bind does not work here: $out"; exit 1; }'
+test_lazy_prereq CC 'command -v "${CC:-cc}" >/dev/null || { echo "no C compiler (${CC:-cc})"; exit 1; }'
+test_lazy_prereq DEV_FULL '
+	[ -w /dev/full ] || { echo "/dev/full is not writable"; exit 1; }
+	! echo x 2>/dev/null >/dev/full || { echo "writing /dev/full succeeds here"; exit 1; }'
+# JEMALLOC, MIMALLOC, TCMALLOC: the allocator's x86-64 shared library is installed.
+for a in jemalloc:libjemalloc.so.2:libjemalloc2 mimalloc:libmimalloc.so.2:libmimalloc2.0 \
+	 tcmalloc:libtcmalloc_minimal.so.4:libtcmalloc-minimal4; do
+	name=${a%%:*}; rest=${a#*:}; soname=${rest%%:*}; pkg=${rest#*:}
+	test_lazy_prereq "$(echo "$name" | tr a-z A-Z)" "
+		PATH=\$PATH:/sbin:/usr/sbin ldconfig -p | grep -q '$soname ' ||
+			{ echo '$soname is not installed (apt-get install $pkg)'; exit 1; }"
+done
+unset a name rest soname pkg g
+test_lazy_prereq CHROMIUM '[ -x /usr/bin/chromium ] || { echo "/usr/bin/chromium missing (apt-get install chromium)"; exit 1; }'
+test_lazy_prereq XMLLINT 'command -v xmllint >/dev/null || { echo "no xmllint (apt-get install libxml2-utils)"; exit 1; }'
+test_lazy_prereq PYTHON3 'command -v python3 >/dev/null || { echo "no python3"; exit 1; }'
+test_lazy_prereq JSONSCHEMA 'command -v jsonschema >/dev/null || { echo "no jsonschema command (Debian: python3-jsonschema)"; exit 1; }'
+
+# with_file FAKE REAL COMMAND...: runs COMMAND in a private mount namespace
+# where the file REAL (e.g. /proc/cpuinfo) reads as FAKE. Needs UNSHARE.
+with_file() {
+	unshare -m sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' - "$@"
+}

@@ -11,9 +11,12 @@ j=$tmp/r.json
 check "schema" [ "$(jq_get "$j" schema)" = allocbench/1 ]
 check "tool name" [ "$(jq_get "$j" tool.name)" = allocbench ]
 check "tool version" [ "$(jq_get "$j" tool.version)" = "$("$AB" --version | cut -d' ' -f2)" ]
-for f in kernel cpu_model cpus libc libc_version page_size thp hostname; do
-	check "host.$f present" jq_get "$j" "host.$f" >/dev/null
+for f in kernel cpu_model cpus libc libc_version page_size thp hostname mem_available_bytes; do
+	check "host.$f present" sh -c '"$1" "$2" "$3" >/dev/null' - "$JSONQ" "$j" "host.$f"
 done
+avail_kib=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
+check "host.mem_available_bytes is MemAvailable (within 25%)" \
+	near "$(jq_get "$j" host.mem_available_bytes)" $((avail_kib * 1024)) $((avail_kib * 256))
 check "config.total_bytes" [ "$(jq_get "$j" config.total_bytes)" = 1048576 ]
 check "config.repeat" [ "$(jq_get "$j" config.repeat)" = 2 ]
 check "config.touch" [ "$(jq_get "$j" config.touch)" = pages ]
@@ -58,9 +61,27 @@ check "text table headings" grep -Eq '^backend +B +count +KiB +B/chunk +ns +ns +
 check "text has eight rows" [ "$(grep -Ec '^(malloc|pool|pool-locked|arena) +(4|40) +[0-9]+ ' "$tmp/out")" -eq 8 ]
 check "text row has ten columns" [ "$(grep -E '^pool +40 ' "$tmp/out" | awk '{print NF}')" -eq 10 ]
 check "text fits 80 columns" [ "$(awk 'length > 80' "$tmp/out" | wc -l)" -eq 0 ]
-[ $asan = 1 ] && skip "text malloc 4 overhead is 28 B" "built with AddressSanitizer" ||
-check "text malloc 4 overhead is 28 B" grep -Eq '^malloc +4 +262144 +[0-9]+ +28\.[0-9]+ ' "$tmp/out"
+check_if GLIBC_MALLOC "text malloc 4 overhead is 28 B" grep -Eq '^malloc +4 +262144 +[0-9]+ +28\.[0-9]+ ' "$tmp/out"
 check "quiet run prints nothing on stderr" [ ! -s "$tmp/err" ]
+
+# Every line within 80 columns on a host whose CPU model is long (the host
+# line of a machine with "Intel(R) Xeon(R) Processor" was 86 columns), whose
+# names are long, and with many sizes: /proc/cpuinfo replaced in a private
+# mount namespace.
+long_model="Intel(R) Xeon(R) Processor @ 2.10GHz (a fake model name, long enough to need three lines of its own)"
+if test_have_prereq UNSHARE; then
+	sed "s/^model name.*/model name\t: $long_model/" /proc/cpuinfo >"$tmp/cpuinfo"
+	with_file "$tmp/cpuinfo" /proc/cpuinfo "$AB" --sizes 1,2,3,4,5,6,7,8,9,10,11,12,13,14 \
+		--backend arena --align 4096 --total 64K --repeat 1 -q >"$tmp/long.txt" 2>"$tmp/err"
+	check "long CPU model: exits 0" [ $? -eq 0 ]
+	check "long CPU model: every text line fits 80 columns" [ "$(awk 'length > 80' "$tmp/long.txt" | wc -l)" -eq 0 ]
+	check "long CPU model: the whole model is there" \
+		sh -c 'sed -n "/^host:/,/^page/p" "$1" | tr "\n" " " | tr -s " " | grep -qF "$2"' - "$tmp/long.txt" "$long_model"
+	with_file "$tmp/cpuinfo" /proc/cpuinfo "$AB" --sizes 4 --backend arena --total 64K --repeat 1 -q -f json >"$tmp/long.json"
+	check "long CPU model: the JSON has it whole" [ "$(jq_get "$tmp/long.json" host.cpu_model)" = "$long_model" ]
+else
+	skip "long CPU model: every text line fits 80 columns" "$prereq_why"
+fi
 
 # -o replaces a file atomically and keeps the old one when the run is refused.
 echo old >"$tmp/keep.txt"

@@ -11,12 +11,8 @@ for b in malloc pool pool-locked arena; do
 	check "fill $b reports warm_free_ns" le 0 "$(jq_get "$j" "$r.warm_free_ns.median")"
 done
 for b in pool pool-locked arena; do
-	if [ $asan = 1 ]; then
-		skip "fill $b warm fill reuses its memory (no page faults)" \
-			"AddressSanitizer's shadow memory takes faults of its own"
-		continue
-	fi
-	check "fill $b warm fill reuses its memory (no page faults)" \
+	# AddressSanitizer's shadow memory takes faults of its own.
+	check_if '!ASAN' "fill $b warm fill reuses its memory (no page faults)" \
 		[ "$(jq_get "$j" "results[backend=$b,size=40].warm_page_faults.median")" = 0 ]
 done
 

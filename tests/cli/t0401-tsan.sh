@@ -7,12 +7,14 @@ if ! $cc -std=c11 -D_GNU_SOURCE -pthread -g -O1 -fsanitize=thread -I"$top/src" \
 	-o "$tmp/pool_tsan" "$top/tests/unit/test_pool_threads.c" "$top/src/pool.c" \
 	"$top/src/probe.c" "$top/src/util.c" 2>"$tmp/cc.err"; then
 	skip "pool cross-thread free under ThreadSanitizer" "cannot build with -fsanitize=thread"
+	test_done
 	exit 0
 fi
 TSAN_OPTIONS=halt_on_error=1 "$tmp/pool_tsan" >"$tmp/tsan.out" 2>&1
 rc=$?
 if grep -q 'FATAL: ThreadSanitizer: unexpected memory mapping' "$tmp/tsan.out"; then
 	skip "pool cross-thread free under ThreadSanitizer" "ThreadSanitizer cannot run on this kernel's memory layout"
+	test_done
 	exit 0
 fi
 check "pool cross-thread free is race-free under ThreadSanitizer" [ "$rc" -eq 0 ]

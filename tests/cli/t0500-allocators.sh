@@ -71,7 +71,7 @@ expect_usage "unknown backend lists the third-party ones" "unknown backend 'hoar
 # A requested allocator that is not installed: simulated with an empty search path.
 mkdir "$tmp/empty" "$tmp/libs"
 for b in jemalloc mimalloc tcmalloc; do
-	[ $asan = 1 ] && { skip "$b not installed names its Debian package" "AddressSanitizer refuses it first"; continue; }
+	test_have_prereq '!ASAN' || { skip "$b not installed names its Debian package" "$prereq_why: AddressSanitizer refuses it first"; continue; }
 	ALLOCBENCH_LIBRARY_PATH=$tmp/empty expect_usage "$b not installed names its Debian package" \
 		"backend '$b' needs $(soname $b), which is not installed .*apt-get install $(package $b)" \
 		--backend malloc,$b --total 1M
@@ -85,9 +85,9 @@ check "pool rows have no allocator" [ "$(jq_get "$j" 'results[backend=pool,size=
 check "pool rows have no usable size" [ "$(jq_get "$j" 'results[backend=pool,size=4].usable_bytes')" = null ]
 check "config.preload is empty" [ "$(jq_get "$j" config.preload)" = '{}' ]
 check "config.skipped is empty" [ "$(jq_get "$j" config.skipped)" = '[]' ]
-if [ $asan = 1 ]; then
-	skip "glibc usable sizes" "built with AddressSanitizer, whose malloc this is"
-	check "malloc reports the sanitizer's allocator" [ "$(jq_get "$j" 'results[backend=malloc,size=4].allocator.name')" = asan ]
+if ! test_have_prereq GLIBC_MALLOC; then
+	skip "glibc usable sizes" "$prereq_why"
+	check_if ASAN "malloc reports the sanitizer's allocator" [ "$(jq_get "$j" 'results[backend=malloc,size=4].allocator.name')" = asan ]
 else
 	r="results[backend=malloc,size=4]"
 	check "malloc is glibc" [ "$(jq_get "$j" "$r.allocator.name")" = glibc ]
@@ -111,12 +111,12 @@ fi
 # The text report: a second table under the main one.
 run_ab --sizes 4,40 --backend malloc,arena --total 1M --repeat 1 -q
 check "text: the breakdown table" grep -Eq '^backend +B +B +B +B +version$' "$tmp/out"
-[ $asan = 1 ] || check "text: malloc 4 usable 24, slack 20" grep -Eq '^malloc +4 +24\.00 +20\.00 +8\.[0-9]+ +glibc [0-9.]+$' "$tmp/out"
+check_if GLIBC_MALLOC "text: malloc 4 usable 24, slack 20" grep -Eq '^malloc +4 +24\.00 +20\.00 +8\.[0-9]+ +glibc [0-9.]+$' "$tmp/out"
 check "text: arena has no breakdown row" [ "$(grep -Ec '^arena +(4|40) +[0-9.]+ +[0-9.]+ +[-0-9.]+\*? +[a-z]' "$tmp/out")" -eq 0 ]
 check "text: breakdown fits 80 columns" [ "$(awk '/^(backend|malloc|arena) / && length > 80' "$tmp/out" | wc -l)" -eq 0 ]
 
 # ---- under AddressSanitizer nothing can be preloaded: refused, clearly ----
-if [ $asan = 1 ]; then
+if test_have_prereq ASAN; then
 	expect_usage "AddressSanitizer build refuses jemalloc" "backend 'jemalloc' cannot run in this build.*AddressSanitizer" \
 		--backend jemalloc --total 1M
 	expect_usage "AddressSanitizer build refuses --preload" "backend 'fake' cannot run in this build" \
@@ -128,6 +128,7 @@ if [ $asan = 1 ]; then
 	for b in jemalloc mimalloc tcmalloc; do
 		skip "$b measurements" "built with AddressSanitizer, which must be the first library loaded"
 	done
+	test_done
 	exit 0
 fi
 

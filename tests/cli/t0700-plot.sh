@@ -7,9 +7,9 @@
 . "$(dirname "$0")/lib.sh"
 
 # xml_ok FILE: FILE is well-formed XML (xmllint, else python3).
-if command -v xmllint >/dev/null 2>&1; then
+if test_have_prereq XMLLINT; then
 	xml_ok() { xmllint --noout "$1" 2>/dev/null; }
-elif command -v python3 >/dev/null 2>&1; then
+elif test_have_prereq PYTHON3; then
 	xml_ok() { python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$1" 2>/dev/null; }
 else
 	xml_ok() { return 0; }
@@ -254,43 +254,8 @@ check "refused plot exits 2" [ "$rc" -eq 2 ]
 check "refused plot leaves -o untouched" [ "$(cat "$tmp/keep.svg")" = old ]
 run_ab plot "$tmp/a.json" -o "$tmp/keep.svg"
 check "-o replaces the file with the chart" sh -c '[ "$1" -eq 0 ] && grep -q "^<svg " "$2"' _ "$rc" "$tmp/keep.svg"
-if [ -w /dev/full ]; then
-	run_ab plot "$tmp/a.json" -o /dev/full
-	check "a failed write exits 1 and says so" sh -c '[ "$1" -eq 1 ] && grep -q "cannot write" "$2"' _ "$rc" "$tmp/err"
-fi
-
-# ---- the browser's view -----------------------------------------------------
-
-chromium=/usr/bin/chromium
-if [ ! -x "$chromium" ]; then
-	skip "the chart renders in a browser" "$chromium missing (apt-get install chromium)"
-	exit 0
-fi
-# shot SVG PNG: a 1000x800 screenshot of SVG in headless Chromium.
-shot() {
-	timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$tmp/prof" --screenshot="$2" --window-size=1000,800 \
-		"file://$1" >/dev/null 2>&1
-}
-height=$(sed -n 's/^<svg .* height="\([0-9]*\)".*/\1/p' "$tmp/pipe.svg")
-printf '<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="960" height="%s"><rect width="960" height="100%%" fill="#ffffff"/></svg>\n' \
-	"$height" >"$tmp/blank.svg"
-# The same chart without its data: the series must show up in the picture.
-grep -v '^<use class="point"\|^<path class="line"\|^<path class="range"' "$tmp/pipe.svg" >"$tmp/nodata.svg"
-shot "$tmp/pipe.svg" "$tmp/plot.png"
-shot "$tmp/blank.svg" "$tmp/blank.png"
-shot "$tmp/nodata.svg" "$tmp/nodata.png"
-if [ ! -s "$tmp/plot.png" ] || [ ! -s "$tmp/blank.png" ] || [ ! -s "$tmp/nodata.png" ]; then
-	not_ok "headless Chromium takes screenshots" "no PNG from $chromium"
-	exit 0
-fi
-ok "headless Chromium takes screenshots"
-size() { wc -c <"$1" | tr -d ' '; }
-check "the chart is not blank ($(size "$tmp/plot.png") vs $(size "$tmp/blank.png") bytes)" \
-	[ "$(size "$tmp/plot.png")" -gt $(( 4 * $(size "$tmp/blank.png") + 10000 )) ]
-check "the data is drawn ($(size "$tmp/plot.png") vs $(size "$tmp/nodata.png") bytes without it)" \
-	sh -c "! cmp -s '$tmp/plot.png' '$tmp/nodata.png' && [ $(size "$tmp/plot.png") -gt $(( $(size "$tmp/nodata.png") + 2000 )) ]"
+run_ab plot "$tmp/a.json" -o /dev/full
+check_if DEV_FULL "a failed write exits 1 and says so" sh -c '[ "$1" -eq 1 ] && grep -q "cannot write" "$2"' _ "$rc" "$tmp/err"
 
 # Without --metric, the panels follow the first report's workload.
 run_ab --workload churn --sizes 16,64 --backend pool,malloc --total 1M --rounds 2 --repeat 1 -q -f json -o "$tmp/churn.json"
@@ -302,5 +267,43 @@ run_ab --workload threads --threads 2 --sizes 16,64 --backend pool --total 1M --
 run_ab plot "$tmp/thr.json" -o "$tmp/thr.svg"
 check "a threads report plots without --metric" [ "$rc" -eq 0 ]
 check "... with the threads panels" grep -q 'speedup' "$tmp/thr.svg"
+
+# ---- the browser's view -----------------------------------------------------
+
+# Where Chromium is installed; a function, so that a missing browser skips
+# these checks only (it once ended the script, hiding everything after it).
+chromium=/usr/bin/chromium
+browser_view() {
+	# shot SVG PNG: a 1000x800 screenshot of SVG in headless Chromium.
+	shot() {
+		timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+			--disable-background-networking --disable-component-update --disable-sync \
+			--user-data-dir="$tmp/prof" --screenshot="$2" --window-size=1000,800 \
+			"file://$1" >/dev/null 2>&1
+	}
+	height=$(sed -n 's/^<svg .* height="\([0-9]*\)".*/\1/p' "$tmp/pipe.svg")
+	printf '<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="960" height="%s"><rect width="960" height="100%%" fill="#ffffff"/></svg>\n' \
+		"$height" >"$tmp/blank.svg"
+	# The same chart without its data: the series must show up in the picture.
+	grep -v '^<use class="point"\|^<path class="line"\|^<path class="range"' "$tmp/pipe.svg" >"$tmp/nodata.svg"
+	shot "$tmp/pipe.svg" "$tmp/plot.png"
+	shot "$tmp/blank.svg" "$tmp/blank.png"
+	shot "$tmp/nodata.svg" "$tmp/nodata.png"
+	if [ ! -s "$tmp/plot.png" ] || [ ! -s "$tmp/blank.png" ] || [ ! -s "$tmp/nodata.png" ]; then
+		not_ok "headless Chromium takes screenshots" "no PNG from $chromium"
+		return 0
+	fi
+	ok "headless Chromium takes screenshots"
+	size() { wc -c <"$1" | tr -d ' '; }
+	check "the chart is not blank ($(size "$tmp/plot.png") vs $(size "$tmp/blank.png") bytes)" \
+		[ "$(size "$tmp/plot.png")" -gt $(( 4 * $(size "$tmp/blank.png") + 10000 )) ]
+	check "the data is drawn ($(size "$tmp/plot.png") vs $(size "$tmp/nodata.png") bytes without it)" \
+		sh -c "! cmp -s '$tmp/plot.png' '$tmp/nodata.png' && [ $(size "$tmp/plot.png") -gt $(( $(size "$tmp/nodata.png") + 2000 )) ]"
+}
+if test_have_prereq CHROMIUM; then
+	browser_view
+else
+	skip "the chart renders in a browser" "$prereq_why"
+fi
 
 test_done

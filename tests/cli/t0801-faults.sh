@@ -36,11 +36,8 @@ for kind in crash abort kill; do
 done
 fault crash
 # AddressSanitizer keeps SIGSEGV to itself: it reports, then exits 1.
-if [ $asan = 1 ]; then
-	check "crash: the row names the signal or the exit" sh -c "'$JSONQ' '$tmp/out' 'results[backend=pool,size=4].error' | grep -Eq 'SIGSEGV|exited with status'"
-else
-	check "crash: the row names SIGSEGV" sh -c "'$JSONQ' '$tmp/out' 'results[backend=pool,size=4].error' | grep -q 'killed by signal SIGSEGV (Segmentation fault)'"
-fi
+check_if ASAN "crash: the row names the signal or the exit" sh -c "'$JSONQ' '$tmp/out' 'results[backend=pool,size=4].error' | grep -Eq 'SIGSEGV|exited with status'"
+check_if '!ASAN' "crash: the row names SIGSEGV" sh -c "'$JSONQ' '$tmp/out' 'results[backend=pool,size=4].error' | grep -q 'killed by signal SIGSEGV (Segmentation fault)'"
 fault abort
 check "abort: the row names SIGABRT" sh -c "'$JSONQ' '$tmp/out' 'results[backend=pool,size=4].error' | grep -q 'signal SIGABRT'"
 fault kill
@@ -103,7 +100,8 @@ for args in "compare $tmp/r.json $tmp/r.json" "plot $tmp/r.json" \
 done
 
 # A --total larger than the memory available is refused before anything runs.
-avail_kib=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
+# MemAvailable as the binary read it (its report's host.mem_available_bytes).
+avail_kib=$(( $(host_fact host.mem_available_bytes) / 1024 ))
 big=$((avail_kib * 2))K
 echo old >"$tmp/keep.txt"
 run_ab --sizes 4,4096 --total "$big" -o "$tmp/keep.txt"
@@ -114,20 +112,18 @@ check "--total above MemAvailable leaves -o alone" [ "$(cat "$tmp/keep.txt")" = 
 # 4-byte malloc chunks of a quarter of it: 32-byte chunks and 8-byte pointers.
 run_ab --sizes 4 --total "$((avail_kib / 4))K" --backend malloc --repeat 1 -q
 check "malloc's overhead counts: --total of a quarter of MemAvailable in 4-byte chunks" [ "$rc" -eq 2 ]
-if [ $asan = 1 ]; then
-	skip "--force measures anyway" "AddressSanitizer cannot start under ulimit -v"
-else
-	# With --force the run starts; under a 2 GiB address-space limit it fails at once.
-	(ulimit -v 2000000; ABTEST=$tmp "$AB" --sizes 1G --total "$big" --backend arena --repeat 1 -q \
-		--force -f json) >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	check "--force measures anyway (and the row fails)" [ "$rc" -eq 1 ]
-	check "--force: the row says why" [ "$(jq_get "$tmp/out" 'results[backend=arena,size=1073741824].status')" = failed ]
-fi
+# With --force the run starts; its children, out of memory by the fault
+# hook (their address space limited), fail their rows at once.
+ABTEST=$tmp ALLOCBENCH_TEST_FAULT=nomem "$AB" --sizes 1G --total "$big" --backend arena --repeat 1 -q \
+	--force -f json >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "--force measures anyway (and the row fails)" [ "$rc" -eq 1 ]
+check "--force: the row says why" [ "$(jq_get "$tmp/out" 'results[backend=arena,size=1073741824].status')" = failed ]
 
-# The user's LD_PRELOAD does not break the run.
-if [ $asan = 1 ]; then
-	skip "a user's LD_PRELOAD" "AddressSanitizer must be the first library loaded"
+# The user's LD_PRELOAD does not break the run (AddressSanitizer must be the
+# first library loaded: not under it).
+if ! test_have_prereq '!ASAN'; then
+	skip "a user's LD_PRELOAD" "$prereq_why"
 else
 	LD_PRELOAD=/nonexistent/libnothing.so "$AB" --sizes 4 --total 64K --repeat 1 -q \
 		-f json >"$tmp/out" 2>"$tmp/err"
@@ -135,32 +131,28 @@ else
 	check "a missing LD_PRELOAD library: exit 0" [ "$rc" -eq 0 ]
 	check "a missing LD_PRELOAD library: every row ok" [ "$(jq_get "$tmp/out" 'results#')" = 4 ] &&
 		! grep -q '"failed"' "$tmp/out"
-	lib=$(ldconfig -p | awk '/libjemalloc\.so\.2 .*x86-64/ { print $NF; exit }')
-	if [ -n "$lib" ]; then
+	if test_have_prereq JEMALLOC; then
+		lib=$(ldconfig -p | awk '/libjemalloc\.so\.2 .*x86-64/ { print $NF; exit }')
 		LD_PRELOAD=$lib "$AB" --sizes 40 --total 64K --repeat 1 -q -f json >"$tmp/out" 2>"$tmp/err"
 		rc=$?
 		check "LD_PRELOAD=jemalloc: exit 0" [ "$rc" -eq 0 ]
 		check "LD_PRELOAD=jemalloc: malloc measures the preloaded allocator" \
 			sh -c "'$JSONQ' '$tmp/out' 'results[backend=malloc,size=40].allocator' | grep -q jemalloc"
 	else
-		skip "LD_PRELOAD=jemalloc" "libjemalloc.so.2 is not installed"
+		skip "LD_PRELOAD=jemalloc" "$prereq_why"
 	fi
 fi
 
 # No /proc: a clear error before anything runs (needs a mount namespace).
 # LeakSanitizer cannot run without /proc: under it, the exit status is its own.
-if unshare -m true 2>/dev/null; then
+if test_have_prereq UNSHARE; then
 	unshare -m sh -c "umount -l /proc && '$AB' --sizes 4 --total 64K --repeat 1 -q" \
 		>"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	if [ $asan = 1 ]; then
-		skip "no /proc: exit 2" "LeakSanitizer fails without /proc"
-	else
-		check "no /proc: exit 2" [ "$rc" -eq 2 ]
-	fi
+	check_if '!ASAN' "no /proc: exit 2" [ "$rc" -eq 2 ]
 	check "no /proc: the message says so" grep -q "'/proc/self/exe'.*is /proc mounted" "$tmp/err"
 else
-	skip "no /proc" "unshare -m is not permitted here"
+	skip "no /proc" "$prereq_why"
 fi
 
 # A read-only working directory: nothing is written there unless -o says so.

@@ -24,6 +24,16 @@ static int check_count;
 		}                                                              \
 	} while (0)
 
+/*
+ * SKIP(name, why): a check that needs something this host does not have;
+ * prints "skip - NAME: WHY", counted in the plan, neither passed nor failed.
+ */
+#define SKIP(name, why)                                                        \
+	do {                                                                   \
+		check_count++;                                                 \
+		printf("skip - %s: %s\n", (name), (why));                      \
+	} while (0)
+
 /* Prints the TAP plan "1..N": tests/run.sh fails a test without one. */
 static inline int check_exit(void)
 {

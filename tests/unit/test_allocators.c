@@ -218,7 +218,7 @@ static void test_identify(void)
 	      before.keepcost == after.keepcost && before.fordblks == after.fordblks);
 	/* Under valgrind (.ci/run) malloc is valgrind's: glibc's chunk sizes do not hold. */
 	if (getenv("LD_PRELOAD") && strstr(getenv("LD_PRELOAD"), "vgpreload")) {
-		printf("skip - glibc's usable sizes and mallinfo2: malloc is valgrind's\n");
+		SKIP("glibc's usable sizes and mallinfo2", "malloc is valgrind's");
 		for (int i = 0; i < 3; i++)
 			free(chunks[i]);
 		return;

@@ -35,11 +35,11 @@ int main(void)
 	}
 	/* Fill the first block exactly, then one more: a second block, adjacent. */
 	ok = 1;
-	for (size_t i = 3; i < 4096 / 4; i++)
+	for (size_t i = 3; i < pool.block_bytes / 4; i++)
 		ok &= pool_alloc(&pool) == a + 4 * i;
 	CHECK("a block holds block_bytes / stride chunks", ok && pool.blocks == 1);
 	d = pool_alloc(&pool);
-	CHECK("the next block follows the first", d == a + 4096 && pool.blocks == 2);
+	CHECK("the next block follows the first", d == a + pool.block_bytes && pool.blocks == 2);
 	pool_free(&pool, d);
 	CHECK("a freed chunk is reused before a new block", pool_alloc(&pool) == d && pool.blocks == 2);
 	pool_release(&pool);
@@ -70,7 +70,9 @@ int main(void)
 	pool_release(&pool);
 
 	CHECK("block smaller than a chunk grows to one", !pool_init(&pool, 40000, 16, 1));
-	CHECK("block rounded to pages", pool.block_bytes == 40960);
+	/* 40960 with 4 KiB pages: whole pages on any host. */
+	CHECK("block rounded to pages", pool.block_bytes % (size_t)sysconf(_SC_PAGESIZE) == 0 &&
+	      pool.block_bytes >= 40000 && pool.block_bytes < 40000 + (size_t)sysconf(_SC_PAGESIZE));
 	a = pool_alloc(&pool);
 	b = pool_alloc(&pool);
 	CHECK("40000-byte chunks are adjacent across blocks", b == a + 40000);

@@ -1,7 +1,8 @@
 /*
- * Unit tests for report_csv.c and report_markdown.c on a report built by
- * hand: RFC 4180 quoting of a failure reason that holds commas, quotes and
- * a line break, and the escaping of '|' in a Markdown table cell.
+ * Unit tests for report_csv.c, report_markdown.c and report_text.c on a
+ * report built by hand: RFC 4180 quoting of a failure reason that holds
+ * commas, quotes and a line break, the escaping of '|' in a Markdown table
+ * cell, and a text report within 80 columns on a host whose names are long.
  */
 #include "check.h"
 #include "run.h"
@@ -85,5 +86,68 @@ int main(void)
 	CHECK("markdown failed row: reason on one line, '|' escaped, cells kept",
 	      strstr(md, "\n| arena | 40 | 128 | failed: boom, \"quoted\" and \\| piped | | | | | | |\n") != NULL);
 	free(md);
+
+	/*
+	 * The text report on a host with the longest names the probe keeps (the
+	 * second machine's "Intel(R) Xeon(R) Processor" made its host line 86
+	 * columns), a long failure and many sizes: every line within 80 columns,
+	 * nothing lost.
+	 */
+	{
+		size_t many[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
+		struct floor_cell more[12];
+		char *text, *at, model[sizeof(report.host.cpu_model)];
+		size_t longest = 0, joined_ok;
+
+		memset(model, 'x', sizeof(model) - 1);
+		model[sizeof(model) - 1] = '\0';
+		memcpy(model, "Intel(R) Xeon(R) Processor @ 2.10GHz ", 37);
+		strcpy(report.host.cpu_model, model);
+		memset(report.host.hostname, 'h', sizeof(report.host.hostname) - 1);
+		report.host.hostname[sizeof(report.host.hostname) - 1] = '\0';
+		strcpy(report.host.kernel, "Linux 6.1.0-28-cloud-amd64-with-a-very-long-local-version-string");
+		strcpy(report.host.machine, "x86_64");
+		strcpy(report.host.libc, "glibc");
+		strcpy(report.host.libc_version, "2.36");
+		strcpy(report.host.thp, "madvise");
+		report.host.cpus = 128;
+		for (size_t i = 0; i < 12; i++)
+			more[i] = (struct floor_cell){ .size = many[i], .count = 5120 / many[i], .ok = 1,
+						       .samples = &floor_sample, .runs = 1 };
+		more[5].ok = 0;
+		memset(more[5].error, 'e', sizeof(more[5].error) - 1);
+		more[5].error[sizeof(more[5].error) - 1] = '\0';
+		report.floors = more;
+		report.nfloors = 12;
+		/* A failed row whose reason is long: wrapped under itself. */
+		for (size_t i = 0; i + 6 < sizeof(cells[1].error); i += 6)
+			memcpy(cells[1].error + i, "cause ", 6);
+		cells[1].error[sizeof(cells[1].error) - 1] = '\0';
+		text = render(report_text_write, &report);
+		CHECK("text written", text != NULL);
+		if (!text)
+			return check_exit();
+		for (at = text; *at; ) {
+			size_t len = strcspn(at, "\n");
+
+			if (len > longest)
+				longest = len;
+			at += len + (at[len] == '\n');
+		}
+		CHECK("text: every line within 80 columns", longest <= 80);
+		CHECK("text: the host line begins with the host", strstr(text, "\nhost: hhhh") != NULL);
+		/* The model, split over lines, is all there: 90 x then the end of the line. */
+		joined_ok = 0;
+		for (at = text; (at = strchr(at, 'x')); at++)
+			joined_ok++;
+		CHECK("text: no character of the model lost", joined_ok >= sizeof(model) - 1 - 37);
+		CHECK("text: the processor's name", strstr(text, "Intel(R) Xeon(R) Processor") != NULL);
+		CHECK("text: the failed row's reason begins on its row, continues under itself",
+		      strstr(text, "\narena      40    128  failed: cause cause") &&
+		      strstr(text, "\n                      cause cause"));
+		CHECK("text: every floor", strstr(text, "  1 B 10.00, 2 B 10.00,") &&
+		      strstr(text, "12 B 10.00\n"));
+		free(text);
+	}
 	return check_exit();
 }

@@ -1,0 +1,131 @@
+#!/bin/sh
+# Runs a command in the state of another host, reproduced on this one, so
+# that the tests can be proven there without that host:
+#
+#   sh tests/hoststate.sh STATE[,STATE...] COMMAND [ARG...]
+#
+# perf-disabled  PAPI's perf_event component disabled, as where libpfm4 finds
+#                no PMU ("no default PMU found"): LIBPFM_FORCE_PMU names a
+#                PMU that does not exist.
+# perf-nopmu     perf_event enabled with a PMU model but no counters behind
+#                it, as in a VM without a virtual PMU: LIBPFM_FORCE_PMU=
+#                amd64_fam17h on a kernel without a CPU PMU; PAPI's presets
+#                fail to add (PAPI_ENOEVNT).
+# lowmem[=MIB]   MemAvailable of MIB MiB (default 1024): a copy of
+#                /proc/meminfo bound over it in a private mount namespace.
+# longcpu        a CPU model name of about 100 characters: a copy of
+#                /proc/cpuinfo bound over it in the same way.
+#
+# lowmem and longcpu need root (unshare -m, mount --bind); nothing outside
+# the command's own mount namespace changes. Before running COMMAND it checks,
+# with ./allocbench's own report, that each state really holds, and prints
+# one line per state on stderr; a state that does not hold is exit status 2.
+# Otherwise the exit status is COMMAND's.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+AB=${AB:-$top/allocbench}
+LONG_MODEL="Intel(R) Xeon(R) Processor @ 2.10GHz (hoststate.sh: a fake model name, long enough to wrap)"
+
+usage() {
+	echo "usage: sh tests/hoststate.sh STATE[,STATE...] COMMAND [ARG...]" >&2
+	echo "states: perf-disabled, perf-nopmu, lowmem[=MIB], longcpu" >&2
+	exit 2
+}
+[ $# -ge 2 ] || usage
+states=$1; shift
+fake=$(mktemp -d) || exit 2
+trap 'rm -rf "$fake"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+binds=
+checks=
+for state in $(echo "$states" | tr ',' ' '); do
+	case $state in
+	perf-disabled)
+		LIBPFM_FORCE_PMU=allocbench_no_such_pmu; export LIBPFM_FORCE_PMU
+		checks="$checks perf-disabled" ;;
+	perf-nopmu)
+		LIBPFM_FORCE_PMU=amd64_fam17h; export LIBPFM_FORCE_PMU
+		checks="$checks perf-nopmu" ;;
+	lowmem|lowmem=*)
+		mib=${state#lowmem}; mib=${mib#=}; mib=${mib:-1024}
+		case $mib in ''|*[!0-9]*) echo "hoststate: bad MiB in '$state'" >&2; exit 2 ;; esac
+		awk -v kb=$((mib * 1024)) '/^MemAvailable:/ { printf "MemAvailable:   %8d kB\n", kb; next } { print }' \
+			/proc/meminfo >"$fake/meminfo" || exit 2
+		binds="$binds $fake/meminfo:/proc/meminfo"
+		checks="$checks lowmem=$mib" ;;
+	longcpu)
+		sed "s/^model name.*/model name	: $LONG_MODEL/" /proc/cpuinfo >"$fake/cpuinfo" || exit 2
+		binds="$binds $fake/cpuinfo:/proc/cpuinfo"
+		checks="$checks longcpu" ;;
+	*)
+		echo "hoststate: unknown state '$state'" >&2
+		usage ;;
+	esac
+done
+
+# in_state COMMAND...: COMMAND with the files of the state bound in place.
+in_state() {
+	if [ -z "$binds" ]; then
+		"$@"
+		return
+	fi
+	unshare -m sh -c '
+		binds=$1; shift
+		for b in $binds; do
+			mount --bind "${b%%:*}" "${b#*:}" || exit 2
+		done
+		exec "$@"' - "$binds" "$@"
+}
+
+# The state, as the binary sees it: its own report.
+if [ ! -x "$AB" ]; then
+	echo "hoststate: $AB is not built: cannot check the state (make allocbench)" >&2
+	exit 2
+fi
+in_state "$AB" --sizes 4 --total 4K --repeat 1 --backend arena --counters none \
+	-f json >"$fake/report.json" 2>"$fake/err" &&
+in_state "$AB" counters --counters PAPI_TOT_CYC -f json >"$fake/counters.json" 2>>"$fake/err" || {
+	echo "hoststate: allocbench fails in this state: $(cat "$fake/err")" >&2
+	exit 2
+}
+# field NAME [FILE]: the first value of NAME in FILE (the run's report), as text.
+field() {
+	sed -n "s/^[[:space:]]*\"$1\":[[:space:]]*\"*\([^\"]*\)\"*,*\$/\1/p" "${2:-$fake/report.json}" | head -n 1
+}
+for c in $checks; do
+	case $c in
+	perf-disabled|perf-nopmu)
+		status=$(field reason "$fake/counters.json")
+		[ "$(field available "$fake/counters.json")" = true ] && status=ok
+		case $c:$status in
+		perf-disabled:*"perf_event component is disabled"*) ;;
+		perf-nopmu:ok|perf-nopmu:*"is disabled"*|perf-nopmu:)
+			echo "hoststate: perf-nopmu not reproduced: PAPI_TOT_CYC: $status" >&2
+			exit 2 ;;
+		perf-nopmu:*) ;;
+		*)
+			echo "hoststate: $c not reproduced: PAPI_TOT_CYC: $status" >&2
+			exit 2 ;;
+		esac
+		echo "hoststate: $c (LIBPFM_FORCE_PMU=$LIBPFM_FORCE_PMU): PAPI_TOT_CYC: $status" >&2 ;;
+	lowmem=*)
+		want=$(( ${c#lowmem=} * 1048576 ))
+		got=$(field mem_available_bytes)
+		[ "$got" = "$want" ] || {
+			echo "hoststate: lowmem not reproduced: mem_available_bytes $got, not $want" >&2
+			exit 2
+		}
+		echo "hoststate: lowmem: MemAvailable reads $((got >> 20)) MiB" >&2 ;;
+	longcpu)
+		got=$(field cpu_model)
+		[ "$got" = "$LONG_MODEL" ] || {
+			echo "hoststate: longcpu not reproduced: cpu_model '$got'" >&2
+			exit 2
+		}
+		echo "hoststate: longcpu: cpu_model '$got' (${#got} characters)" >&2 ;;
+	esac
+done
+
+in_state "$@"
