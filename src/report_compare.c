@@ -13,7 +13,6 @@
 
 #include <cjson/cJSON.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -78,24 +77,11 @@ static int compared(const struct compare_row *row)
 	       row->verdict == COMPARE_REGRESSED;
 }
 
-/* One logical line of the text report, wrapped at 80 columns. */
-static void text_line(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void text_line(FILE *out, const char *fmt, ...)
-{
-	char line[4096];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	put_wrapped(out, line, TABLE_WIDTH, "  ");
-}
-
 static void describe_file(FILE *out, const char *what, const struct result_file *f)
 {
-	text_line(out, "%s allocbench %s on %s, %s, %u run%s", what,
-		  *f->tool_version ? f->tool_version : "?", *f->hostname ? f->hostname : "?",
-		  *f->created ? f->created : "?", f->repeat, f->repeat == 1 ? "" : "s");
+	put_wrappedf(out, TABLE_WIDTH, "  ", "%s allocbench %s on %s, %s, %u run%s", what,
+		     *f->tool_version ? f->tool_version : "?", *f->hostname ? f->hostname : "?",
+		     *f->created ? f->created : "?", f->repeat, f->repeat == 1 ? "" : "s");
 }
 
 /*
@@ -205,8 +191,8 @@ int compare_write_text(FILE *out, const struct comparison *c)
 	struct table table;
 	int ret;
 
-	text_line(out, "allocbench compare: baseline '%s', current '%s'", c->baseline->path,
-		  c->current->path);
+	put_wrappedf(out, TABLE_WIDTH, "  ", "allocbench compare: baseline '%s', current '%s'",
+		     c->baseline->path, c->current->path);
 	describe_file(out, "baseline:", c->baseline);
 	describe_file(out, "current: ", c->current);
 	put_criteria(out, c, "", "  ");
@@ -241,9 +227,9 @@ int compare_write_text(FILE *out, const struct comparison *c)
 		const struct compare_row *row = &c->rows[i];
 
 		if (row->verdict == COMPARE_FAILED)
-			text_line(out, "failed: %s %llu B: %s", row->backend,
-				  (unsigned long long)row->size,
-				  row->current->error ? row->current->error : "no reason given");
+			put_wrappedf(out, TABLE_WIDTH, "  ", "failed: %s %llu B: %s",
+				     row->backend, (unsigned long long)row->size,
+				     row->current->error ? row->current->error : "no reason given");
 	}
 	put_summary(out, c);
 	fprintf(out, "result: %s\n", c->regression ? "REGRESSION" : "no regression");

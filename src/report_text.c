@@ -9,26 +9,9 @@
 #include "table.h"
 #include "util.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/*
- * One line of the header, wrapped at 80 columns: host names, kernel releases,
- * CPU models and size lists of any length keep every line within it.
- */
-static void header_line(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void header_line(FILE *out, const char *fmt, ...)
-{
-	char line[2048];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	put_wrapped(out, line, 80, "  ");
-}
 
 static void print_header(FILE *out, const struct run_report *report)
 {
@@ -38,33 +21,36 @@ static void print_header(FILE *out, const struct run_report *report)
 	size_t used = 0;
 
 	format_bytes(total, sizeof(total), config->total_bytes);
-	header_line(out, "allocbench %s: %s, %s per measurement, touch %s, median of %u run%s",
-		    ALLOCBENCH_VERSION, workload_name(config->workload), total,
-		    touch_name(config->touch), config->repeat, config->repeat == 1 ? "" : "s");
-	header_line(out, "host: %s, %s %s, %s %s, %d CPU%s, %s",
-		    host->hostname, host->kernel, host->machine, host->libc, host->libc_version,
-		    host->cpus, host->cpus == 1 ? "" : "s", host->cpu_model);
+	put_wrappedf(out, 80, "  ",
+		     "allocbench %s: %s, %s per measurement, touch %s, median of %u run%s",
+		     ALLOCBENCH_VERSION, workload_name(config->workload), total,
+		     touch_name(config->touch), config->repeat, config->repeat == 1 ? "" : "s");
+	put_wrappedf(out, 80, "  ", "host: %s, %s %s, %s %s, %d CPU%s, %s", host->hostname,
+		     host->kernel, host->machine, host->libc, host->libc_version, host->cpus,
+		     host->cpus == 1 ? "" : "s", host->cpu_model);
 	if (config->align)
 		snprintf(align, sizeof(align), "%zu B for pool, arena (--align)", config->align);
 	else
 		copy_string(align, sizeof(align), "natural for pool, arena");
-	header_line(out, "page %ld B, THP %s; alignment: %s, %zu B for malloc",
-		    host->page_size, host->thp, align, backend_malloc_alignment());
+	put_wrappedf(out, 80, "  ", "page %ld B, THP %s; alignment: %s, %zu B for malloc",
+		     host->page_size, host->thp, align, backend_malloc_alignment());
 	if (*ALLOCBENCH_SANITIZE)
-		header_line(out, "warning: a -fsanitize=%s build: malloc is the sanitizer's",
-			    ALLOCBENCH_SANITIZE);
+		put_wrappedf(out, 80, "  ",
+			     "warning: a -fsanitize=%s build: malloc is the sanitizer's",
+			     ALLOCBENCH_SANITIZE);
 	switch (config->workload) {
 	case WORKLOAD_RANDOM:
 		sizes[0] = '\0';
 		for (size_t i = 0; i < config->nsizes && used < sizeof(sizes); i++)
 			used += (size_t)snprintf(sizes + used, sizeof(sizes) - used, "%s%zu",
 						 i ? "," : "", config->sizes[i]);
-		header_line(out, "random: seed %llu, sizes %s B mixed in one heap",
-			    (unsigned long long)config->seed, sizes);
+		put_wrappedf(out, 80, "  ", "random: seed %llu, sizes %s B mixed in one heap",
+			     (unsigned long long)config->seed, sizes);
 		break;
 	case WORKLOAD_THREADS:
-		header_line(out, "threads: %u at once, against 1 thread, swapping elements of a "
-			    "shared array", config->threads);
+		put_wrappedf(out, 80, "  ",
+			     "threads: %u at once, against 1 thread, swapping elements of a shared array",
+			     config->threads);
 		break;
 	default:
 		break;

@@ -253,3 +253,14 @@ void text_clean_in_place(char *s, size_t size)
 				*p = '?';
 	}
 }
+
+void put_wrappedf(FILE *out, size_t width, const char *indent, const char *fmt, ...)
+{
+	char line[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	put_wrapped(out, line, width, indent);
+}

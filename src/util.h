@@ -25,14 +25,6 @@
 #define ALLOCBENCH_SANITIZE ALLOCBENCH_STRING(ALLOCBENCH_SANITIZE_LIST)
 #else
 #define ALLOCBENCH_SANITIZE ""
-/*
- * Writes TEXT (one logical line, no newline) to OUT broken at spaces into
- * lines of at most WIDTH characters, each continuation line starting with
- * INDENT; a word longer than a whole line is cut at WIDTH. Ends with a
- * newline. Every line fits WIDTH when INDENT is shorter than WIDTH.
- */
-void put_wrapped(FILE *out, const char *text, size_t width, const char *indent);
-
 #endif
 
 /* Prints "allocbench: error: MESSAGE" to stderr; always returns -1. */
@@ -101,5 +93,9 @@ void put_wrapped(FILE *out, const char *text, size_t width, const char *indent);
  * its first word stays on that line when it fits, else starts the next.
  */
 void put_wrapped_from(FILE *out, const char *text, size_t col, size_t width, const char *indent);
+
+/* put_wrapped() of a formatted line (at most 4095 bytes). */
+void put_wrappedf(FILE *out, size_t width, const char *indent, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 #endif
