@@ -1,5 +1,6 @@
 #include "run.h"
 #include "parse.h"
+#include "probe.h"
 #include "runner.h"
 #include "util.h"
 
@@ -245,6 +246,13 @@ uint64_t run_bound_bytes(const struct run_config *config, const struct backend *
 			 size_t size)
 {
 	uint64_t count, chunk, need, threads = config->threads ? config->threads : 1;
+	/*
+	 * A pool reserves its blocks without touching them: what becomes
+	 * resident is the chunks handed out, counted above, plus at most the
+	 * rest of the last page of each pool.
+	 */
+	uint64_t page = (uint64_t)probe_page_size();
+	int pooled = backend->uses_align && strcmp(backend->name, "arena");
 
 	if (config->workload == WORKLOAD_RANDOM) {
 		/*
@@ -259,23 +267,23 @@ uint64_t run_bound_bytes(const struct run_config *config, const struct backend *
 		if (!strcmp(backend->name, "arena"))
 			need = sat_add(need, sat_mul(sat_mul(count, 5) / 2,
 						     round_up(sat_add(largest_size(config), 16), 16)));
-		else if (backend->uses_align)
-			need = sat_add(need, sat_mul(config->nsizes, config->pool_block_bytes));
+		else if (pooled)
+			need = sat_add(need, sat_mul(config->nsizes, page));
 	} else {
 		/*
 		 * count chunks alive at once (fill; churn and threads at most as
 		 * many) and their 8-byte pointers; threads also maps and writes a
 		 * shared array of count * size bytes, and each thread of the pool
-		 * has a block of its own.
+		 * has a pool of its own.
 		 */
 		count = config->total_bytes / size;
 		chunk = chunk_estimate(config, backend, size);
 		need = sat_mul(count, sat_add(8, chunk));
 		if (config->workload == WORKLOAD_THREADS)
 			need = sat_add(need, sat_mul(count, size));
-		if (backend->uses_align)
+		if (pooled)
 			need = sat_add(need, sat_mul(config->workload == WORKLOAD_THREADS ?
-						     threads + 1 : 1, config->pool_block_bytes));
+						     threads + 1 : 1, page));
 	}
 	return sat_add(need, RUN_PROCESS_BYTES);
 }
