@@ -384,14 +384,9 @@ static void check_representable(const struct run_config *config)
 {
 	unsigned long long total = (unsigned long long)config->total_bytes;
 
-	uint64_t sum = 0;
-
 	if (config->workload == WORKLOAD_RANDOM) {
-		uint64_t live;
+		uint64_t live = config->total_bytes / run_mix_mean_size(config);
 
-		for (size_t i = 0; i < config->nsizes; i++)
-			sum += config->sizes[i];
-		live = config->total_bytes / ((sum + config->nsizes - 1) / config->nsizes);
 		if (live > RANDOM_OP_ARG)
 			usage_die("--total %llu is too large for the random workload: %llu chunks "
 				  "of the mix's mean size alive at once, at most %u can be named in "

@@ -243,23 +243,45 @@ static const struct result_row *find_row(const struct result_file *file,
 
 /* ---- metrics ----------------------------------------------------------- */
 
-/* Reads statistic NAME of an ok ROW; an error naming the file and row when absent. */
-static int need_stat(struct result_file *file, const struct result_row *row, const char *name,
-		     struct result_stat *out)
-{
-	if (!results_row_stat(file, row, name, out) && isfinite(out->median))
-		return 0;
-	return error("'%s': results[%zu] (%s, %llu B) has status \"ok\" but no \"%s\"",
-		     file->path, (size_t)(row - file->rows), row->backend,
-		     (unsigned long long)row->size, name);
-}
-
 /* Where a row sits in its file, for messages: "results[3] (pool, 40 B)". */
 static void row_name(const struct result_file *file, const struct result_row *row, char *buf,
 		     size_t size)
 {
 	snprintf(buf, size, "results[%zu] (%s, %llu B)", (size_t)(row - file->rows), row->backend,
 		 (unsigned long long)row->size);
+}
+
+/* Reads statistic NAME of an ok ROW; an error naming the file and row when absent. */
+static int need_stat(struct result_file *file, const struct result_row *row, const char *name,
+		     struct result_stat *out)
+{
+	char where[128];
+
+	if (!results_row_stat(file, row, name, out) && isfinite(out->median))
+		return 0;
+	row_name(file, row, where, sizeof(where));
+	return error("'%s': %s has status \"ok\" but no \"%s\"", file->path, where, name);
+}
+
+/* ROW's resolution_bytes; an error naming the file and row when absent. */
+static int need_resolution(const struct result_file *file, const struct result_row *row)
+{
+	char where[128];
+
+	if (row->resolution_bytes > 0)
+		return 0;
+	row_name(file, row, where, sizeof(where));
+	return error("'%s': %s has no \"resolution_bytes\"", file->path, where);
+}
+
+/* The page size of the host that measured FILE (this host's when it does not say). */
+static double page_size_of(const struct result_file *file)
+{
+	double page;
+
+	if (results_file_number(file, "host.page_size", &page) || !(page > 0))
+		page = (double)probe_page_size();
+	return page;
 }
 
 static void set_change(struct compare_metric *m, const struct result_stat *b,
@@ -283,28 +305,21 @@ static int compare_memory(struct comparison *c, struct compare_row *row,
 			  const struct compare_metric_def *def, const struct result_stat *b,
 			  const struct result_stat *cur, struct compare_metric *m)
 {
-	double page = 0, live;
+	double live;
 	char name[128];
 
-	if (results_file_number(c->baseline, "host.page_size", &page) || !(page > 0))
-		page = (double)probe_page_size();
 	set_change(m, b, cur);
 	switch (def->rule) {
 	case COMPARE_RULE_BYTES:
-		if (row->baseline->resolution_bytes <= 0 || row->current->resolution_bytes <= 0) {
-			const struct result_file *f = row->baseline->resolution_bytes <= 0 ?
-						      c->baseline : c->current;
-
-			row_name(f, f == c->baseline ? row->baseline : row->current, name,
-				 sizeof(name));
-			return error("'%s': %s has no \"resolution_bytes\"", f->path, name);
-		}
+		if (need_resolution(c->baseline, row->baseline) ||
+		    need_resolution(c->current, row->current))
+			return -1;
 		m->derived_bytes = COMPARE_TOLERANCE_PAGES *
 				   fmax(row->baseline->resolution_bytes,
 					row->current->resolution_bytes);
 		break;
 	case COMPARE_RULE_RSS:
-		m->derived_bytes = COMPARE_TOLERANCE_PAGES * page;
+		m->derived_bytes = COMPARE_TOLERANCE_PAGES * page_size_of(c->baseline);
 		break;
 	case COMPARE_RULE_COUNT:
 		m->derived_bytes = 2 + fabs(b->median) / 100;
@@ -315,7 +330,7 @@ static int compare_memory(struct comparison *c, struct compare_row *row,
 			return error("'%s': %s has no \"live_bytes\" to judge its fragmentation by",
 				     c->baseline->path, name);
 		}
-		m->derived_bytes = COMPARE_TOLERANCE_PAGES * page / live;
+		m->derived_bytes = COMPARE_TOLERANCE_PAGES * page_size_of(c->baseline) / live;
 		break;
 	}
 	m->derived_bytes += fabs(b->max - b->min);

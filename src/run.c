@@ -179,8 +179,7 @@ static void progress(const struct run_config *config, size_t done, size_t total,
 	fflush(stderr);
 }
 
-/* The mean of the random workload's sizes, rounded up: the budget per live chunk. */
-static size_t mix_mean_size(const struct run_config *config)
+size_t run_mix_mean_size(const struct run_config *config)
 {
 	uint64_t sum = 0;
 
@@ -252,7 +251,7 @@ uint64_t run_bound_bytes(const struct run_config *config, const struct backend *
 	 * rest of the last page of each pool.
 	 */
 	uint64_t page = (uint64_t)probe_page_size();
-	int pooled = backend->uses_align && strcmp(backend->name, "arena");
+	int pooled = backend == &backend_pool || backend == &backend_pool_locked;
 
 	if (config->workload == WORKLOAD_RANDOM) {
 		/*
@@ -261,10 +260,10 @@ uint64_t run_bound_bytes(const struct run_config *config, const struct backend *
 		 * of sizes. The arena never reuses: of the 4 * count steps at most
 		 * (4 * count + count) / 2 allocate, each padded to 16.
 		 */
-		count = config->total_bytes / mix_mean_size(config);
+		count = config->total_bytes / run_mix_mean_size(config);
 		chunk = chunk_estimate(config, backend, largest_size(config));
 		need = sat_mul(count, sat_add(8 + 16 + 1, chunk));
-		if (!strcmp(backend->name, "arena"))
+		if (backend == &backend_arena)
 			need = sat_add(need, sat_mul(sat_mul(count, 5) / 2,
 						     round_up(sat_add(largest_size(config), 16), 16)));
 		else if (pooled)
@@ -402,7 +401,7 @@ static void measure_cell(const struct run_config *config, struct cell *c, unsign
 	if (config->workload == WORKLOAD_RANDOM) {
 		params.nmix = config->nsizes;
 		memcpy(params.mix, config->sizes, config->nsizes * sizeof(config->sizes[0]));
-		params.size = mix_mean_size(config);
+		params.size = run_mix_mean_size(config);
 	}
 
 	if (!c->ok)
@@ -427,7 +426,7 @@ static int cell_init(const struct run_config *config, struct cell *c,
 	c->backend = backend;
 	c->size = size;
 	if (config->workload == WORKLOAD_RANDOM) {
-		c->count = (size_t)(config->total_bytes / mix_mean_size(config));
+		c->count = (size_t)(config->total_bytes / run_mix_mean_size(config));
 		c->align = backend->uses_align ? config->align : backend_malloc_alignment();
 	} else {
 		c->count = (size_t)(config->total_bytes / size);

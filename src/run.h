@@ -167,6 +167,9 @@ double resolution_bytes(const struct run_report *report, size_t count);
  */
 int run_measure_all(const struct run_config *config, struct run_report *report);
 
+/* The mean of the random workload's sizes, rounded up: the budget per live chunk. */
+size_t run_mix_mean_size(const struct run_config *config);
+
 /*
  * What the measuring process itself may hold besides the measurement: the
  * program and its libraries, PAPI's set-up, the private heap (heap.h). Its
