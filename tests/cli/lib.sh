@@ -7,6 +7,7 @@ export LC_ALL
 top=$(cd "$(dirname "$0")/../.." && pwd)
 AB=${AB:-$top/allocbench}
 JSONQ=$top/tests/tools/jsonq
+JSONSET=$top/tests/tools/jsonset
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
@@ -50,6 +51,9 @@ expect_usage() {
 
 # jq_get FILE PATH: one value of a JSON file.
 jq_get() { "$JSONQ" "$1" "$2"; }
+
+# doctor IN PATH OP OUT: a copy of IN with one value changed (see jsonset.c).
+doctor() { "$JSONSET" "$1" "$2" "$3" >"$4"; }
 
 # near A B TOLERANCE: |A - B| <= TOLERANCE.
 near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t) }'; }

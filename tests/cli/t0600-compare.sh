@@ -3,10 +3,7 @@
 # per 40-byte chunk is caught, time noise is not flagged while a significant
 # slowdown is, rows in one file only are listed, every output format.
 . "$(dirname "$0")/lib.sh"
-JSONSET=$top/tests/tools/jsonset
 
-# doctor IN PATH OP OUT: a copy of IN with one value changed (see jsonset.c).
-doctor() { "$JSONSET" "$1" "$2" "$3" >"$4"; }
 
 run_ab --sizes 4,40 --backend malloc,pool,arena --total 1M --repeat 3 -q -f json -o "$tmp/base.json"
 check "baseline run exits 0" [ "$rc" -eq 0 ]

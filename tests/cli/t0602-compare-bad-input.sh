@@ -2,8 +2,6 @@
 # compare on unusable input: exit 2, nothing on stdout, a message that names
 # the file and the problem (or the setting that differs and both values).
 . "$(dirname "$0")/lib.sh"
-JSONSET=$top/tests/tools/jsonset
-doctor() { "$JSONSET" "$1" "$2" "$3" >"$4"; }
 
 run_ab --sizes 4,40 --backend malloc,pool --total 1M --repeat 2 -q -f json -o "$tmp/b.json"
 check "baseline run exits 0" [ "$rc" -eq 0 ]

@@ -3,7 +3,6 @@
 # FILE and print the comparison on stderr; exit 1 on a regression; an
 # unusable or mismatched baseline is refused before anything is measured.
 . "$(dirname "$0")/lib.sh"
-JSONSET=$top/tests/tools/jsonset
 
 args="--sizes 4,40 --backend pool,arena --total 1M --repeat 3 -q"
 run_ab $args -f json -o "$tmp/base.json"

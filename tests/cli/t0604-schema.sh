@@ -7,7 +7,6 @@
 . "$(dirname "$0")/lib.sh"
 SCHEMA=$top/data/allocbench.schema.json
 CHECKER=$top/tests/tools/schemacheck
-JSONSET=$top/tests/tools/jsonset
 
 valid() { "$CHECKER" "$SCHEMA" "$1" 2>"$tmp/why"; }
 # invalid NAME FILE PATTERN: the checker rejects FILE (exit 1) saying PATTERN.

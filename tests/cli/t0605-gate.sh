@@ -2,7 +2,6 @@
 # make gate (tests/gate.sh): the committed baseline passes on this machine,
 # and a baseline doctored to be one byte per 40-byte chunk cheaper fails.
 . "$(dirname "$0")/lib.sh"
-JSONSET=$top/tests/tools/jsonset
 
 if test_have_prereq SANITIZED; then
 	skip "make gate" "built with -fsanitize=$sanitizers, the baseline without (compare refuses that, exit 2)"

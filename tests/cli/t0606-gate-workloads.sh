@@ -6,8 +6,6 @@
 # one with no row in common fails unless --allow-missing; malformed reports
 # are refused with the JSON path of the bad value.
 . "$(dirname "$0")/lib.sh"
-JSONSET=$top/tests/tools/jsonset
-doctor() { "$JSONSET" "$1" "$2" "$3" >"$4"; }
 
 # workload W: its main metric, the backend doctored, the factor that makes
 # the baseline 5% better (a time or a memory figure: lower; a rate: higher).
@@ -106,17 +104,11 @@ run_ab compare --allow-missing "$tmp/churn.json" "$tmp/fewer.json"
 check "... --allow-missing: exit 0" [ "$rc" -eq 0 ]
 
 # Malformed reports: exit 2 with the JSON path of the bad value.
+# refused NAME PATH VALUE PATTERN: compare with a copy of fill.json whose PATH
+# holds VALUE exits 2, its stderr matching PATTERN.
 refused() {
-	name=$1 path=$2 value=$3 pattern=$4
-	doctor "$tmp/fill.json" "$path" "$value" "$tmp/bad.json"
-	run_ab compare "$tmp/fill.json" "$tmp/bad.json"
-	if [ "$rc" -ne 2 ]; then
-		not_ok "$name" "exit $rc, expected 2"
-	elif ! grep -Eq -- "$pattern" "$tmp/err"; then
-		not_ok "$name" "stderr '$(cat "$tmp/err")' does not match '$pattern'"
-	else
-		ok "$name"
-	fi
+	doctor "$tmp/fill.json" "$2" "$3" "$tmp/bad.json"
+	expect_usage "$1" "$4" compare "$tmp/fill.json" "$tmp/bad.json"
 }
 refused "a string among the runs" "results[0].alloc_ns.runs[1]" '="fast"' \
 	"results\[0\]\.alloc_ns\.runs\[1\] is not a number"
