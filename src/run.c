@@ -355,7 +355,9 @@ static void warn_child_output(const char *name, size_t size, const struct sample
 
 		if (!text[0] || run_output_sample(samples, rep, 1, rep, err))
 			continue;
-		snprintf(where, sizeof(where), size ? " at %zu B" : "", size);
+		where[0] = 0;
+		if (size)
+			snprintf(where, sizeof(where), " at %zu B", size);
 		warning("the measuring process of %s%s wrote on its standard %s (kept in the row's "
 			"notes in --format json, never in the report); last line: '%s'", name, where,
 			err ? "error" : "output", last ? last + 1 : text);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+__attribute__((format(printf, 2, 0)))
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "allocbench: %s: ", prefix);
