@@ -35,10 +35,10 @@ int touch_parse(const char *name, enum touch_policy *touch);
 
 /* What the measured program does (--workload); each comes from one seed document. */
 enum workload {
-	WORKLOAD_FILL,    /* allocate count chunks, free them, fill again warm (seed 002) */
-	WORKLOAD_CHURN,   /* create count objects, destroy them, for rounds (seed 003) */
-	WORKLOAD_RANDOM,  /* a seeded random live set of mixed sizes (seed 004) */
-	WORKLOAD_THREADS, /* threads swap array elements through a temporary (seed 001) */
+	WORKLOAD_FILL,    /* allocate count chunks, free them, fill again warm (README: Workloads) */
+	WORKLOAD_CHURN,   /* create count objects, destroy them, for rounds (README: Workloads) */
+	WORKLOAD_RANDOM,  /* a seeded random live set of mixed sizes (README: Workloads) */
+	WORKLOAD_THREADS, /* threads swap array elements through a temporary (README: Workloads) */
 	WORKLOAD_COUNT
 };
 

@@ -1,8 +1,10 @@
 /*
  * util.h - diagnostics shared by every module.
  *
- * Only main.c and cli.c may exit; everything else reports with error() and
- * returns -1 so that the caller decides what a failure means.
+ * Only the command layer (main.c, cli.c and the cmd_*.c files) and the
+ * measuring process's entry (runner.c) may exit; everything else reports
+ * with error() and returns -1 so that the caller decides what a failure
+ * means.
  */
 #ifndef ALLOCBENCH_UTIL_H
 #define ALLOCBENCH_UTIL_H
@@ -10,7 +12,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdint.h>
 
 #define ALLOCBENCH_VERSION "0.1.0"
 

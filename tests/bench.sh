@@ -7,7 +7,7 @@ LC_ALL=C
 export LC_ALL
 cd "$(dirname "$0")/.." || exit 2
 AB=./allocbench
-JSONQ=tests/tools/jsonq
+JSONQ=${ABBUILD:-build/default}/tests/tools/jsonq
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 ${CC:-cc} -O2 -o "$tmp/plain_malloc" tests/bench/plain_malloc.c || exit 2
@@ -46,7 +46,7 @@ for s in 4 40; do
 		"$s" "$tm" "$pm" "$d" "$(verdict "$d" 5 '<=')"
 done
 
-# The seeds' workloads (issue: workloads). One run each at 100 MiB.
+# The workloads (README: Workloads). One run each at 100 MiB.
 $AB -q -f json -w churn --sizes 12,40 --backend malloc,pool,pool-locked --repeat 3 -o "$tmp/churn.json"
 for s in 12 40; do
 	m=$($JSONQ "$tmp/churn.json" "results[backend=malloc,size=$s].churn_ns.median")

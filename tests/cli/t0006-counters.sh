@@ -7,7 +7,7 @@
 
 own="allocs frees bytes_requested pool_blocks pool_bytes_reserved arena_bytes_reserved"
 presets="PAPI_TOT_CYC PAPI_TOT_INS PAPI_L1_DCM PAPI_TLB_DM"
-# What PAPI says depends on the host (NOTES.md): its perf_event component is
+# What PAPI says depends on the host: its perf_event component is
 # disabled where libpfm4 finds no PMU ("no default PMU found"), enabled
 # without counters elsewhere, and counts on a machine with a PMU. Checks that
 # hold in every state run everywhere; the others name their prerequisite
@@ -198,7 +198,7 @@ for opt in $(grep -o -- '--[a-z][a-z0-9-]*' "$tmp/out" | sort -u); do
 done
 check "every counters --help option is in the man page${missing:+ (missing:$missing)}" [ -z "$missing" ]
 
-# ------------------------------------ the machine of NOTES.md: no PMU at all
+# ------------------------------ a machine whose libpfm4 finds no PMU at all
 # libpfm4 told to use a PMU that does not exist disables PAPI's perf_event
 # component, with the component's own reason.
 LIBPFM_FORCE_PMU=allocbench_no_such_pmu "$AB" --sizes 40 --backend arena --total 1M --repeat 1 -q -f json \

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The seeds' workloads: deterministic checks of counts, sequences and reuse.
+# The workloads (README: Workloads): deterministic checks of counts, sequences and reuse.
 . "$(dirname "$0")/lib.sh"
 
 # fill: the warm phase runs in the same process and reuses what was freed.

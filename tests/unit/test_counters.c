@@ -199,8 +199,8 @@ static void test_counting(void)
 	counters_check(&list, &check);
 	/*
 	 * What holds on every host: not countable, and a reason. PAPI's own
-	 * words depend on its perf_event component (NOTES.md: disabled where
-	 * libpfm4 finds no PMU, enabled without one elsewhere): a prerequisite.
+	 * words depend on its perf_event component (disabled where libpfm4
+	 * finds no PMU, enabled without one elsewhere): a prerequisite.
 	 */
 	CHECK("check: an unknown name is not countable, with PAPI's reason", !check.events[0].ok &&
 	      !strncmp(check.events[0].reason, "PAPI knows no event of this name", 32) &&
