@@ -16,6 +16,8 @@
 # without PAPI (for platforms without it): counters then report "not built
 # with PAPI".
 
+.DEFAULT_GOAL := all
+
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man/man1
@@ -23,10 +25,11 @@ CC ?= cc
 PKG_CONFIG ?= pkg-config
 
 WARNINGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla \
-	   -Wformat=2 -Wwrite-strings -Wcast-align -Wpointer-arith -Wundef
+	   -Wformat=2 -Wwrite-strings -Wcast-align -Wpointer-arith -Wundef \
+	   -Wredundant-decls
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread $(WARNINGS) $(CFLAGS)
-ALL_LDFLAGS = -pthread $(LDFLAGS)
+ALL_LDFLAGS = -pthread -Wl,--as-needed $(LDFLAGS)
 ifeq ($(DEVELOPER),1)
 ALL_CFLAGS += -Werror
 endif
@@ -44,42 +47,76 @@ PAPI ?= 1
 ifeq ($(PAPI),1)
 DEPS_PKGS += papi
 DEPS_DEBIAN += libpapi-dev
-PAPI_LIBS = -lsde
 PAPI_DEFINE = -DALLOCBENCH_PAPI=1
 else
 PAPI_DEFINE = -DALLOCBENCH_PAPI=0
 endif
 ALL_CFLAGS += $(PAPI_DEFINE)
-DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(DEPS_PKGS) 2>/dev/null)
-DEPS_LIBS := $(shell $(PKG_CONFIG) --libs $(DEPS_PKGS) 2>/dev/null)
-LIBS = $(DEPS_LIBS) $(PAPI_LIBS) -lm
 
-# Objects are rebuilt when the flags change (DEVELOPER, SANITIZE, CFLAGS).
-BUILD_FLAGS = $(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) $(ALL_LDFLAGS) $(LIBS)
-$(shell echo '$(BUILD_FLAGS)' | cmp -s - .build-flags || echo '$(BUILD_FLAGS)' >.build-flags)
+# One build folder per variant (compiler, PAPI, sanitizers), so that a
+# sanitizer build never overwrites the plain objects: build/default for the
+# ordinary one; BUILD=DIR chooses another. Everything a build makes goes
+# there: objects with their header dependencies (-MMD -MP: touching a
+# header rebuilds only the objects that include it), the binary, the unit
+# tests, the test tools and the fuzz replays. `make` (all) copies the
+# variant's binary to ./allocbench; make check tests the variant's own.
+comma := ,
+empty :=
+space := $(empty) $(empty)
+VARIANT := $(subst $(space),-,$(strip \
+	$(filter-out cc gcc,$(notdir $(CC))) \
+	$(if $(filter 0,$(PAPI)),nopapi) \
+	$(if $(SANITIZE),san-$(subst $(comma),-,$(SANITIZE)))))
+BUILD ?= build/$(or $(VARIANT),default)
+B := $(BUILD)
+
+# pkg-config runs once per build folder: $(B)/config.mk keeps what it said
+# (and is not written when a package is missing, with a message saying
+# which). Goals that build nothing themselves do not read it.
+NOCONFIG_GOALS = deps run check bench gate baseline fuzz clean uninstall
+ifneq ($(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
+include $(B)/config.mk
+# Objects are rebuilt when the flags change (DEVELOPER, CFLAGS, LDFLAGS).
+BUILD_FLAGS = $(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) $(ALL_LDFLAGS)
+$(shell mkdir -p $(B) && { echo '$(BUILD_FLAGS)' | cmp -s - $(B)/build-flags || echo '$(BUILD_FLAGS)' >$(B)/build-flags; })
+endif
+LIBS = $(CJSON_LIBS) $(PAPI_LIBS) -lm
+TOOL_LIBS = $(CJSON_LIBS) -lm
+
+$(B)/config.mk:
+	@mkdir -p $(@D)
+	@$(PKG_CONFIG) --exists $(DEPS_PKGS) 2>/dev/null || \
+		{ echo "allocbench: missing build dependencies; run 'make deps' or: apt-get install $(DEPS_DEBIAN)" >&2; exit 1; }
+	@{ echo "DEPS_CFLAGS = $$($(PKG_CONFIG) --cflags $(DEPS_PKGS))"; \
+	   echo "CJSON_LIBS = $$($(PKG_CONFIG) --libs libcjson)"; \
+	   if [ "$(PAPI)" = 1 ]; then echo "PAPI_LIBS = $$($(PKG_CONFIG) --libs papi) -lsde"; fi; \
+	 } >$@.tmp && mv $@.tmp $@
 
 # src/heap_interpose.c defines malloc and friends for the whole program
 # (src/heap.h): the allocbench binary only, never a sanitizer build (the
 # sanitizer's runtime must own malloc), never the tests' or fuzzers' programs.
 SRC = $(filter-out src/heap_interpose.c,$(wildcard src/*.c))
-OBJ = $(SRC:.c=.o)
-LIB_OBJ = $(filter-out src/main.o,$(OBJ))
+OBJ = $(SRC:%.c=$(B)/%.o)
+# Everything but main: an archive, so that a unit test links only the
+# objects it uses.
+LIB_OBJ = $(filter-out $(B)/src/main.o,$(OBJ))
+LIB = $(B)/liballocbench.a
 ifeq ($(SANITIZE),)
-BIN_OBJ = $(OBJ) src/heap_interpose.o
+BIN_OBJ = $(OBJ) $(B)/src/heap_interpose.o
 BIN_LDFLAGS = -Wl,--dynamic-list=src/heap_interpose.sym
 else
 BIN_OBJ = $(OBJ)
 endif
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
-UNIT_BIN = $(UNIT_SRC:.c=)
+UNIT_BIN = $(UNIT_SRC:%.c=$(B)/%)
 # The tests' helpers: read a JSON value, write a doctored copy, check a schema.
-TOOLS = tests/tools/jsonq tests/tools/jsonset tests/tools/schemacheck
+TOOLS = $(B)/tests/tools/jsonq $(B)/tests/tools/jsonset $(B)/tests/tools/schemacheck
 
 # The fuzz targets (tests/fuzz/fuzz_*.c), one per parser of outside input.
 # make check replays their committed corpus and crash inputs through
 # tests/fuzz/replay.c, built with the ordinary compiler.
 FUZZ_TARGETS = parse counters results
-FUZZ_REPLAY = $(FUZZ_TARGETS:%=tests/fuzz/replay_%)
+FUZZ_REPLAY = $(FUZZ_TARGETS:%=$(B)/tests/fuzz/replay_%)
 
 .PHONY: all deps run check bench gate baseline install uninstall clean fuzz
 all: allocbench
@@ -89,16 +126,33 @@ all: allocbench
 deps:
 	@$(PKG_CONFIG) --exists $(DEPS_PKGS) 2>/dev/null || sh tests/install-deps.sh $(DEPS_DEBIAN)
 
-allocbench: $(BIN_OBJ) src/heap_interpose.sym .build-flags
+allocbench: $(B)/allocbench
+	cp $< $@
+
+$(B)/allocbench: $(BIN_OBJ) src/heap_interpose.sym $(B)/build-flags
 	$(CC) $(ALL_LDFLAGS) $(BIN_LDFLAGS) -o $@ $(BIN_OBJ) $(LIBS)
 
-src/%.o: src/%.c $(wildcard src/*.h) Makefile .build-flags
-	@$(PKG_CONFIG) --exists $(DEPS_PKGS) 2>/dev/null || \
-		{ echo "allocbench: missing build dependencies; run 'make deps' or: apt-get install $(DEPS_DEBIAN)" >&2; exit 1; }
-	$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) -c -o $@ $<
+$(B)/src/%.o: src/%.c $(B)/build-flags $(B)/config.mk
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) -MMD -MP -c -o $@ $<
 
-tests/unit/test_%: tests/unit/test_%.c tests/unit/check.h $(LIB_OBJ) .build-flags
-	$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) -Isrc $(ALL_LDFLAGS) -o $@ $< $(LIB_OBJ) $(LIBS)
+-include $(BIN_OBJ:.o=.d)
+
+$(LIB): $(LIB_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $(LIB_OBJ)
+
+$(B)/tests/unit/test_%: tests/unit/test_%.c tests/unit/check.h $(LIB) $(B)/build-flags
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) -Isrc $(ALL_LDFLAGS) -o $@ $< $(LIB) $(LIBS)
+
+$(B)/tests/tools/%: tests/tools/%.c tests/tools/tool_json.h $(B)/build-flags
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(TOOL_LIBS)
+
+$(B)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB) $(B)/build-flags
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) -Isrc $(ALL_LDFLAGS) -o $@ tests/fuzz/replay.c $< $(LIB) $(LIBS)
 
 run: deps
 	@$(MAKE) --no-print-directory allocbench
@@ -110,14 +164,15 @@ ifneq ($(SANITIZE),)
 CHECK_ENV = LSAN_OPTIONS="suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0$${LSAN_OPTIONS:+:$$LSAN_OPTIONS}"
 endif
 
+# The tests run the variant's own binary and tools ($(B)), named to them by
+# ABBUILD (tests/cli/lib.sh).
 check: deps
-	@$(MAKE) --no-print-directory allocbench $(UNIT_BIN) $(TOOLS) $(FUZZ_REPLAY)
-	@$(CHECK_ENV) sh tests/run.sh $(UNIT_BIN)
+	@$(MAKE) --no-print-directory $(B)/allocbench $(UNIT_BIN) $(TOOLS) $(FUZZ_REPLAY)
+	@$(CHECK_ENV) ABBUILD=$(CURDIR)/$(B) sh tests/run.sh $(UNIT_BIN)
 
 bench: deps
-	@$(MAKE) --no-print-directory allocbench
-	@$(MAKE) --no-print-directory tests/tools/jsonq
-	@sh tests/bench.sh
+	@$(MAKE) --no-print-directory allocbench $(B)/tests/tools/jsonq
+	@ABBUILD=$(CURDIR)/$(B) sh tests/bench.sh
 
 # Exit 1 when the overhead of pool or arena regressed against the committed
 # baseline; BASELINE=FILE compares with another file.
@@ -137,45 +192,40 @@ install: allocbench
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/allocbench $(DESTDIR)$(MANDIR)/allocbench.1
 
-tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB_OBJ) .build-flags
-	$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) -Isrc $(ALL_LDFLAGS) -o $@ tests/fuzz/replay.c $< $(LIB_OBJ) $(LIBS)
-
 # make fuzz: libFuzzer with AddressSanitizer and UndefinedBehaviorSanitizer.
-# Objects go to build-fuzz/ (never mixed with the ordinary ones). Each target
+# Objects go to build/fuzz/ (never mixed with the ordinary ones). Each target
 # starts from tests/fuzz/corpus/TARGET and the inputs that once crashed;
-# what it learns stays in build-fuzz/corpus/TARGET; a crash is written to
+# what it learns stays in build/fuzz/corpus/TARGET; a crash is written to
 # tests/fuzz/crashes/TARGET/ (commit it with its fix) and fails make fuzz.
 FUZZ_CC ?= $(shell command -v clang-14 || command -v clang)
 FUZZ_SECONDS ?= 60
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread -g -O1 -fno-omit-frame-pointer $(PAPI_DEFINE) $(DEPS_CFLAGS)
-FUZZ_OBJ = $(patsubst src/%.c,build-fuzz/%.o,$(filter-out src/main.c,$(SRC)))
+FUZZ_OBJ = $(patsubst src/%.c,build/fuzz/%.o,$(filter-out src/main.c,$(SRC)))
 
 .SECONDARY: $(FUZZ_OBJ)
-build-fuzz/%.o: src/%.c $(wildcard src/*.h) Makefile
-	@mkdir -p build-fuzz
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN) -c -o $@ $<
+build/fuzz/%.o: src/%.c $(B)/config.mk
+	@mkdir -p build/fuzz
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN) -MMD -MP -c -o $@ $<
 
-build-fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
+-include $(FUZZ_OBJ:.o=.d)
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJ)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Isrc -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $< $(FUZZ_OBJ) $(LIBS)
 
 fuzz: deps
 	@test -n "$(FUZZ_CC)" || { echo "make fuzz needs clang (apt-get install clang libclang-rt-14-dev)" >&2; exit 1; }
-	@$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
+	@$(MAKE) --no-print-directory $(FUZZ_TARGETS:%=build/fuzz/fuzz_%)
 	@failed=0; for t in $(FUZZ_TARGETS); do \
-		mkdir -p build-fuzz/corpus/$$t tests/fuzz/crashes/$$t; \
+		mkdir -p build/fuzz/corpus/$$t tests/fuzz/crashes/$$t; \
 		echo "fuzz $$t: $(FUZZ_SECONDS) s"; \
 		LSAN_OPTIONS="suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0" \
-		build-fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -close_fd_mask=2 \
+		build/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -close_fd_mask=2 \
 			-print_final_stats=1 -artifact_prefix=tests/fuzz/crashes/$$t/ \
-			build-fuzz/corpus/$$t tests/fuzz/corpus/$$t tests/fuzz/crashes/$$t \
-			>build-fuzz/$$t.log 2>&1 || { failed=1; echo "fuzz $$t: FAILED (build-fuzz/$$t.log)"; }; \
-		grep -E '^stat::number_of_executed_units|^#[0-9]+ *DONE' build-fuzz/$$t.log | sed "s/^/fuzz $$t: /"; \
+			build/fuzz/corpus/$$t tests/fuzz/corpus/$$t tests/fuzz/crashes/$$t \
+			>build/fuzz/$$t.log 2>&1 || { failed=1; echo "fuzz $$t: FAILED (build/fuzz/$$t.log)"; }; \
+		grep -E '^stat::number_of_executed_units|^#[0-9]+ *DONE' build/fuzz/$$t.log | sed "s/^/fuzz $$t: /"; \
 	done; exit $$failed
 
 clean:
-	rm -f allocbench $(OBJ) src/heap_interpose.o $(UNIT_BIN) $(TOOLS) $(FUZZ_REPLAY) .build-flags
-	rm -rf build-fuzz
-
-tests/tools/%: tests/tools/%.c tests/tools/tool_json.h .build-flags
-	$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LIBS)
+	rm -rf build allocbench

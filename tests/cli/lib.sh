@@ -5,9 +5,13 @@ set -u
 LC_ALL=C
 export LC_ALL
 top=$(cd "$(dirname "$0")/../.." && pwd)
-AB=${AB:-$top/allocbench}
-JSONQ=$top/tests/tools/jsonq
-JSONSET=$top/tests/tools/jsonset
+# The build under test: make check names its variant's folder in ABBUILD
+# (build/default when a test is run by hand); AB may name another binary.
+ABBUILD=${ABBUILD:-$top/build/default}
+AB=${AB:-$ABBUILD/allocbench}
+JSONQ=$ABBUILD/tests/tools/jsonq
+JSONSET=$ABBUILD/tests/tools/jsonset
+SCHEMACHECK=$ABBUILD/tests/tools/schemacheck
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 

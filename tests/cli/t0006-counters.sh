@@ -252,12 +252,12 @@ mkdir -p "$tmp/nopapi/tests/unit"
 cp -r "$top/Makefile" "$top/src" "$tmp/nopapi/" &&
 	cp "$top/tests/install-deps.sh" "$tmp/nopapi/tests/" &&
 	cp "$top/tests/unit/check.h" "$top/tests/unit/test_counters.c" "$tmp/nopapi/tests/unit/"
-if make -s -C "$tmp/nopapi" PAPI=0 CFLAGS=-O0 SANITIZE= DEVELOPER=1 -j2 allocbench tests/unit/test_counters \
+if make -s -C "$tmp/nopapi" PAPI=0 CFLAGS=-O0 SANITIZE= DEVELOPER=1 BUILD=out -j2 out/allocbench out/tests/unit/test_counters \
 	>"$tmp/build.log" 2>&1; then
 	ok "make PAPI=0 builds"
-	check "make PAPI=0: no libpapi linked" sh -c "! ldd '$tmp/nopapi/allocbench' | grep -Eq 'libpapi|libsde'"
-	check "make PAPI=0: unit test" sh -c "'$tmp/nopapi/tests/unit/test_counters' >'$tmp/unit.log' && ! grep -q '^not ok' '$tmp/unit.log'"
-	"$tmp/nopapi/allocbench" --sizes 40 --backend pool --total 1M --repeat 1 -q >"$tmp/out" 2>"$tmp/err"
+	check "make PAPI=0: no libpapi linked" sh -c "! ldd '$tmp/nopapi/out/allocbench' | grep -Eq 'libpapi|libsde'"
+	check "make PAPI=0: unit test" sh -c "'$tmp/nopapi/out/tests/unit/test_counters' >'$tmp/unit.log' && ! grep -q '^not ok' '$tmp/unit.log'"
+	"$tmp/nopapi/out/allocbench" --sizes 40 --backend pool --total 1M --repeat 1 -q >"$tmp/out" 2>"$tmp/err"
 	check "make PAPI=0: the run exits 0" [ $? -eq 0 ]
 	check "make PAPI=0: the run says why" \
 		sh -c "sed -n '/^counters/,/^\$/p' '$tmp/out' | tr '\n' ' ' | tr -s ' ' | grep -q 'counters n/a: PAPI_TOT_CYC, .*: not built with PAPI'"

@@ -26,8 +26,8 @@ check "compare text fits 80 columns" [ "$(awk 'length > 80' "$tmp/out" | wc -l)"
 # Long host names and paths (from the reports, any length) are wrapped too.
 long=$tmp/a-directory-whose-name-is-long-enough-to-pass-eighty-columns-on-its-own-and-more
 mkdir -p "$long"
-"$top/tests/tools/jsonset" "$b" host.hostname '="a-build-host-with-a-long-name.ci.example.org"' >"$long/baseline.json"
-"$top/tests/tools/jsonset" "$b" host.hostname '="another-build-host-with-a-long-name.ci.example.org"' >"$long/current.json"
+"$JSONSET" "$b" host.hostname '="a-build-host-with-a-long-name.ci.example.org"' >"$long/baseline.json"
+"$JSONSET" "$b" host.hostname '="another-build-host-with-a-long-name.ci.example.org"' >"$long/current.json"
 run_ab compare "$long/baseline.json" "$long/current.json"
 check "compare text with long names and paths: exit 0" [ "$rc" -eq 0 ]
 check "compare text with long names and paths fits 80 columns" [ "$(awk 'length > 80' "$tmp/out" | wc -l)" -eq 0 ]

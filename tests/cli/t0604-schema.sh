@@ -6,7 +6,7 @@
 # command (Debian: python3-jsonschema) is there, it checks the same files.
 . "$(dirname "$0")/lib.sh"
 SCHEMA=$top/data/allocbench.schema.json
-CHECKER=$top/tests/tools/schemacheck
+CHECKER=$SCHEMACHECK
 
 valid() { "$CHECKER" "$SCHEMA" "$1" 2>"$tmp/why"; }
 # invalid NAME FILE PATTERN: the checker rejects FILE (exit 1) saying PATTERN.

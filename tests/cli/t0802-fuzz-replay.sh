@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 for t in parse counters results; do
-	bin=$top/tests/fuzz/replay_$t
+	bin=$ABBUILD/tests/fuzz/replay_$t
 	if [ ! -x "$bin" ]; then
 		not_ok "replay $t" "$bin is not built (make check builds it)"
 		continue

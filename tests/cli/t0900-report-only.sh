@@ -73,7 +73,7 @@ banner_run() {
 }
 
 # valid_report FILE: FILE is one allocbench JSON report, valid for the schema.
-valid_report() { "$top/tests/tools/schemacheck" "$top/data/allocbench.schema.json" "$1" >/dev/null 2>&1; }
+valid_report() { "$SCHEMACHECK" "$top/data/allocbench.schema.json" "$1" >/dev/null 2>&1; }
 
 # ---- descriptors: 0, 1, 2 always valid, nothing inherited but them and the result pipe ----
 ALLOCBENCH_TEST_FAULT=bogus:pool "$AB" --backend arena,pool --sizes 64 --total 64K --repeat 1 \

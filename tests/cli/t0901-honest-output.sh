@@ -4,7 +4,6 @@
 # documentation promises; one number parser; input text made printable; the
 # right message for getopt's errors and for a failed write.
 . "$(dirname "$0")/lib.sh"
-SCHEMACHECK=$top/tests/tools/schemacheck
 
 # random with one chunk: 4 steps, alloc, free, alloc, free: nothing is alive
 # at the end, so RSS/live (fragmentation) has no value.
@@ -30,7 +29,7 @@ cp "$tmp/out" "$tmp/random.json"
 "$SCHEMACHECK" "$top/data/allocbench.schema.json" "$tmp/random.json" >"$tmp/schema.err" 2>&1
 check "random, nothing live: the schema does not reject a null fragmentation" \
 	sh -c "! grep -q fragmentation '$tmp/schema.err'"
-"$top/tests/tools/jsonset" "$tmp/random.json" 'results[0].fragmentation' '="0"' >"$tmp/bad.json"
+"$JSONSET" "$tmp/random.json" 'results[0].fragmentation' '="0"' >"$tmp/bad.json"
 "$SCHEMACHECK" "$top/data/allocbench.schema.json" "$tmp/bad.json" >"$tmp/schema.err" 2>&1
 check "the schema describes fragmentation (a string is rejected)" \
 	grep -q '/results/0/fragmentation' "$tmp/schema.err"
