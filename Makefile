@@ -28,7 +28,7 @@ WARNINGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wvla
 	   -Wformat=2 -Wwrite-strings -Wcast-align -Wpointer-arith -Wundef \
 	   -Wredundant-decls
 CFLAGS ?= -O2 -g
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread $(WARNINGS) $(CFLAGS)
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread -Isrc $(WARNINGS) $(CFLAGS)
 ALL_LDFLAGS = -pthread -Wl,--as-needed $(LDFLAGS)
 ifeq ($(DEVELOPER),1)
 ALL_CFLAGS += -Werror
@@ -95,7 +95,7 @@ $(B)/config.mk:
 # src/heap_interpose.c defines malloc and friends for the whole program
 # (src/heap.h): the allocbench binary only, never a sanitizer build (the
 # sanitizer's runtime must own malloc), never the tests' or fuzzers' programs.
-SRC = $(filter-out src/heap_interpose.c,$(wildcard src/*.c))
+SRC = $(filter-out src/heap_interpose.c,$(wildcard src/*.c src/child/*.c))
 OBJ = $(SRC:%.c=$(B)/%.o)
 # Everything but main: an archive, so that a unit test links only the
 # objects it uses.
@@ -200,12 +200,12 @@ uninstall:
 FUZZ_CC ?= $(shell command -v clang-14 || command -v clang)
 FUZZ_SECONDS ?= 60
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread -g -O1 -fno-omit-frame-pointer $(PAPI_DEFINE) $(DEPS_CFLAGS)
+FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread -Isrc -g -O1 -fno-omit-frame-pointer $(PAPI_DEFINE) $(DEPS_CFLAGS)
 FUZZ_OBJ = $(patsubst src/%.c,build/fuzz/%.o,$(filter-out src/main.c,$(SRC)))
 
 .SECONDARY: $(FUZZ_OBJ)
 build/fuzz/%.o: src/%.c $(B)/config.mk
-	@mkdir -p build/fuzz
+	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN) -MMD -MP -c -o $@ $<
 
 -include $(FUZZ_OBJ:.o=.d)

@@ -1,10 +1,10 @@
 #include "cli.h"
 #include "parse.h"
-#include "pool.h"
+#include "child/pool.h"
 #include "preload.h"
 #include "runner.h"
 #include "util.h"
-#include "workloads.h"
+#include "child/workloads.h"
 
 #include <getopt.h>
 #include <unistd.h>

@@ -1,7 +1,7 @@
 #include "compare.h"
 #include "probe.h"
 #include "stats.h"
-#include "workloads.h"
+#include "child/workloads.h"
 #include "util.h"
 
 #include <math.h>

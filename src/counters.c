@@ -12,8 +12,8 @@
  * list here; events of different components need different event sets.
  */
 #include "counters.h"
-#include "arena.h"
-#include "pool.h"
+#include "child/arena.h"
+#include "child/pool.h"
 #include "util.h"
 
 #include <dirent.h>

@@ -10,6 +10,7 @@
 #include "probe.h"
 #include "run.h"
 #include "runner.h"
+#include "child/child.h"
 #include "util.h"
 
 #include <errno.h>
@@ -182,7 +183,7 @@ static const struct command commands[] = {
 	{ "compare", cmd_compare, 1 },
 	{ "plot", cmd_plot, 1 },
 	{ "counters", cmd_counters, 0 },
-	{ RUNNER_CHILD_COMMAND, runner_child_main, 0 },
+	{ RUNNER_CHILD_COMMAND, child_main, 0 },
 };
 
 /*

@@ -12,8 +12,8 @@
 #ifndef ALLOCBENCH_PRELOAD_H
 #define ALLOCBENCH_PRELOAD_H
 
-#include "allocator.h"
-#include "backend.h"
+#include "child/allocator.h"
+#include "child/backend.h"
 
 #include <limits.h>
 #include <stddef.h>

@@ -367,16 +367,19 @@ static void warn_child_output(const char *name, size_t size, const struct sample
 static void measure_floor_cell(const struct run_config *config, struct floor_cell *f,
 			       unsigned rep, int *failed)
 {
-	struct measure_params params = {
-		.size = f->size, .count = f->count, .align = 1,
-		.pool_block_bytes = config->pool_block_bytes, .touch = config->touch,
-		.counter_list = &config->counters,
-	};
+	static struct child_request req;  /* 2 KiB of counter names: off the stack */
 	int ret;
 
 	if (!f->ok)
 		return;
-	ret = runner_measure(RUNNER_FLOOR, &params, config->timeout_s, &f->samples[rep]);
+	memset(&req, 0, sizeof(req));
+	req.floor = 1;
+	req.params = (struct measure_params){
+		.size = f->size, .count = f->count, .align = 1,
+		.pool_block_bytes = config->pool_block_bytes, .touch = config->touch,
+	};
+	req.counters = config->counters;
+	ret = runner_measure(&req, config->timeout_s, &f->samples[rep]);
 	sample_clean(&f->samples[rep]);
 	warn_child_output(RUNNER_FLOOR, f->size, f->samples, rep);
 	if (ret) {
@@ -391,25 +394,28 @@ static void measure_floor_cell(const struct run_config *config, struct floor_cel
 static void measure_cell(const struct run_config *config, struct cell *c, unsigned rep,
 			 int *failed)
 {
-	struct measure_params params = {
+	static struct child_request req;  /* 2 KiB of counter names: off the stack */
+	struct measure_params *params = &req.params;
+	int ret;
+
+	if (!c->ok)
+		return;
+	memset(&req, 0, sizeof(req));
+	req.backend = c->backend->name;
+	req.preload_path = c->backend->preload_path;
+	*params = (struct measure_params){
 		.size = c->size, .count = c->count, .align = c->align,
 		.pool_block_bytes = config->pool_block_bytes, .touch = config->touch,
 		.workload = config->workload, .rounds = c->rounds, .seed = config->seed,
 		.threads = config->threads,
-		.counter_list = &config->counters,
 	};
-	int ret;
-
 	if (config->workload == WORKLOAD_RANDOM) {
-		params.nmix = config->nsizes;
-		memcpy(params.mix, config->sizes, config->nsizes * sizeof(config->sizes[0]));
-		params.size = run_mix_mean_size(config);
+		params->nmix = config->nsizes;
+		memcpy(params->mix, config->sizes, config->nsizes * sizeof(config->sizes[0]));
+		params->size = run_mix_mean_size(config);
 	}
-
-	if (!c->ok)
-		return;
-	ret = runner_measure_preloaded(c->backend->name, c->backend->preload_path, &params,
-				       config->timeout_s, &c->samples[rep]);
+	req.counters = config->counters;
+	ret = runner_measure(&req, config->timeout_s, &c->samples[rep]);
 	sample_clean(&c->samples[rep]);
 	warn_child_output(c->backend->name, c->size, c->samples, rep);
 	if (ret) {

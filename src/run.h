@@ -5,8 +5,8 @@
 #ifndef ALLOCBENCH_RUN_H
 #define ALLOCBENCH_RUN_H
 
-#include "backend.h"
-#include "measure.h"
+#include "child/backend.h"
+#include "child/measure.h"
 #include "probe.h"
 #include "stats.h"
 

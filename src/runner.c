@@ -1,8 +1,6 @@
 #include "runner.h"
 #include "heap.h"
-#include "allocator.h"
-#include "backend.h"
-#include "workloads.h"
+#include "child/child.h"
 #include "util.h"
 
 #include <errno.h>
@@ -21,8 +19,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The child writes its sample to this descriptor. */
-#define RESULT_FD 3
 
 /*
  * What the signal handler shares with the parent: the signal received, and
@@ -428,22 +424,6 @@ static void child_wait_release(struct child_wait *w)
 		}
 }
 
-static int write_full(int fd, const void *buf, size_t size)
-{
-	size_t put = 0;
-
-	while (put < size) {
-		ssize_t n = write(fd, (const char *)buf + put, size - put);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		put += (size_t)n;
-	}
-	return 0;
-}
-
 static void describe_status(int status, struct sample *sample)
 {
 	if (WIFSIGNALED(status)) {
@@ -505,7 +485,7 @@ static void free_environment(char **env)
 }
 
 /*
- * The pipes of a measuring process: [0] its result (RESULT_FD), [1] its
+ * The pipes of a measuring process: [0] its result (CHILD_RESULT_FD), [1] its
  * stdout, [2] its stderr; every end close-on-exec, the parent's read ends
  * non-blocking. Returns 0, or -1 with errno set and nothing left open.
  */
@@ -548,11 +528,11 @@ static int child_pidfd(pid_t pid)
 /*
  * The forked child, up to the exec: its own process group (so that the
  * parent can kill what it starts), standard input from /dev/null, standard
- * output and error and RESULT_FD on the pipes. Only async-signal-safe calls.
+ * output and error and CHILD_RESULT_FD on the pipes. Only async-signal-safe calls.
  */
 static _Noreturn void child_exec(int pipes[3][2], pid_t parent, char **argv, char **env)
 {
-	static const int targets[3] = { RESULT_FD, STDOUT_FILENO, STDERR_FILENO };
+	static const int targets[3] = { CHILD_RESULT_FD, STDOUT_FILENO, STDERR_FILENO };
 	int moved[3], null;
 
 	setpgid(0, 0);
@@ -582,61 +562,29 @@ static _Noreturn void child_exec(int pipes[3][2], pid_t parent, char **argv, cha
 	_exit(127);
 }
 
-int runner_measure(const char *backend_name, const struct measure_params *params,
-		   unsigned timeout_s, struct sample *sample)
+int runner_measure(const struct child_request *req, unsigned timeout_s, struct sample *sample)
 {
-	return runner_measure_preloaded(backend_name, NULL, params, timeout_s, sample);
-}
-
-int runner_measure_preloaded(const char *backend_name, const char *preload_path,
-			     const struct measure_params *params, unsigned timeout_s,
-			     struct sample *sample)
-{
-	static const struct counter_list no_counters;
-	char size[32], count[32], align[32], block[32], rounds[32], seed[32], threads[32];
-	char counters[COUNTERS_ARG_MAX], mix[MEASURE_MAX_MIX * 12 + 2];
-	char *argv[16], **env = NULL;
+	static struct child_args args;  /* 5 KiB: off the stack, the parent runs one child at a time */
+	char *argv[CHILD_REQUEST_ARGS + 2], **env = NULL;
 	int pipes[3][2], status, end, read_errno, ret;
 	struct child_wait w;
 	struct sample got;
 	int64_t deadline_ms;
 	pid_t pid, parent;
+	size_t n;
 
 	memset(sample, 0, sizeof(*sample));
 	if (interrupted_by)
 		return sample_fail(sample, "interrupted by SIG%s", sigabbrev_np(interrupted_by));
-	snprintf(size, sizeof(size), "%zu", params->size);
-	snprintf(count, sizeof(count), "%zu", params->count);
-	snprintf(align, sizeof(align), "%zu", params->align);
-	snprintf(block, sizeof(block), "%zu", params->pool_block_bytes);
-	if (counters_list_format(params->counter_list ? params->counter_list : &no_counters,
-				 counters, sizeof(counters)))
+	if (child_request_encode(req, &args))
 		return sample_fail(sample, "the --counters list is too long to pass on");
 	argv[0] = (char *)"allocbench";
 	argv[1] = (char *)RUNNER_CHILD_COMMAND;
-	argv[2] = (char *)backend_name;
-	argv[3] = size;
-	argv[4] = count;
-	argv[5] = align;
-	argv[6] = (char *)touch_name(params->touch);
-	argv[7] = block;
-	snprintf(rounds, sizeof(rounds), "%u", params->rounds);
-	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)params->seed);
-	snprintf(threads, sizeof(threads), "%u", params->threads);
-	mix[0] = '\0';
-	for (size_t i = 0, used = 0; i < params->nmix && used < sizeof(mix); i++)
-		used += (size_t)snprintf(mix + used, sizeof(mix) - used, "%s%zu", i ? "," : "",
-					 params->mix[i]);
-	argv[8] = (char *)workload_name(params->workload);
-	argv[9] = rounds;
-	argv[10] = seed;
-	argv[11] = threads;
-	argv[12] = params->nmix ? mix : (char *)"-";
-	argv[13] = counters;
-	argv[14] = (char *)preload_path;  /* the child's check; NULL ends argv otherwise */
-	argv[15] = NULL;
+	for (n = 0; args.argv[n]; n++)
+		argv[2 + n] = args.argv[n];
+	argv[2 + n] = NULL;
 
-	if (preload_path && !(env = preload_environment(preload_path)))
+	if (req->preload_path && !(env = preload_environment(req->preload_path)))
 		return sample_fail(sample, "out of memory");
 	if (child_pipes_open(pipes)) {
 		int err = errno;
@@ -707,209 +655,4 @@ int runner_measure_preloaded(const char *backend_name, const char *preload_path,
 	tail_lines(&w.out, sample->child_stdout, &sample->child_stdout_lines);
 	tail_lines(&w.err, sample->child_stderr, &sample->child_stderr_lines);
 	return ret;
-}
-
-/* Strict unsigned parse for the child's arguments, which the parent wrote. */
-static int parse_child_u64(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s || *end || *s == '-')
-		return -1;
-	*out = (uint64_t)v;
-	return 0;
-}
-
-static int parse_child_number(const char *s, size_t *out)
-{
-	uint64_t v;
-
-	if (parse_child_u64(s, &v))
-		return -1;
-	*out = (size_t)v;
-	return 0;
-}
-
-static int parse_child_unsigned(const char *s, unsigned *out)
-{
-	uint64_t v;
-
-	if (parse_child_u64(s, &v) || v > UINT32_MAX)
-		return -1;
-	*out = (unsigned)v;
-	return 0;
-}
-
-/* Parses the "-" or comma-separated size mix into PARAMS. */
-static int parse_child_mix(const char *s, struct measure_params *params)
-{
-	char buf[MEASURE_MAX_MIX * 12 + 2], *item, *next;
-
-	params->nmix = 0;
-	if (!strcmp(s, "-"))
-		return 0;
-	copy_string(buf, sizeof(buf), s);
-	for (item = buf; item; item = next) {
-		next = strchr(item, ',');
-		if (next)
-			*next++ = '\0';
-		if (params->nmix == MEASURE_MAX_MIX ||
-		    parse_child_number(item, &params->mix[params->nmix]) ||
-		    !params->mix[params->nmix])
-			return -1;
-		params->nmix++;
-	}
-	return 0;
-}
-
-/*
- * The "nomem" fault: limits this process's address space (RLIMIT_AS) to
- * what it maps now, plus the array of PARAMS->count chunk pointers and 64 KiB
- * for the stack, so that the backend's allocations fail as they do in a
- * child out of memory, whatever memory the machine has. Returns 0, or -1
- * when the limit cannot be set.
- */
-static int test_fault_nomem(const struct measure_params *params)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	unsigned long long vm_pages;
-	struct rlimit limit;
-	FILE *f = fopen("/proc/self/statm", "r");
-	int n;
-
-	if (!f)
-		return -1;
-	n = fscanf(f, "%llu", &vm_pages);
-	fclose(f);
-	if (n != 1 || page <= 0)
-		return -1;
-	limit.rlim_cur = limit.rlim_max = (rlim_t)vm_pages * (rlim_t)page +
-		(rlim_t)params->count * sizeof(void *) + (rlim_t)page + 65536;
-	return setrlimit(RLIMIT_AS, &limit);
-}
-
-/*
- * The tests' fault hook (runner.h): fails as RUNNER_TEST_FAULT_ENV says when
- * it names this BACKEND or no backend. Compiled into every build, so that the
- * tests exercise the binary users run; it costs one getenv per child.
- */
-static void test_fault(const char *backend, const struct measure_params *params)
-{
-	const char *fault = getenv(RUNNER_TEST_FAULT_ENV), *colon;
-	size_t len;
-
-	if (!fault || !*fault)
-		return;
-	colon = strchr(fault, ':');
-	if (colon && strcmp(colon + 1, backend))
-		return;
-	len = colon ? (size_t)(colon - fault) : strlen(fault);
-	if (len == 5 && !strncmp(fault, "crash", len)) {
-		signal(SIGSEGV, SIG_DFL);
-		raise(SIGSEGV);
-		_exit(1);  /* a sanitizer's handler may keep the signal */
-	} else if (len == 5 && !strncmp(fault, "abort", len)) {
-		abort();
-	} else if (len == 4 && !strncmp(fault, "kill", len)) {
-		raise(SIGKILL);
-	} else if (len == 4 && !strncmp(fault, "hang", len)) {
-		for (;;)
-			pause();
-	} else if (len == 5 && !strncmp(fault, "nomem", len)) {
-		if (!test_fault_nomem(params))
-			return;
-		fprintf(stderr, "allocbench: error: %s '%s': cannot limit the address space: %s\n",
-			RUNNER_TEST_FAULT_ENV, fault, strerror(errno));
-		_exit(2);
-	}
-	fprintf(stderr, "allocbench: error: invalid %s '%s' (expected crash, abort, kill, hang "
-		"or nomem, optionally followed by :BACKEND)\n", RUNNER_TEST_FAULT_ENV, fault);
-	_exit(2);
-}
-
-int runner_child_main(int argc, char **argv)
-{
-	struct measure_params params = { 0 };
-	struct random_plan plan;
-	struct sample sample;
-	const struct backend *backend = NULL;
-	struct counter_list list;
-	struct counters counters;
-	char bad[COUNTERS_NAME_MAX];
-	const char *why;
-	int is_floor;
-
-	memset(&sample, 0, sizeof(sample));
-	/*
-	 * Everything this process allocates for itself goes to the private heap
-	 * (heap.h); the measured allocator is found now, before any of it.
-	 */
-	if (!heap_measured()) {
-		fprintf(stderr, "allocbench: error: cannot find the functions of malloc\n");
-		return 1;
-	}
-	/*
-	 * ARGV[0] is RUNNER_CHILD_COMMAND; the rest is what runner_measure()
-	 * wrote, and for a preloaded backend the library's path.
-	 */
-	if ((argc != 13 && argc != 14) || parse_child_number(argv[2], &params.size) ||
-	    parse_child_number(argv[3], &params.count) ||
-	    parse_child_number(argv[4], &params.align) ||
-	    touch_parse(argv[5], &params.touch) ||
-	    parse_child_number(argv[6], &params.pool_block_bytes) ||
-	    workload_parse(argv[7], &params.workload) ||
-	    parse_child_unsigned(argv[8], &params.rounds) ||
-	    parse_child_u64(argv[9], &params.seed) ||
-	    parse_child_unsigned(argv[10], &params.threads) ||
-	    parse_child_mix(argv[11], &params) ||
-	    counters_parse_list(argv[12], &list, bad, sizeof(bad), &why) ||
-	    !params.size || !params.count ||
-	    (!params.align && params.workload != WORKLOAD_RANDOM)) {
-		fprintf(stderr, "allocbench: error: '%s' is internal; run 'allocbench --help'\n",
-			RUNNER_CHILD_COMMAND);
-		return 2;
-	}
-	/*
-	 * The counters are opened before the backend exists: PAPI's set-up
-	 * (about 2 ms) is done before the first RSS reading, and its heap is
-	 * the private one (heap.h), so the measured allocator is left as a
-	 * fresh program finds it. A counter that cannot be counted only gets
-	 * its status.
-	 */
-	if (list.n) {
-		counters_open(&counters, &list);
-		params.counters = &counters;
-	}
-	test_fault(argv[1], &params);
-	is_floor = !strcmp(argv[1], RUNNER_FLOOR);
-	/* The random sequence is made before anything is measured, the same for every backend. */
-	if (params.workload == WORKLOAD_RANDOM && !is_floor) {
-		if (random_plan_make(&params, &plan, &sample))
-			goto send;
-		params.plan = &plan;
-	}
-	if (argc == 14)
-		allocator_run_preloaded(argv[1], argv[13], &params, &sample);
-	else if (is_floor)
-		measure_floor(&params, &sample);
-	else if (!(backend = backend_find(argv[1])))
-		sample_fail(&sample, "unknown backend '%s'", argv[1]);
-	else
-		backend->run(&params, &sample);
-	if (params.plan)
-		random_plan_release(&plan);
-send:
-	if (list.n)
-		counters_close(&counters);
-	/* What the memory guard's bound (run_bound_bytes()) must cover. */
-	if (probe_meminfo_read("/proc/self/status", "VmHWM", &sample.peak_memory_bytes))
-		sample.peak_memory_bytes = 0;
-	if (write_full(RESULT_FD, &sample, sizeof(sample))) {
-		fprintf(stderr, "allocbench: error: cannot send the result: %s\n", strerror(errno));
-		return 1;
-	}
-	return 0;
 }

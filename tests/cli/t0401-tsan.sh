@@ -4,7 +4,7 @@
 
 cc=${CC:-cc}
 if ! $cc -std=c11 -D_GNU_SOURCE -pthread -g -O1 -fsanitize=thread -I"$top/src" \
-	-o "$tmp/pool_tsan" "$top/tests/unit/test_pool_threads.c" "$top/src/pool.c" \
+	-o "$tmp/pool_tsan" "$top/tests/unit/test_pool_threads.c" "$top/src/child/pool.c" \
 	"$top/src/probe.c" "$top/src/util.c" 2>"$tmp/cc.err"; then
 	skip "pool cross-thread free under ThreadSanitizer" "cannot build with -fsanitize=thread"
 	test_done

@@ -3,7 +3,7 @@
  * --preload parsing), allocator.c (identifying glibc, usable sizes) and
  * breakdown.c (slack, metadata and their flags).
  */
-#include "allocator.h"
+#include "child/allocator.h"
 #include "breakdown.h"
 #include "check.h"
 #include "preload.h"

@@ -3,10 +3,10 @@
  * events counted in this process through PAPI (or, built with PAPI=0,
  * reported as not built).
  */
-#include "arena.h"
+#include "child/arena.h"
 #include "check.h"
 #include "counters.h"
-#include "pool.h"
+#include "child/pool.h"
 
 #include <string.h>
 

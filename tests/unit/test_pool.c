@@ -1,7 +1,7 @@
 /* Unit tests for pool.c and arena.c: layout, free list, blocks, alignment. */
-#include "arena.h"
+#include "child/arena.h"
 #include "check.h"
-#include "pool.h"
+#include "child/pool.h"
 
 #include <stdint.h>
 #include <unistd.h>

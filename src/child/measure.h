@@ -62,7 +62,10 @@ unsigned workload_default_rounds(enum workload workload, size_t count);
 
 struct random_plan;
 
-/* The parameters of one measurement, passed from parent to child. */
+/*
+ * The parameters of one measurement: what the parent sends (the fields of
+ * child/request.c's table), then what the child sets up for itself.
+ */
 struct measure_params {
 	size_t size;             /* bytes per chunk (random: the mean of the mix) */
 	size_t count;            /* chunks: total / size */
@@ -75,9 +78,10 @@ struct measure_params {
 	unsigned threads;        /* threads: how many run at once */
 	size_t nmix;             /* random: sizes in the mix */
 	size_t mix[MEASURE_MAX_MIX]; /* random: the sizes, bytes */
-	const struct random_plan *plan; /* random: the sequence, made in the child */
-	const struct counter_list *counter_list; /* parent: events the child counts, or NULL */
-	struct counters *counters;  /* child: its open counters, or NULL when not counting */
+
+	/* Set up by the measuring process, never sent. */
+	const struct random_plan *plan; /* random: the sequence */
+	struct counters *counters;  /* its open counters, or NULL when not counting */
 };
 
 /* The result of one measurement in one fresh process; plain data, sent over a pipe. */

@@ -1,0 +1,167 @@
+/*
+ * child.c - the measuring process's entry (child.h): decode the request,
+ * open the counters, run the backend's loop, send the sample.
+ */
+#include "child.h"
+#include "allocator.h"
+#include "backend.h"
+#include "request.h"
+#include "workloads.h"
+#include "heap.h"
+#include "probe.h"
+#include "util.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+/* Writes SIZE bytes of BUF to FD, through short writes and EINTR. Returns 0 or -1. */
+static int write_full(int fd, const void *buf, size_t size)
+{
+	size_t put = 0;
+
+	while (put < size) {
+		ssize_t n = write(fd, (const char *)buf + put, size - put);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		put += (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * The "nomem" fault: limits this process's address space (RLIMIT_AS) to
+ * what it maps now, plus the array of PARAMS->count chunk pointers and 64 KiB
+ * for the stack, so that the backend's allocations fail as they do in a
+ * child out of memory, whatever memory the machine has. Returns 0, or -1
+ * when the limit cannot be set.
+ */
+static int test_fault_nomem(const struct measure_params *params)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned long long vm_pages;
+	struct rlimit limit;
+	FILE *f = fopen("/proc/self/statm", "r");
+	int n;
+
+	if (!f)
+		return -1;
+	n = fscanf(f, "%llu", &vm_pages);
+	fclose(f);
+	if (n != 1 || page <= 0)
+		return -1;
+	limit.rlim_cur = limit.rlim_max = (rlim_t)vm_pages * (rlim_t)page +
+		(rlim_t)params->count * sizeof(void *) + (rlim_t)page + 65536;
+	return setrlimit(RLIMIT_AS, &limit);
+}
+
+/*
+ * The tests' fault hook (child.h): fails as CHILD_TEST_FAULT_ENV says when
+ * it names this BACKEND or no backend. Compiled into every build, so that the
+ * tests exercise the binary users run; it costs one getenv per child.
+ */
+static void test_fault(const char *backend, const struct measure_params *params)
+{
+	const char *fault = getenv(CHILD_TEST_FAULT_ENV), *colon;
+	size_t len;
+
+	if (!fault || !*fault)
+		return;
+	colon = strchr(fault, ':');
+	if (colon && strcmp(colon + 1, backend))
+		return;
+	len = colon ? (size_t)(colon - fault) : strlen(fault);
+	if (len == 5 && !strncmp(fault, "crash", len)) {
+		signal(SIGSEGV, SIG_DFL);
+		raise(SIGSEGV);
+		_exit(1);  /* a sanitizer's handler may keep the signal */
+	} else if (len == 5 && !strncmp(fault, "abort", len)) {
+		abort();
+	} else if (len == 4 && !strncmp(fault, "kill", len)) {
+		raise(SIGKILL);
+	} else if (len == 4 && !strncmp(fault, "hang", len)) {
+		for (;;)
+			pause();
+	} else if (len == 5 && !strncmp(fault, "nomem", len)) {
+		if (!test_fault_nomem(params))
+			return;
+		fprintf(stderr, "allocbench: error: %s '%s': cannot limit the address space: %s\n",
+			CHILD_TEST_FAULT_ENV, fault, strerror(errno));
+		_exit(2);
+	}
+	fprintf(stderr, "allocbench: error: invalid %s '%s' (expected crash, abort, kill, hang "
+		"or nomem, optionally followed by :BACKEND)\n", CHILD_TEST_FAULT_ENV, fault);
+	_exit(2);
+}
+
+int child_main(int argc, char **argv)
+{
+	struct child_request req;
+	struct measure_params *params = &req.params;
+	struct random_plan plan;
+	struct sample sample;
+	const struct backend *backend = NULL;
+	struct counters counters;
+	char why[256];
+
+	memset(&sample, 0, sizeof(sample));
+	/*
+	 * Everything this process allocates for itself goes to the private heap
+	 * (heap.h); the measured allocator is found now, before any of it.
+	 */
+	if (!heap_measured()) {
+		fprintf(stderr, "allocbench: error: cannot find the functions of malloc\n");
+		return 1;
+	}
+	if (child_request_decode(argc - 1, argv + 1, &req, why, sizeof(why))) {
+		fprintf(stderr, "allocbench: error: '%s' is internal (%s); run 'allocbench --help'\n",
+			argc ? argv[0] : "", why);
+		return 2;
+	}
+	/*
+	 * The counters are opened before the backend exists: PAPI's set-up
+	 * (about 2 ms) is done before the first RSS reading, and its heap is
+	 * the private one (heap.h), so the measured allocator is left as a
+	 * fresh program finds it. A counter that cannot be counted only gets
+	 * its status.
+	 */
+	if (req.counters.n) {
+		counters_open(&counters, &req.counters);
+		params->counters = &counters;
+	}
+	test_fault(child_request_name(&req), params);
+	/* The random sequence is made before anything is measured, the same for every backend. */
+	if (params->workload == WORKLOAD_RANDOM && !req.floor) {
+		if (random_plan_make(params, &plan, &sample))
+			goto send;
+		params->plan = &plan;
+	}
+	if (req.floor)
+		measure_floor(params, &sample);
+	else if (req.preload_path)
+		allocator_run_preloaded(req.backend, req.preload_path, params, &sample);
+	else if (!(backend = backend_find(req.backend)))
+		sample_fail(&sample, "unknown backend '%s'", req.backend);
+	else
+		backend->run(params, &sample);
+	if (params->plan)
+		random_plan_release(&plan);
+send:
+	if (req.counters.n)
+		counters_close(&counters);
+	/* What the memory guard's bound (run_bound_bytes()) must cover. */
+	if (probe_meminfo_read("/proc/self/status", "VmHWM", &sample.peak_memory_bytes))
+		sample.peak_memory_bytes = 0;
+	if (write_full(CHILD_RESULT_FD, &sample, sizeof(sample))) {
+		fprintf(stderr, "allocbench: error: cannot send the result: %s\n", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
