@@ -33,7 +33,7 @@
  * preload_path, the child's environment is the parent's with LD_PRELOAD
  * replaced by exactly that path (the parent's own environment is never
  * changed), and the child checks that the library serves malloc
- * (allocator_run_preloaded()). Always fills SAMPLE: when the child crashes,
+ * (backend_malloc_run_preloaded()). Always fills SAMPLE: when the child crashes,
  * is killed or sends nothing, SAMPLE->ok is 0 and SAMPLE->error says why
  * (the signal's name, the exit status). A child still running after
  * TIMEOUT_S seconds (0: no limit) is killed with SIGKILL and reaped ("timed

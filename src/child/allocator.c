@@ -371,12 +371,8 @@ void allocator_inspect(void *ctx, void *const *chunks, size_t count, struct samp
 
 /* ---- the child of a preloaded backend ---- */
 
-/*
- * Before measuring: is malloc served by the file at PATH? Only dlsym of a
- * symbol that exists, dladdr and stat: nothing that allocates, so the
- * allocator's first allocation still happens in the measured loop.
- */
-static int check_active(const char *backend_name, const char *path, struct sample *sample)
+/* Only dlsym of a symbol that exists, dladdr and stat: nothing that allocates. */
+int allocator_check_preloaded(const char *backend_name, const char *path, struct sample *sample)
 {
 	const struct heap_functions *heap = heap_measured();
 	void *fn = heap ? *(void **)&heap->malloc : NULL;
@@ -392,23 +388,5 @@ static int check_active(const char *backend_name, const char *path, struct sampl
 		return sample_fail(sample, "%s is not active: malloc is served by '%s', not by "
 				   "the preloaded '%s'", backend_name,
 				   *dl.dli_fname ? dl.dli_fname : "the program itself", path);
-	return 0;
-}
-
-int allocator_run_preloaded(const char *backend_name, const char *path,
-			    const struct measure_params *params, struct sample *sample)
-{
-	const struct allocator_known *known = allocator_known_find(backend_name);
-
-	if (check_active(backend_name, path, sample))
-		return -1;
-	if (backend_malloc.run(params, sample))
-		return -1;
-	/* Only fill inspects its chunks: the other workloads identify the allocator here. */
-	if (!sample->allocator.name[0])
-		allocator_identify(&sample->allocator);
-	if (known && strcmp(sample->allocator.name, known->name))
-		return sample_fail(sample, "backend '%s' preloads '%s', which is %s, not %s",
-				   backend_name, path, sample->allocator.name, known->name);
 	return 0;
 }

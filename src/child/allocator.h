@@ -54,15 +54,12 @@ void allocator_identify(struct allocator_info *info);
 void allocator_inspect(void *ctx, void *const *chunks, size_t count, struct sample *sample);
 
 /*
- * The measuring child of a backend that preloads the library at PATH
- * (LD_PRELOAD, set by the runner): checks, before measuring and without
- * allocating, that malloc resolves into that very file, runs the malloc
- * backend's measurement, then checks that a backend named after a known
- * allocator measured that allocator. Returns 0 with SAMPLE filled, or -1
- * with SAMPLE failed saying which allocator served malloc instead: glibc's
- * figures are never reported under another allocator's name.
+ * In the measuring child of a backend that preloads the library at PATH
+ * (LD_PRELOAD, set by the runner), before measuring: checks that malloc
+ * resolves into that very file, without allocating, so the allocator's
+ * first allocation still happens in the measured loop. Returns 0, or -1
+ * with SAMPLE failed saying which file serves malloc instead.
  */
-int allocator_run_preloaded(const char *backend_name, const char *path,
-			    const struct measure_params *params, struct sample *sample);
+int allocator_check_preloaded(const char *backend_name, const char *path, struct sample *sample);
 
 #endif

@@ -38,6 +38,17 @@ extern const struct backend *const backend_table[];
 /* The backend called NAME, or NULL. */
 const struct backend *backend_find(const char *name);
 
+/*
+ * The malloc backend for a backend that preloads the library at PATH:
+ * checks that the library serves malloc (allocator_check_preloaded()),
+ * measures, then checks that a backend named after a known allocator
+ * measured that allocator. Returns 0 with SAMPLE filled, or -1 with SAMPLE
+ * failed saying which allocator served malloc instead: glibc's figures are
+ * never reported under another allocator's name.
+ */
+int backend_malloc_run_preloaded(const char *backend_name, const char *path,
+				 const struct measure_params *params, struct sample *sample);
+
 /* Alignment malloc guarantees (alignof(max_align_t)), reported for malloc rows. */
 size_t backend_malloc_alignment(void);
 

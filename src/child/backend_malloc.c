@@ -5,6 +5,7 @@
 #include "workloads.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /*
  * CTX is heap_measured(): the allocator's own functions, called through a
@@ -67,3 +68,21 @@ const struct backend backend_malloc = {
 	.uses_align = 0,
 	.run = malloc_run,
 };
+
+int backend_malloc_run_preloaded(const char *backend_name, const char *path,
+				 const struct measure_params *params, struct sample *sample)
+{
+	const struct allocator_known *known = allocator_known_find(backend_name);
+
+	if (allocator_check_preloaded(backend_name, path, sample))
+		return -1;
+	if (backend_malloc.run(params, sample))
+		return -1;
+	/* Only fill inspects its chunks: the other workloads identify the allocator here. */
+	if (!sample->allocator.name[0])
+		allocator_identify(&sample->allocator);
+	if (known && strcmp(sample->allocator.name, known->name))
+		return sample_fail(sample, "backend '%s' preloads '%s', which is %s, not %s",
+				   backend_name, path, sample->allocator.name, known->name);
+	return 0;
+}

@@ -3,7 +3,6 @@
  * open the counters, run the backend's loop, send the sample.
  */
 #include "child.h"
-#include "allocator.h"
 #include "backend.h"
 #include "request.h"
 #include "workloads.h"
@@ -146,7 +145,7 @@ int child_main(int argc, char **argv)
 	if (req.floor)
 		measure_floor(params, &sample);
 	else if (req.preload_path)
-		allocator_run_preloaded(req.backend, req.preload_path, params, &sample);
+		backend_malloc_run_preloaded(req.backend, req.preload_path, params, &sample);
 	else if (!(backend = backend_find(req.backend)))
 		sample_fail(&sample, "unknown backend '%s'", req.backend);
 	else
