@@ -17,9 +17,9 @@
 /* ---------------------------------------------------------------- churn */
 
 /*
- * Seed 003's demo: create PARAMS->count objects of PARAMS->size bytes
- * (allocate and touch each), then destroy them all, newest first as a linked
- * list is unwound, and call RESET; PARAMS->rounds times. The objects are kept
+ * The create/destroy demo of MFC's CFixedAlloc (README: Workloads): create
+ * PARAMS->count objects of PARAMS->size bytes (allocate and touch each),
+ * then destroy them all, newest first as a linked list is unwound, and call RESET; PARAMS->rounds times. The objects are kept
  * in the pointer array rather than linked through themselves, so that every
  * size can churn. Fills churn_ns (rounds 2..R, warm) and churn_cold_ns.
  * Returns 0, or -1 with SAMPLE failed.
@@ -202,8 +202,8 @@ struct threads_job {
 int threads_gate_wait(struct threads_gate *gate);
 
 /*
- * Seed 001's pattern for one thread: for each index of its share, allocate a
- * temporary, copy the element into it, copy the mirror element over the
+ * The per-thread Alloc/Free pattern (README: Workloads) for one thread:
+ * for each index of its share, allocate a temporary, copy the element into it, copy the mirror element over the
  * element, the temporary over the mirror, free the temporary; PARAMS->rounds
  * times, calling RESET after each round. A backend's thread entry calls
  * this with its own functions.

@@ -105,6 +105,77 @@ int main(void)
 
 	CHECK("alignment 3 refused", pool_init(&pool, 8, 3, 4096) == -1);
 
+	/* The newest fresh chunk steps fresh back instead of being linked. */
+	CHECK("pool init 16-byte chunks", !pool_init(&pool, 16, 16, 4096));
+	{
+		unsigned char *keep = pool_alloc(&pool), *x = pool_alloc(&pool), *y = pool_alloc(&pool);
+		unsigned char *z = pool_alloc(&pool);
+
+		pool_free(&pool, z);
+		CHECK("newest freed: fresh steps back over it, no link",
+		      pool.fresh == z && pool.free_head == POOL_NIL);
+		pool_free(&pool, x);
+		CHECK("an older chunk freed: linked", pool.free_head != POOL_NIL && pool.fresh == z);
+		pool_free(&pool, y);
+		CHECK("the chunk just below fresh: steps back, x stays linked",
+		      pool.fresh == y && pool.free_head != POOL_NIL);
+		CHECK("the linked chunk first, then fresh in order",
+		      pool_alloc(&pool) == x && pool_alloc(&pool) == y && pool_alloc(&pool) == z);
+		pool_free(&pool, keep);
+	}
+	pool_release(&pool);
+
+	/*
+	 * Random orders: a shadow of what is live says that no chunk is handed
+	 * out twice, every chunk lies in the pool's blocks, and the free list
+	 * stays below fresh.
+	 */
+	CHECK("pool init 8-byte chunks", !pool_init(&pool, 8, 8, 4096));
+	{
+		enum { SLOTS = 3000 };
+		static unsigned char *live[SLOTS];
+		static unsigned char owner[4096 * 8];
+		uint64_t rng = 20120528;
+		size_t nlive = 0;
+		int twice = 0, outside = 0, listed_above = 0;
+
+		for (long step = 0; step < 200000; step++) {
+			rng = rng * 6364136223846793005u + 1442695040888963407u;
+			if (nlive < SLOTS && (nlive == 0 || (rng >> 33) % 3)) {
+				unsigned char *p = pool_alloc(&pool);
+				size_t k = (size_t)(p - pool.base) / 8;
+
+				outside |= p < pool.base || p >= pool.committed_end || k >= sizeof(owner);
+				if (!outside) {
+					twice |= owner[k];
+					owner[k] = 1;
+				}
+				live[nlive++] = p;
+			} else {
+				/* Newest first half the time (as churn frees), else any. */
+				size_t i = (rng >> 40) % 2 ? nlive - 1 : (size_t)(rng >> 20) % nlive;
+				unsigned char *p = live[i];
+
+				owner[(size_t)(p - pool.base) / 8] = 0;
+				live[i] = live[--nlive];
+				pool_free(&pool, p);
+				if (pool.free_head != POOL_NIL)
+					listed_above |= pool.base + ((size_t)pool.free_head << pool.align_shift) >=
+							pool.fresh;
+			}
+			if (outside)
+				break;
+		}
+		CHECK("random order: no chunk handed out twice", !twice);
+		CHECK("random order: every chunk inside the blocks", !outside);
+		CHECK("random order: the free list's head below fresh", !listed_above);
+		while (nlive)
+			pool_free(&pool, live[--nlive]);
+		CHECK("random order: all back, the pool starts over", pool.fresh == pool.base &&
+		      pool.live == 0);
+	}
+	pool_release(&pool);
+
 	/* A block is limited by what 32-bit links in units of the alignment address. */
 	{
 		size_t page = (size_t)sysconf(_SC_PAGESIZE);
