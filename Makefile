@@ -19,6 +19,8 @@
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man/man1
+# Where bash-completion loads a command's completion from on first use.
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 
@@ -130,12 +132,14 @@ baseline: deps
 	sh tests/gate.sh --record
 
 install: allocbench
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPLETIONDIR)
 	install -m 755 allocbench $(DESTDIR)$(BINDIR)/allocbench
 	install -m 644 man/allocbench.1 $(DESTDIR)$(MANDIR)/allocbench.1
+	install -m 644 completion/allocbench.bash $(DESTDIR)$(COMPLETIONDIR)/allocbench
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/allocbench $(DESTDIR)$(MANDIR)/allocbench.1
+	rm -f $(DESTDIR)$(BINDIR)/allocbench $(DESTDIR)$(MANDIR)/allocbench.1 \
+		$(DESTDIR)$(COMPLETIONDIR)/allocbench
 
 tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB_OBJ) .build-flags
 	$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) -Isrc $(ALL_LDFLAGS) -o $@ tests/fuzz/replay.c $< $(LIB_OBJ) $(LIBS)
