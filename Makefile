@@ -21,6 +21,8 @@
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man/man1
+# Where bash-completion loads a command's completion from on first use.
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 
@@ -185,12 +187,14 @@ baseline: deps
 	sh tests/gate.sh --record
 
 install: allocbench
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPLETIONDIR)
 	install -m 755 allocbench $(DESTDIR)$(BINDIR)/allocbench
 	install -m 644 man/allocbench.1 $(DESTDIR)$(MANDIR)/allocbench.1
+	install -m 644 completion/allocbench.bash $(DESTDIR)$(COMPLETIONDIR)/allocbench
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/allocbench $(DESTDIR)$(MANDIR)/allocbench.1
+	rm -f $(DESTDIR)$(BINDIR)/allocbench $(DESTDIR)$(MANDIR)/allocbench.1 \
+		$(DESTDIR)$(COMPLETIONDIR)/allocbench
 
 # make fuzz: libFuzzer with AddressSanitizer and UndefinedBehaviorSanitizer.
 # Objects go to build/fuzz/ (never mixed with the ordinary ones). Each target

@@ -1,0 +1,266 @@
+# bash completion for allocbench(1)
+#
+# Completes the commands (run, compare, plot, counters), each command's long
+# and short options, the values of the options that take one of a fixed set
+# (--backend, --workload, --format, --touch, plot's --metric; the item after
+# the last comma of a comma-separated list), and file names for -o, --output,
+# --baseline and the reports that compare and plot read.
+#
+# It needs bash 4 and nothing else: not the bash-completion package's
+# helpers, so that it works wherever it is sourced. Installed by make install
+# and the Debian package to share/bash-completion/completions/allocbench,
+# where bash-completion loads it on first use; without that package, source
+# it from ~/.bashrc.
+#
+# The option lists are allocbench's getopt_long tables (src/cli.c,
+# src/cmd_compare.c, src/cmd_plot.c, src/cmd_counters.c);
+# tests/cli/t0950-completion.sh fails when they and each command's --help
+# disagree.
+
+# The third-party allocators as --backend names them, with their sonames
+# (src/allocator.c).
+_allocbench_third_party=(
+	"jemalloc:libjemalloc.so.2"
+	"mimalloc:libmimalloc.so.2"
+	"tcmalloc:libtcmalloc_minimal.so.4:libtcmalloc.so.4"
+)
+
+# _allocbench_installed: prints the third-party allocators whose library is
+# installed, looked up as allocbench looks them up (src/preload.c): in
+# $ALLOCBENCH_LIBRARY_PATH's directories when it is set, otherwise in the
+# dynamic linker's cache and the usual directories. The file's existence is
+# enough here; allocbench itself also checks it is a shared library for this
+# machine.
+_allocbench_installed() {
+	local entry name soname dir cache='' found
+	local -a dirs sonames
+	if [[ -n ${ALLOCBENCH_LIBRARY_PATH-} ]]; then
+		IFS=: read -r -a dirs <<<"$ALLOCBENCH_LIBRARY_PATH"
+	else
+		local multiarch=
+		case $(uname -m) in
+		x86_64) multiarch=x86_64-linux-gnu ;;
+		aarch64) multiarch=aarch64-linux-gnu ;;
+		i?86) multiarch=i386-linux-gnu ;;
+		riscv64) multiarch=riscv64-linux-gnu ;;
+		ppc64le) multiarch=powerpc64le-linux-gnu ;;
+		s390x) multiarch=s390x-linux-gnu ;;
+		esac
+		dirs=(/usr/local/lib)
+		[[ -n $multiarch ]] && dirs+=("/usr/local/lib/$multiarch" "/usr/lib/$multiarch" "/lib/$multiarch")
+		dirs+=(/usr/lib64 /lib64 /usr/lib /lib)
+		# The cache (/etc/ld.so.cache) also names libraries of
+		# ld.so.conf's other directories.
+		cache=$(PATH=$PATH:/sbin:/usr/sbin ldconfig -p 2>/dev/null)
+	fi
+	for entry in "${_allocbench_third_party[@]}"; do
+		name=${entry%%:*}
+		IFS=: read -r -a sonames <<<"${entry#*:}"
+		found=
+		for soname in "${sonames[@]}"; do
+			[[ -n $cache && $cache == *"	$soname "* ]] && found=1
+			for dir in "${dirs[@]}"; do
+				[[ -n $dir && -f $dir/$soname ]] && found=1
+			done
+		done
+		[[ -n $found ]] && printf '%s\n' "$name"
+	done
+}
+
+# _allocbench_list CURRENT WORD...: completes the item after the last comma
+# of the comma-separated list CURRENT with the WORDs it does not hold yet
+# (allocbench refuses an item given twice).
+_allocbench_list() {
+	local cur=$1 prefix='' item w
+	shift
+	local -a left=()
+	if [[ $cur == *,* ]]; then
+		prefix=${cur%,*},
+		cur=${cur##*,}
+	fi
+	for w in "$@"; do
+		[[ ,$prefix == *",$w,"* ]] || left+=("$w")
+	done
+	COMPREPLY=()
+	while IFS= read -r item; do
+		[[ -n $item ]] && COMPREPLY+=("$prefix$item")
+	done < <(compgen -W "${left[*]}" -- "$cur")
+}
+
+# _allocbench_words CURRENT WORD...: completes CURRENT with one of the WORDs.
+_allocbench_words() {
+	local cur=$1
+	shift
+	mapfile -t COMPREPLY < <(compgen -W "$*" -- "$cur")
+}
+
+# _allocbench_files CURRENT [json]: completes file names (with "json", only
+# *.json files and directories, for the reports compare and plot read).
+_allocbench_files() {
+	local item
+	COMPREPLY=()
+	compopt -o filenames 2>/dev/null
+	if [[ ${2-} == json ]]; then
+		while IFS= read -r item; do
+			COMPREPLY+=("$item")
+		done < <(compgen -d -- "$1"; compgen -f -X '!*.json' -- "$1")
+	else
+		while IFS= read -r item; do
+			COMPREPLY+=("$item")
+		done < <(compgen -f -- "$1")
+	fi
+}
+
+_allocbench() {
+	local cur=${COMP_WORDS[COMP_CWORD]} prev='' cword=$COMP_CWORD cmd=run
+	local i w opt='' eq
+
+	# With '=' in COMP_WORDBREAKS (bash's default), --backend=mal arrives
+	# as "--backend" "=" "mal"; without it, as "--backend=mal".
+	if ((cword > 0)); then
+		prev=${COMP_WORDS[cword - 1]}
+	fi
+	if [[ $cur == = && $prev == --* ]]; then
+		cur=
+	elif [[ $prev == = ]] && ((cword > 1)) && [[ ${COMP_WORDS[cword - 2]} == --* ]]; then
+		prev=${COMP_WORDS[cword - 2]}
+	elif [[ $cur == --*=* ]]; then
+		prev=${cur%%=*}
+		cur=${cur#*=}
+		# Each reply must replace the whole word.
+		opt=$prev=
+	fi
+	# --preload NAME=PATH, split the same way: "--preload" ["="] "NAME"
+	# "=" "PATH"; the "=" is the current word while PATH is still empty.
+	eq=$((cword - 1))
+	[[ $cur == = ]] && eq=$cword
+	if ((eq > 1)) && [[ ${COMP_WORDS[eq]} == = && ${COMP_WORDS[eq - 1]} != [-=]* ]] &&
+		[[ ${COMP_WORDS[eq - 2]} == --preload ||
+		   (${COMP_WORDS[eq - 2]} == = && ${COMP_WORDS[eq - 3]-} == --preload) ]]; then
+		prev=--preload-path
+		[[ $cur == = ]] && cur=
+	fi
+
+	# The command is the first argument when it names one; otherwise run
+	# (src/main.c).
+	case ${COMP_WORDS[1]-} in
+	run | compare | plot | counters)
+		((cword > 1)) && cmd=${COMP_WORDS[1]}
+		;;
+	esac
+
+	local -a opts
+	case $cmd in
+	run)
+		opts=(--sizes -s --backend -b --total -t --repeat -r --touch --align
+			--pool-block --workload -w --rounds --seed --threads --counters
+			--preload --format -f --output -o --baseline --timeout --force
+			--quiet -q --help -h --version -V)
+		;;
+	compare)
+		opts=(--max-overhead --max-time --alpha --allow-missing --backend
+			--format -f --output -o --help -h)
+		;;
+	plot)
+		opts=(--metric -m --label -l --output -o --help -h)
+		;;
+	counters)
+		opts=(--counters --format -f --help -h)
+		;;
+	esac
+
+	case $cmd:$prev in
+	run:--backend | run:-b)
+		# The backends of --preload NAME=PATH on the line count too.
+		# (With '=' a word break, --preload=NAME=PATH arrives as
+		# "--preload" "=" "NAME" "=" "PATH".)
+		local -a preloads=() installed
+		mapfile -t installed < <(_allocbench_installed)
+		for ((i = 1; i < cword; i++)); do
+			w=${COMP_WORDS[i]}
+			if [[ $w == --preload ]]; then
+				((i++))
+				[[ ${COMP_WORDS[i]-} == = ]] && ((i++))
+				w=${COMP_WORDS[i]-}
+			elif [[ $w == --preload=* ]]; then
+				w=${w#--preload=}
+			else
+				continue
+			fi
+			[[ $w == *=* || ${COMP_WORDS[i + 1]-} == = ]] && preloads+=("${w%%=*}")
+		done
+		_allocbench_list "$cur" malloc pool pool-locked arena \
+			"${installed[@]}" "${preloads[@]}" all
+		;;
+	compare:--backend)
+		# Rows of reports, measured wherever they were: every backend.
+		_allocbench_list "$cur" malloc pool pool-locked arena jemalloc mimalloc tcmalloc
+		;;
+	run:--workload | run:-w)
+		_allocbench_words "$cur" fill churn random threads
+		;;
+	run:--touch)
+		_allocbench_words "$cur" none first pages full
+		;;
+	run:--format | run:-f)
+		_allocbench_words "$cur" text json csv markdown
+		;;
+	compare:--format | compare:-f)
+		_allocbench_words "$cur" text json markdown
+		;;
+	counters:--format | counters:-f)
+		_allocbench_words "$cur" text json
+		;;
+	plot:--metric | plot:-m)
+		_allocbench_list "$cur" overhead alloc_ns free_ns page_faults \
+			free_page_faults x_floor churn_ns churn_cold_ns ops_per_s speedup
+		;;
+	*:--output | *:-o)
+		_allocbench_files "$cur"
+		;;
+	run:--baseline)
+		_allocbench_files "$cur" json
+		;;
+	run:--preload)
+		# NAME=PATH: the library's path after the '='.
+		if [[ $cur == *=* ]]; then
+			_allocbench_files "${cur#*=}"
+			for i in "${!COMPREPLY[@]}"; do
+				COMPREPLY[i]=${cur%%=*}=${COMPREPLY[i]}
+			done
+		else
+			COMPREPLY=()
+		fi
+		;;
+	run:--preload-path)
+		_allocbench_files "$cur"
+		;;
+	run:--sizes | run:-s | run:--total | run:-t | run:--repeat | run:-r | \
+	run:--align | run:--pool-block | run:--rounds | run:--seed | \
+	run:--threads | run:--timeout | *:--counters | compare:--max-overhead | \
+	compare:--max-time | compare:--alpha | plot:--label | plot:-l)
+		# A number, a size list, an event or a name: nothing to offer.
+		COMPREPLY=()
+		;;
+	*)
+		if [[ $cur == -* ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "${opts[*]}" -- "$cur")
+		elif ((cword == 1)); then
+			mapfile -t COMPREPLY < <(compgen -W "run compare plot counters" -- "$cur")
+		elif [[ $cmd == compare || $cmd == plot ]]; then
+			_allocbench_files "$cur" json
+		else
+			COMPREPLY=()
+		fi
+		;;
+	esac
+
+	if [[ -n $opt ]]; then
+		for i in "${!COMPREPLY[@]}"; do
+			COMPREPLY[i]=$opt${COMPREPLY[i]}
+		done
+	fi
+	return 0
+}
+
+complete -F _allocbench allocbench
