@@ -17,8 +17,9 @@
  * pool's and arena's figures are their own fields, read through a callback
  * when PAPI reads the counters (counters_attach_pool/arena).
  *
- * Built with ALLOCBENCH_PAPI=0 (make PAPI=0) the same functions exist and
- * every event's status is COUNTERS_E_NOT_BUILT.
+ * Built with make PAPI=0 the same functions exist (counters_nopapi.c, in
+ * place of counters_papi.c and counters_explain.c) and every event's status
+ * is COUNTERS_E_NOT_BUILT.
  */
 #ifndef ALLOCBENCH_COUNTERS_H
 #define ALLOCBENCH_COUNTERS_H

@@ -1,5 +1,5 @@
 /*
- * Unit tests for counters.c: the --counters list, and the program's own
+ * Unit tests for counters_*.c: the --counters list, and the program's own
  * events counted in this process through PAPI (or, built with PAPI=0,
  * reported as not built).
  */
