@@ -29,6 +29,13 @@ static inline int counters_starts_with(const char *s, const char *prefix)
 int counters_sde_index(const char *name);
 
 /*
+ * 1 when the program's own event K is given by a reader a backend attaches
+ * (counters_attach_reader(): PAPI reads it as INSTANT), 0 when it is the
+ * loop's own count (counters_note_allocs/frees(): DELTA).
+ */
+int counters_sde_attached(size_t k);
+
+/*
  * What event NAME (a full name, sde:::allocbench::NAME) counts when it is
  * one of the program's own; NULL for any other name.
  */

@@ -33,6 +33,15 @@ static const char *const sde_descriptions[] = {
 };
 
 
+/*
+ * Which of them a backend gives through a reader (counters_attach_reader()):
+ * an INSTANT figure, its value when the loop ends. The others are the loop's
+ * own counts, stored after it, whose change over the loop PAPI reports.
+ */
+static const unsigned char sde_attached[] = { 0, 0, 0, 1, 1, 1 };
+
+_Static_assert(sizeof(sde_attached) == COUNTERS_SDE_COUNT,
+	       "every event of the program's own says whether a reader gives it");
 _Static_assert(sizeof(sde_descriptions) / sizeof(sde_descriptions[0]) == COUNTERS_SDE_COUNT,
 	       "COUNTERS_SDE_COUNT counts the program's own events");
 _Static_assert(sizeof(counters_sde_names) / sizeof(counters_sde_names[0]) == COUNTERS_SDE_COUNT + 1,
@@ -44,6 +53,11 @@ int counters_sde_index(const char *name)
 		if (!strcmp(name, counters_sde_names[i]))
 			return (int)i;
 	return -1;
+}
+
+int counters_sde_attached(size_t k)
+{
+	return k < COUNTERS_SDE_COUNT && sde_attached[k];
 }
 
 const char *counters_sde_description(const char *name)

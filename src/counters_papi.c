@@ -10,8 +10,7 @@
  * list here; events of different components need different event sets.
  */
 #include "counters_internal.h"
-#include "arena.h"
-#include "pool.h"
+#include "util.h"
 
 #include <papi.h>
 #include <sde_lib.h>
@@ -22,15 +21,22 @@
 /*
  * The registered variables: libsde keeps their addresses, PAPI reads them at
  * PAPI_start and PAPI_stop. allocs, frees and bytes_requested are DELTA
- * counters (PAPI reports the change over a loop); the reserved figures are
- * INSTANT (their value when the loop ends), read through callbacks from the
- * attached pool's and arena's own fields.
+ * counters (PAPI reports the change over a loop); the backends' figures are
+ * INSTANT (their value when the loop ends), read through the readers the
+ * backends attach, so this file knows nothing of a pool or an arena.
  */
 static long long sde_allocs;
 static long long sde_frees;
 static long long sde_bytes_requested;
-static const struct pool *sde_pool;
-static const struct arena *sde_arena;
+
+/* What a backend attached to one of the program's own INSTANT events. */
+struct sde_reader {
+	long long (*reader)(const void *ctx);  /* NULL: nothing attached, reads 0 */
+	const void *ctx;                       /* the backend's, given back to READER */
+};
+
+/* Indexed like counters_sde_names; libsde holds a pointer to each slot. */
+static struct sde_reader sde_readers[COUNTERS_SDE_COUNT];
 
 void counters_note_allocs(size_t chunks, size_t size)
 {
@@ -43,14 +49,25 @@ void counters_note_frees(size_t chunks)
 	sde_frees += (long long)chunks;
 }
 
-void counters_attach_pool(const struct pool *pool)
+int counters_attach_reader(const char *name, long long (*reader)(const void *ctx),
+			   const void *ctx)
 {
-	sde_pool = pool;
+	int k = counters_sde_index(name);
+
+	if (k < 0 || !counters_sde_attached((size_t)k))
+		return error("cannot attach a reader to '%s': not an event of allocbench "
+			     "that a backend gives", name);
+	sde_readers[k].reader = reader;
+	sde_readers[k].ctx = reader ? ctx : NULL;
+	return 0;
 }
 
-void counters_attach_arena(const struct arena *arena)
+/* libsde's callback for an INSTANT event; SLOT is its struct sde_reader. */
+static long long read_attached(void *slot)
 {
-	sde_arena = arena;
+	const struct sde_reader *r = slot;
+
+	return r->reader ? r->reader(r->ctx) : 0;
 }
 
 /* ------------------------------------------------------------ child's side */
@@ -72,24 +89,6 @@ static void fail_event(struct counters *counters, size_t i, int status, enum cou
 	counters->event_set[i] = -1;
 }
 
-static long long read_pool_blocks(void *unused)
-{
-	(void)unused;
-	return sde_pool ? (long long)sde_pool->blocks : 0;
-}
-
-static long long read_pool_bytes_reserved(void *unused)
-{
-	(void)unused;
-	return sde_pool ? (long long)(sde_pool->blocks * sde_pool->block_bytes) : 0;
-}
-
-static long long read_arena_bytes_reserved(void *unused)
-{
-	(void)unused;
-	return sde_arena ? (long long)sde_arena->capacity_bytes : 0;
-}
-
 /* Result of registering each of the program's own events (0 or an SDE error). */
 static int sde_registered[COUNTERS_SDE_COUNT];
 
@@ -99,17 +98,12 @@ static int sde_registered[COUNTERS_SDE_COUNT];
  * registered until the process exits. They are not given to
  * papi_sde_describe_counter(), which loses libsde's own copy of each name
  * (valgrind: 154 bytes definitely lost for six events): `allocbench counters`
- * takes their descriptions from sde_descriptions.
+ * takes their descriptions from counters_list.c.
  */
 static void *sde_register(void)
 {
 	static papi_handle_t registered;
 	long long *const vars[COUNTERS_SDE_COUNT] = { &sde_allocs, &sde_frees, &sde_bytes_requested };
-	const papi_sde_fptr_t reads[COUNTERS_SDE_COUNT] = {
-		[3] = read_pool_blocks,
-		[4] = read_pool_bytes_reserved,
-		[5] = read_arena_bytes_reserved,
-	};
 	papi_handle_t handle;
 
 	if (registered)
@@ -120,12 +114,13 @@ static void *sde_register(void)
 
 		if (!handle)
 			sde_registered[i] = PAPI_ECMP;
-		else if (vars[i])
+		else if (counters_sde_attached(i))
+			sde_registered[i] = papi_sde_register_counter_cb(handle, name,
+				PAPI_SDE_RO | PAPI_SDE_INSTANT, PAPI_SDE_long_long, read_attached,
+				&sde_readers[i]);
+		else
 			sde_registered[i] = papi_sde_register_counter(handle, name,
 				PAPI_SDE_RO | PAPI_SDE_DELTA, PAPI_SDE_long_long, vars[i]);
-		else
-			sde_registered[i] = papi_sde_register_counter_cb(handle, name,
-				PAPI_SDE_RO | PAPI_SDE_INSTANT, PAPI_SDE_long_long, reads[i], NULL);
 	}
 	registered = handle;
 	return handle;
@@ -282,8 +277,7 @@ void counters_close(struct counters *counters)
 	counters->papi_ready = 0;
 	/* The program's own events stay registered: see sde_register(). */
 	counters->sde = NULL;
-	sde_pool = NULL;
-	sde_arena = NULL;
+	memset(sde_readers, 0, sizeof(sde_readers));
 }
 
 void counters_stop(struct counters *counters, enum counters_loop loop,
