@@ -42,16 +42,19 @@ endif
 
 DEPS_PKGS = libcjson
 DEPS_DEBIAN = libcjson-dev pkg-config
-# Hardware and software counters (src/counters.c): PAPI with its shared libsde,
+# Hardware and software counters (src/counters_*.c): PAPI with its shared libsde,
 # which exports the program's own events (the static libsde does not activate
-# PAPI's sde component).
+# PAPI's sde component). The PAPI binding and its no-PAPI twin are separate
+# files: the build leaves out the ones not in use.
 PAPI ?= 1
 ifeq ($(PAPI),1)
 DEPS_PKGS += papi
 DEPS_DEBIAN += libpapi-dev
 PAPI_DEFINE = -DALLOCBENCH_PAPI=1
+PAPI_UNUSED = src/counters_nopapi.c
 else
 PAPI_DEFINE = -DALLOCBENCH_PAPI=0
+PAPI_UNUSED = src/counters_papi.c src/counters_explain.c
 endif
 ALL_CFLAGS += $(PAPI_DEFINE)
 
@@ -97,7 +100,7 @@ $(B)/config.mk:
 # src/heap_interpose.c defines malloc and friends for the whole program
 # (src/heap.h): the allocbench binary only, never a sanitizer build (the
 # sanitizer's runtime must own malloc), never the tests' or fuzzers' programs.
-SRC = $(filter-out src/heap_interpose.c,$(wildcard src/*.c src/child/*.c))
+SRC = $(filter-out src/heap_interpose.c $(PAPI_UNUSED),$(wildcard src/*.c src/child/*.c))
 OBJ = $(SRC:%.c=$(B)/%.o)
 # Everything but main: an archive, so that a unit test links only the
 # objects it uses.

@@ -7,6 +7,7 @@
 #include "commands.h"
 #include "output.h"
 #include "runner.h"
+#include "plot.h"
 #include "plot_svg.h"
 #include "results.h"
 #include "util.h"

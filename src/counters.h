@@ -14,11 +14,13 @@
  * nothing inside a loop. The program's own events cost nothing in the loop:
  * allocs, frees and bytes_requested are the loop's own counts, stored into
  * registered plain variables after it (counters_note_allocs/frees), and the
- * pool's and arena's figures are their own fields, read through a callback
- * when PAPI reads the counters (counters_attach_pool/arena).
+ * backends' figures (the pool's blocks, the arena's region) are read from
+ * their own fields by readers the backends attach (counters_attach_reader()),
+ * called only when PAPI reads the counters.
  *
- * Built with ALLOCBENCH_PAPI=0 (make PAPI=0) the same functions exist and
- * every event's status is COUNTERS_E_NOT_BUILT.
+ * Built with make PAPI=0 the same functions exist (counters_nopapi.c, in
+ * place of counters_papi.c and counters_explain.c) and every event's status
+ * is COUNTERS_E_NOT_BUILT.
  */
 #ifndef ALLOCBENCH_COUNTERS_H
 #define ALLOCBENCH_COUNTERS_H
@@ -179,15 +181,17 @@ void counters_note_allocs(size_t chunks, size_t size);
 void counters_note_frees(size_t chunks);
 
 /*
- * Points pool_blocks and pool_bytes_reserved at POOL's own fields, and
- * arena_bytes_reserved at ARENA's, until detached with NULL. They are read
- * only when PAPI reads the counters (at counters_stop()), never in a loop;
- * nothing attached reads as 0.
+ * Attaches READER to NAME, one of the program's own events that a backend's
+ * own figure gives (pool_blocks, pool_bytes_reserved, arena_bytes_reserved;
+ * NAME without the prefix): until detached with a NULL READER, the event
+ * reads READER(CTX), which must not fail. A reader is called only when PAPI
+ * reads the counters (at counters_stop()), never in a loop, so it costs the
+ * loop nothing; an event with nothing attached reads 0, and counters_close()
+ * detaches them all. Returns 0, or -1 after an error when NAME is not such
+ * an event (a program error: the names are fixed, see counters_sde_names).
  */
-struct pool;
-struct arena;
-void counters_attach_pool(const struct pool *pool);
-void counters_attach_arena(const struct arena *arena);
+int counters_attach_reader(const char *name, long long (*reader)(const void *ctx),
+			   const void *ctx);
 
 /*
  * Checks every event of LIST on this machine with counters_open(), and

@@ -1,6 +1,7 @@
 /* backend_arena.c - bump allocation into one region (arena.h), like placement new. */
 #include "arena.h"
 #include "backend.h"
+#include "counters.h"
 #include "parse.h"
 #include "workloads.h"
 
@@ -85,6 +86,17 @@ static int arena_run_threads(const struct measure_params *params, struct sample 
 	return ret;
 }
 
+/*
+ * The arena's figure for arena_bytes_reserved: its region, 0 once released
+ * (arena_release() clears the arena).
+ */
+static long long arena_read_bytes_reserved(const void *ctx)
+{
+	const struct arena *arena = ctx;
+
+	return (long long)arena->capacity_bytes;
+}
+
 static int arena_run(const struct measure_params *params, struct sample *sample)
 {
 	struct arena_ctx a = { .align = params->align };
@@ -113,7 +125,10 @@ static int arena_run(const struct measure_params *params, struct sample *sample)
 	if (arena_init(&a.arena, capacity))
 		return sample_fail(sample, "cannot map the arena's region of %zu bytes", capacity);
 	sample->reserved_bytes = a.arena.capacity_bytes;
-	counters_attach_arena(&a.arena);
+	if (counters_attach_reader("arena_bytes_reserved", arena_read_bytes_reserved, &a.arena)) {
+		arena_release(&a.arena);
+		return sample_fail(sample, "cannot attach the arena's counters");
+	}
 	if (params->workload == WORKLOAD_FILL)
 		ret = measure_fill(params, sample, &a, arena_backend_alloc, arena_backend_release,
 				   arena_backend_reset);
@@ -123,7 +138,8 @@ static int arena_run(const struct measure_params *params, struct sample *sample)
 	else
 		ret = measure_random(params, sample, params->plan, &a, arena_backend_alloc_natural,
 				     arena_backend_release);
-	counters_attach_arena(NULL);
+	/* Cannot fail: attaching the same name did not. */
+	counters_attach_reader("arena_bytes_reserved", NULL, NULL);
 	arena_release(&a.arena);
 	return ret;
 }

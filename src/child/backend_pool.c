@@ -4,6 +4,7 @@
  * `pool-locked` is one shared pool behind one mutex, as CFixedAlloc is.
  */
 #include "backend.h"
+#include "counters.h"
 #include "parse.h"
 #include "pool.h"
 #include "workloads.h"
@@ -131,6 +132,34 @@ static int pool_run_threads(const struct measure_params *params, struct sample *
 	return ret;
 }
 
+/* The pool's figures for the program's own events, from its own fields. */
+static long long pool_read_blocks(const void *ctx)
+{
+	const struct pool *pool = ctx;
+
+	return (long long)pool->blocks;
+}
+
+static long long pool_read_bytes_reserved(const void *ctx)
+{
+	const struct pool *pool = ctx;
+
+	return (long long)(pool->blocks * pool->block_bytes);
+}
+
+/*
+ * Gives pool_blocks and pool_bytes_reserved from POOL until called with NULL,
+ * which cannot fail once attaching did. Returns 0, or -1 after an error.
+ */
+static int pool_attach_counters(const struct pool *pool)
+{
+	if (counters_attach_reader("pool_blocks", pool ? pool_read_blocks : NULL, pool) ||
+	    counters_attach_reader("pool_bytes_reserved",
+				   pool ? pool_read_bytes_reserved : NULL, pool))
+		return -1;
+	return 0;
+}
+
 static int pool_run(const struct measure_params *params, struct sample *sample)
 {
 	struct pool pool;
@@ -152,13 +181,16 @@ static int pool_run(const struct measure_params *params, struct sample *sample)
 	}
 	if (pool_init(&pool, params->size, params->align, params->pool_block_bytes))
 		return sample_fail(sample, "cannot initialise the pool");
+	if (pool_attach_counters(&pool)) {
+		pool_release(&pool);
+		return sample_fail(sample, "cannot attach the pool's counters");
+	}
 	/* A pool keeps its blocks for reuse: its free cost is the free loop alone. */
-	counters_attach_pool(&pool);
 	if (params->workload == WORKLOAD_CHURN)
 		ret = measure_churn(params, sample, &pool, pool_backend_alloc, pool_backend_release, NULL);
 	else
 		ret = measure_fill(params, sample, &pool, pool_backend_alloc, pool_backend_release, NULL);
-	counters_attach_pool(NULL);
+	pool_attach_counters(NULL);
 	sample->reserved_bytes = (uint64_t)pool.blocks * pool.block_bytes;
 	pool_release(&pool);
 	return ret;
@@ -233,7 +265,10 @@ static int pool_locked_run(const struct measure_params *params, struct sample *s
 	}
 	if (pool_init(&l.pool, params->size, params->align, params->pool_block_bytes))
 		return sample_fail(sample, "cannot initialise the pool");
-	counters_attach_pool(&l.pool);
+	if (pool_attach_counters(&l.pool)) {
+		pool_release(&l.pool);
+		return sample_fail(sample, "cannot attach the pool's counters");
+	}
 	switch (params->workload) {
 	case WORKLOAD_FILL:
 		ret = measure_fill(params, sample, &l, locked_alloc, locked_release, NULL);
@@ -245,7 +280,7 @@ static int pool_locked_run(const struct measure_params *params, struct sample *s
 		ret = measure_threads(params, sample, &l, locked_attach, locked_thread);
 		break;
 	}
-	counters_attach_pool(NULL);
+	pool_attach_counters(NULL);
 	sample->reserved_bytes = (uint64_t)l.pool.blocks * l.pool.block_bytes;
 	pool_release(&l.pool);
 	return ret;

@@ -73,7 +73,7 @@ static int format_value(const struct child_request *req, const struct field *f, 
 
 	switch (f->kind) {
 	case FIELD_STRING: {
-		const char *s = *AT_CONST(req, f, const char *);
+		const char *s = *AT_CONST(req, f, char *);
 
 		if (!s)
 			return 1;

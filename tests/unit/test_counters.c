@@ -1,5 +1,5 @@
 /*
- * Unit tests for counters.c: the --counters list, and the program's own
+ * Unit tests for counters_*.c: the --counters list, and the program's own
  * events counted in this process through PAPI (or, built with PAPI=0,
  * reported as not built).
  */
@@ -113,6 +113,51 @@ static void test_lists(void)
 	CHECK("short name of a preset", !strcmp(counters_short_name("PAPI_TOT_CYC"), "PAPI_TOT_CYC"));
 }
 
+/* Readers as the backends attach them (backend_pool.c, backend_arena.c). */
+static long long read_pool_blocks(const void *ctx)
+{
+	const struct pool *pool = ctx;
+
+	return (long long)pool->blocks;
+}
+
+static long long read_pool_bytes_reserved(const void *ctx)
+{
+	const struct pool *pool = ctx;
+
+	return (long long)(pool->blocks * pool->block_bytes);
+}
+
+static long long read_arena_bytes_reserved(const void *ctx)
+{
+	const struct arena *arena = ctx;
+
+	return (long long)arena->capacity_bytes;
+}
+
+/* Only the figures a backend gives take a reader, by their short names. */
+static void test_attach(void)
+{
+	struct pool pool;
+
+	memset(&pool, 0, sizeof(pool));
+	CHECK("attach: pool_blocks takes a reader",
+	      !counters_attach_reader("pool_blocks", read_pool_blocks, &pool));
+	CHECK("attach: and lets it go", !counters_attach_reader("pool_blocks", NULL, NULL));
+	CHECK("attach: pool_bytes_reserved takes a reader",
+	      !counters_attach_reader("pool_bytes_reserved", read_pool_bytes_reserved, &pool) &&
+	      !counters_attach_reader("pool_bytes_reserved", NULL, NULL));
+	CHECK("attach: arena_bytes_reserved takes a reader",
+	      !counters_attach_reader("arena_bytes_reserved", read_arena_bytes_reserved, &pool) &&
+	      !counters_attach_reader("arena_bytes_reserved", NULL, NULL));
+	CHECK("attach: not a loop's own count",
+	      counters_attach_reader("allocs", read_pool_blocks, &pool) == -1);
+	CHECK("attach: not an unknown event",
+	      counters_attach_reader("nosuch", read_pool_blocks, &pool) == -1);
+	CHECK("attach: not a full name",
+	      counters_attach_reader("sde:::allocbench::pool_blocks", read_pool_blocks, &pool) == -1);
+}
+
 /* Index of NAME in LIST. */
 static size_t slot(const struct counter_list *list, const char *name)
 {
@@ -154,8 +199,10 @@ static void test_counting(void)
 	      counters.status[nosuch] == COUNTERS_E_UNKNOWN_SDE);
 	CHECK("pool init", !pool_init(&pool, 16, 16, 4096));
 	CHECK("arena init", !arena_init(&arena, 8192));
-	counters_attach_pool(&pool);
-	counters_attach_arena(&arena);
+	CHECK("attach the pool's and the arena's readers",
+	      !counters_attach_reader("pool_blocks", read_pool_blocks, &pool) &&
+	      !counters_attach_reader("pool_bytes_reserved", read_pool_bytes_reserved, &pool) &&
+	      !counters_attach_reader("arena_bytes_reserved", read_arena_bytes_reserved, &arena));
 
 	/* The first "loop": 300 chunks of 16 bytes take two 4 KiB blocks. */
 	counters_note_allocs(7, 1); /* before the start: not part of the loop */
@@ -256,6 +303,7 @@ static void test_counting(void)
 int main(void)
 {
 	test_lists();
+	test_attach();
 	test_counting();
 	return check_exit();
 }

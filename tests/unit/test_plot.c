@@ -1,6 +1,7 @@
-/* Unit tests for plot_svg.c: series, scales, gaps and refusals of plot_build(),
- * and what plot_svg_write() does with outside text. */
+/* Unit tests for plot.c and plot_svg.c: series, scales, gaps and refusals of
+ * plot_build(), and what plot_svg_write() does with outside text. */
 #include "check.h"
+#include "plot.h"
 #include "plot_svg.h"
 #include "results.h"
 

@@ -1,0 +1,453 @@
+/*
+ * plot.c - the chart of loaded reports, checked and laid out before anything
+ * is written (see plot.h): the series, their points in each panel, the axes.
+ */
+#include "plot.h"
+#include "util.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- metrics ------------------------------------------------------------ */
+
+struct metric_info {
+	const char *name;      /* as typed in --metric */
+	const char *field;     /* the statistic in the report */
+	const char *what;      /* for the title */
+	const char *heading;   /* above the panel */
+	const char *unit;      /* y axis label, before "(linear)" or "(log scale)" */
+	int log_allowed;       /* a log axis suits it (never for overhead: it
+				  can be negative, and bytes compare linearly) */
+};
+
+static const struct metric_info metric_table[] = {
+	{ "overhead", "overhead_bytes", "overhead per chunk",
+	  "Overhead: resident bytes per chunk beyond its size", "bytes per chunk", 0 },
+	{ "alloc", "alloc_ns", "time per allocation",
+	  "Time per allocation, including writing into the chunk", "ns per allocation", 1 },
+	{ "free", "free_ns", "time per free",
+	  "Time per free, including the final release", "ns per free", 1 },
+	{ "faults", "page_faults", "page faults",
+	  "Minor page faults in the allocation loop", "page faults", 1 },
+	{ "free_page_faults", "free_page_faults", "page faults while freeing",
+	  "Minor page faults in the free loop", "page faults", 1 },
+	{ "x_floor", "x_floor", "allocation time over the floor",
+	  "Allocation time over the floor's (the same fill without an allocator)",
+	  "alloc ns / floor ns", 1 },
+};
+
+static const struct metric_info *metric_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(metric_table) / sizeof(metric_table[0]); i++)
+		if (!strcmp(name, metric_table[i].name) || !strcmp(name, metric_table[i].field))
+			return &metric_table[i];
+	return NULL;
+}
+
+const char *plot_metric_field(const char *name)
+{
+	const struct metric_info *m = metric_find(name);
+
+	return m ? m->field : name;
+}
+
+/* ---- building ----------------------------------------------------------- */
+
+static int same_str(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+/* 1 when FILE's rows hold more than one workload. */
+static int mixes_workloads(const struct result_file *file)
+{
+	for (size_t i = 1; i < file->nrows; i++)
+		if (!same_str(file->rows[i].workload, file->rows[0].workload))
+			return 1;
+	return 0;
+}
+
+/* Makes room for element N of *ARRAY, whose capacity is 8, then doubles at
+ * each power of two. Returns 0, or -1 when out of memory (*ARRAY unchanged). */
+static int grow(void **array, size_t n, size_t elem)
+{
+	void *p;
+
+	if (n && (n < 8 || (n & (n - 1))))
+		return 0;
+	p = realloc(*array, (n ? 2 * n : 8) * elem);
+	if (!p)
+		return -1;
+	*array = p;
+	return 0;
+}
+
+/* The series of INPUT, BACKEND, WORKLOAD; added when new. NULL when out of memory. */
+static struct plot_series *series_get(struct plot *plot, size_t input, const char *backend,
+				      const char *workload, int workload_shown)
+{
+	struct plot_series *s;
+
+	for (size_t i = 0; i < plot->nseries; i++) {
+		s = &plot->series[i];
+		if (s->input == input && !strcmp(s->backend, backend) &&
+		    (!workload_shown || same_str(s->workload, workload)))
+			return s;
+	}
+	if (grow((void **)&plot->series, plot->nseries, sizeof(*plot->series)))
+		return NULL;
+	s = &plot->series[plot->nseries++];
+	memset(s, 0, sizeof(*s));
+	s->input = input;
+	s->backend = backend;
+	s->workload = workload;
+	s->workload_shown = workload_shown;
+	return s;
+}
+
+static int series_add_size(struct plot_series *s, uint64_t size)
+{
+	if (grow((void **)&s->sizes_bytes, s->nsizes, sizeof(*s->sizes_bytes)))
+		return -1;
+	s->sizes_bytes[s->nsizes++] = size;
+	return 0;
+}
+
+static int series_add_failure(struct plot_series *s, uint64_t size, const char *why)
+{
+	if (grow((void **)&s->failures, s->nfailures, sizeof(*s->failures)))
+		return -1;
+	s->failures[s->nfailures].size_bytes = size;
+	s->failures[s->nfailures].error = why;
+	s->nfailures++;
+	return 0;
+}
+
+/* Colour and marker: the same backend (and workload) looks the same in every file. */
+static void assign_styles(struct plot *plot)
+{
+	size_t next = 0;
+
+	for (size_t i = 0; i < plot->nseries; i++) {
+		struct plot_series *s = &plot->series[i];
+		size_t j;
+
+		for (j = 0; j < i; j++) {
+			const struct plot_series *t = &plot->series[j];
+
+			if (!strcmp(t->backend, s->backend) &&
+			    (same_str(t->workload_shown ? t->workload : NULL,
+				      s->workload_shown ? s->workload : NULL)))
+				break;
+		}
+		s->style = j < i ? plot->series[j].style : next++;
+	}
+}
+
+/* Builds the series: one per input, backend (and workload when mixed). */
+static int collect_series(struct plot *plot)
+{
+	for (size_t in = 0; in < plot->ninputs; in++) {
+		struct result_file *file = plot->inputs[in].file;
+		int mixed = mixes_workloads(file);
+
+		for (size_t r = 0; r < file->nrows; r++) {
+			const struct result_row *row = &file->rows[r];
+			struct plot_series *s;
+
+			if (!row->size) {
+				plot->mixed_rows++;
+				continue;
+			}
+			s = series_get(plot, in, row->backend, row->workload, mixed);
+			if (!s || series_add_size(s, row->size))
+				return error("out of memory");
+			if (!row->ok) {
+				plot->failed_rows++;
+				if (series_add_failure(s, row->size, row->error))
+					return error("out of memory");
+			}
+		}
+	}
+	assign_styles(plot);
+	return 0;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t p = *(const uint64_t *)a, q = *(const uint64_t *)b;
+
+	return (p > q) - (p < q);
+}
+
+
+static int point_cmp(const void *a, const void *b)
+{
+	const struct plot_point *p = a, *q = b;
+
+	return (p->size_bytes > q->size_bytes) - (p->size_bytes < q->size_bytes);
+}
+
+/* Marks the points that follow a size of the series without a value. */
+static void mark_breaks(const struct plot_series *s, struct plot_point *points, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		for (size_t k = 0; k < s->nsizes; k++)
+			if (s->sizes_bytes[k] > points[i - 1].size_bytes &&
+			    s->sizes_bytes[k] < points[i].size_bytes)
+				points[i].break_before = 1;
+}
+
+/* Collects the points of series S for PANEL. */
+static int collect_points(struct plot *plot, struct plot_panel *panel, size_t si)
+{
+	const struct plot_series *s = &plot->series[si];
+	struct result_file *file = plot->inputs[s->input].file;
+	struct plot_point *points = NULL;
+	size_t n = 0;
+
+	for (size_t r = 0; r < file->nrows; r++) {
+		const struct result_row *row = &file->rows[r];
+		struct result_stat st;
+
+		if (!row->size || !row->ok || strcmp(row->backend, s->backend) ||
+		    (s->workload_shown && !same_str(row->workload, s->workload)))
+			continue;
+		if (results_row_stat(file, row, panel->field, &st) || !isfinite(st.median)) {
+			panel->missing++;
+			continue;
+		}
+		if (!isfinite(st.min) || !isfinite(st.max) || st.min > st.median ||
+		    st.max < st.median)
+			st.min = st.max = st.median;
+		if (grow((void **)&points, n, sizeof(*points))) {
+			free(points);
+			return error("out of memory");
+		}
+		points[n].size_bytes = row->size;
+		points[n].median = st.median;
+		points[n].min = st.min;
+		points[n].max = st.max;
+		points[n].break_before = 0;
+		if (st.min < st.max)
+			panel->ranges = 1;
+		n++;
+	}
+	if (n)
+		qsort(points, n, sizeof(*points), point_cmp);
+	mark_breaks(s, points, n);
+	panel->points[si] = points;
+	panel->npoints[si] = n;
+	return 0;
+}
+
+/* A step of 1, 2, 2.5 or 5 times a power of ten, at least RAW. */
+static double nice_step(double raw)
+{
+	static const double mantissas[] = { 1, 2, 2.5, 5, 10 };
+	double p = pow(10, floor(log10(raw)));
+
+	for (size_t i = 0; i < sizeof(mantissas) / sizeof(mantissas[0]); i++)
+		if (mantissas[i] * p >= raw * (1 - 1e-9))
+			return mantissas[i] * p;
+	return 10 * p;
+}
+
+/* The largest 1, 2 or 5 times a power of ten that is at most V (> 0). */
+static double round_down_125(double v)
+{
+	double p = pow(10, floor(log10(v) + 1e-9));
+
+	return v >= 5 * p * (1 - 1e-9) ? 5 * p : v >= 2 * p * (1 - 1e-9) ? 2 * p : p;
+}
+
+/* The smallest 1, 2 or 5 times a power of ten that is at least V (> 0). */
+static double round_up_125(double v)
+{
+	double p = pow(10, floor(log10(v) - 1e-9));
+
+	return v <= p * (1 + 1e-9) ? p : v <= 2 * p * (1 + 1e-9) ? 2 * p :
+	       v <= 5 * p * (1 + 1e-9) ? 5 * p : 10 * p;
+}
+
+/* Chooses the y axis: linear from a round number below to one above (0
+ * included), or log from 1, 2 or 5 times a power of ten below to one above
+ * when the metric allows it and its values, all positive, span more than
+ * PLOT_LOG_RATIO (so at least one decade lies inside). */
+static void choose_y_axis(const struct plot *plot, struct plot_panel *panel, int log_allowed)
+{
+	double lo = INFINITY, hi = -INFINITY, step;
+
+	for (size_t si = 0; si < plot->nseries; si++)
+		for (size_t i = 0; i < panel->npoints[si]; i++) {
+			const struct plot_point *p = &panel->points[si][i];
+
+			lo = fmin(lo, p->min);
+			hi = fmax(hi, p->max);
+		}
+	if (log_allowed && lo > 0 && hi / lo > PLOT_LOG_RATIO) {
+		panel->log_y = 1;
+		panel->y_lo = round_down_125(lo);
+		panel->y_hi = round_up_125(hi);
+		panel->y_step = 10;
+		return;
+	}
+	lo = fmin(lo, 0);
+	hi = fmax(hi, 0);
+	if (hi - lo <= 0)
+		hi = 1;
+	step = nice_step((hi - lo) / 5);
+	panel->y_lo = floor(lo / step + 1e-9) * step;
+	panel->y_hi = ceil(hi / step - 1e-9) * step;
+	if (panel->y_hi <= panel->y_lo)
+		panel->y_hi = panel->y_lo + step;
+	panel->y_step = step;
+}
+
+static int build_panel(struct plot *plot, struct plot_panel *panel, const char *metric)
+{
+	const struct metric_info *info = metric_find(metric);
+	size_t total = 0;
+
+	panel->metric = metric;
+	panel->field = info ? info->field : metric;
+	panel->what = info ? info->what : metric;
+	panel->heading = info ? info->heading : metric;
+	panel->unit = info ? info->unit : metric;
+	panel->points = calloc(plot->nseries ? plot->nseries : 1, sizeof(*panel->points));
+	panel->npoints = calloc(plot->nseries ? plot->nseries : 1, sizeof(*panel->npoints));
+	if (!panel->points || !panel->npoints)
+		return error("out of memory");
+	for (size_t si = 0; si < plot->nseries; si++) {
+		if (collect_points(plot, panel, si))
+			return -1;
+		total += panel->npoints[si];
+	}
+	if (!total) {
+		if (info)
+			return error("no plottable points for metric '%s': no result with a "
+				     "chunk size holds '%s'", metric, info->field);
+		return error("unknown metric '%s' in --metric: no result holds it (expected "
+			     "overhead, alloc_ns, free_ns, page_faults, free_page_faults, x_floor "
+			     "or a statistic of the results such as counters.PAPI_TOT_CYC.alloc)",
+			     metric);
+	}
+	choose_y_axis(plot, panel, info ? info->log_allowed : 1);
+	return 0;
+}
+
+/* A file whose every row failed or mixes sizes has nothing to plot. */
+static int check_rows(const struct result_file *file)
+{
+	size_t usable = 0, failed = 0, mixed = 0;
+
+	for (size_t r = 0; r < file->nrows; r++) {
+		usable += file->rows[r].ok && file->rows[r].size;
+		failed += !file->rows[r].ok;
+		mixed += !file->rows[r].size;
+	}
+	if (usable)
+		return 0;
+	return error("'%s': no plottable points: of its %zu result%s, %zu failed and %zu "
+		     "mix sizes (size 0)", file->path, file->nrows, file->nrows == 1 ? "" : "s",
+		     failed, mixed);
+}
+
+/* Every input must give at least one point to some panel. */
+static int check_points(const struct plot *plot)
+{
+	for (size_t in = 0; in < plot->ninputs; in++) {
+		size_t points = 0;
+
+		for (size_t p = 0; p < plot->npanels; p++)
+			for (size_t si = 0; si < plot->nseries; si++)
+				if (plot->series[si].input == in)
+					points += plot->panels[p].npoints[si];
+		if (!points)
+			return error("'%s': no plottable points: none of its results holds %s%s",
+				     plot->inputs[in].file->path, plot->panels[0].field,
+				     plot->npanels > 1 ? " or the other metrics asked for" : "");
+	}
+	return 0;
+}
+
+/* The size axis: every size of every series, ascending, each once. */
+static int collect_sizes(struct plot *plot)
+{
+	size_t n = 0, kept = 0;
+
+	for (size_t si = 0; si < plot->nseries; si++) {
+		const struct plot_series *s = &plot->series[si];
+
+		for (size_t i = 0; i < s->nsizes; i++) {
+			if (grow((void **)&plot->sizes_bytes, n, sizeof(*plot->sizes_bytes)))
+				return error("out of memory");
+			plot->sizes_bytes[n++] = s->sizes_bytes[i];
+		}
+	}
+	if (n)
+		qsort(plot->sizes_bytes, n, sizeof(*plot->sizes_bytes), u64_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (!kept || plot->sizes_bytes[i] != plot->sizes_bytes[kept - 1])
+			plot->sizes_bytes[kept++] = plot->sizes_bytes[i];
+	plot->nsizes = kept;
+	if (kept) {
+		plot->x_lo_bytes = plot->sizes_bytes[0];
+		plot->x_hi_bytes = plot->sizes_bytes[kept - 1];
+	}
+	return 0;
+}
+
+int plot_build(struct plot *plot, const struct plot_input *inputs, size_t ninputs,
+	       const char *const *metrics, size_t nmetrics)
+{
+	memset(plot, 0, sizeof(*plot));
+	plot->inputs = inputs;
+	plot->ninputs = ninputs;
+	if (!ninputs)
+		return error("no input to plot");
+	if (!nmetrics || nmetrics > PLOT_MAX_METRICS)
+		return error("%zu metrics asked for (expected 1 to %d)", nmetrics, PLOT_MAX_METRICS);
+	for (size_t in = 0; in < ninputs; in++) {
+		if (!inputs[in].file->nrows)
+			return error("'%s': the results list is empty, nothing to plot",
+				     inputs[in].file->path);
+		/* Before the metrics: an unknown metric is not the problem here. */
+		if (check_rows(inputs[in].file))
+			return -1;
+	}
+	if (collect_series(plot))
+		return -1;
+	plot->panels = calloc(nmetrics, sizeof(*plot->panels));
+	if (!plot->panels)
+		return error("out of memory");
+	plot->npanels = nmetrics;
+	for (size_t p = 0; p < nmetrics; p++)
+		if (build_panel(plot, &plot->panels[p], metrics[p]))
+			return -1;
+	if (check_points(plot))
+		return -1;
+
+	return collect_sizes(plot);
+}
+
+void plot_release(struct plot *plot)
+{
+	for (size_t p = 0; p < plot->npanels; p++) {
+		struct plot_panel *panel = &plot->panels[p];
+
+		for (size_t si = 0; panel->points && si < plot->nseries; si++)
+			free(panel->points[si]);
+		free(panel->points);
+		free(panel->npoints);
+	}
+	free(plot->panels);
+	for (size_t si = 0; si < plot->nseries; si++) {
+		free(plot->series[si].sizes_bytes);
+		free(plot->series[si].failures);
+	}
+	free(plot->series);
+	free(plot->sizes_bytes);
+	memset(plot, 0, sizeof(*plot));
+}
