@@ -72,6 +72,17 @@ int probe_meminfo_read(const char *path, const char *field, uint64_t *bytes)
 	return ret;
 }
 
+int probe_peak_reset(void)
+{
+	int fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -1;
+	ret = write(fd, "5", 1) == 1 ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
 int probe_rss_read(int fd, uint64_t *rss_bytes)
 {
 	return read_rollup_field(fd, "Anonymous", rss_bytes);

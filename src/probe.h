@@ -43,6 +43,17 @@ int probe_rss_open(void);
 int probe_rss_open_path(const char *path);
 
 /*
+ * Resets this process's peak resident set (VmHWM in /proc/self/status) to
+ * its resident set now, by writing "5" to /proc/self/clear_refs (Linux 4.0
+ * and later). Allocates nothing. Returns 0, or -1 when the kernel refuses.
+ *
+ * Why not getrusage's ru_maxrss: after an exec it is also the peak of the
+ * image that exec replaced (the forked copy of the parent), so a measuring
+ * process's ru_maxrss can be the parent's size, not its own.
+ */
+int probe_peak_reset(void);
+
+/*
  * Reads the "FIELD: N kB" line of the /proc/meminfo-like file PATH (e.g.
  * "MemAvailable") into *BYTES. Returns 0, or -1 when PATH cannot be read
  * or has no such line (it prints nothing: the caller decides).

@@ -109,6 +109,7 @@ int child_main(int argc, char **argv)
 	const struct backend *backend = NULL;
 	struct counters counters;
 	char why[256];
+	uint64_t hwm;
 
 	memset(&sample, 0, sizeof(sample));
 	/*
@@ -156,8 +157,10 @@ send:
 	if (req.counters.n)
 		counters_close(&counters);
 	/* What the memory guard's bound (run_bound_bytes()) must cover. */
-	if (probe_meminfo_read("/proc/self/status", "VmHWM", &sample.peak_memory_bytes))
-		sample.peak_memory_bytes = 0;
+	/* The random workload resets the kernel's peak for its loop and keeps the one before. */
+	if (!probe_meminfo_read("/proc/self/status", "VmHWM", &hwm) &&
+	    hwm > sample.peak_memory_bytes)
+		sample.peak_memory_bytes = hwm;
 	if (write_full(CHILD_RESULT_FD, &sample, sizeof(sample))) {
 		fprintf(stderr, "allocbench: error: cannot send the result: %s\n", strerror(errno));
 		return 1;
