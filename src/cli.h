@@ -27,9 +27,6 @@ void cli_parse_run(int argc, char **argv, struct run_config *config);
  */
 void cli_parse_counters(const char *text, struct counter_list *list);
 
-/* `allocbench counters` (cmd_counters.c); returns the exit status. */
-int cmd_counters(int argc, char **argv);
-
 struct option;
 
 /*

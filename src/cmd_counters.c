@@ -4,6 +4,7 @@
  * how to fix it. Like main.c and cli.c, a command's own file may exit.
  */
 #include "cli.h"
+#include "commands.h"
 #include "counters.h"
 #include "report_counters.h"
 #include "util.h"

@@ -40,7 +40,6 @@
 #define ALLOCBENCH_COMPARE_H
 
 #include "results.h"
-#include "run.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -124,9 +123,6 @@ struct compare_settings {
  */
 int compare_settings_of_file(const struct result_file *file, struct compare_settings *out);
 
-/* The settings a run with CONFIG will record (for run --baseline, before measuring). */
-void compare_settings_of_config(const struct run_config *config, struct compare_settings *out);
-
 /*
  * Checks that BASELINE and CURRENT (named BASELINE_NAME, CURRENT_NAME in the
  * message) were measured the same way: workload, total, touch policy,
@@ -208,32 +204,6 @@ void comparison_release(struct comparison *comparison);
 /* "regressed", "improved", "unchanged", "missing", "new", "failed". */
 const char *compare_verdict_name(enum compare_verdict verdict);
 
-
-/*
- * Reads REPORT back as a result file named NAME, through its JSON, so that a
- * run compares exactly as its written report would. Returns 0, or -1 after
- * an error.
- */
-int compare_load_report(const struct run_report *report, const char *name,
-			struct result_file *out);
-
-/*
- * For run --baseline, before measuring: loads the report at PATH into
- * *BASELINE and checks it as compare would (its rows, that a run with
- * CONFIG measures the same way, and that it measures every row of the
- * baseline). Returns 0, or -1 after an error naming the
- * file and the problem, with nothing to release.
- */
-int compare_baseline_open(const char *path, const struct run_config *config,
-			  struct result_file *baseline);
-
-/*
- * For run --baseline, after measuring: compares REPORT with BASELINE under
- * the default options and writes the text comparison to OUT. Returns 0 (no
- * regression), 1 (a regression), or -1 after an error.
- */
-int compare_baseline_run(struct result_file *baseline, const struct run_report *report,
-			 FILE *out);
 
 /*
  * The writers of a comparison (report_compare.c): an aligned text table, a
