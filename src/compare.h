@@ -45,8 +45,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* Written as the help prints them (cmd_compare.c quotes each literal). */
 #define COMPARE_DEFAULT_ALPHA 0.05
-#define COMPARE_DEFAULT_MAX_TIME_PERCENT 10.0
+#define COMPARE_DEFAULT_MAX_TIME_PERCENT 10
 #define COMPARE_TOLERANCE_PAGES 2
 
 /* What the comparison of a row or of one of its metrics found. */
