@@ -186,19 +186,31 @@ const char *cli_file_name(const char *file, const char *option)
 	return file;
 }
 
-size_t cli_format(const char *value, const char *const *names, const char *for_what)
+/* The name of the writer at INDEX of a table (cli_format_index()). */
+static const char *format_name(const char *const *first_name, size_t stride, size_t index)
 {
+	const char *name;
+
+	/* Copied, not cast: the entry is a struct, not an array of names. */
+	memcpy(&name, (const char *)first_name + index * stride, sizeof(name));
+	return name;
+}
+
+size_t cli_format_index(const char *value, const char *const *first_name, size_t stride,
+			const char *for_what)
+{
+	const char *name;
 	char expected[256];
 	size_t i, n, used = 0;
 
-	for (i = 0; names[i]; i++)
-		if (!strcmp(value, names[i]))
-			return i;
-	n = i;
+	for (n = 0; (name = format_name(first_name, stride, n)); n++)
+		if (!strcmp(value, name))
+			return n;
 	expected[0] = '\0';
 	for (i = 0; i < n && used < sizeof(expected); i++)
 		used += (size_t)snprintf(expected + used, sizeof(expected) - used, "%s%s",
-					 !i ? "" : i + 1 < n ? ", " : " or ", names[i]);
+					 !i ? "" : i + 1 < n ? ", " : " or ",
+					 format_name(first_name, stride, i));
 	usage_die("invalid --format '%s'%s (expected %s)", value, for_what, expected);
 }
 

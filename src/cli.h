@@ -88,11 +88,17 @@ _Noreturn void cli_exit_printed(void);
 const char *cli_file_name(const char *file, const char *option);
 
 /*
- * The index of the name VALUE (of --format) among the NULL-ended NAMES;
- * exits 2 with "invalid --format 'VALUE'FOR_WHAT (expected a, b or c)".
- * FOR_WHAT is "" or " for compare".
+ * The entry of TABLE, an array of writers ({name, write}, the first the
+ * default, ended by a NULL name), called VALUE, the value of --format;
+ * exits 2 with "invalid --format 'VALUE'FOR_WHAT (expected a, b or c)",
+ * the names from TABLE. FOR_WHAT is "" or " for compare".
  */
-size_t cli_format(const char *value, const char *const *names, const char *for_what);
+#define CLI_FORMAT(table, value, for_what) \
+	(&(table)[cli_format_index((value), &(table)[0].name, sizeof((table)[0]), (for_what))])
+
+/* CLI_FORMAT()'s index: the names are STRIDE bytes apart from FIRST_NAME on. */
+size_t cli_format_index(const char *value, const char *const *first_name, size_t stride,
+			const char *for_what);
 
 /* A comma-separated list, read one item at a time. */
 struct cli_list {

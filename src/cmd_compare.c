@@ -20,12 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum compare_format {
-	COMPARE_FORMAT_TEXT,
-	COMPARE_FORMAT_JSON,
-	COMPARE_FORMAT_MARKDOWN,
-};
-
 enum {
 	OPT_MAX_OVERHEAD = 256,
 	OPT_MAX_TIME,
@@ -97,8 +91,13 @@ static void compare_help(FILE *out)
 "See allocbench(1).\n", out);
 }
 
-/* The names of enum compare_format, for --format. */
-static const char *const format_names[] = { "text", "json", "markdown", NULL };
+/* The formats of --format, the default first: a new format is one entry. */
+static const struct compare_writer compare_writers[] = {
+	{ "text", compare_write_text },
+	{ "json", compare_write_json },
+	{ "markdown", compare_write_markdown },
+	{ NULL, NULL },
+};
 
 /*
  * Parses a decimal number (parse_decimal: the rules of every command), with
@@ -153,22 +152,9 @@ static void release_options(struct compare_options *options)
 	free(options->backends);
 }
 
-static int write_comparison(FILE *out, enum compare_format format, const struct comparison *c)
-{
-	switch (format) {
-	case COMPARE_FORMAT_JSON:
-		return compare_write_json(out, c);
-	case COMPARE_FORMAT_MARKDOWN:
-		return compare_write_markdown(out, c);
-	case COMPARE_FORMAT_TEXT:
-	default:
-		return compare_write_text(out, c);
-	}
-}
-
 int cmd_compare(int argc, char **argv)
 {
-	enum compare_format format = COMPARE_FORMAT_TEXT;
+	const struct compare_writer *writer = &compare_writers[0];
 	struct compare_options options;
 	struct result_file baseline, current;
 	struct comparison comparison;
@@ -211,7 +197,7 @@ int cmd_compare(int argc, char **argv)
 			parse_backend_list(optarg, &options);
 			break;
 		case 'f':
-			format = (enum compare_format)cli_format(optarg, format_names, " for compare");
+			writer = CLI_FORMAT(compare_writers, optarg, " for compare");
 			break;
 		case 'o':
 			output_path = cli_file_name(optarg, "--output");
@@ -244,7 +230,7 @@ int cmd_compare(int argc, char **argv)
 			errno = 0;
 			if (runner_interrupted()) {
 				output_abort(&out);  /* main() ends by the signal */
-			} else if (write_comparison(out.file, format, &comparison)) {
+			} else if (writer->write(out.file, &comparison)) {
 				if (!runner_interrupted())
 					error("cannot write the comparison to '%s': %s",
 					      output_path ? output_path : "standard output",

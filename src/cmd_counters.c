@@ -45,15 +45,20 @@ static void counters_help(FILE *out)
 "not be written, 2 bad usage.\n", out);
 }
 
-/* The names of --format: text, then json. */
-static const char *const format_names[] = { "text", "json", NULL };
+/* The formats of --format, the default first: a new format is one entry. */
+static const struct counters_writer counters_writers[] = {
+	{ "text", report_counters_check_text },
+	{ "json", report_counters_check_json },
+	{ NULL, NULL },
+};
 
 int cmd_counters(int argc, char **argv)
 {
 	struct counters_check *check;
 	struct counter_list list;
 	struct cli_parser parser;
-	int json = 0, c, ret;
+	const struct counters_writer *writer = &counters_writers[0];
+	int c, ret;
 
 	counters_default_list(&list);
 	cli_parser_init(&parser, counters_options, counters_help, "allocbench counters --help",
@@ -64,7 +69,7 @@ int cmd_counters(int argc, char **argv)
 			cli_parse_counters(optarg, &list);
 			break;
 		case 'f':
-			json = cli_format(optarg, format_names, "") == 1;
+			writer = CLI_FORMAT(counters_writers, optarg, "");
 			break;
 		}
 	}
@@ -75,8 +80,7 @@ int cmd_counters(int argc, char **argv)
 	if (!check)
 		die(1, "out of memory");
 	counters_check(&list, check);
-	ret = json ? report_counters_check_json(stdout, check) :
-		     report_counters_check_text(stdout, check);
+	ret = writer->write(stdout, check);
 	free(check);
 	if (ret) {
 		error("cannot write the report to standard output: %s",

@@ -452,8 +452,14 @@ static void check_pool_block(const struct run_config *config)
 	}
 }
 
-/* The names of enum output_format, for --format. */
-static const char *const format_names[] = { "text", "json", "csv", "markdown", NULL };
+/* The formats of --format, the default first: a new format is one entry. */
+static const struct report_writer run_writers[] = {
+	{ "text", report_text_write },
+	{ "json", report_json_write },
+	{ "csv", report_csv_write },        /* one line per result, RFC 4180 quoting */
+	{ "markdown", report_markdown_write },  /* a GitHub table */
+	{ NULL, NULL },
+};
 
 /* The values of the options checked once all are read, as given; NULL when not given. */
 struct run_args {
@@ -478,7 +484,7 @@ static void config_init(struct run_config *config)
 	config->repeat = RUN_DEFAULT_REPEAT;
 	config->touch = TOUCH_PAGES;
 	config->pool_block_bytes = RUN_DEFAULT_POOL_BLOCK;
-	config->format = FORMAT_TEXT;
+	config->writer = &run_writers[0];
 	config->timeout_s = RUNNER_DEFAULT_TIMEOUT;
 	counters_default_list(&config->counters);
 }
@@ -574,7 +580,7 @@ static void read_options(int argc, char **argv, struct run_config *config, struc
 			add_preload(config, p);
 			break;
 		case 'f':
-			config->format = (enum output_format)cli_format(optarg, format_names, "");
+			config->writer = CLI_FORMAT(run_writers, optarg, "");
 			break;
 		case 'o':
 			config->output_path = cli_file_name(optarg, "--output");
@@ -913,21 +919,7 @@ int cmd_run(int argc, char **argv)
 		ret = interrupted_status(report.interrupted, &config);
 		goto cleanup;
 	}
-	switch (config.format) {
-	case FORMAT_JSON:
-		ret = report_json_write(out.file, &report);
-		break;
-	case FORMAT_CSV:
-		ret = report_csv_write(out.file, &report);
-		break;
-	case FORMAT_MARKDOWN:
-		ret = report_markdown_write(out.file, &report);
-		break;
-	case FORMAT_TEXT:
-	default:
-		ret = report_text_write(out.file, &report);
-		break;
-	}
+	ret = config.writer->write(out.file, &report);
 	if (runner_interrupted()) {
 		/* Too late to stop a child, in time to keep -o as it was. */
 		ret = interrupted_status(runner_interrupted(), &config);

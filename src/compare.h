@@ -215,4 +215,10 @@ int compare_write_text(FILE *out, const struct comparison *comparison);
 int compare_write_markdown(FILE *out, const struct comparison *comparison);
 int compare_write_json(FILE *out, const struct comparison *comparison);
 
+/* A format of the comparison, as compare --format names it. */
+struct compare_writer {
+	const char *name;
+	int (*write)(FILE *out, const struct comparison *comparison);
+};
+
 #endif

@@ -49,4 +49,10 @@ void report_counters_json_status(struct cJSON *root, const struct counters_check
 int report_counters_check_text(FILE *out, const struct counters_check *check);
 int report_counters_check_json(FILE *out, const struct counters_check *check);
 
+/* A format of `allocbench counters`, as its --format names it. */
+struct counters_writer {
+	const char *name;
+	int (*write)(FILE *out, const struct counters_check *check);
+};
+
 #endif

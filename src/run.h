@@ -13,13 +13,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum output_format {
-	FORMAT_TEXT,
-	FORMAT_JSON,
-	FORMAT_CSV,       /* one line per result, RFC 4180 quoting */
-	FORMAT_MARKDOWN,  /* a GitHub table */
-};
-
 #define RUN_DEFAULT_SIZES "4,40,400,4000,40000"
 #define RUN_DEFAULT_BACKENDS "malloc,pool,pool-locked,arena"
 #define RUN_DEFAULT_SEED 20120528
@@ -30,6 +23,7 @@ enum output_format {
 
 struct preload;
 struct backend_skip;
+struct report_writer;
 
 /* Every option of the run command, as in effect. */
 struct run_config {
@@ -42,7 +36,7 @@ struct run_config {
 	enum touch_policy touch;
 	size_t align;                      /* pool/arena alignment; 0 = natural */
 	size_t pool_block_bytes;           /* bytes per pool block */
-	enum output_format format;
+	const struct report_writer *writer;  /* --format: how the report is written */
 	const char *output_path;           /* -o FILE, or NULL for stdout */
 	const char *baseline_path;         /* --baseline FILE to compare with, or NULL */
 	int quiet;                         /* -q: no progress on stderr */
@@ -205,5 +199,11 @@ int report_text_write(FILE *out, const struct run_report *report);
 int report_json_write(FILE *out, const struct run_report *report);
 int report_csv_write(FILE *out, const struct run_report *report);
 int report_markdown_write(FILE *out, const struct run_report *report);
+
+/* A format of the report, as --format names it. */
+struct report_writer {
+	const char *name;
+	int (*write)(FILE *out, const struct run_report *report);
+};
 
 #endif
