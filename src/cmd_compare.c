@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "compare.h"
+#include "report_compare.h"
 #include "output.h"
 #include "parse.h"
 #include "runner.h"

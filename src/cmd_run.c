@@ -10,6 +10,8 @@
 #include "commands.h"
 #include "compare.h"
 #include "output.h"
+#include "report.h"
+#include "report_compare.h"
 #include "parse.h"
 #include "pool.h"
 #include "preload.h"

@@ -43,7 +43,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 /* Written as the help prints them (cmd_compare.c quotes each literal). */
 #define COMPARE_DEFAULT_ALPHA 0.05
@@ -204,21 +203,5 @@ void comparison_release(struct comparison *comparison);
 
 /* "regressed", "improved", "unchanged", "missing", "new", "failed". */
 const char *compare_verdict_name(enum compare_verdict verdict);
-
-
-/*
- * The writers of a comparison (report_compare.c): an aligned text table, a
- * GitHub Markdown section for a pull request or a job summary, and JSON
- * (schema "allocbench-compare/1"). Return 0, or -1 when writing fails.
- */
-int compare_write_text(FILE *out, const struct comparison *comparison);
-int compare_write_markdown(FILE *out, const struct comparison *comparison);
-int compare_write_json(FILE *out, const struct comparison *comparison);
-
-/* A format of the comparison, as compare --format names it. */
-struct compare_writer {
-	const char *name;
-	int (*write)(FILE *out, const struct comparison *comparison);
-};
 
 #endif

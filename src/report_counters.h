@@ -7,7 +7,7 @@
 #define ALLOCBENCH_REPORT_COUNTERS_H
 
 #include "counters.h"
-#include "run.h"
+#include "report.h"
 #include "stats.h"
 
 #include <stdio.h>
