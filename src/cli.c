@@ -219,7 +219,7 @@ void cli_list_init(struct cli_list *list, const char *text, const char *option,
 {
 	list->copy = strdup(text);
 	if (!list->copy)
-		die(1, "out of memory");
+		die_out_of_memory();
 	list->next = list->copy;
 	list->text = text;
 	list->option = option;

@@ -117,7 +117,7 @@ static int parse_number(const char *text, double *out, int *percent, const char 
 		return parse_decimal(text, out, why);
 	copy = strndup(text, len - 1);
 	if (!copy)
-		die(2, "out of memory");
+		die_out_of_memory();
 	ret = parse_decimal(copy, out, why);
 	free(copy);
 	return ret;
@@ -135,13 +135,11 @@ static void parse_backend_list(const char *text, struct compare_options *options
 		for (size_t i = 0; i < options->nbackends; i++)
 			if (!strcmp(options->backends[i], item))
 				usage_die("backend '%s' appears more than once in --backend", item);
-		options->backends = realloc(options->backends,
-					    (options->nbackends + 1) * sizeof(*options->backends));
-		if (!options->backends)
-			die(2, "out of memory");
+		if (ALLOC_GROW(options->backends, options->nbackends, options->backends_alloc))
+			die_out_of_memory();
 		options->backends[options->nbackends] = strdup(item);
 		if (!options->backends[options->nbackends++])
-			die(2, "out of memory");
+			die_out_of_memory();
 	}
 	cli_list_release(&list);
 }

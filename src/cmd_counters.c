@@ -78,7 +78,7 @@ int cmd_counters(int argc, char **argv)
 
 	check = malloc(sizeof(*check));
 	if (!check)
-		die(1, "out of memory");
+		die_out_of_memory();
 	counters_check(&list, check);
 	ret = writer->write(stdout, check);
 	free(check);

@@ -65,8 +65,10 @@ struct plot_args {
 	int metrics_given;                       /* --metric was given */
 	const char **labels;                     /* --label values, in order; owned array */
 	size_t nlabels;
+	size_t labels_alloc;                     /* room in labels (ALLOC_GROW) */
 	const char **files;                      /* paths; owned array */
 	size_t nfiles;
+	size_t files_alloc;                      /* room in files (ALLOC_GROW) */
 	const char *output_path;                 /* -o, or NULL for stdout */
 };
 
@@ -101,11 +103,11 @@ static void parse_metrics(const char *text, struct plot_args *args)
 	}
 }
 
-static void push(const char ***array, size_t *n, const char *value)
+/* Appends VALUE to ARRAY of N, with room for ALLOC. */
+static void push(const char ***array, size_t *n, size_t *alloc, const char *value)
 {
-	*array = realloc(*array, (*n + 1) * sizeof(**array));
-	if (!*array)
-		die(1, "out of memory");
+	if (ALLOC_GROW(*array, *n, *alloc))
+		die_out_of_memory();
 	(*array)[(*n)++] = value;
 }
 
@@ -127,7 +129,7 @@ static void parse_plot_args(int argc, char **argv, struct plot_args *args)
 		case 'l':
 			if (!*optarg)
 				usage_die("empty --label (give the name the legend shows for a file)");
-			push(&args->labels, &args->nlabels, optarg);
+			push(&args->labels, &args->nlabels, &args->labels_alloc, optarg);
 			break;
 		case 'o':
 			args->output_path = cli_file_name(optarg, "--output");
@@ -138,14 +140,14 @@ static void parse_plot_args(int argc, char **argv, struct plot_args *args)
 		if (!*argv[i])
 			usage_die("empty file name (give allocbench JSON reports, or - for "
 				  "standard input)");
-		push(&args->files, &args->nfiles, argv[i]);
+		push(&args->files, &args->nfiles, &args->files_alloc, argv[i]);
 	}
 	if (!args->nfiles) {
 		/* Waiting for a report typed at the terminal is never what was meant. */
 		if (isatty(STDIN_FILENO))
 			usage_die("no input (give allocbench JSON reports, or pipe one in: "
 				  "allocbench -f json | allocbench plot -o chart.svg)");
-		push(&args->files, &args->nfiles, "-");
+		push(&args->files, &args->nfiles, &args->files_alloc, "-");
 	}
 	for (size_t i = 0; i < args->nfiles; i++)
 		stdin_uses += !strcmp(args->files[i], "-");
@@ -183,7 +185,7 @@ int cmd_plot(int argc, char **argv)
 	files = calloc(args.nfiles, sizeof(*files));
 	inputs = calloc(args.nfiles, sizeof(*inputs));
 	if (!files || !inputs)
-		die(1, "out of memory");
+		die_out_of_memory();
 	memset(&plot, 0, sizeof(plot));
 	for (; loaded < args.nfiles; loaded++) {
 		if (results_load(args.files[loaded], &files[loaded]))

@@ -193,12 +193,8 @@ static void list_backends(char *buf, size_t size, const struct run_config *confi
 
 static void add_preload(struct run_config *config, struct preload *p)
 {
-	struct preload **grown = realloc(config->preloads,
-					 (config->npreloads + 1) * sizeof(*grown));
-
-	if (!grown)
-		die(1, "out of memory");
-	config->preloads = grown;
+	if (ALLOC_GROW(config->preloads, config->npreloads, config->preloads_alloc))
+		die_out_of_memory();
 	config->preloads[config->npreloads++] = p;
 }
 
@@ -246,28 +242,21 @@ static const struct backend *require_known(struct run_config *config,
 
 static void add_backend(struct run_config *config, const struct backend *b)
 {
-	const struct backend **grown;
-
 	for (size_t i = 0; i < config->nbackends; i++)
 		if (config->backends[i] == b)
 			usage_die("backend '%s' appears more than once in --backend", b->name);
-	grown = realloc(config->backends, (config->nbackends + 1) * sizeof(*grown));
-	if (!grown)
-		die(1, "out of memory");
-	config->backends = grown;
+	if (ALLOC_GROW(config->backends, config->nbackends, config->backends_alloc))
+		die_out_of_memory();
 	config->backends[config->nbackends++] = b;
 }
 
 static void add_skip(struct run_config *config, const char *name, const char *package,
 		     const char *reason)
 {
-	struct backend_skip *grown = realloc(config->skipped,
-					     (config->nskipped + 1) * sizeof(*grown));
 	struct backend_skip *skip;
 
-	if (!grown)
-		die(1, "out of memory");
-	config->skipped = grown;
+	if (ALLOC_GROW(config->skipped, config->nskipped, config->skipped_alloc))
+		die_out_of_memory();
 	skip = &config->skipped[config->nskipped++];
 	copy_string(skip->name, sizeof(skip->name), name);
 	copy_string(skip->package, sizeof(skip->package), package);
@@ -321,7 +310,7 @@ static void parse_backends(const char *text, struct run_config *config)
 	list_backends(known, sizeof(known), config);
 	free(config->backends);
 	config->backends = NULL;
-	config->nbackends = 0;
+	config->nbackends = config->backends_alloc = 0;
 	if (!*text)
 		usage_die("empty --backend list (known backends: %s)", known);
 	snprintf(hint, sizeof(hint), " (known backends: %s)", known);
@@ -373,9 +362,12 @@ static void parse_sizes(const char *text, struct run_config *config)
 	const char *why = "";
 
 	free(config->sizes);
-	if (parse_size_list(text, &config->sizes, &config->nsizes, bad, sizeof(bad), &why))
+	if (parse_size_list(text, &config->sizes, &config->nsizes, bad, sizeof(bad), &why)) {
+		if (why == parse_out_of_memory)
+			die_out_of_memory();
 		usage_die("invalid size '%s' in --sizes: %s (expected positive byte counts "
 			  "or ranges, e.g. 4,40,400 or 8..4096)", bad, why);
+	}
 }
 
 

@@ -97,6 +97,7 @@ struct compare_options {
 	int allow_missing;            /* a row only in the baseline is not a regression */
 	char **backends;              /* compare only these backends; NULL: all */
 	size_t nbackends;
+	size_t backends_alloc;        /* room in backends (ALLOC_GROW) */
 };
 
 /* Fills *OPTIONS with the defaults: derived tolerance, 10%, alpha 0.05, all backends. */

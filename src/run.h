@@ -32,6 +32,7 @@ struct run_config {
 	size_t nsizes;
 	const struct backend **backends;   /* owned array of table entries */
 	size_t nbackends;
+	size_t backends_alloc;           /* room in backends (ALLOC_GROW) */
 	uint64_t total_bytes;              /* bytes allocated per measurement */
 	unsigned repeat;                   /* fresh-process repetitions per cell */
 	enum touch_policy touch;
@@ -49,8 +50,10 @@ struct run_config {
 	int counters_given;                /* --counters was given (not the default list) */
 	struct preload **preloads;         /* owned: backends run under LD_PRELOAD (preload.h) */
 	size_t npreloads;
+	size_t preloads_alloc;           /* room in preloads (ALLOC_GROW) */
 	struct backend_skip *skipped;      /* owned: what --backend all left out, and why */
 	size_t nskipped;
+	size_t skipped_alloc;            /* room in skipped (ALLOC_GROW) */
 	unsigned timeout_s;                /* --timeout: seconds per measuring process */
 	int force;                         /* --force: run even above MemAvailable */
 };
