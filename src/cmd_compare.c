@@ -161,6 +161,7 @@ int cmd_compare(int argc, char **argv)
 	struct cli_parser parser;
 	struct output out;
 	const char *why = "";
+	int have_baseline = 0, have_current = 0, have_comparison = 0;
 	int c, percent, ret;
 	double v;
 
@@ -208,44 +209,43 @@ int cmd_compare(int argc, char **argv)
 			  "allocbench compare --help)", argc - optind);
 	if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-"))
 		usage_die("only one of BASELINE and CURRENT can be standard input ('-')");
-	if (output_refuse_input(output_path, (const char *const *)argv + optind, 2)) {
-		release_options(&options);
-		return 2;
-	}
-
-	if (results_load(argv[optind], &baseline)) {
-		release_options(&options);
-		return 2;
-	}
-	if (results_load(argv[optind + 1], &current)) {
-		results_release(&baseline);
-		release_options(&options);
-		return 2;
-	}
-	/* Unusable input or an unwritable path: 2; a write that fails: 1, as for run. */
 	ret = 2;
-	if (!compare_reports(&baseline, &current, &options, &comparison)) {
-		if (!output_open(&out, output_path)) {
-			errno = 0;
-			if (runner_interrupted()) {
-				output_abort(&out);  /* main() ends by the signal */
-			} else if (writer->write(out.file, &comparison)) {
-				if (!runner_interrupted())
-					error("cannot write the comparison to '%s': %s",
-					      output_path ? output_path : "standard output",
-					      strerror(errno ? errno : EIO));
-				output_abort(&out);
-				ret = 1;
-			} else if (runner_interrupted()) {
-				output_abort(&out);
-			} else {
-				ret = output_commit(&out) ? 1 : comparison.regression ? 1 : 0;
-			}
-		}
-		comparison_release(&comparison);
+	if (output_refuse_input(output_path, (const char *const *)argv + optind, 2))
+		goto cleanup;
+	if (results_load(argv[optind], &baseline))
+		goto cleanup;
+	have_baseline = 1;
+	if (results_load(argv[optind + 1], &current))
+		goto cleanup;
+	have_current = 1;
+	/* Unusable input or an unwritable path: 2; a write that fails: 1, as for run. */
+	if (compare_reports(&baseline, &current, &options, &comparison))
+		goto cleanup;
+	have_comparison = 1;
+	if (output_open(&out, output_path))
+		goto cleanup;
+	errno = 0;
+	if (runner_interrupted()) {
+		output_abort(&out);  /* main() ends by the signal */
+	} else if (writer->write(out.file, &comparison)) {
+		if (!runner_interrupted())
+			error("cannot write the comparison to '%s': %s",
+			      output_path ? output_path : "standard output",
+			      strerror(errno ? errno : EIO));
+		output_abort(&out);
+		ret = 1;
+	} else if (runner_interrupted()) {
+		output_abort(&out);
+	} else {
+		ret = output_commit(&out) ? 1 : comparison.regression ? 1 : 0;
 	}
-	results_release(&current);
-	results_release(&baseline);
+cleanup:
+	if (have_comparison)
+		comparison_release(&comparison);
+	if (have_current)
+		results_release(&current);
+	if (have_baseline)
+		results_release(&baseline);
 	release_options(&options);
 	return ret;
 }
