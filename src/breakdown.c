@@ -1,4 +1,7 @@
 #include "breakdown.h"
+#include "child/backend.h"
+#include "run.h"
+#include "stats.h"
 #include "table.h"
 
 #include <math.h>

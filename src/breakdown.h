@@ -17,7 +17,7 @@
 #ifndef ALLOCBENCH_BREAKDOWN_H
 #define ALLOCBENCH_BREAKDOWN_H
 
-#include "run.h"
+#include "report.h"
 
 #include <stdio.h>
 

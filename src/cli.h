@@ -1,24 +1,131 @@
 /*
- * cli.h - the command line of `allocbench run`: getopt_long tables, the help
- * text and the checks that turn what the user typed into a struct run_config.
- * Like main.c, this module may exit: status 2 on bad usage, 0 after --help.
+ * cli.h - what every command's command line shares: an option table that
+ * drives getopt_long and prints the help's option lines (like git's
+ * parse-options), the options every command spells the same way (-h, -o,
+ * -f, -q), comma-separated lists, and the messages for bad options. Like
+ * main.c and the cmd_*.c files, this module may exit: status 2 on bad
+ * usage, 0 after --help.
  */
 #ifndef ALLOCBENCH_CLI_H
 #define ALLOCBENCH_CLI_H
 
-#include "run.h"
-
+#include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 
-/* Prints the run command's help (the tool's main help) to OUT. */
-void cli_run_help(FILE *out);
+/* One option of a command, in the order getopt_long sees them. */
+struct cli_option {
+	int id;              /* what cli_next() returns; below 256 it is also the
+				short option (-s), from 256 on a long one only */
+	const char *name;    /* the long option, without "--" */
+	const char *arg;     /* the value's name in the help ("LIST"); NULL: takes none */
+	const char *help;    /* lines separated by '\n', the later ones indented to
+				the help's column */
+	void (*more)(FILE *out);  /* prints lines after the help (the values), or NULL */
+	const char *help_under;   /* printed in the help right after this option
+				     instead of at its place in the table, or NULL:
+				     the table's order is what an ambiguous
+				     abbreviation lists */
+};
+
+/* An option with neither more() nor help_under; ARG NULL when it takes no value. */
+#define CLI_OPT(id_, name_, arg_, help_) \
+	{ .id = (id_), .name = (name_), .arg = (arg_), .help = (help_) }
+
+/* The end of a table of struct cli_option. */
+#define CLI_OPTIONS_END { .name = NULL }
+
+/* The options every command spells the same way. */
+#define CLI_OPT_HELP CLI_OPT('h', "help", NULL, "print this help and exit")
+#define CLI_OPT_QUIET CLI_OPT('q', "quiet", NULL, "no progress on standard error")
+#define CLI_OPT_OUTPUT(help) CLI_OPT('o', "output", "FILE", help)
+#define CLI_OPT_FORMAT(help) CLI_OPT('f', "format", "FORMAT", help)
+
+/* Most options one command may have. */
+#define CLI_MAX_OPTIONS 32
+
+struct counter_list;
+
+/* A command line being parsed (cli_parser_init(), then cli_next()). */
+struct cli_parser {
+	const struct cli_option *options;  /* the command's table */
+	void (*help)(FILE *out);           /* prints the whole help, for -h */
+	const char *help_command;          /* "allocbench plot --help", for messages */
+	int argc;
+	char **argv;
+	struct option longopts[CLI_MAX_OPTIONS + 1];  /* from options, {0, 0, 0, 0} ended */
+	char optstring[1 + 2 * CLI_MAX_OPTIONS + 1];  /* ":" then "s" or "s:" per short option */
+};
 
 /*
- * Parses the run command's ARGV (ARGV[0] is the command name) into *CONFIG.
- * Exits with status 2 and a message naming the bad value on bad usage, and
- * with status 0 after --help or --version.
+ * Prepares *PARSER for ARGV (ARGV[0] is the command's name) with the table
+ * OPTIONS (CLI_OPTIONS_END ended, at most CLI_MAX_OPTIONS). HELP prints the
+ * command's help for -h; HELP_COMMAND ("allocbench compare --help") is named
+ * by every message about a bad option.
  */
-void cli_parse_run(int argc, char **argv, struct run_config *config);
+void cli_parser_init(struct cli_parser *parser, const struct cli_option *options,
+		     void (*help)(FILE *out), const char *help_command, int argc, char **argv);
+
+/*
+ * The id of the next option (its value in optarg), or -1 after the last
+ * (optind is then the first operand). -h prints the help and exits
+ * (cli_exit_printed()); a bad option exits 2 (cli_option_error()).
+ */
+int cli_next(struct cli_parser *parser);
+
+/*
+ * Prints the option lines of OPTIONS to OUT: "  -s, --sizes LIST" (or
+ * "      --touch POLICY" for a long option only), the help from COLUMN on
+ * (on the next line when the option reaches it), its later lines indented
+ * to COLUMN, then what its more() prints.
+ */
+void cli_help_options(FILE *out, const struct cli_option *options, size_t column);
+
+/* Exits after --help or --version: 0, or 1 when standard output could not be written. */
+_Noreturn void cli_exit_printed(void);
+
+/* Refuses an empty FILE name for OPTION ("--output"), exit 2; returns FILE. */
+const char *cli_file_name(const char *file, const char *option);
+
+/*
+ * The entry of TABLE, an array of writers ({name, write}, the first the
+ * default, ended by a NULL name), called VALUE, the value of --format;
+ * exits 2 with "invalid --format 'VALUE'FOR_WHAT (expected a, b or c)",
+ * the names from TABLE. FOR_WHAT is "" or " for compare".
+ */
+#define CLI_FORMAT(table, value, for_what) \
+	(&(table)[cli_format_index((value), &(table)[0].name, sizeof((table)[0]), (for_what))])
+
+/* CLI_FORMAT()'s index: the names are STRIDE bytes apart from FIRST_NAME on. */
+size_t cli_format_index(const char *value, const char *const *first_name, size_t stride,
+			const char *for_what);
+
+/* A comma-separated list, read one item at a time. */
+struct cli_list {
+	char *copy;          /* the value, owned, split in place as it is read */
+	char *next;          /* the unread rest, NULL after the last item */
+	const char *text;    /* the value as given, for messages */
+	const char *option;  /* "--backend", for messages */
+	const char *hint;    /* appended to the message about an empty item */
+};
+
+/*
+ * Starts reading TEXT, the value of OPTION, at its commas. An empty TEXT is
+ * one empty item. HINT ("" or " (expected ...)") ends the message about an
+ * empty item.
+ */
+void cli_list_init(struct cli_list *list, const char *text, const char *option,
+		   const char *hint);
+
+/*
+ * The next item (pointing into LIST's copy, valid until cli_list_release()),
+ * or NULL after the last. Exits 2 on an empty item: "empty item in OPTION
+ * 'TEXT'" and the hint.
+ */
+char *cli_list_next(struct cli_list *list);
+
+/* Frees LIST's copy. */
+void cli_list_release(struct cli_list *list);
 
 /*
  * Parses a --counters LIST (counters_parse_list()) into *LIST; exits with
@@ -26,23 +133,5 @@ void cli_parse_run(int argc, char **argv, struct run_config *config);
  * this machine cannot count is not malformed: it is reported, not refused.
  */
 void cli_parse_counters(const char *text, struct counter_list *list);
-
-/* `allocbench counters` (cmd_counters.c); returns the exit status. */
-int cmd_counters(int argc, char **argv);
-
-struct option;
-
-/*
- * Reports what getopt_long returned as C (':' or '?') for ARGV, parsed with
- * OPTSTRING and OPTIONS, and exits 2: a missing value, a value given to an
- * option that takes none, an unknown option (a short one named alone, even
- * inside a cluster such as -Zq), or an abbreviation of several long options
- * (listed), each naming it and pointing at HELP ("allocbench plot --help").
- */
-_Noreturn void cli_option_error(int c, char **argv, const char *optstring,
-				const struct option *options, const char *help);
-
-/* Frees what cli_parse_run() allocated. */
-void cli_config_release(struct run_config *config);
 
 #endif

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "compare.h"
+#include "report_compare.h"
 #include "output.h"
 #include "parse.h"
 #include "runner.h"
@@ -16,20 +17,56 @@
 #include "util.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum compare_format {
-	COMPARE_FORMAT_TEXT,
-	COMPARE_FORMAT_JSON,
-	COMPARE_FORMAT_MARKDOWN,
+enum {
+	OPT_MAX_OVERHEAD = 256,
+	OPT_MAX_TIME,
+	OPT_ALPHA,
+	OPT_ALLOW_MISSING,
+	OPT_BACKEND,
+};
+
+/* Their help prints these literals: each is the default it names, as written. */
+#define TOLERANCE_PAGES_TEXT ALLOCBENCH_STRING(COMPARE_TOLERANCE_PAGES)
+#define MAX_TIME_PERCENT_TEXT ALLOCBENCH_STRING(COMPARE_DEFAULT_MAX_TIME_PERCENT)
+#define ALPHA_TEXT ALLOCBENCH_STRING(COMPARE_DEFAULT_ALPHA)
+
+static const struct cli_option compare_options[] = {
+	CLI_OPT(OPT_MAX_OVERHEAD, "max-overhead", "X",
+	  "a regression when the overhead median rose by more\n"
+	  "than X bytes per chunk, or X% of the baseline's\n"
+	  "bytes per chunk (size + overhead) with a % sign;\n"
+	  "default: derived per row, " TOLERANCE_PAGES_TEXT " pages over the count\n"
+	  "(resolution_bytes) plus the baseline's min-max spread"),
+	CLI_OPT(OPT_MAX_TIME, "max-time", "PCT",
+	  "a time (alloc_ns, free_ns) regressed only when its\n"
+	  "median rose by more than PCT% (default " MAX_TIME_PERCENT_TEXT ") and the\n"
+	  "one-sided Mann-Whitney U test on the runs gives\n"
+	  "p < alpha; the test needs at least 4 runs on each\n"
+	  "side at alpha 0.05 (3 and 3 give 0.05 at best): with\n"
+	  "fewer only the overhead is gated"),
+	CLI_OPT(OPT_ALPHA, "alpha", "P",
+	  "significance level of that test (default " ALPHA_TEXT ")"),
+	CLI_OPT(OPT_ALLOW_MISSING, "allow-missing", NULL,
+	  "a row of BASELINE missing from CURRENT, or no row in\n"
+	  "common at all, is not a regression (by default it is:\n"
+	  "the gate would cover less)"),
+	CLI_OPT(OPT_BACKEND, "backend", "LIST",
+	  "compare only the rows of these backends"),
+	CLI_OPT_FORMAT(
+	  "text (default), json or markdown (for a pull request\n"
+	  "comment or a CI job summary)"),
+	CLI_OPT_OUTPUT("write the comparison to FILE instead of standard output"),
+	CLI_OPT_HELP,
+	CLI_OPTIONS_END,
 };
 
 static void compare_help(FILE *out)
 {
-	fprintf(out,
+	fputs(
 "usage: allocbench compare BASELINE.json CURRENT.json [options]\n"
 "\n"
 "Compares two JSON reports of allocbench (--format json) row by row, matched\n"
@@ -43,51 +80,25 @@ static void compare_help(FILE *out)
 "run agrees); random: peak_rss_bytes, fragmentation, op_ns (the sequence\n"
 "checksums must match); threads: ops_per_s and speedup (lower is worse).\n"
 "\n"
-"Options:\n"
-"      --max-overhead X   a regression when the overhead median rose by more\n"
-"                         than X bytes per chunk, or X%% of the baseline's\n"
-"                         bytes per chunk (size + overhead) with a %% sign;\n"
-"                         default: derived per row, %d pages over the count\n"
-"                         (resolution_bytes) plus the baseline's min-max spread\n"
-"      --max-time PCT     a time (alloc_ns, free_ns) regressed only when its\n"
-"                         median rose by more than PCT%% (default %g) and the\n"
-"                         one-sided Mann-Whitney U test on the runs gives\n"
-"                         p < alpha; the test needs at least 4 runs on each\n"
-"                         side at alpha 0.05 (3 and 3 give 0.05 at best): with\n"
-"                         fewer only the overhead is gated\n"
-"      --alpha P          significance level of that test (default %g)\n"
-"      --allow-missing    a row of BASELINE missing from CURRENT, or no row in\n"
-"                         common at all, is not a regression (by default it is:\n"
-"                         the gate would cover less)\n"
-"      --backend LIST     compare only the rows of these backends\n"
-"  -f, --format FORMAT    text (default), json or markdown (for a pull request\n"
-"                         comment or a CI job summary)\n"
-"  -o, --output FILE      write the comparison to FILE instead of standard output\n"
-"  -h, --help             print this help and exit\n"
+"Options:\n", out);
+	cli_help_options(out, compare_options, 25);
+	fputs(
 "\n"
 "Exit status: 0 no regression, 1 a regression (or a measurement that failed\n"
 "in CURRENT, not in BASELINE, or a missing row) or the comparison could not\n"
 "be written, 2 bad usage or unusable input (unreadable, not an allocbench\n"
 "report, another schema version, a value that is not a number or not whole\n"
 "where it must be, different settings or sequences).\n"
-"See allocbench(1).\n",
-		COMPARE_TOLERANCE_PAGES, COMPARE_DEFAULT_MAX_TIME_PERCENT, COMPARE_DEFAULT_ALPHA);
+"See allocbench(1).\n", out);
 }
 
-static const struct option compare_options[] = {
-	{ "max-overhead", required_argument, NULL, 'O' },
-	{ "max-time", required_argument, NULL, 'T' },
-	{ "alpha", required_argument, NULL, 'A' },
-	{ "allow-missing", no_argument, NULL, 'M' },
-	{ "backend", required_argument, NULL, 'b' },
-	{ "format", required_argument, NULL, 'f' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0, 0, 0, 0 },
+/* The formats of --format, the default first: a new format is one entry. */
+static const struct compare_writer compare_writers[] = {
+	{ "text", compare_write_text },
+	{ "json", compare_write_json },
+	{ "markdown", compare_write_markdown },
+	{ NULL, NULL },
 };
-
-/* The short options, for getopt_long and cli_option_error. */
-static const char optstring[] = ":f:o:h";
 
 /*
  * Parses a decimal number (parse_decimal: the rules of every command), with
@@ -106,7 +117,7 @@ static int parse_number(const char *text, double *out, int *percent, const char 
 		return parse_decimal(text, out, why);
 	copy = strndup(text, len - 1);
 	if (!copy)
-		die(2, "out of memory");
+		die_out_of_memory();
 	ret = parse_decimal(copy, out, why);
 	free(copy);
 	return ret;
@@ -114,30 +125,23 @@ static int parse_number(const char *text, double *out, int *percent, const char 
 
 static void parse_backend_list(const char *text, struct compare_options *options)
 {
-	char *copy = strdup(text), *item, *next;
+	struct cli_list list;
+	char *item;
 
-	if (!copy)
-		die(2, "out of memory");
 	if (!*text)
 		usage_die("empty --backend list (expected backend names, e.g. pool,arena)");
-	for (item = copy; item; item = next) {
-		next = strchr(item, ',');
-		if (next)
-			*next++ = '\0';
-		if (!*item)
-			usage_die("empty item in --backend '%s'", text);
+	cli_list_init(&list, text, "--backend", "");
+	while ((item = cli_list_next(&list))) {
 		for (size_t i = 0; i < options->nbackends; i++)
 			if (!strcmp(options->backends[i], item))
 				usage_die("backend '%s' appears more than once in --backend", item);
-		options->backends = realloc(options->backends,
-					    (options->nbackends + 1) * sizeof(*options->backends));
-		if (!options->backends)
-			die(2, "out of memory");
+		if (ALLOC_GROW(options->backends, options->nbackends, options->backends_alloc))
+			die_out_of_memory();
 		options->backends[options->nbackends] = strdup(item);
 		if (!options->backends[options->nbackends++])
-			die(2, "out of memory");
+			die_out_of_memory();
 	}
-	free(copy);
+	cli_list_release(&list);
 }
 
 static void release_options(struct compare_options *options)
@@ -147,84 +151,57 @@ static void release_options(struct compare_options *options)
 	free(options->backends);
 }
 
-static int write_comparison(FILE *out, enum compare_format format, const struct comparison *c)
-{
-	switch (format) {
-	case COMPARE_FORMAT_JSON:
-		return compare_write_json(out, c);
-	case COMPARE_FORMAT_MARKDOWN:
-		return compare_write_markdown(out, c);
-	case COMPARE_FORMAT_TEXT:
-	default:
-		return compare_write_text(out, c);
-	}
-}
-
 int cmd_compare(int argc, char **argv)
 {
-	enum compare_format format = COMPARE_FORMAT_TEXT;
+	const struct compare_writer *writer = &compare_writers[0];
 	struct compare_options options;
 	struct result_file baseline, current;
 	struct comparison comparison;
 	const char *output_path = NULL;
+	struct cli_parser parser;
 	struct output out;
 	const char *why = "";
+	int have_baseline = 0, have_current = 0, have_comparison = 0;
 	int c, percent, ret;
 	double v;
 
 	compare_options_init(&options);
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, optstring, compare_options, NULL)) != -1) {
+	cli_parser_init(&parser, compare_options, compare_help, "allocbench compare --help", argc,
+			argv);
+	while ((c = cli_next(&parser)) != -1) {
 		switch (c) {
-		case 'O':
+		case OPT_MAX_OVERHEAD:
 			if (parse_number(optarg, &v, &percent, &why))
 				usage_die("invalid --max-overhead '%s': %s (expected bytes per chunk, "
 					  "e.g. 0.5, or a percentage, e.g. 5%%, in decimal)", optarg, why);
 			options.max_overhead = v;
 			options.max_overhead_percent = percent;
 			break;
-		case 'T':
+		case OPT_MAX_TIME:
 			if (parse_number(optarg, &v, &percent, &why))
 				usage_die("invalid --max-time '%s': %s (expected a percentage, e.g. 10 "
 					  "or 10%%, in decimal)", optarg, why);
 			options.max_time_percent = v;
 			break;
-		case 'A':
+		case OPT_ALPHA:
 			if (parse_number(optarg, &v, NULL, &why) || v <= 0 || v >= 1)
 				usage_die("invalid --alpha '%s': %s (expected a probability between 0 "
 					  "and 1, e.g. 0.05, in decimal)", optarg,
 					  *why ? why : "not between 0 and 1");
 			options.alpha = v;
 			break;
-		case 'M':
+		case OPT_ALLOW_MISSING:
 			options.allow_missing = 1;
 			break;
-		case 'b':
+		case OPT_BACKEND:
 			parse_backend_list(optarg, &options);
 			break;
 		case 'f':
-			if (!strcmp(optarg, "text"))
-				format = COMPARE_FORMAT_TEXT;
-			else if (!strcmp(optarg, "json"))
-				format = COMPARE_FORMAT_JSON;
-			else if (!strcmp(optarg, "markdown"))
-				format = COMPARE_FORMAT_MARKDOWN;
-			else
-				usage_die("invalid --format '%s' for compare (expected text, json or "
-					  "markdown)", optarg);
+			writer = CLI_FORMAT(compare_writers, optarg, " for compare");
 			break;
 		case 'o':
-			if (!*optarg)
-				usage_die("empty file name for --output");
-			output_path = optarg;
+			output_path = cli_file_name(optarg, "--output");
 			break;
-		case 'h':
-			compare_help(stdout);
-			exit(stdout_flush_check() ? 1 : 0);
-		default:
-			cli_option_error(c, argv, optstring, compare_options,
-					 "allocbench compare --help");
 		}
 	}
 	if (argc - optind != 2)
@@ -232,44 +209,43 @@ int cmd_compare(int argc, char **argv)
 			  "allocbench compare --help)", argc - optind);
 	if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-"))
 		usage_die("only one of BASELINE and CURRENT can be standard input ('-')");
-	if (output_refuse_input(output_path, (const char *const *)argv + optind, 2)) {
-		release_options(&options);
-		return 2;
-	}
-
-	if (results_load(argv[optind], &baseline)) {
-		release_options(&options);
-		return 2;
-	}
-	if (results_load(argv[optind + 1], &current)) {
-		results_release(&baseline);
-		release_options(&options);
-		return 2;
-	}
-	/* Unusable input or an unwritable path: 2; a write that fails: 1, as for run. */
 	ret = 2;
-	if (!compare_reports(&baseline, &current, &options, &comparison)) {
-		if (!output_open(&out, output_path)) {
-			errno = 0;
-			if (runner_interrupted()) {
-				output_abort(&out);  /* main() ends by the signal */
-			} else if (write_comparison(out.file, format, &comparison)) {
-				if (!runner_interrupted())
-					error("cannot write the comparison to '%s': %s",
-					      output_path ? output_path : "standard output",
-					      strerror(errno ? errno : EIO));
-				output_abort(&out);
-				ret = 1;
-			} else if (runner_interrupted()) {
-				output_abort(&out);
-			} else {
-				ret = output_commit(&out) ? 1 : comparison.regression ? 1 : 0;
-			}
-		}
-		comparison_release(&comparison);
+	if (output_refuse_input(output_path, (const char *const *)argv + optind, 2))
+		goto cleanup;
+	if (results_load(argv[optind], &baseline))
+		goto cleanup;
+	have_baseline = 1;
+	if (results_load(argv[optind + 1], &current))
+		goto cleanup;
+	have_current = 1;
+	/* Unusable input or an unwritable path: 2; a write that fails: 1, as for run. */
+	if (compare_reports(&baseline, &current, &options, &comparison))
+		goto cleanup;
+	have_comparison = 1;
+	if (output_open(&out, output_path))
+		goto cleanup;
+	errno = 0;
+	if (runner_interrupted()) {
+		output_abort(&out);  /* main() ends by the signal */
+	} else if (writer->write(out.file, &comparison)) {
+		if (!runner_interrupted())
+			error("cannot write the comparison to '%s': %s",
+			      output_path ? output_path : "standard output",
+			      strerror(errno ? errno : EIO));
+		output_abort(&out);
+		ret = 1;
+	} else if (runner_interrupted()) {
+		output_abort(&out);
+	} else {
+		ret = output_commit(&out) ? 1 : comparison.regression ? 1 : 0;
 	}
-	results_release(&current);
-	results_release(&baseline);
+cleanup:
+	if (have_comparison)
+		comparison_release(&comparison);
+	if (have_current)
+		results_release(&current);
+	if (have_baseline)
+		results_release(&baseline);
 	release_options(&options);
 	return ret;
 }

@@ -12,12 +12,34 @@
 #include "results.h"
 #include "util.h"
 
-#include <getopt.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+static const struct cli_option plot_options[] = {
+	CLI_OPT('m', "metric", "LIST",
+	  "panels, comma-separated (default " PLOT_DEFAULT_METRICS ";\n"
+	  "for churn reports churn_ns,churn_cold_ns, for threads\n"
+	  "reports ops_per_s,speedup):\n"
+	  "  overhead          bytes per chunk beyond its size\n"
+	  "  alloc_ns          ns per allocation\n"
+	  "  free_ns           ns per free\n"
+	  "  page_faults       page faults in the allocation loop\n"
+	  "  free_page_faults  page faults in the free loop\n"
+	  "  x_floor           alloc ns over the floor's\n"
+	  "or any statistic of the results by its dotted path,\n"
+	  "such as counters.PAPI_TOT_CYC.alloc"),
+	CLI_OPT('l', "label", "TEXT",
+	  "the legend's name of a file instead of its path; give\n"
+	  "one --label per FILE, in the order of the files"),
+	CLI_OPT_OUTPUT(
+	  "write the SVG to FILE (via a temporary file that is\n"
+	  "renamed into place) instead of standard output"),
+	CLI_OPT_HELP,
+	CLI_OPTIONS_END,
+};
 
 static void plot_help(FILE *out)
 {
@@ -28,49 +50,26 @@ static void plot_help(FILE *out)
 "chart: a panel per metric against chunk size (log scale), in each a series per\n"
 "backend and file. Reads standard input when no FILE is given, or for FILE -.\n"
 "\n"
-"Options:\n"
-"  -m, --metric LIST   panels, comma-separated (default " PLOT_DEFAULT_METRICS ";\n"
-"                      for churn reports churn_ns,churn_cold_ns, for threads\n"
-"                      reports ops_per_s,speedup):\n"
-"                        overhead          bytes per chunk beyond its size\n"
-"                        alloc_ns          ns per allocation\n"
-"                        free_ns           ns per free\n"
-"                        page_faults       page faults in the allocation loop\n"
-"                        free_page_faults  page faults in the free loop\n"
-"                        x_floor           alloc ns over the floor's\n"
-"                      or any statistic of the results by its dotted path,\n"
-"                      such as counters.PAPI_TOT_CYC.alloc\n"
-"  -l, --label TEXT    the legend's name of a file instead of its path; give\n"
-"                      one --label per FILE, in the order of the files\n"
-"  -o, --output FILE   write the SVG to FILE (via a temporary file that is\n"
-"                      renamed into place) instead of standard output\n"
-"  -h, --help          print this help and exit\n"
+"Options:\n", out);
+	cli_help_options(out, plot_options, 22);
+	fputs(
 "\n"
 "Exit status: 0 the chart was written, 1 it could not be written, 2 bad usage\n"
 "or bad input (nothing is written). See allocbench(1).\n", out);
 }
 
-static const struct option plot_options[] = {
-	{ "metric", required_argument, NULL, 'm' },
-	{ "label", required_argument, NULL, 'l' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "help", no_argument, NULL, 'h' },
-	{ 0, 0, 0, 0 },
-};
-
-/* The short options, for getopt_long and cli_option_error. */
-static const char optstring[] = ":m:l:o:h";
-
 /* What the command line asked for. */
 struct plot_args {
-	char *metric_text;                       /* owned copy, split in place */
-	const char *metrics[PLOT_MAX_METRICS];   /* point into metric_text */
+	struct cli_list metric_list;             /* --metric, split in place */
+	const char *metrics[PLOT_MAX_METRICS];   /* point into metric_list */
 	size_t nmetrics;
 	int metrics_given;                       /* --metric was given */
 	const char **labels;                     /* --label values, in order; owned array */
 	size_t nlabels;
+	size_t labels_alloc;                     /* room in labels (ALLOC_GROW) */
 	const char **files;                      /* paths; owned array */
 	size_t nfiles;
+	size_t files_alloc;                      /* room in files (ALLOC_GROW) */
 	const char *output_path;                 /* -o, or NULL for stdout */
 };
 
@@ -83,20 +82,13 @@ static int metric_name_ok(const char *name)
 /* Splits --metric LIST into args->metrics; exits on a bad list. */
 static void parse_metrics(const char *text, struct plot_args *args)
 {
-	char *item, *next;
+	char *item;
 
-	free(args->metric_text);
-	args->metric_text = strdup(text);
-	if (!args->metric_text)
-		die(1, "out of memory");
+	cli_list_release(&args->metric_list);
+	cli_list_init(&args->metric_list, text, "--metric",
+		      " (expected names such as " PLOT_DEFAULT_METRICS ")");
 	args->nmetrics = 0;
-	for (item = args->metric_text; item; item = next) {
-		next = strchr(item, ',');
-		if (next)
-			*next++ = '\0';
-		if (!*item)
-			usage_die("empty item in --metric '%s' (expected names such as "
-				  PLOT_DEFAULT_METRICS ")", text);
+	while ((item = cli_list_next(&args->metric_list))) {
 		if (!metric_name_ok(item))
 			usage_die("unknown metric '%s' in --metric (expected overhead, alloc_ns, "
 				  "free_ns, page_faults, free_page_faults, x_floor or a dotted "
@@ -112,24 +104,24 @@ static void parse_metrics(const char *text, struct plot_args *args)
 	}
 }
 
-static void push(const char ***array, size_t *n, const char *value)
+/* Appends VALUE to ARRAY of N, with room for ALLOC. */
+static void push(const char ***array, size_t *n, size_t *alloc, const char *value)
 {
-	*array = realloc(*array, (*n + 1) * sizeof(**array));
-	if (!*array)
-		die(1, "out of memory");
+	if (ALLOC_GROW(*array, *n, *alloc))
+		die_out_of_memory();
 	(*array)[(*n)++] = value;
 }
 
 static void parse_plot_args(int argc, char **argv, struct plot_args *args)
 {
+	struct cli_parser parser;
 	size_t stdin_uses = 0;
 	int c;
 
 	memset(args, 0, sizeof(*args));
 	parse_metrics(PLOT_DEFAULT_METRICS, args);
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, optstring, plot_options, NULL)) != -1) {
+	cli_parser_init(&parser, plot_options, plot_help, "allocbench plot --help", argc, argv);
+	while ((c = cli_next(&parser)) != -1) {
 		switch (c) {
 		case 'm':
 			parse_metrics(optarg, args);
@@ -138,33 +130,25 @@ static void parse_plot_args(int argc, char **argv, struct plot_args *args)
 		case 'l':
 			if (!*optarg)
 				usage_die("empty --label (give the name the legend shows for a file)");
-			push(&args->labels, &args->nlabels, optarg);
+			push(&args->labels, &args->nlabels, &args->labels_alloc, optarg);
 			break;
 		case 'o':
-			if (!*optarg)
-				usage_die("empty file name for --output");
-			args->output_path = optarg;
+			args->output_path = cli_file_name(optarg, "--output");
 			break;
-		case 'h':
-			plot_help(stdout);
-			exit(stdout_flush_check() ? 1 : 0);
-		default:
-			cli_option_error(c, argv, optstring, plot_options,
-					 "allocbench plot --help");
 		}
 	}
 	for (int i = optind; i < argc; i++) {
 		if (!*argv[i])
 			usage_die("empty file name (give allocbench JSON reports, or - for "
 				  "standard input)");
-		push(&args->files, &args->nfiles, argv[i]);
+		push(&args->files, &args->nfiles, &args->files_alloc, argv[i]);
 	}
 	if (!args->nfiles) {
 		/* Waiting for a report typed at the terminal is never what was meant. */
 		if (isatty(STDIN_FILENO))
 			usage_die("no input (give allocbench JSON reports, or pipe one in: "
 				  "allocbench -f json | allocbench plot -o chart.svg)");
-		push(&args->files, &args->nfiles, "-");
+		push(&args->files, &args->nfiles, &args->files_alloc, "-");
 	}
 	for (size_t i = 0; i < args->nfiles; i++)
 		stdin_uses += !strcmp(args->files[i], "-");
@@ -178,7 +162,7 @@ static void parse_plot_args(int argc, char **argv, struct plot_args *args)
 
 static void plot_args_release(struct plot_args *args)
 {
-	free(args->metric_text);
+	cli_list_release(&args->metric_list);
 	free(args->labels);
 	free(args->files);
 	memset(args, 0, sizeof(*args));
@@ -202,7 +186,7 @@ int cmd_plot(int argc, char **argv)
 	files = calloc(args.nfiles, sizeof(*files));
 	inputs = calloc(args.nfiles, sizeof(*inputs));
 	if (!files || !inputs)
-		die(1, "out of memory");
+		die_out_of_memory();
 	memset(&plot, 0, sizeof(plot));
 	for (; loaded < args.nfiles; loaded++) {
 		if (results_load(args.files[loaded], &files[loaded]))

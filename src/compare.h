@@ -40,14 +40,13 @@
 #define ALLOCBENCH_COMPARE_H
 
 #include "results.h"
-#include "run.h"
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
+/* Written as the help prints them (cmd_compare.c quotes each literal). */
 #define COMPARE_DEFAULT_ALPHA 0.05
-#define COMPARE_DEFAULT_MAX_TIME_PERCENT 10.0
+#define COMPARE_DEFAULT_MAX_TIME_PERCENT 10
 #define COMPARE_TOLERANCE_PAGES 2
 
 /* What the comparison of a row or of one of its metrics found. */
@@ -98,6 +97,7 @@ struct compare_options {
 	int allow_missing;            /* a row only in the baseline is not a regression */
 	char **backends;              /* compare only these backends; NULL: all */
 	size_t nbackends;
+	size_t backends_alloc;        /* room in backends (ALLOC_GROW) */
 };
 
 /* Fills *OPTIONS with the defaults: derived tolerance, 10%, alpha 0.05, all backends. */
@@ -123,9 +123,6 @@ struct compare_settings {
  * is missing: without them nothing says what the figures mean.
  */
 int compare_settings_of_file(const struct result_file *file, struct compare_settings *out);
-
-/* The settings a run with CONFIG will record (for run --baseline, before measuring). */
-void compare_settings_of_config(const struct run_config *config, struct compare_settings *out);
 
 /*
  * Checks that BASELINE and CURRENT (named BASELINE_NAME, CURRENT_NAME in the
@@ -207,41 +204,5 @@ void comparison_release(struct comparison *comparison);
 
 /* "regressed", "improved", "unchanged", "missing", "new", "failed". */
 const char *compare_verdict_name(enum compare_verdict verdict);
-
-
-/*
- * Reads REPORT back as a result file named NAME, through its JSON, so that a
- * run compares exactly as its written report would. Returns 0, or -1 after
- * an error.
- */
-int compare_load_report(const struct run_report *report, const char *name,
-			struct result_file *out);
-
-/*
- * For run --baseline, before measuring: loads the report at PATH into
- * *BASELINE and checks it as compare would (its rows, that a run with
- * CONFIG measures the same way, and that it measures every row of the
- * baseline). Returns 0, or -1 after an error naming the
- * file and the problem, with nothing to release.
- */
-int compare_baseline_open(const char *path, const struct run_config *config,
-			  struct result_file *baseline);
-
-/*
- * For run --baseline, after measuring: compares REPORT with BASELINE under
- * the default options and writes the text comparison to OUT. Returns 0 (no
- * regression), 1 (a regression), or -1 after an error.
- */
-int compare_baseline_run(struct result_file *baseline, const struct run_report *report,
-			 FILE *out);
-
-/*
- * The writers of a comparison (report_compare.c): an aligned text table, a
- * GitHub Markdown section for a pull request or a job summary, and JSON
- * (schema "allocbench-compare/1"). Return 0, or -1 when writing fails.
- */
-int compare_write_text(FILE *out, const struct comparison *comparison);
-int compare_write_markdown(FILE *out, const struct comparison *comparison);
-int compare_write_json(FILE *out, const struct comparison *comparison);
 
 #endif

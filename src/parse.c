@@ -7,6 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
+const char parse_out_of_memory[] = "out of memory";
+
 /* The reason for "0x10": strtoul and strtod take it, allocbench does not. */
 #define WHY_HEX "numbers are decimal, not hexadecimal"
 
@@ -164,16 +166,9 @@ static int push_size(size_t **sizes, size_t *count, size_t *alloc, uint64_t v, c
 		*why = "the list expands to more than 4096 sizes";
 		return -1;
 	}
-	if (*count == *alloc) {
-		size_t n = *alloc ? *alloc * 2 : 16;
-		size_t *grown = realloc(*sizes, n * sizeof(**sizes));
-
-		if (!grown) {
-			*why = "out of memory";
-			return -1;
-		}
-		*sizes = grown;
-		*alloc = n;
+	if (grow_array(sizes, alloc, *count, sizeof(**sizes))) {
+		*why = parse_out_of_memory;
+		return -1;
 	}
 	(*sizes)[(*count)++] = (size_t)v;
 	return 0;
@@ -236,7 +231,7 @@ int parse_size_list(const char *text, size_t **sizes, size_t *count,
 	}
 	copy = strdup(text);
 	if (!copy) {
-		*why = "out of memory";
+		*why = parse_out_of_memory;
 		return -1;
 	}
 	for (item = copy; item; item = next) {

@@ -13,6 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The reason a parser gives when memory ran out (compare the pointer). */
+extern const char parse_out_of_memory[];
+
 /* Largest chunk size --sizes accepts: 1 GiB. */
 #define PARSE_MAX_SIZE ((uint64_t)1 << 30)
 
@@ -49,7 +52,8 @@ int parse_bytes(const char *text, uint64_t *out, const char **why);
  *
  * On success stores a malloc'ed array in *SIZES (the caller frees it) and
  * its length in *COUNT and returns 0. On failure returns -1, copies the
- * offending item into BAD (BAD_SIZE bytes) and sets *WHY.
+ * offending item into BAD (BAD_SIZE bytes) and sets *WHY: to
+ * parse_out_of_memory when memory ran out, which is not the input's fault.
  */
 int parse_size_list(const char *text, size_t **sizes, size_t *count,
 		    char *bad, size_t bad_size, const char **why);

@@ -1,4 +1,6 @@
 #include "report_columns.h"
+#include "child/backend.h"
+#include "stats.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
 #ifndef ALLOCBENCH_REPORT_COLUMNS_H
 #define ALLOCBENCH_REPORT_COLUMNS_H
 
-#include "run.h"
+#include "report.h"
 
 #include <stddef.h>
 

@@ -6,6 +6,7 @@
  * verdict; man/allocbench.1 documents each field.
  */
 #include "compare.h"
+#include "report_compare.h"
 #include "json_out.h"
 #include "stats.h"
 #include "table.h"

@@ -3,8 +3,10 @@
  * why the others were not, their values per chunk (text) and per chunk and in
  * total as statistics over the runs (JSON), and `allocbench counters`.
  */
+#include "child/backend.h"
 #include "json_out.h"
 #include "report_counters.h"
+#include "run.h"
 #include "table.h"
 #include "util.h"
 

@@ -7,7 +7,7 @@
 #define ALLOCBENCH_REPORT_COUNTERS_H
 
 #include "counters.h"
-#include "run.h"
+#include "report.h"
 #include "stats.h"
 
 #include <stdio.h>
@@ -48,5 +48,11 @@ void report_counters_json_status(struct cJSON *root, const struct counters_check
 /* The report of `allocbench counters`; return 0, or -1 when writing fails. */
 int report_counters_check_text(FILE *out, const struct counters_check *check);
 int report_counters_check_json(FILE *out, const struct counters_check *check);
+
+/* A format of `allocbench counters`, as its --format names it. */
+struct counters_writer {
+	const char *name;
+	int (*write)(FILE *out, const struct counters_check *check);
+};
 
 #endif

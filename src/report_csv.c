@@ -6,7 +6,10 @@
  * doubled); lines end with LF, which every CSV reader accepts, rather than
  * the RFC's CRLF, which Unix tools do not expect.
  */
+#include "child/backend.h"
+#include "report.h"
 #include "run.h"
+#include "stats.h"
 #include "util.h"
 
 #include <stdio.h>

@@ -7,7 +7,10 @@
 #include "breakdown.h"
 #include "preload.h"
 #include "json_out.h"
+#include "child/backend.h"
+#include "report.h"
 #include "run.h"
+#include "stats.h"
 #include "util.h"
 
 #include <cjson/cJSON.h>

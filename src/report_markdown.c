@@ -4,7 +4,10 @@
  * and the floor, ready to paste into an issue or a pull request.
  */
 #include "report_columns.h"
+#include "child/backend.h"
+#include "report.h"
 #include "run.h"
+#include "stats.h"
 #include "util.h"
 
 #include <stdio.h>

@@ -5,7 +5,10 @@
 #include "report_columns.h"
 #include "report_counters.h"
 #include "breakdown.h"
+#include "child/backend.h"
+#include "report.h"
 #include "run.h"
+#include "stats.h"
 #include "table.h"
 #include "util.h"
 

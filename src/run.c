@@ -1,4 +1,7 @@
 #include "run.h"
+#include "report.h"
+#include "child/backend.h"
+#include "stats.h"
 #include "parse.h"
 #include "probe.h"
 #include "runner.h"

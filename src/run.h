@@ -1,24 +1,16 @@
 /*
- * run.h - the run command: what the user asked for, what was measured, and
- * the driver that measures every (backend, size, repetition) in a fresh child.
+ * run.h - the run command: what the user asked for (struct run_config) and
+ * the driver that measures every (backend, size, repetition) in a fresh
+ * child into a struct run_report (report.h).
  */
 #ifndef ALLOCBENCH_RUN_H
 #define ALLOCBENCH_RUN_H
 
-#include "child/backend.h"
+#include "counters.h"
 #include "child/measure.h"
-#include "probe.h"
-#include "stats.h"
 
+#include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
-
-enum output_format {
-	FORMAT_TEXT,
-	FORMAT_JSON,
-	FORMAT_CSV,       /* one line per result, RFC 4180 quoting */
-	FORMAT_MARKDOWN,  /* a GitHub table */
-};
 
 #define RUN_DEFAULT_SIZES "4,40,400,4000,40000"
 #define RUN_DEFAULT_BACKENDS "malloc,pool,pool-locked,arena"
@@ -28,8 +20,11 @@ enum output_format {
 #define RUN_DEFAULT_POOL_BLOCK ((size_t)1 << 20)
 #define RUN_MAX_REPEAT 1000
 
-struct preload;
+struct backend;
 struct backend_skip;
+struct preload;
+struct report_writer;
+struct run_report;
 
 /* Every option of the run command, as in effect. */
 struct run_config {
@@ -37,12 +32,13 @@ struct run_config {
 	size_t nsizes;
 	const struct backend **backends;   /* owned array of table entries */
 	size_t nbackends;
+	size_t backends_alloc;           /* room in backends (ALLOC_GROW) */
 	uint64_t total_bytes;              /* bytes allocated per measurement */
 	unsigned repeat;                   /* fresh-process repetitions per cell */
 	enum touch_policy touch;
 	size_t align;                      /* pool/arena alignment; 0 = natural */
 	size_t pool_block_bytes;           /* bytes per pool block */
-	enum output_format format;
+	const struct report_writer *writer;  /* --format: how the report is written */
 	const char *output_path;           /* -o FILE, or NULL for stdout */
 	const char *baseline_path;         /* --baseline FILE to compare with, or NULL */
 	int quiet;                         /* -q: no progress on stderr */
@@ -54,107 +50,13 @@ struct run_config {
 	int counters_given;                /* --counters was given (not the default list) */
 	struct preload **preloads;         /* owned: backends run under LD_PRELOAD (preload.h) */
 	size_t npreloads;
+	size_t preloads_alloc;           /* room in preloads (ALLOC_GROW) */
 	struct backend_skip *skipped;      /* owned: what --backend all left out, and why */
 	size_t nskipped;
+	size_t skipped_alloc;            /* room in skipped (ALLOC_GROW) */
 	unsigned timeout_s;                /* --timeout: seconds per measuring process */
 	int force;                         /* --force: run even above MemAvailable */
 };
-
-/* The measurement of one backend at one size over every repetition. */
-struct cell {
-	const struct backend *backend;
-	size_t size;                 /* bytes per chunk; random: 0, the sizes mix */
-	size_t count;                /* chunks per measurement (random: most alive at once) */
-	unsigned rounds;             /* churn, threads: rounds run */
-	size_t align;                /* alignment used, bytes */
-	int ok;                      /* every repetition succeeded */
-	char error[200];             /* the first failure's reason when !ok */
-	struct sample *samples;      /* one per repetition, config.repeat of them */
-	unsigned runs;               /* samples taken (stops at the first failure) */
-};
-
-/* The floor at one size: touching count*size bytes of one fresh mapping. */
-struct floor_cell {
-	size_t size;
-	size_t count;
-	int ok;
-	char error[200];
-	struct sample *samples;
-	unsigned runs;
-};
-
-/* Everything a report needs. */
-struct run_report {
-	const struct run_config *config;
-	struct host_info host;
-	struct cell *cells;          /* nsizes * nbackends, size-major */
-	size_t ncells;
-	struct floor_cell *floors;   /* fill: one per size; other workloads: none */
-	size_t nfloors;
-	int failed;                  /* some cell failed */
-	int interrupted;             /* SIGINT or SIGTERM stopped the run: the signal */
-	struct counters_check counters; /* whether each --counters event was counted, or why not */
-};
-
-/* Quantities a cell reports as {median, min, max, runs}. */
-enum metric {
-	METRIC_OVERHEAD_BYTES,   /* fill: (rss after - rss before) / count - size */
-	METRIC_ALLOC_NS,         /* fill: ns per allocation (with touching) */
-	METRIC_FREE_NS,          /* fill: ns per free */
-	METRIC_PAGE_FAULTS,      /* minor faults in the allocation loop (churn: all rounds) */
-	METRIC_FREE_PAGE_FAULTS, /* fill: minor faults in the free loop */
-	METRIC_X_FLOOR,          /* fill: alloc_ns / the floor's median ns per chunk */
-	METRIC_WARM_ALLOC_NS,    /* fill: ns per allocation, filling again warm */
-	METRIC_WARM_FREE_NS,     /* fill: ns per free, warm */
-	METRIC_WARM_PAGE_FAULTS, /* fill: minor faults in the warm allocation loop */
-	METRIC_CHURN_NS,         /* churn: ns per create+destroy pair, warm rounds */
-	METRIC_CHURN_COLD_NS,    /* churn: ns per pair, first round */
-	METRIC_OP_NS,            /* random: ns per operation */
-	METRIC_PEAK_RSS_BYTES,   /* random: peak resident set growth */
-	METRIC_FRAGMENTATION,    /* random: RSS growth / live bytes at the end */
-	METRIC_OPS_PER_S,        /* threads: swaps per second, all threads */
-	METRIC_OPS_PER_S_PER_THREAD, /* threads: ops_per_s / threads */
-	METRIC_OPS_PER_S_1THREAD,    /* threads: swaps per second with one thread */
-	METRIC_SPEEDUP,          /* threads: ops_per_s / ops_per_s_1thread */
-	METRIC_COUNT
-};
-
-/* 1 when METRIC is reported for WORKLOAD. */
-int metric_applies(enum metric metric, enum workload workload);
-
-/* The JSON name of METRIC. */
-const char *metric_name(enum metric metric);
-
-/*
- * The value of METRIC for SAMPLE of CELL; FLOOR_NS is the floor's median ns
- * per chunk at the cell's size (METRIC_X_FLOOR only). Returns 0, or -1 when
- * the value does not exist (no floor; fragmentation with nothing alive at
- * the end).
- */
-int metric_value(const struct cell *cell, const struct sample *sample,
-		 enum metric metric, double floor_ns, double *out);
-
-/* Summary of METRIC over the cell's runs; -1 when there is none. */
-int cell_summary(const struct run_report *report, const struct cell *cell,
-		 enum metric metric, struct stat_summary *out);
-
-/* Index of the run whose overhead is the median: its RSS readings are reported. */
-size_t cell_median_run(const struct cell *cell);
-
-/* The floor's median ns per chunk at SIZE; -1 when it failed or is zero. */
-int report_floor_ns(const struct run_report *report, size_t size, double *out);
-
-/*
- * Of a row's SAMPLES (RUNS successful, then the failed one when !OK; room
- * for REPEAT), the last whose measuring process wrote on its standard error
- * (ERR 1) or output (ERR 0): its child_stderr or child_stdout holds the last
- * lines. NULL when none wrote anything there.
- */
-const struct sample *run_output_sample(const struct sample *samples, unsigned runs, int ok,
-				       unsigned repeat, int err);
-
-/* Page granularity of the overhead: one page spread over COUNT chunks, bytes. */
-double resolution_bytes(const struct run_report *report, size_t count);
 
 /*
  * Runs every measurement CONFIG asks for and fills *REPORT. A failed
@@ -199,11 +101,5 @@ uint64_t run_estimate_bytes(const struct run_config *config, size_t *size);
 
 /* Frees what run_measure_all() allocated. */
 void run_report_release(struct run_report *report);
-
-/* The report writers: return 0, or -1 when writing fails. */
-int report_text_write(FILE *out, const struct run_report *report);
-int report_json_write(FILE *out, const struct run_report *report);
-int report_csv_write(FILE *out, const struct run_report *report);
-int report_markdown_write(FILE *out, const struct run_report *report);
 
 #endif

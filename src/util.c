@@ -53,6 +53,33 @@ _Noreturn void die(int status, const char *fmt, ...)
 	exit(status);
 }
 
+_Noreturn void die_out_of_memory(void)
+{
+	die(1, "out of memory");
+}
+
+int grow_array(void *arrayp, size_t *alloc, size_t nr, size_t elem)
+{
+	void *array, *grown;
+	size_t n;
+
+	if (nr < *alloc)
+		return 0;
+	if (nr > SIZE_MAX / 3 - 16)
+		return -1;
+	n = (nr + 16) * 3 / 2;
+	if (!elem || n > SIZE_MAX / elem)
+		return -1;
+	/* Through memcpy: *ARRAYP is a pointer of another type than void *. */
+	memcpy(&array, arrayp, sizeof(array));
+	grown = realloc(array, n * elem);
+	if (!grown)
+		return -1;
+	memcpy(arrayp, &grown, sizeof(grown));
+	*alloc = n;
+	return 0;
+}
+
 void format_bytes(char *buf, size_t size, uint64_t bytes)
 {
 	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };

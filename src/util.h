@@ -48,6 +48,30 @@ _Noreturn void usage_die(const char *fmt, ...) __attribute__((format(printf, 1, 
 /* Prints "allocbench: error: MESSAGE" and exits with STATUS. */
 _Noreturn void die(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/*
+ * The command layer's one way out when memory runs out: prints
+ * "allocbench: error: out of memory" and exits with status 1, a failure
+ * (allocbench(1), EXIT STATUS), not bad usage: nothing was wrong with the
+ * input.
+ */
+_Noreturn void die_out_of_memory(void);
+
+/*
+ * Makes room for one more element after the NR in use in the array
+ * *ARRAYP points to (malloc'ed or NULL, of ELEM-byte elements, room for
+ * *ALLOC): when it is full, reallocates it half as large again plus 16
+ * (git's alloc_nr()) and updates *ARRAYP and *ALLOC. Returns 0, or -1
+ * with both unchanged when the size overflows or memory runs out; prints
+ * nothing.
+ */
+int grow_array(void *arrayp, size_t *alloc, size_t nr, size_t elem);
+
+/*
+ * grow_array() for ARRAY, a pointer variable, with NR elements in use and
+ * room for ALLOC (as git's ALLOC_GROW): 0, or -1 when out of memory.
+ */
+#define ALLOC_GROW(array, nr, alloc) grow_array(&(array), &(alloc), (nr), sizeof(*(array)))
+
 /* "100 MiB" when BYTES is a whole number of a binary unit, else "123456 B". */
 void format_bytes(char *buf, size_t size, uint64_t bytes);
 

@@ -20,6 +20,7 @@ expect_usage "run --timeout 1.5" "invalid --timeout '1.5'" --timeout 1.5
 expect_usage "run --timeout without a value" "option '--timeout' needs a value" --timeout
 expect_usage "run --force with a value" "option '--force' takes no value \(given '--force=yes'" --force=yes
 expect_usage "run --quiet with a value" "option '--quiet' takes no value \(given '--quiet=1'" --quiet=1
+expect_usage "compare --allow-missing with a value" "option '--allow-missing' takes no value \(given '--allow-missing=1'; see allocbench compare --help\)" compare --allow-missing=1 a b
 expect_usage "run --threads abc names the reason" "invalid --threads 'abc': not a number" -w threads --threads abc
 expect_usage "run --repeat abc names the reason" "invalid --repeat 'abc': not a number" --repeat abc
 expect_usage "run --rounds x names the reason" "invalid --rounds 'x': not a number" -w churn --rounds x

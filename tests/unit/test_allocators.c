@@ -7,7 +7,9 @@
 #include "breakdown.h"
 #include "check.h"
 #include "preload.h"
+#include "run.h"
 #include "runner.h"
+#include "stats.h"
 #include "util.h"
 
 #include <dlfcn.h>

@@ -4,7 +4,9 @@
  * commas, quotes and a line break, the escaping of '|' in a Markdown table
  * cell, and a text report within 80 columns on a host whose names are long.
  */
+#include "child/backend.h"
 #include "check.h"
+#include "report.h"
 #include "run.h"
 
 #include <stdio.h>

@@ -1,0 +1,130 @@
+/*
+ * report.h - what a run measured, as every report format reads it: the
+ * cells (one backend at one size, one sample per repetition), the floor,
+ * the metrics computed from a sample, and the writers of the formats.
+ * run.h's driver fills a struct run_report; the metric functions are
+ * defined beside it, in run.c.
+ */
+#ifndef ALLOCBENCH_REPORT_H
+#define ALLOCBENCH_REPORT_H
+
+#include "counters.h"
+#include "child/measure.h"
+#include "probe.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct backend;
+struct run_config;
+struct stat_summary;
+
+/* The measurement of one backend at one size over every repetition. */
+struct cell {
+	const struct backend *backend;
+	size_t size;                 /* bytes per chunk; random: 0, the sizes mix */
+	size_t count;                /* chunks per measurement (random: most alive at once) */
+	unsigned rounds;             /* churn, threads: rounds run */
+	size_t align;                /* alignment used, bytes */
+	int ok;                      /* every repetition succeeded */
+	char error[200];             /* the first failure's reason when !ok */
+	struct sample *samples;      /* one per repetition, config.repeat of them */
+	unsigned runs;               /* samples taken (stops at the first failure) */
+};
+
+/* The floor at one size: touching count*size bytes of one fresh mapping. */
+struct floor_cell {
+	size_t size;
+	size_t count;
+	int ok;
+	char error[200];
+	struct sample *samples;
+	unsigned runs;
+};
+
+/* Everything a report needs. */
+struct run_report {
+	const struct run_config *config;
+	struct host_info host;
+	struct cell *cells;          /* nsizes * nbackends, size-major */
+	size_t ncells;
+	struct floor_cell *floors;   /* fill: one per size; other workloads: none */
+	size_t nfloors;
+	int failed;                  /* some cell failed */
+	int interrupted;             /* SIGINT or SIGTERM stopped the run: the signal */
+	struct counters_check counters; /* whether each --counters event was counted, or why not */
+};
+
+/* Quantities a cell reports as {median, min, max, runs}. */
+enum metric {
+	METRIC_OVERHEAD_BYTES,   /* fill: (rss after - rss before) / count - size */
+	METRIC_ALLOC_NS,         /* fill: ns per allocation (with touching) */
+	METRIC_FREE_NS,          /* fill: ns per free */
+	METRIC_PAGE_FAULTS,      /* minor faults in the allocation loop (churn: all rounds) */
+	METRIC_FREE_PAGE_FAULTS, /* fill: minor faults in the free loop */
+	METRIC_X_FLOOR,          /* fill: alloc_ns / the floor's median ns per chunk */
+	METRIC_WARM_ALLOC_NS,    /* fill: ns per allocation, filling again warm */
+	METRIC_WARM_FREE_NS,     /* fill: ns per free, warm */
+	METRIC_WARM_PAGE_FAULTS, /* fill: minor faults in the warm allocation loop */
+	METRIC_CHURN_NS,         /* churn: ns per create+destroy pair, warm rounds */
+	METRIC_CHURN_COLD_NS,    /* churn: ns per pair, first round */
+	METRIC_OP_NS,            /* random: ns per operation */
+	METRIC_PEAK_RSS_BYTES,   /* random: peak resident set growth */
+	METRIC_FRAGMENTATION,    /* random: RSS growth / live bytes at the end */
+	METRIC_OPS_PER_S,        /* threads: swaps per second, all threads */
+	METRIC_OPS_PER_S_PER_THREAD, /* threads: ops_per_s / threads */
+	METRIC_OPS_PER_S_1THREAD,    /* threads: swaps per second with one thread */
+	METRIC_SPEEDUP,          /* threads: ops_per_s / ops_per_s_1thread */
+	METRIC_COUNT
+};
+
+/* 1 when METRIC is reported for WORKLOAD. */
+int metric_applies(enum metric metric, enum workload workload);
+
+/* The JSON name of METRIC. */
+const char *metric_name(enum metric metric);
+
+/*
+ * The value of METRIC for SAMPLE of CELL; FLOOR_NS is the floor's median ns
+ * per chunk at the cell's size (METRIC_X_FLOOR only). Returns 0, or -1 when
+ * the value does not exist (no floor; fragmentation with nothing alive at
+ * the end).
+ */
+int metric_value(const struct cell *cell, const struct sample *sample,
+		 enum metric metric, double floor_ns, double *out);
+
+/* Summary of METRIC over the cell's runs; -1 when there is none. */
+int cell_summary(const struct run_report *report, const struct cell *cell,
+		 enum metric metric, struct stat_summary *out);
+
+/* Index of the run whose overhead is the median: its RSS readings are reported. */
+size_t cell_median_run(const struct cell *cell);
+
+/* The floor's median ns per chunk at SIZE; -1 when it failed or is zero. */
+int report_floor_ns(const struct run_report *report, size_t size, double *out);
+
+/*
+ * Of a row's SAMPLES (RUNS successful, then the failed one when !OK; room
+ * for REPEAT), the last whose measuring process wrote on its standard error
+ * (ERR 1) or output (ERR 0): its child_stderr or child_stdout holds the last
+ * lines. NULL when none wrote anything there.
+ */
+const struct sample *run_output_sample(const struct sample *samples, unsigned runs, int ok,
+				       unsigned repeat, int err);
+
+/* Page granularity of the overhead: one page spread over COUNT chunks, bytes. */
+double resolution_bytes(const struct run_report *report, size_t count);
+
+/* The report writers: return 0, or -1 when writing fails. */
+int report_text_write(FILE *out, const struct run_report *report);
+int report_json_write(FILE *out, const struct run_report *report);
+int report_csv_write(FILE *out, const struct run_report *report);
+int report_markdown_write(FILE *out, const struct run_report *report);
+
+/* A format of the report, as --format names it. */
+struct report_writer {
+	const char *name;
+	int (*write)(FILE *out, const struct run_report *report);
+};
+
+#endif
