@@ -68,21 +68,6 @@ static int mixes_workloads(const struct result_file *file)
 	return 0;
 }
 
-/* Makes room for element N of *ARRAY, whose capacity is 8, then doubles at
- * each power of two. Returns 0, or -1 when out of memory (*ARRAY unchanged). */
-static int grow(void **array, size_t n, size_t elem)
-{
-	void *p;
-
-	if (n && (n < 8 || (n & (n - 1))))
-		return 0;
-	p = realloc(*array, (n ? 2 * n : 8) * elem);
-	if (!p)
-		return -1;
-	*array = p;
-	return 0;
-}
-
 /* The series of INPUT, BACKEND, WORKLOAD; added when new. NULL when out of memory. */
 static struct plot_series *series_get(struct plot *plot, size_t input, const char *backend,
 				      const char *workload, int workload_shown)
@@ -95,7 +80,7 @@ static struct plot_series *series_get(struct plot *plot, size_t input, const cha
 		    (!workload_shown || same_str(s->workload, workload)))
 			return s;
 	}
-	if (grow((void **)&plot->series, plot->nseries, sizeof(*plot->series)))
+	if (ALLOC_GROW(plot->series, plot->nseries, plot->series_alloc))
 		return NULL;
 	s = &plot->series[plot->nseries++];
 	memset(s, 0, sizeof(*s));
@@ -108,7 +93,7 @@ static struct plot_series *series_get(struct plot *plot, size_t input, const cha
 
 static int series_add_size(struct plot_series *s, uint64_t size)
 {
-	if (grow((void **)&s->sizes_bytes, s->nsizes, sizeof(*s->sizes_bytes)))
+	if (ALLOC_GROW(s->sizes_bytes, s->nsizes, s->sizes_alloc))
 		return -1;
 	s->sizes_bytes[s->nsizes++] = size;
 	return 0;
@@ -116,7 +101,7 @@ static int series_add_size(struct plot_series *s, uint64_t size)
 
 static int series_add_failure(struct plot_series *s, uint64_t size, const char *why)
 {
-	if (grow((void **)&s->failures, s->nfailures, sizeof(*s->failures)))
+	if (ALLOC_GROW(s->failures, s->nfailures, s->failures_alloc))
 		return -1;
 	s->failures[s->nfailures].size_bytes = size;
 	s->failures[s->nfailures].error = why;
@@ -205,7 +190,7 @@ static int collect_points(struct plot *plot, struct plot_panel *panel, size_t si
 	const struct plot_series *s = &plot->series[si];
 	struct result_file *file = plot->inputs[s->input].file;
 	struct plot_point *points = NULL;
-	size_t n = 0;
+	size_t n = 0, points_alloc = 0;
 
 	for (size_t r = 0; r < file->nrows; r++) {
 		const struct result_row *row = &file->rows[r];
@@ -221,7 +206,7 @@ static int collect_points(struct plot *plot, struct plot_panel *panel, size_t si
 		if (!isfinite(st.min) || !isfinite(st.max) || st.min > st.median ||
 		    st.max < st.median)
 			st.min = st.max = st.median;
-		if (grow((void **)&points, n, sizeof(*points))) {
+		if (ALLOC_GROW(points, n, points_alloc)) {
 			free(points);
 			return error("out of memory");
 		}
@@ -381,7 +366,7 @@ static int collect_sizes(struct plot *plot)
 		const struct plot_series *s = &plot->series[si];
 
 		for (size_t i = 0; i < s->nsizes; i++) {
-			if (grow((void **)&plot->sizes_bytes, n, sizeof(*plot->sizes_bytes)))
+			if (ALLOC_GROW(plot->sizes_bytes, n, plot->sizes_alloc))
 				return error("out of memory");
 			plot->sizes_bytes[n++] = s->sizes_bytes[i];
 		}

@@ -57,9 +57,9 @@ struct plot_series {
 	size_t style;                   /* colour and marker: the order in which
 					   (backend, workload) first appears */
 	uint64_t *sizes_bytes;          /* every size it has a row at; owned */
-	size_t nsizes;
+	size_t nsizes, sizes_alloc;
 	struct plot_failure *failures;  /* owned */
-	size_t nfailures;
+	size_t nfailures, failures_alloc;
 };
 
 /* One panel: one metric against chunk size. */
@@ -85,12 +85,12 @@ struct plot {
 	const struct plot_input *inputs;   /* not owned */
 	size_t ninputs;
 	struct plot_series *series;        /* owned */
-	size_t nseries;
+	size_t nseries, series_alloc;
 	struct plot_panel *panels;         /* owned */
 	size_t npanels;
 	uint64_t *sizes_bytes;             /* every size plotted, ascending, each
 					      once (the size axis); owned */
-	size_t nsizes;
+	size_t nsizes, sizes_alloc;
 	uint64_t x_lo_bytes, x_hi_bytes;   /* smallest and largest size plotted */
 	size_t mixed_rows;                 /* rows of size 0 (a size mix): not
 					      on a size axis, noted below it */

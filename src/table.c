@@ -24,15 +24,8 @@ void table_align_left(struct table *table, size_t i)
 
 struct table_row *table_add_row(struct table *table)
 {
-	if (table->nrows == table->alloc) {
-		size_t n = table->alloc ? table->alloc * 2 : 16;
-		struct table_row *grown = realloc(table->rows, n * sizeof(*grown));
-
-		if (!grown)
-			return NULL;
-		table->rows = grown;
-		table->alloc = n;
-	}
+	if (ALLOC_GROW(table->rows, table->nrows, table->alloc))
+		return NULL;
 	memset(&table->rows[table->nrows], 0, sizeof(table->rows[0]));
 	return &table->rows[table->nrows++];
 }
