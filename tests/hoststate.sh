@@ -18,12 +18,13 @@
 #
 # lowmem and longcpu need root (unshare -m, mount --bind); nothing outside
 # the command's own mount namespace changes. Before running COMMAND it checks,
-# with ./allocbench's own report, that each state really holds, and prints
-# one line per state on stderr; a state that does not hold is exit status 2.
-# Otherwise the exit status is COMMAND's.
+# with build/default/allocbench's own report (AB or ABBUILD names another),
+# that each state really holds, and prints one line per state on stderr; a
+# state that does not hold is exit status 2. Otherwise the exit status is
+# COMMAND's.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-AB=${AB:-$top/allocbench}
+AB=${AB:-${ABBUILD:-$top/build/default}/allocbench}
 LONG_MODEL="Intel(R) Xeon(R) Processor @ 2.10GHz (hoststate.sh: a fake model name, long enough to wrap)"
 
 usage() {
@@ -81,7 +82,7 @@ in_state() {
 
 # The state, as the binary sees it: its own report.
 if [ ! -x "$AB" ]; then
-	echo "hoststate: $AB is not built: cannot check the state (make allocbench)" >&2
+	echo "hoststate: $AB is not built: cannot check the state (make build/default/allocbench)" >&2
 	exit 2
 fi
 in_state "$AB" --sizes 4 --total 4K --repeat 1 --backend arena --counters none \
