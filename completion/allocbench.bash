@@ -154,8 +154,8 @@ _allocbench() {
 	run)
 		opts=(--sizes -s --backend -b --total -t --repeat -r --touch --align
 			--pool-block --workload -w --rounds --seed --threads --counters
-			--preload --format -f --output -o --baseline --timeout --force
-			--quiet -q --help -h --version -V)
+			--preload --format -f --output -o --baseline --timeout --jobs -j
+			--force --quiet -q --help -h --version -V)
 		;;
 	compare)
 		opts=(--max-overhead --max-time --alpha --allow-missing --backend
@@ -237,7 +237,7 @@ _allocbench() {
 		;;
 	run:--sizes | run:-s | run:--total | run:-t | run:--repeat | run:-r | \
 	run:--align | run:--pool-block | run:--rounds | run:--seed | \
-	run:--threads | run:--timeout | *:--counters | compare:--max-overhead | \
+	run:--threads | run:--timeout | run:--jobs | run:-j | *:--counters | compare:--max-overhead | \
 	compare:--max-time | compare:--alpha | plot:--label | plot:-l)
 		# A number, a size list, an event or a name: nothing to offer.
 		COMPREPLY=()

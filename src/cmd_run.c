@@ -138,6 +138,11 @@ static const struct cli_option run_options[] = {
 	CLI_OPT(OPT_TIMEOUT, "timeout", "SEC",
 	  "kill a measuring process still running after SEC\n"
 	  "seconds, 1 to 86400 (default 600); its row fails"),
+	CLI_OPT('j', "jobs", "N",
+	  "measuring processes at once, 1 to 256, or 0 for one\n"
+	  "per CPU (default 1): overhead figures are the same,\n"
+	  "times are measured N at a time (compare does not\n"
+	  "gate times between reports of different --jobs)"),
 	CLI_OPT(OPT_FORCE, "force", NULL,
 	  "measure even when the largest measurement needs more\n"
 	  "memory than MemAvailable (refused by default)"),
@@ -591,6 +596,18 @@ static void read_options(int argc, char **argv, struct run_config *config, struc
 					  "(expected whole seconds from 1 to 86400)", optarg);
 			config->timeout_s = (unsigned)v;
 			break;
+		case 'j':
+			if (parse_unsigned(optarg, RUN_MAX_JOBS, &v, &why))
+				usage_die("invalid --jobs '%s': %s (expected a whole number from 0, "
+					  "one per CPU, to %d)", optarg, why, RUN_MAX_JOBS);
+			config->jobs = (unsigned)v;
+			if (!v) {
+				long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+				config->jobs = cpus < 1 ? 1 : cpus > RUN_MAX_JOBS ? RUN_MAX_JOBS :
+					       (unsigned)cpus;
+			}
+			break;
 		case OPT_FORCE:
 			config->force = 1;
 			break;
@@ -689,6 +706,18 @@ static int check_memory(const struct run_config *config)
 		return 0;
 	}
 	need = run_estimate_bytes(config, &size);
+	if (config->jobs > 1) {
+		/* --jobs: that many measurements may be the largest at once. */
+		need = need > UINT64_MAX / config->jobs ? UINT64_MAX : need * config->jobs;
+		if (need <= available)
+			return 0;
+		return error("--jobs %u runs %u measurements at once, each needing up to about "
+			     "%llu MiB, more than the %llu MiB available (MemAvailable); use fewer "
+			     "--jobs, a smaller --total, or --force to measure anyway",
+			     config->jobs, config->jobs,
+			     (unsigned long long)(need / config->jobs >> 20),
+			     (unsigned long long)(available >> 20));
+	}
 	if (need <= available)
 		return 0;
 	if (size)

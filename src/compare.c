@@ -113,6 +113,13 @@ int compare_settings_of_file(const struct result_file *file, struct compare_sett
 		out->seed = v;
 	if (!strcmp(file->workload, "random"))
 		results_file_numbers(file, "config.sizes", out->sizes, sizeof(out->sizes));
+	out->jobs = 1;
+	if (!results_file_number(file, "config.jobs", &v)) {
+		if (v < 1 || v > RUN_MAX_JOBS || v != floor(v))
+			return error("'%s': config.jobs: %g is not a whole number from 1 to %d",
+				     file->path, v, RUN_MAX_JOBS);
+		out->jobs = (unsigned)v;
+	}
 	return 0;
 }
 
@@ -335,6 +342,16 @@ static int compare_ranked(struct comparison *c, const struct compare_metric_def 
 		m->p_faster = mw.p_less;
 		m->tested = stats_mann_whitney_min_p(b->nruns, cur->nruns) < c->options.alpha;
 	}
+	/*
+	 * Times measured N at a time are another machine's: two reports of
+	 * different --jobs compare their bytes, not their times.
+	 */
+	if (c->settings.jobs != c->current_jobs) {
+		m->tested = 0;
+		m->other_jobs = 1;
+		c->time_other_jobs++;
+		return 0;
+	}
 	if (!m->tested) {
 		c->time_untested++;
 		return 0;
@@ -490,6 +507,7 @@ int compare_reports(struct result_file *baseline, struct result_file *current,
 				   current->path) ||
 	    check_unique(baseline) || check_unique(current) || check_backends(out))
 		return -1;
+	out->current_jobs = current_settings.jobs;
 	for (out->min_runs = 1; out->min_runs < RUN_MAX_REPEAT; out->min_runs++)
 		if (stats_mann_whitney_min_p(out->min_runs, out->min_runs) < options->alpha)
 			break;

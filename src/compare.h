@@ -115,6 +115,7 @@ struct compare_settings {
 	double threads;           /* config.threads; < 0 when absent */
 	double seed;              /* config.seed; < 0 when absent */
 	char sizes[256];          /* random: config.sizes, the mix; "" otherwise */
+	unsigned jobs;            /* config.jobs: measuring processes at once; 1 when absent */
 };
 
 /*
@@ -153,6 +154,7 @@ struct compare_metric {
 	int tested;               /* ... and can reach p < alpha with these runs;
 				     exact counts: every run of both sides agrees */
 	int exact;                /* its p-values are exact */
+	int other_jobs;           /* not tested: the reports ran different --jobs */
 	double p_slower;          /* one-sided p that the current is slower */
 	double p_faster;          /* one-sided p that the current is faster */
 };
@@ -175,11 +177,14 @@ struct comparison {
 	struct result_file *current;
 	struct compare_options options;
 	struct compare_settings settings;     /* the shared settings (the baseline's) */
+	unsigned current_jobs;                /* the current report's config.jobs */
 	struct compare_row *rows;             /* baseline order, then rows new in the current */
 	size_t nrows;
 	size_t verdicts[COMPARE_NVERDICTS];   /* rows with each verdict */
 	size_t time_tested;                   /* time metrics the U test gated */
 	size_t time_untested;                 /* time metrics it could not (too few runs) */
+	size_t time_other_jobs;               /* time metrics not gated: the reports ran
+						 different --jobs */
 	size_t min_runs;                      /* runs on each side the test needs at alpha */
 	int regression;                       /* a row regressed, failed where the
 						 baseline's did not, or is missing

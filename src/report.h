@@ -51,6 +51,7 @@ struct run_report {
 	struct floor_cell *floors;   /* fill: one per size; other workloads: none */
 	size_t nfloors;
 	int failed;                  /* some cell failed */
+	unsigned jobs;               /* measuring processes that ran at once (--jobs) */
 	int interrupted;             /* SIGINT or SIGTERM stopped the run: the signal */
 	struct counters_check counters; /* whether each --counters event was counted, or why not */
 };
@@ -109,6 +110,12 @@ int report_floor_ns(const struct run_report *report, size_t size, double *out);
  * (ERR 1) or output (ERR 0): its child_stderr or child_stdout holds the last
  * lines. NULL when none wrote anything there.
  */
+/*
+ * ", times measured N at a time (--jobs)" when REPORT's measuring processes
+ * ran N > 1 at once, else "": a static string, for the reports' first line.
+ */
+const char *report_jobs_note(const struct run_report *report);
+
 const struct sample *run_output_sample(const struct sample *samples, unsigned runs, int ok,
 				       unsigned repeat, int err);
 

@@ -66,7 +66,7 @@ static void line_cells(const struct compare_row *row, int metric, char cells[NCO
 				 m->change >= 0 ? m->p_slower : m->p_faster);
 		else
 			snprintf(cells[COL_LIMIT], TABLE_CELL, "%s",
-				 m->have_p ? "not tested" : "no runs");
+				 m->other_jobs ? "not gated" : m->have_p ? "not tested" : "no runs");
 	}
 	snprintf(cells[COL_VERDICT], TABLE_CELL, "%s", compare_verdict_name(m->verdict));
 }
@@ -146,6 +146,15 @@ static void put_criteria(FILE *out, const struct comparison *c, const char *pref
 			c->min_runs, c->min_runs, more,
 			!strcmp(c->settings.workload, "threads") ? "nothing else is gated there" :
 			"gating on the other figures there");
+	if (c->time_other_jobs) {
+		char note[512];
+
+		snprintf(note, sizeof(note), "%s%s: not gated: the baseline measured %u at a time "
+			 "(--jobs), the current %u; gating on the other figures", prefix,
+			 !strcmp(c->settings.workload, "threads") ? "rates" : "time",
+			 c->settings.jobs, c->current_jobs);
+		put_wrapped(out, note, TABLE_WIDTH, more);
+	}
 	if (*c->baseline->hostname && *c->current->hostname &&
 	    strcmp(c->baseline->hostname, c->current->hostname)) {
 		char note[512];
@@ -458,6 +467,7 @@ int compare_write_json(FILE *out, const struct comparison *c)
 					(double)c->verdicts[v]);
 	cJSON_AddNumberToObject(summary, "time_tested", (double)c->time_tested);
 	cJSON_AddNumberToObject(summary, "time_untested", (double)c->time_untested);
+	cJSON_AddNumberToObject(summary, "time_other_jobs", (double)c->time_other_jobs);
 	cJSON_AddItemToObject(root, "summary", summary);
 	cJSON_AddBoolToObject(root, "regression", c->regression);
 

@@ -103,7 +103,7 @@ static void add_preload_config(cJSON *obj, const struct run_config *config)
 	cJSON_AddItemToObject(obj, "skipped", skipped);
 }
 
-static cJSON *config_json(const struct run_config *config)
+static cJSON *config_json(const struct run_config *config, unsigned jobs)
 {
 	cJSON *obj = cJSON_CreateObject(), *sizes = cJSON_CreateArray();
 	cJSON *backends = cJSON_CreateArray();
@@ -127,6 +127,7 @@ static cJSON *config_json(const struct run_config *config)
 	cJSON_AddItemToObject(obj, "backends", backends);
 	cJSON_AddNumberToObject(obj, "total_bytes", (double)config->total_bytes);
 	cJSON_AddNumberToObject(obj, "repeat", config->repeat);
+	cJSON_AddNumberToObject(obj, "jobs", jobs ? jobs : 1);
 	cJSON_AddStringToObject(obj, "touch", touch_name(config->touch));
 	if (config->align)
 		cJSON_AddNumberToObject(obj, "align", (double)config->align);
@@ -347,7 +348,7 @@ int report_json_write(FILE *out, const struct run_report *report)
 	cJSON_AddItemToObject(root, "tool", tool);
 	cJSON_AddStringToObject(root, "created", created);
 	cJSON_AddItemToObject(root, "host", host_json(&report->host));
-	cJSON_AddItemToObject(root, "config", config_json(report->config));
+	cJSON_AddItemToObject(root, "config", config_json(report->config, report->jobs));
 	for (size_t i = 0; i < report->nfloors; i++)
 		cJSON_AddItemToArray(floors, floor_json(&report->floors[i], report->config->repeat));
 	cJSON_AddItemToObject(root, "floor", floors);

@@ -53,8 +53,9 @@ static void put_header(FILE *out, const struct run_report *report)
 
 	format_bytes(total, sizeof(total), config->total_bytes);
 	fprintf(out, "**allocbench %s**: %s, %s per measurement, touch %s, "
-		"median of %u run%s; ", ALLOCBENCH_VERSION, workload_name(config->workload), total,
-		touch_name(config->touch), config->repeat, config->repeat == 1 ? "" : "s");
+		"median of %u run%s%s; ", ALLOCBENCH_VERSION, workload_name(config->workload), total,
+		touch_name(config->touch), config->repeat, config->repeat == 1 ? "" : "s",
+		report_jobs_note(report));
 	if (config->align)
 		fprintf(out, "alignment %zu B for pool and arena", config->align);
 	else

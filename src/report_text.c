@@ -25,9 +25,10 @@ static void print_header(FILE *out, const struct run_report *report)
 
 	format_bytes(total, sizeof(total), config->total_bytes);
 	put_wrappedf(out, 80, "  ",
-		     "allocbench %s: %s, %s per measurement, touch %s, median of %u run%s",
+		     "allocbench %s: %s, %s per measurement, touch %s, median of %u run%s%s",
 		     ALLOCBENCH_VERSION, workload_name(config->workload), total,
-		     touch_name(config->touch), config->repeat, config->repeat == 1 ? "" : "s");
+		     touch_name(config->touch), config->repeat, config->repeat == 1 ? "" : "s",
+		     report_jobs_note(report));
 	put_wrappedf(out, 80, "  ", "host: %s, %s %s, %s %s, %d CPU%s, %s", host->hostname,
 		     host->kernel, host->machine, host->libc, host->libc_version, host->cpus,
 		     host->cpus == 1 ? "" : "s", host->cpu_model);

@@ -7,10 +7,14 @@
 #include "runner.h"
 #include "util.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+_Static_assert(RUN_MAX_JOBS <= RUNNER_MAX_CHILDREN, "--jobs runs at most RUNNER_MAX_CHILDREN children");
 
 #define W(x) (1u << WORKLOAD_##x)
 
@@ -328,6 +332,16 @@ static void sample_clean(struct sample *sample)
 		text_clean_in_place(info->stats[i].name, sizeof(info->stats[i].name));
 }
 
+const char *report_jobs_note(const struct run_report *report)
+{
+	static char note[64];
+
+	if (report->jobs <= 1)
+		return "";
+	snprintf(note, sizeof(note), ", times measured %u at a time (--jobs)", report->jobs);
+	return note;
+}
+
 const struct sample *run_output_sample(const struct sample *samples, unsigned runs, int ok,
 				       unsigned repeat, int err)
 {
@@ -367,67 +381,129 @@ static void warn_child_output(const char *name, size_t size, const struct sample
 	}
 }
 
-static void measure_floor_cell(const struct run_config *config, struct floor_cell *f,
-			       unsigned rep, int *failed)
-{
-	static struct child_request req;  /* 2 KiB of counter names: off the stack */
-	int ret;
+/*
+ * What the measuring threads share (--jobs): the list of measurements in
+ * the order --jobs 1 takes them, the next one to start, and the lock that
+ * guards the cells, the floors, the progress line and the warnings. A
+ * thread holds the lock only between measurements, never while a child
+ * runs.
+ */
+struct run_task {
+	size_t column;   /* the size's index (0 for random's one column) */
+	size_t backend;  /* the backend's index; ignored for the floor */
+	int floor;       /* the floor of this size, not a backend */
+};
 
-	if (!f->ok)
+struct run_work {
+	const struct run_config *config;
+	struct run_report *report;
+	struct run_task *tasks;
+	size_t ntasks, next;
+	pthread_mutex_t lock;
+};
+
+/*
+ * Keeps SAMPLE, just measured, in the samples of a row (SAMPLES, *RUNS
+ * kept so far, *OK): a success as the next run, a failure as the one after
+ * the last (where the reports look for its reason), which ends the row. A
+ * sample that comes back after its row failed (--jobs) is dropped. Called
+ * with the lock held.
+ */
+static void keep_sample(struct run_report *report, const char *name, size_t size,
+			struct sample *samples, unsigned *runs, int *ok, char *error,
+			size_t error_size, const struct sample *sample, int ret)
+{
+	if (!*ok)
 		return;
-	memset(&req, 0, sizeof(req));
-	req.floor = 1;
-	req.params = (struct measure_params){
-		.size = f->size, .count = f->count, .align = 1,
-		.pool_block_bytes = config->pool_block_bytes, .touch = config->touch,
-	};
-	req.counters = config->counters;
-	ret = runner_measure(&req, config->timeout_s, &f->samples[rep]);
-	sample_clean(&f->samples[rep]);
-	warn_child_output(RUNNER_FLOOR, f->size, f->samples, rep);
+	samples[*runs] = *sample;
+	sample_clean(&samples[*runs]);
+	warn_child_output(name, size, samples, *runs);
 	if (ret) {
-		f->ok = 0;
-		copy_string(f->error, sizeof(f->error), f->samples[rep].error);
-		*failed = 1;
+		*ok = 0;
+		copy_string(error, error_size, samples[*runs].error);
+		report->failed = 1;
 		return;
 	}
-	f->runs++;
+	(*runs)++;
 }
 
-static void measure_cell(const struct run_config *config, struct cell *c, unsigned rep,
-			 int *failed)
+/* Measures TASK of W in a fresh process (the lock not held), then keeps its sample. */
+static void measure_task(struct run_work *w, const struct run_task *task)
 {
-	static struct child_request req;  /* 2 KiB of counter names: off the stack */
+	const struct run_config *config = w->config;
+	struct run_report *report = w->report;
+	struct child_request req;
 	struct measure_params *params = &req.params;
+	struct sample sample;
+	struct floor_cell *f = &report->floors[task->column];
+	struct cell *c = &report->cells[task->column * config->nbackends + task->backend];
 	int ret;
 
-	if (!c->ok)
-		return;
 	memset(&req, 0, sizeof(req));
-	req.backend = c->backend->name;
-	req.preload_path = c->backend->preload_path;
-	*params = (struct measure_params){
-		.size = c->size, .count = c->count, .align = c->align,
-		.pool_block_bytes = config->pool_block_bytes, .touch = config->touch,
-		.workload = config->workload, .rounds = c->rounds, .seed = config->seed,
-		.threads = config->threads,
-	};
-	if (config->workload == WORKLOAD_RANDOM) {
-		params->nmix = config->nsizes;
-		memcpy(params->mix, config->sizes, config->nsizes * sizeof(config->sizes[0]));
-		params->size = run_mix_mean_size(config);
-	}
 	req.counters = config->counters;
-	ret = runner_measure(&req, config->timeout_s, &c->samples[rep]);
-	sample_clean(&c->samples[rep]);
-	warn_child_output(c->backend->name, c->size, c->samples, rep);
-	if (ret) {
-		c->ok = 0;
-		copy_string(c->error, sizeof(c->error), c->samples[rep].error);
-		*failed = 1;
-		return;
+	if (task->floor) {
+		req.floor = 1;
+		*params = (struct measure_params){
+			.size = f->size, .count = f->count, .align = 1,
+			.pool_block_bytes = config->pool_block_bytes, .touch = config->touch,
+		};
+	} else {
+		req.backend = c->backend->name;
+		req.preload_path = c->backend->preload_path;
+		*params = (struct measure_params){
+			.size = c->size, .count = c->count, .align = c->align,
+			.pool_block_bytes = config->pool_block_bytes, .touch = config->touch,
+			.workload = config->workload, .rounds = c->rounds, .seed = config->seed,
+			.threads = config->threads,
+		};
+		if (config->workload == WORKLOAD_RANDOM) {
+			params->nmix = config->nsizes;
+			memcpy(params->mix, config->sizes, config->nsizes * sizeof(config->sizes[0]));
+			params->size = run_mix_mean_size(config);
+		}
 	}
-	c->runs++;
+	ret = runner_measure(&req, config->timeout_s, &sample);
+	pthread_mutex_lock(&w->lock);
+	if (task->floor)
+		keep_sample(report, RUNNER_FLOOR, f->size, f->samples, &f->runs, &f->ok, f->error,
+			    sizeof(f->error), &sample, ret);
+	else
+		keep_sample(report, c->backend->name, c->size, c->samples, &c->runs, &c->ok,
+			    c->error, sizeof(c->error), &sample, ret);
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* One measuring thread: takes the next task until none is left or a signal came. */
+static void *measure_worker(void *arg)
+{
+	struct run_work *w = arg;
+
+	for (;;) {
+		const struct run_task *task;
+		int skip;
+
+		pthread_mutex_lock(&w->lock);
+		if (w->next == w->ntasks || runner_interrupted()) {
+			pthread_mutex_unlock(&w->lock);
+			return NULL;
+		}
+		task = &w->tasks[w->next];
+		if (task->floor) {
+			skip = !w->report->floors[task->column].ok;
+			progress(w->config, w->next, w->ntasks, RUNNER_FLOOR,
+				 w->report->floors[task->column].size);
+		} else {
+			const struct cell *c = &w->report->cells[task->column * w->config->nbackends +
+								  task->backend];
+
+			skip = !c->ok;
+			progress(w->config, w->next, w->ntasks, c->backend->name, c->size);
+		}
+		w->next++;
+		pthread_mutex_unlock(&w->lock);
+		if (!skip)
+			measure_task(w, task);
+	}
 }
 
 /* Sets up CELL for BACKEND at SIZE (random: the whole mix, size 0). */
@@ -472,7 +548,9 @@ int run_measure_all(const struct run_config *config, struct run_report *report)
 	/* random measures every size in one heap: one cell per backend. */
 	size_t ncolumns = config->workload == WORKLOAD_RANDOM ? 1 : config->nsizes;
 	int with_floor = config->workload == WORKLOAD_FILL;
-	size_t steps, step = 0;
+	pthread_t threads[RUN_MAX_JOBS];
+	struct run_work w = { 0 };
+	unsigned jobs, started;
 
 	memset(report, 0, sizeof(*report));
 	report->config = config;
@@ -506,30 +584,43 @@ int run_measure_all(const struct run_config *config, struct run_report *report)
 	/*
 	 * Repetitions are interleaved (every backend once, then again) so that a
 	 * slow moment of a shared machine spreads over all backends instead of
-	 * falling on one.
+	 * falling on one. The floor is the machine's, not a backend's: measured
+	 * once per size, first. --jobs N threads take the list in this order,
+	 * each running one measuring process at a time.
 	 */
-	steps = ncolumns * (config->repeat * config->nbackends + (size_t)with_floor);
-	for (size_t s = 0; s < ncolumns; s++) {
-		for (unsigned rep = 0; rep < config->repeat; rep++) {
-			/* The floor is the machine's, not a backend's: measured once per size. */
-			if (with_floor && rep == 0) {
-				progress(config, step++, steps, RUNNER_FLOOR, config->sizes[s]);
-				measure_floor_cell(config, &report->floors[s], rep, &report->failed);
-			}
-			for (size_t b = 0; b < config->nbackends; b++) {
-				struct cell *c = &report->cells[s * config->nbackends + b];
-
-				if ((report->interrupted = runner_interrupted()))
-					break;
-				progress(config, step++, steps, c->backend->name, c->size);
-				measure_cell(config, c, rep, &report->failed);
-			}
-			if ((report->interrupted = runner_interrupted())) {
-				if (!config->quiet && isatty(STDERR_FILENO))
-					fputs("\r\033[K", stderr);
-				return 0;
-			}
+	w.ntasks = ncolumns * (config->repeat * config->nbackends + (size_t)with_floor);
+	w.tasks = calloc(w.ntasks, sizeof(*w.tasks));
+	if (!w.tasks)
+		return error("out of memory");
+	for (size_t s = 0, t = 0; s < ncolumns; s++) {
+		if (with_floor)
+			w.tasks[t++] = (struct run_task){ .column = s, .floor = 1 };
+		for (unsigned rep = 0; rep < config->repeat; rep++)
+			for (size_t b = 0; b < config->nbackends; b++)
+				w.tasks[t++] = (struct run_task){ .column = s, .backend = b };
+	}
+	w.config = config;
+	w.report = report;
+	pthread_mutex_init(&w.lock, NULL);
+	jobs = config->jobs ? config->jobs : 1;
+	if (jobs > w.ntasks)
+		jobs = (unsigned)w.ntasks;
+	for (started = 1; started < jobs; started++)
+		if (pthread_create(&threads[started], NULL, measure_worker, &w)) {
+			warning("cannot start measuring thread %u of %u (%s): measuring %u at a time",
+				started + 1, jobs, strerror(errno), started);
+			break;
 		}
+	measure_worker(&w);
+	for (unsigned i = 1; i < started; i++)
+		pthread_join(threads[i], NULL);
+	pthread_mutex_destroy(&w.lock);
+	free(w.tasks);
+	report->jobs = started;
+	if ((report->interrupted = runner_interrupted())) {
+		if (!config->quiet && isatty(STDERR_FILENO))
+			fputs("\r\033[K", stderr);
+		return 0;
 	}
 	/* An event the check found countable that a measuring process could not count. */
 	for (size_t i = 0; i < report->ncells; i++)

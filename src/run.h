@@ -12,6 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Most measuring processes --jobs runs at once. */
+#define RUN_MAX_JOBS 256
+
 #define RUN_DEFAULT_SIZES "4,40,400,4000,40000"
 #define RUN_DEFAULT_BACKENDS "malloc,pool,pool-locked,arena"
 #define RUN_DEFAULT_SEED 20120528
@@ -55,6 +58,8 @@ struct run_config {
 	size_t nskipped;
 	size_t skipped_alloc;            /* room in skipped (ALLOC_GROW) */
 	unsigned timeout_s;                /* --timeout: seconds per measuring process */
+	unsigned jobs;                     /* --jobs: measuring processes at once, 1 to
+					      RUN_MAX_JOBS (0 read as 1) */
 	int force;                         /* --force: run even above MemAvailable */
 };
 

@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +25,16 @@
  * What the signal handler shares with the parent: the signal received, and
  * the child to kill. A pid is an int on Linux, as sig_atomic_t is.
  */
-_Static_assert(sizeof(pid_t) <= sizeof(sig_atomic_t), "a pid must fit a sig_atomic_t");
+_Static_assert(sizeof(pid_t) <= sizeof(int), "a pid must fit an int");
 static volatile sig_atomic_t interrupted_by;
-static volatile sig_atomic_t running_child;
+
+/*
+ * The children running now, one slot per measuring thread (--jobs): 0 for
+ * a free slot, -1 for one taken before its fork, else the pid. Lock-free
+ * atomics, which a signal handler may read.
+ */
+static atomic_int running[RUNNER_MAX_CHILDREN];
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "the signal handler needs lock-free atomics");
 
 static void on_interrupt(int sig)
 {
@@ -34,12 +42,28 @@ static void on_interrupt(int sig)
 
 	if (!interrupted_by)
 		interrupted_by = sig;
-	if (running_child > 0) {
-		/* Its group: what it started too. Before its setpgid, the group is not there yet. */
-		kill(-(pid_t)running_child, SIGKILL);
-		kill((pid_t)running_child, SIGKILL);
+	for (size_t i = 0; i < RUNNER_MAX_CHILDREN; i++) {
+		pid_t pid = atomic_load(&running[i]);
+
+		if (pid > 0) {
+			/* Its group: what it started too. Before its setpgid, the group is not there yet. */
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+		}
 	}
 	errno = saved;
+}
+
+/* Takes a free slot of running[]; its index, or -1 when every slot is taken. */
+static int slot_take(void)
+{
+	for (int i = 0; i < RUNNER_MAX_CHILDREN; i++) {
+		int free_slot = 0;
+
+		if (atomic_compare_exchange_strong(&running[i], &free_slot, -1))
+			return i;
+	}
+	return -1;
 }
 
 /*
@@ -562,15 +586,14 @@ static _Noreturn void child_exec(int pipes[3][2], pid_t parent, char **argv, cha
 	_exit(127);
 }
 
+static int measure_in_child(const struct child_request *req, char **argv, unsigned timeout_s,
+			    struct sample *sample, int slot);
+
 int runner_measure(const struct child_request *req, unsigned timeout_s, struct sample *sample)
 {
-	static struct child_args args;  /* 5 KiB: off the stack, the parent runs one child at a time */
-	char *argv[CHILD_REQUEST_ARGS + 2], **env = NULL;
-	int pipes[3][2], status, end, read_errno, ret;
-	struct child_wait w;
-	struct sample got;
-	int64_t deadline_ms;
-	pid_t pid, parent;
+	struct child_args args;
+	char *argv[CHILD_REQUEST_ARGS + 2];
+	int ret, slot;
 	size_t n;
 
 	memset(sample, 0, sizeof(*sample));
@@ -583,6 +606,25 @@ int runner_measure(const struct child_request *req, unsigned timeout_s, struct s
 	for (n = 0; args.argv[n]; n++)
 		argv[2 + n] = args.argv[n];
 	argv[2 + n] = NULL;
+
+	if ((slot = slot_take()) < 0)
+		return sample_fail(sample, "more than %d measuring processes at once",
+				   RUNNER_MAX_CHILDREN);
+	ret = measure_in_child(req, argv, timeout_s, sample, slot);
+	atomic_store(&running[slot], 0);
+	return ret;
+}
+
+/* runner_measure() once ARGV is written and SLOT of running[] is taken. */
+static int measure_in_child(const struct child_request *req, char **argv, unsigned timeout_s,
+			    struct sample *sample, int slot)
+{
+	char **env = NULL;
+	int pipes[3][2], status, end, read_errno, ret;
+	struct child_wait w;
+	struct sample got;
+	int64_t deadline_ms;
+	pid_t pid, parent;
 
 	if (req->preload_path && !(env = preload_environment(req->preload_path)))
 		return sample_fail(sample, "out of memory");
@@ -608,7 +650,7 @@ int runner_measure(const struct child_request *req, unsigned timeout_s, struct s
 	/* The child does it too: the group exists whichever runs first. */
 	setpgid(pid, pid);
 	/* The handler kills what it finds here; a signal before this line is seen below. */
-	running_child = pid;
+	atomic_store(&running[slot], pid);
 	child_pipes_close(pipes, 1);
 	free_environment(env);
 	memset(&w, 0, sizeof(w));
@@ -627,13 +669,10 @@ int runner_measure(const struct child_request *req, unsigned timeout_s, struct s
 	kill(pid, SIGKILL);
 	child_wait_release(&w);
 	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			running_child = 0;
+		if (errno != EINTR)
 			return sample_fail(sample, "cannot wait for the measuring process: %s",
 					   strerror(errno));
-		}
 	}
-	running_child = 0;
 	if (end == 2) {
 		ret = sample_fail(sample, "interrupted by SIG%s", sigabbrev_np(interrupted_by));
 	} else if (end == 1) {

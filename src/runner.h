@@ -25,6 +25,9 @@
  */
 #define RUNNER_FLOOR "floor"
 
+/* Most runner_measure() calls at once (from as many threads). */
+#define RUNNER_MAX_CHILDREN 256
+
 /* Default of run --timeout: seconds one measuring process may take. */
 #define RUNNER_DEFAULT_TIMEOUT 600
 
@@ -44,7 +47,9 @@
  * outlives the call; and the child is killed when this process dies
  * (PR_SET_PDEATHSIG). Its standard output and error are read into
  * SAMPLE->child_stdout and child_stderr, never passed on. Returns 0 when the
- * child reported a successful measurement, -1 otherwise.
+ * child reported a successful measurement, -1 otherwise. Thread-safe: up to
+ * RUNNER_MAX_CHILDREN threads may each run one child at once (run --jobs);
+ * a terminating signal kills every one of them.
  */
 int runner_measure(const struct child_request *req, unsigned timeout_s, struct sample *sample);
 
