@@ -23,10 +23,16 @@ static int decode(char **argv)
 	return child_request_decode(argc, argv, &out, why, sizeof(why));
 }
 
-/* The encoded request with argument I replaced by ARG (NULL: removed), decoded. */
+/*
+ * The encoded request with argument I replaced by ARG (NULL: removed),
+ * decoded. The decoded strings point into the arguments: they live here,
+ * as a child's argv lives as long as the child.
+ */
+static char copy[CHILD_REQUEST_TEXT];
+
 static int decode_with(size_t i, const char *arg)
 {
-	char *argv[CHILD_REQUEST_ARGS + 1], copy[CHILD_REQUEST_TEXT];
+	char *argv[CHILD_REQUEST_ARGS + 1];
 	size_t n = 0, used = 0;
 
 	for (size_t k = 0; args.argv[k]; k++) {
