@@ -27,6 +27,7 @@ static const struct report_column churn_columns[] = {
 	{ "create+destroy", "ns/pair", 1, COL_METRIC, METRIC_CHURN_NS },
 	{ "cold", "ns/pair", 1, COL_METRIC, METRIC_CHURN_COLD_NS },
 	{ "page", "faults", 0, COL_METRIC_COUNT, METRIC_PAGE_FAULTS },
+	{ "x", "floor", 0, COL_X_ARENA, METRIC_CHURN_NS },
 	{ "faster", "than malloc", 0, COL_VS_MALLOC, METRIC_CHURN_NS },
 };
 
@@ -79,12 +80,13 @@ static void format_adaptive(char *buf, size_t size, double v)
 	snprintf(buf, size, a < 10 ? "%.2f" : a < 100 ? "%.1f" : "%.0f", v);
 }
 
-/* The malloc cell at CELL's size, or NULL when malloc was not measured. */
-static const struct cell *malloc_cell(const struct run_report *report, const struct cell *cell)
+/* The cell of backend NAME at CELL's size, or NULL when it was not measured. */
+static const struct cell *cell_of(const struct run_report *report, const struct cell *cell,
+				  const char *name)
 {
 	for (size_t i = 0; i < report->ncells; i++)
 		if (report->cells[i].size == cell->size &&
-		    !strcmp(report->cells[i].backend->name, "malloc"))
+		    !strcmp(report->cells[i].backend->name, name))
 			return &report->cells[i];
 	return NULL;
 }
@@ -121,10 +123,18 @@ void report_column_format(char *buf, size_t size, const struct report_column *c,
 		snprintf(buf, size, "%.0f", (double)cell->samples[0].live_bytes / 1024.0);
 		return;
 	case COL_VS_MALLOC:
-		base = malloc_cell(report, cell);
+		base = cell_of(report, cell, "malloc");
 		if (base && !cell_summary(report, base, c->metric, &b) &&
 		    !cell_summary(report, cell, c->metric, &s) && s.median > 0)
 			snprintf(buf, size, "%.2fx", b.median / s.median);
+		else
+			snprintf(buf, size, "n/a");
+		return;
+	case COL_X_ARENA:
+		base = cell_of(report, cell, "arena");
+		if (base && !cell_summary(report, base, c->metric, &b) &&
+		    !cell_summary(report, cell, c->metric, &s) && b.median > 0)
+			snprintf(buf, size, "%.2f", s.median / b.median);
 		else
 			snprintf(buf, size, "n/a");
 		return;

@@ -25,6 +25,8 @@ enum column_kind {
 	COL_LIVE_KIB,      /* random: live bytes at the end, KiB */
 	COL_OPS,           /* random: operations in the sequence */
 	COL_VS_MALLOC,     /* churn: malloc's ns per pair over this backend's */
+	COL_X_ARENA,       /* churn: this backend's ns per pair over the arena's,
+			      the floor of a create/destroy round */
 };
 
 struct report_column {
@@ -32,7 +34,7 @@ struct report_column {
 	const char *head2;   /* lower heading line: the rest of its name, or its unit */
 	int head2_is_unit;   /* Markdown writes "head1 (head2)" rather than "head1 head2" */
 	enum column_kind kind;
-	enum metric metric;  /* for the COL_METRIC* and COL_VS_MALLOC kinds */
+	enum metric metric;  /* for the COL_METRIC*, COL_VS_MALLOC and COL_X_ARENA kinds */
 };
 
 /* The columns of WORKLOAD's table; their number in *N. */

@@ -111,7 +111,8 @@ static void print_footer(FILE *out, const struct run_report *report)
 		break;
 	case WORKLOAD_CHURN:
 		fputs("ns/pair: one create (allocate, touch) and one destroy, over rounds 2 and\n"
-		      "later; cold: the first round, with its page faults\n", out);
+		      "later; cold: the first round, with its page faults; x floor: ns/pair\n"
+		      "over the arena's, whose destroy does nothing (n/a without the arena)\n", out);
 		break;
 	case WORKLOAD_RANDOM: {
 		uint64_t checksum = 0;

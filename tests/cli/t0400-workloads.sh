@@ -34,7 +34,18 @@ done
 run_ab --workload churn --sizes 40 --total 1M --repeat 1 -q -f json
 check "churn rounds by default from the count" [ "$(jq_get "$tmp/out" 'results[0].rounds')" = $(( 16777216 / 26214 )) ]
 run_ab --workload churn --sizes 12,40 --total 1M --rounds 2 --repeat 1 -q
-check "churn text table" grep -Eq '^pool +12 +87381 +2 +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9.]+x$' "$tmp/out"
+check "churn text table" grep -Eq '^pool +12 +87381 +2 +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9.]+ +[0-9.]+x$' "$tmp/out"
+check "churn text: the arena is its own floor" grep -Eq '^arena +40 +26214 +2 +[0-9.]+ +[0-9.]+ +[0-9]+ +1\.00 +[0-9.]+x$' "$tmp/out"
+p12=$(awk '$1 == "pool" && $2 == 12 { print $5 }' "$tmp/out")
+a12=$(awk '$1 == "arena" && $2 == 12 { print $5 }' "$tmp/out")
+x12=$(awk '$1 == "pool" && $2 == 12 { print $8 }' "$tmp/out")
+# Both figures are printed to three digits: the ratio of the printed ones
+# agrees within their rounding.
+check "churn text: x floor is the pool's ns/pair over the arena's" \
+	near "$x12" "$(awk -v p="$p12" -v a="$a12" 'BEGIN { printf "%.2f", p / a }')" \
+	"$(awk -v x="$x12" 'BEGIN { print 0.03 * x + 0.01 }')"
+run_ab --workload churn --sizes 12 --total 256K --rounds 2 --repeat 1 -q --backend malloc,pool
+check "churn text: x floor n/a without the arena" grep -Eq '^pool +12 +21845 +2 +[0-9.]+ +[0-9.]+ +[0-9]+ +n/a +[0-9.]+x$' "$tmp/out"
 
 # random: the same sequence for every backend, another with another seed.
 run_ab --workload random --sizes 16,40,100 --total 1M --repeat 2 -q -f json -o "$tmp/r1.json"
