@@ -2,7 +2,7 @@
 #
 # Completes the commands (run, compare, plot, counters), each command's long
 # and short options, the values of the options that take one of a fixed set
-# (--backend, --workload, --format, --touch, plot's --metric; the item after
+# (--backend, --workload, --format, --touch, plot's --metric, --x and --facet; the item after
 # the last comma of a comma-separated list), and file names for -o, --output,
 # --baseline and the reports that compare and plot read.
 #
@@ -162,7 +162,7 @@ _allocbench() {
 			--format -f --output -o --help -h)
 		;;
 	plot)
-		opts=(--metric -m --label -l --output -o --help -h)
+		opts=(--metric -m --label -l --x --facet --output -o --help -h)
 		;;
 	counters)
 		opts=(--counters --format -f --help -h)
@@ -214,6 +214,12 @@ _allocbench() {
 	plot:--metric | plot:-m)
 		_allocbench_list "$cur" overhead alloc_ns free_ns page_faults \
 			free_page_faults x_floor churn_ns churn_cold_ns ops_per_s speedup
+		;;
+	plot:--x)
+		_allocbench_words "$cur" log linear
+		;;
+	plot:--facet)
+		_allocbench_words "$cur" backend none
 		;;
 	*:--output | *:-o)
 		_allocbench_files "$cur"

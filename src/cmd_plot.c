@@ -18,6 +18,11 @@
 #include <string.h>
 #include <unistd.h>
 
+enum {
+	OPT_X = 256,
+	OPT_FACET,
+};
+
 static const struct cli_option plot_options[] = {
 	CLI_OPT('m', "metric", "LIST",
 	  "panels, comma-separated (default " PLOT_DEFAULT_METRICS ";\n"
@@ -34,6 +39,14 @@ static const struct cli_option plot_options[] = {
 	CLI_OPT('l', "label", "TEXT",
 	  "the legend's name of a file instead of its path; give\n"
 	  "one --label per FILE, in the order of the files"),
+	CLI_OPT(OPT_X, "x", "SCALE",
+	  "the chunk size axis: log (default; for sweeps such as\n"
+	  "8..16K) or linear (for even sweeps such as 1..1024:+8)"),
+	CLI_OPT(OPT_FACET, "facet", "WHAT",
+	  "backend: a panel per backend (and metric), stacked,\n"
+	  "each with the series of that backend from every FILE,\n"
+	  "the panels of a metric on the same axes; none: one\n"
+	  "panel per metric (default)"),
 	CLI_OPT_OUTPUT(
 	  "write the SVG to FILE (via a temporary file that is\n"
 	  "renamed into place) instead of standard output"),
@@ -47,8 +60,10 @@ static void plot_help(FILE *out)
 "usage: allocbench plot [options] [FILE...]\n"
 "\n"
 "Draws allocbench JSON reports (allocbench --format json) as one standalone SVG\n"
-"chart: a panel per metric against chunk size (log scale), in each a series per\n"
-"backend and file. Reads standard input when no FILE is given, or for FILE -.\n"
+"chart: a panel per metric against chunk size (log scale, or --x linear), in\n"
+"each a series per backend and file; a series of more than 44 sizes is a line\n"
+"without markers.\n"
+"Reads standard input when no FILE is given, or for FILE -.\n"
 "\n"
 "Options:\n", out);
 	cli_help_options(out, plot_options, 22);
@@ -71,6 +86,7 @@ struct plot_args {
 	size_t nfiles;
 	size_t files_alloc;                      /* room in files (ALLOC_GROW) */
 	const char *output_path;                 /* -o, or NULL for stdout */
+	struct plot_options options;             /* --x, --facet */
 };
 
 static int metric_name_ok(const char *name)
@@ -131,6 +147,22 @@ static void parse_plot_args(int argc, char **argv, struct plot_args *args)
 			if (!*optarg)
 				usage_die("empty --label (give the name the legend shows for a file)");
 			push(&args->labels, &args->nlabels, &args->labels_alloc, optarg);
+			break;
+		case OPT_X:
+			if (!strcmp(optarg, "log"))
+				args->options.x_scale = PLOT_X_LOG;
+			else if (!strcmp(optarg, "linear"))
+				args->options.x_scale = PLOT_X_LINEAR;
+			else
+				usage_die("invalid --x '%s' (expected log or linear)", optarg);
+			break;
+		case OPT_FACET:
+			if (!strcmp(optarg, "none"))
+				args->options.facet = PLOT_FACET_NONE;
+			else if (!strcmp(optarg, "backend"))
+				args->options.facet = PLOT_FACET_BACKEND;
+			else
+				usage_die("invalid --facet '%s' (expected backend or none)", optarg);
 			break;
 		case 'o':
 			args->output_path = cli_file_name(optarg, "--output");
@@ -202,7 +234,7 @@ int cmd_plot(int argc, char **argv)
 		else if (!strcmp(files[0].workload, "threads"))
 			parse_metrics("ops_per_s,speedup", &args);
 	}
-	if (plot_build(&plot, inputs, args.nfiles, args.metrics, args.nmetrics))
+	if (plot_build(&plot, inputs, args.nfiles, args.metrics, args.nmetrics, &args.options))
 		goto done;
 	if (output_open(&out, args.output_path))
 		goto done;

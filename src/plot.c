@@ -1,6 +1,7 @@
 /*
  * plot.c - the chart of loaded reports, checked and laid out before anything
- * is written (see plot.h): the series, their points in each panel, the axes.
+ * is written (see plot.h): the series, their points in each panel, the
+ * facets, the axes.
  */
 #include "plot.h"
 #include "util.h"
@@ -19,22 +20,25 @@ struct metric_info {
 	const char *unit;      /* y axis label, before "(linear)" or "(log scale)" */
 	int log_allowed;       /* a log axis suits it (never for overhead: it
 				  can be negative, and bytes compare linearly) */
+	int steps;             /* it is chunk - size, and chunks come in size
+				  classes: between two sizes of a dense series
+				  the chunk is held, then steps (plot.h) */
 };
 
 static const struct metric_info metric_table[] = {
 	{ "overhead", "overhead_bytes", "overhead per chunk",
-	  "Overhead: resident bytes per chunk beyond its size", "bytes per chunk", 0 },
+	  "Overhead: resident bytes per chunk beyond its size", "bytes per chunk", 0, 1 },
 	{ "alloc", "alloc_ns", "time per allocation",
-	  "Time per allocation, including writing into the chunk", "ns per allocation", 1 },
+	  "Time per allocation, including writing into the chunk", "ns per allocation", 1, 0 },
 	{ "free", "free_ns", "time per free",
-	  "Time per free, including the final release", "ns per free", 1 },
+	  "Time per free, including the final release", "ns per free", 1, 0 },
 	{ "faults", "page_faults", "page faults",
-	  "Minor page faults in the allocation loop", "page faults", 1 },
+	  "Minor page faults in the allocation loop", "page faults", 1, 0 },
 	{ "free_page_faults", "free_page_faults", "page faults while freeing",
-	  "Minor page faults in the free loop", "page faults", 1 },
+	  "Minor page faults in the free loop", "page faults", 1, 0 },
 	{ "x_floor", "x_floor", "allocation time over the floor",
 	  "Allocation time over the floor's (the same fill without an allocator)",
-	  "alloc ns / floor ns", 1 },
+	  "alloc ns / floor ns", 1, 0 },
 };
 
 static const struct metric_info *metric_find(const char *name)
@@ -155,6 +159,8 @@ static int collect_series(struct plot *plot)
 			}
 		}
 	}
+	for (size_t si = 0; si < plot->nseries; si++)
+		plot->series[si].dense = plot->series[si].nsizes > PLOT_DENSE_SIZES;
 	assign_styles(plot);
 	return 0;
 }
@@ -300,6 +306,7 @@ static int build_panel(struct plot *plot, struct plot_panel *panel, const char *
 	panel->what = info ? info->what : metric;
 	panel->heading = info ? info->heading : metric;
 	panel->unit = info ? info->unit : metric;
+	panel->steps = info ? info->steps : 0;
 	panel->points = calloc(plot->nseries ? plot->nseries : 1, sizeof(*panel->points));
 	panel->npoints = calloc(plot->nseries ? plot->nseries : 1, sizeof(*panel->npoints));
 	if (!panel->points || !panel->npoints)
@@ -384,12 +391,195 @@ static int collect_sizes(struct plot *plot)
 	return 0;
 }
 
+/* ---- the size axis ------------------------------------------------------ */
+
+double plot_x_fraction(const struct plot *plot, uint64_t size_bytes)
+{
+	double v = plot->x_scale == PLOT_X_LOG ? log2((double)size_bytes) : (double)size_bytes;
+
+	return (v - plot->x_lo) / (plot->x_hi - plot->x_lo);
+}
+
+/* The px between sizes A and B on the axis. */
+static double x_gap_px(const struct plot *plot, uint64_t a, uint64_t b)
+{
+	return (plot_x_fraction(plot, b) - plot_x_fraction(plot, a)) * plot->area_px;
+}
+
+/* Log ticks: every size when they are few and far enough apart, else
+ * powers of two, else as many sizes as fit. */
+static void choose_log_ticks(struct plot *plot)
+{
+	const uint64_t *sizes = plot->sizes_bytes;
+	size_t n = plot->nsizes, nt = 0, k;
+	int spaced = 1;
+
+	for (size_t i = 1; i < n; i++)
+		if (x_gap_px(plot, sizes[i - 1], sizes[i]) < PLOT_TICK_GAP_PX)
+			spaced = 0;
+	if (spaced && n <= PLOT_MAX_X_TICKS) {
+		memcpy(plot->x_ticks, sizes, n * sizeof(*sizes));
+		plot->nx_ticks = n;
+		return;
+	}
+	/* Powers of two whose exponent is a multiple of K: 1K, 1M stay on the axis. */
+	for (k = 1; k <= 10; k++) {
+		double gap = x_gap_px(plot, (uint64_t)1 << (40 - k), (uint64_t)1 << 40);
+
+		if (gap >= PLOT_TICK_GAP_PX && (k == 1 || k == 2 || k == 5 || k == 10))
+			break;
+	}
+	for (int e = 0; e < 63 && k <= 10; e++) {
+		uint64_t v = (uint64_t)1 << e;
+
+		if (e % (int)k || v < plot->x_lo_bytes || v > plot->x_hi_bytes)
+			continue;
+		if (nt < PLOT_MAX_X_TICKS)
+			plot->x_ticks[nt++] = v;
+	}
+	if (nt < 2) {
+		nt = 0;
+		for (size_t i = 0; i < n && nt < PLOT_MAX_X_TICKS; i++)
+			if (!nt || x_gap_px(plot, plot->x_ticks[nt - 1], sizes[i]) >= PLOT_TICK_GAP_PX)
+				plot->x_ticks[nt++] = sizes[i];
+	}
+	plot->nx_ticks = nt;
+}
+
+/*
+ * A linear axis from a multiple of a power-of-two step below the smallest
+ * size to one above the largest (0 to 1024 for 1..1017), with as many ticks
+ * as fit PLOT_TICK_GAP_PX apart: powers of two, because allocators' size
+ * classes and pages are, so that 128, 256 and 4K fall on ticks.
+ */
+static void choose_linear_axis(struct plot *plot)
+{
+	double lo = (double)plot->x_lo_bytes, hi = (double)plot->x_hi_bytes, step = 1;
+	double most = floor(plot->area_px / PLOT_TICK_GAP_PX);
+
+	if (hi <= lo) {
+		/* One size: the axis from 0 to twice it, the size in the middle. */
+		lo = 0;
+		hi *= 2;
+	}
+	while (ceil(hi / step - 1e-9) - floor(lo / step + 1e-9) > most)
+		step *= 2;
+	plot->x_step_bytes = step;
+	plot->x_lo = floor(lo / step + 1e-9) * step;
+	plot->x_hi = ceil(hi / step - 1e-9) * step;
+	plot->nx_ticks = 0;
+	for (double v = plot->x_lo; v <= plot->x_hi + step / 2 &&
+	     plot->nx_ticks < PLOT_MAX_X_TICKS; v += step)
+		plot->x_ticks[plot->nx_ticks++] = (uint64_t)v;
+}
+
+/* The size axis: its scale, ends, width and ticks. */
+static void choose_x_axis(struct plot *plot)
+{
+	double area = (double)plot->nsizes * PLOT_POINT_PX;
+
+	plot->area_px = fmin(fmax(area, PLOT_AREA_PX), PLOT_AREA_MAX_PX);
+	if (plot->x_scale == PLOT_X_LINEAR) {
+		choose_linear_axis(plot);
+		return;
+	}
+	plot->x_lo = log2((double)plot->x_lo_bytes);
+	plot->x_hi = log2((double)plot->x_hi_bytes);
+	if (plot->x_hi - plot->x_lo < 1) {
+		/* One size, or sizes close together: one octave around them. */
+		double mid = (plot->x_lo + plot->x_hi) / 2;
+
+		plot->x_lo = mid - 0.5;
+		plot->x_hi = mid + 0.5;
+	}
+	choose_log_ticks(plot);
+}
+
+/* ---- facets ------------------------------------------------------------- */
+
+/*
+ * Splits each panel of plot->panels into one per backend (in the order the
+ * series first name them), each keeping the metric's y axis and taking the
+ * points of its backend's series. Nothing changes when memory runs out.
+ */
+static int split_by_backend(struct plot *plot)
+{
+	const char **backends = calloc(plot->nseries, sizeof(*backends));
+	struct plot_panel *panels = NULL;
+	size_t nb = 0, n = 0;
+
+	if (!backends)
+		return error("out of memory");
+	for (size_t si = 0; si < plot->nseries; si++) {
+		size_t b = 0;
+
+		while (b < nb && strcmp(backends[b], plot->series[si].backend))
+			b++;
+		if (b == nb)
+			backends[nb++] = plot->series[si].backend;
+	}
+	panels = calloc(plot->npanels * nb, sizeof(*panels));
+	for (size_t p = 0; panels && p < plot->npanels * nb; p++, n++) {
+		panels[p].points = calloc(plot->nseries, sizeof(*panels[p].points));
+		panels[p].npoints = calloc(plot->nseries, sizeof(*panels[p].npoints));
+		if (!panels[p].points || !panels[p].npoints)
+			break;
+	}
+	if (!panels || n < plot->npanels * nb) {
+		for (size_t p = 0; panels && p <= n && p < plot->npanels * nb; p++) {
+			free(panels[p].points);
+			free(panels[p].npoints);
+		}
+		free(panels);
+		free(backends);
+		return error("out of memory");
+	}
+	for (size_t m = 0; m < plot->npanels; m++) {
+		struct plot_panel *whole = &plot->panels[m];
+
+		for (size_t b = 0; b < nb; b++) {
+			struct plot_panel *facet = &panels[m * nb + b];
+			struct plot_point **points = facet->points;
+			size_t *npoints = facet->npoints;
+
+			*facet = *whole;
+			facet->facet = backends[b];
+			facet->points = points;
+			facet->npoints = npoints;
+			facet->missing = b ? 0 : whole->missing;
+			facet->ranges = 0;
+			for (size_t si = 0; si < plot->nseries; si++) {
+				if (strcmp(plot->series[si].backend, backends[b]))
+					continue;
+				points[si] = whole->points[si];
+				npoints[si] = whole->npoints[si];
+				whole->points[si] = NULL;
+				for (size_t i = 0; i < npoints[si]; i++)
+					facet->ranges |= points[si][i].min < points[si][i].max;
+			}
+		}
+		free(whole->points);
+		free(whole->npoints);
+	}
+	free(plot->panels);
+	plot->panels = panels;
+	plot->npanels *= nb;
+	free(backends);
+	return 0;
+}
+
+/* ---- the chart ---------------------------------------------------------- */
+
 int plot_build(struct plot *plot, const struct plot_input *inputs, size_t ninputs,
-	       const char *const *metrics, size_t nmetrics)
+	       const char *const *metrics, size_t nmetrics, const struct plot_options *options)
 {
 	memset(plot, 0, sizeof(*plot));
 	plot->inputs = inputs;
 	plot->ninputs = ninputs;
+	if (options) {
+		plot->x_scale = options->x_scale;
+		plot->facet = options->facet;
+	}
 	if (!ninputs)
 		return error("no input to plot");
 	if (!nmetrics || nmetrics > PLOT_MAX_METRICS)
@@ -411,10 +601,13 @@ int plot_build(struct plot *plot, const struct plot_input *inputs, size_t ninput
 	for (size_t p = 0; p < nmetrics; p++)
 		if (build_panel(plot, &plot->panels[p], metrics[p]))
 			return -1;
-	if (check_points(plot))
+	if (check_points(plot) || collect_sizes(plot))
 		return -1;
-
-	return collect_sizes(plot);
+	choose_x_axis(plot);
+	/* After the y axes: the facets of a metric share the metric's. */
+	if (plot->facet == PLOT_FACET_BACKEND)
+		return split_by_backend(plot);
+	return 0;
 }
 
 void plot_release(struct plot *plot)

@@ -121,16 +121,16 @@ static void format_log_tick(char *buf, size_t size, int m, int e)
 
 /* ---- layout ------------------------------------------------------------- */
 
-#define SVG_WIDTH 960
 #define SVG_FONTS "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif"
 #define PLOT_LEFT 84.0       /* x of the plot areas */
-#define PLOT_RIGHT 644.0
 #define X_INSET 14.0         /* from the plot's edge to the smallest and largest size */
 #define PANEL_HEADING 24.0   /* panel heading above the plot area */
 #define PLOT_HEIGHT 250.0
+#define FACET_HEIGHT 180.0   /* with --facet: a panel per backend, so lower */
 #define PANEL_BELOW 46.0     /* size ticks and the size axis label */
 #define PANEL_GAP 14.0
-#define LEGEND_LEFT 672.0
+#define LEGEND_GAP 28.0      /* from the plot areas' right edge to the legend */
+#define LEGEND_WIDTH 288.0   /* from the legend's left to the SVG's right edge */
 #define LEGEND_ROW 20.0
 #define LINE_HEIGHT 16.0
 #define NOTE_HEIGHT 15.0
@@ -164,22 +164,39 @@ static const char *const marker_scales[NSTYLES] = {
 static const char *const dashes[] = { "", "7 4", "2 3", "10 3 2 3", "5 5" };
 #define NDASHES (sizeof(dashes) / sizeof(dashes[0]))
 
-struct x_axis {
-	double lo_log2, hi_log2;   /* the range of log2(size) */
-};
-
-static double x_of(const struct x_axis *x, uint64_t size_bytes)
+/* The right edge of the plot areas: 644 for a chart of few sizes (960 px of
+ * SVG), further right for a sweep of many (plot.h's area_px). */
+static double plot_right(const struct plot *plot)
 {
-	double t = (log2((double)size_bytes) - x->lo_log2) / (x->hi_log2 - x->lo_log2);
+	return PLOT_LEFT + 2 * X_INSET + plot->area_px;
+}
 
-	return PLOT_LEFT + X_INSET + t * (PLOT_RIGHT - PLOT_LEFT - 2 * X_INSET);
+static double legend_left(const struct plot *plot)
+{
+	return plot_right(plot) + LEGEND_GAP;
+}
+
+static double svg_width(const struct plot *plot)
+{
+	return legend_left(plot) + LEGEND_WIDTH;
+}
+
+/* The height of each plot area. */
+static double area_height(const struct plot *plot)
+{
+	return plot->facet == PLOT_FACET_NONE ? PLOT_HEIGHT : FACET_HEIGHT;
+}
+
+static double x_of(const struct plot *plot, uint64_t size_bytes)
+{
+	return PLOT_LEFT + X_INSET + plot_x_fraction(plot, size_bytes) * plot->area_px;
 }
 
 /* The pixel row of V in PANEL whose plot area starts at TOP. The axis range
  * is padded by Y_PAD of its height, so that a value on the lowest or highest
  * tick (0 overhead, say) is not hidden in the frame. */
 #define Y_PAD 0.04
-static double y_of(const struct plot_panel *panel, double top, double v)
+static double y_of(const struct plot *plot, const struct plot_panel *panel, double top, double v)
 {
 	double lo = panel->y_lo, hi = panel->y_hi, t;
 
@@ -189,55 +206,13 @@ static double y_of(const struct plot_panel *panel, double top, double v)
 		v = log10(v);
 	}
 	t = (v - lo + Y_PAD * (hi - lo)) / ((1 + 2 * Y_PAD) * (hi - lo));
-	return top + PLOT_HEIGHT - t * PLOT_HEIGHT;
+	return top + area_height(plot) - t * area_height(plot);
 }
 
 /* 1 when V lies on PANEL's y axis (with rounding slack). */
 static int in_y_range(const struct plot_panel *panel, double v)
 {
 	return v >= panel->y_lo * (1 - 1e-9) && v <= panel->y_hi * (1 + 1e-9);
-}
-
-/* The size ticks: every size when they are few and far enough apart, else
- * powers of two, else as many sizes as fit. Returns how many, at most MAX. */
-static size_t x_ticks(const struct plot *plot, const struct x_axis *x,
-		      uint64_t *ticks, size_t max)
-{
-	const double min_gap = 44;
-	const uint64_t *sizes = plot->sizes_bytes;
-	size_t n = plot->nsizes, nt = 0, k;
-	int spaced = 1;
-
-	for (size_t i = 1; i < n; i++)
-		if (x_of(x, sizes[i]) - x_of(x, sizes[i - 1]) < min_gap)
-			spaced = 0;
-	nt = 0;
-	if (spaced && n <= max) {
-		memcpy(ticks, sizes, n * sizeof(*ticks));
-		return n;
-	}
-	/* Powers of two whose exponent is a multiple of K: 1K, 1M stay on the axis. */
-	for (k = 1; k <= 10; k++) {
-		double gap = x_of(x, (uint64_t)1 << 40) - x_of(x, (uint64_t)1 << (40 - k));
-
-		if (gap >= min_gap && (k == 1 || k == 2 || k == 5 || k == 10))
-			break;
-	}
-	for (int e = 0; e < 63 && k <= 10; e++) {
-		uint64_t v = (uint64_t)1 << e;
-
-		if (e % (int)k || v < plot->x_lo_bytes || v > plot->x_hi_bytes)
-			continue;
-		if (nt < max)
-			ticks[nt++] = v;
-	}
-	if (nt < 2) {
-		nt = 0;
-		for (size_t i = 0; i < n && nt < max; i++)
-			if (!nt || x_of(x, sizes[i]) - x_of(x, ticks[nt - 1]) >= min_gap)
-				ticks[nt++] = sizes[i];
-	}
-	return nt;
 }
 
 /* ---- writing ------------------------------------------------------------ */
@@ -299,14 +274,21 @@ static void describe_host(char *buf, size_t size, const struct result_file *file
 static void put_title(FILE *out, const struct plot *plot)
 {
 	char title[512];
-	size_t used = 0;
+	size_t used = 0, nmetrics = 0, shown = 0;
 
-	for (size_t p = 0; p < plot->npanels && used < sizeof(title); p++)
+	/* With --facet, the panels of a metric follow one another: name it once. */
+	for (size_t p = 0; p < plot->npanels; p++)
+		nmetrics += !p || strcmp(plot->panels[p].metric, plot->panels[p - 1].metric);
+	for (size_t p = 0; p < plot->npanels && used < sizeof(title); p++) {
+		if (p && !strcmp(plot->panels[p].metric, plot->panels[p - 1].metric))
+			continue;
 		used += (size_t)snprintf(title + used, sizeof(title) - used, "%s%s",
-					 !p ? "" : p + 1 == plot->npanels ? " and " : ", ",
+					 !shown ? "" : shown + 1 == nmetrics ? " and " : ", ",
 					 plot->panels[p].what);
+		shown++;
+	}
 	if (used > 62)
-		snprintf(title, sizeof(title), "%zu metrics", plot->npanels);
+		snprintf(title, sizeof(title), "%zu metrics", nmetrics);
 	put_textf(out, 0, "allocbench: %s by chunk size", title);
 }
 
@@ -339,15 +321,52 @@ static void put_dash(FILE *out, size_t input)
 		fprintf(out, " stroke-dasharray=\"%s\"", dash);
 }
 
+/* 1 when series S is drawn in PANEL: every series, or with --facet those of its backend. */
+static int in_panel(const struct plot_panel *panel, const struct plot_series *s)
+{
+	return !panel->facet || !strcmp(panel->facet, s->backend);
+}
+
+/*
+ * Writes the line of a dense series: straight from median to median, or
+ * for a metric that is chunk - size (panel->steps) the steps that size
+ * classes make. Within a class the chunk stays the same, so from one size to
+ * the next the overhead falls by as many bytes as the size grew, and it
+ * rises where the next size is in a larger class: each step holds the chunk
+ * of the size before (the line falls with slope -1 in bytes), then goes
+ * straight up or down to the next value. A hold that would leave the y axis
+ * stops at its end.
+ */
+static void put_dense_line(FILE *out, const struct plot *plot, const struct plot_panel *panel,
+			   const struct plot_point *pts, size_t n, double top)
+{
+	for (size_t i = 0; i < n; i++) {
+		double x = x_of(plot, pts[i].size_bytes), held;
+
+		if (!i || pts[i].break_before || !panel->steps) {
+			fprintf(out, "%s%c%.1f %.1f", i ? " " : "",
+				!i || pts[i].break_before ? 'M' : 'L', x,
+				y_of(plot, panel, top, pts[i].median));
+			continue;
+		}
+		held = pts[i - 1].median - (double)(pts[i].size_bytes - pts[i - 1].size_bytes);
+		held = fmin(fmax(held, panel->y_lo), panel->y_hi);
+		fprintf(out, " L%.1f %.1fV%.1f", x, y_of(plot, panel, top, held),
+			y_of(plot, panel, top, pts[i].median));
+	}
+}
+
 static void write_series(FILE *out, const struct plot *plot, const struct plot_panel *panel,
-			 size_t si, const struct x_axis *x, double top)
+			 size_t si, double top)
 {
 	const struct plot_series *s = &plot->series[si];
 	const struct plot_point *pts = panel->points[si];
 	size_t n = panel->npoints[si];
-	double axis_y = top + PLOT_HEIGHT;
+	double axis_y = top + area_height(plot);
 	char name[256];
 
+	if (!in_panel(panel, s))
+		return;
 	series_name(name, sizeof(name), s);
 	fputs("<g class=\"series\" data-file=\"", out);
 	put_text(out, plot->inputs[s->input].file->path, 0);
@@ -359,6 +378,9 @@ static void write_series(FILE *out, const struct plot *plot, const struct plot_p
 		fputs("\" data-workload=\"", out);
 		put_text(out, s->workload, 0);
 	}
+	/* A dense series says how its line is drawn (no markers). */
+	if (s->dense)
+		fprintf(out, "\" data-line=\"%s", panel->steps ? "steps" : "straight");
 	fprintf(out, "\" data-points=\"%zu\" data-failed=\"%zu\" fill=\"none\" stroke=\"%s\">\n",
 		n, s->nfailures, colours[s->style % NSTYLES]);
 	fputs("<title>", out);
@@ -372,28 +394,39 @@ static void write_series(FILE *out, const struct plot *plot, const struct plot_p
 		for (size_t i = 0; i < n; i++) {
 			if (pts[i].min >= pts[i].max)
 				continue;
-			fputs(any ? " " : "<path class=\"range\" stroke-width=\"1.2\" d=\"", out);
-			fprintf(out, "M%.1f %.1fV%.1f", x_of(x, pts[i].size_bytes),
-				y_of(panel, top, pts[i].min), y_of(panel, top, pts[i].max));
+			if (!any)
+				fprintf(out, "<path class=\"range\" stroke-width=\"%s\" d=\"",
+					s->dense ? "1\" stroke-opacity=\"0.35" : "1.2");
+			else
+				fputs(" ", out);
+			fprintf(out, "M%.1f %.1fV%.1f", x_of(plot, pts[i].size_bytes),
+				y_of(plot, panel, top, pts[i].min), y_of(plot, panel, top, pts[i].max));
 			any = 1;
 		}
 		if (any)
 			fputs("\"/>\n", out);
 	}
-	if (n > 1) {
+	if (n > 1 && s->dense) {
+		/* Thinner, so that steps 2 px apart stay apart. */
+		fputs("<path class=\"line\" stroke-width=\"1.2\" stroke-linejoin=\"miter\"", out);
+		put_dash(out, s->input);
+		fputs(" d=\"", out);
+		put_dense_line(out, plot, panel, pts, n, top);
+		fputs("\"/>\n", out);
+	} else if (n > 1) {
 		fputs("<path class=\"line\" stroke-width=\"1.8\" stroke-linejoin=\"round\"", out);
 		put_dash(out, s->input);
 		fputs(" d=\"", out);
 		for (size_t i = 0; i < n; i++)
 			fprintf(out, "%s%c%.1f %.1f", i ? " " : "",
 				!i || pts[i].break_before ? 'M' : 'L',
-				x_of(x, pts[i].size_bytes), y_of(panel, top, pts[i].median));
+				x_of(plot, pts[i].size_bytes), y_of(plot, panel, top, pts[i].median));
 		fputs("\"/>\n", out);
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && !s->dense; i++) {
 		fprintf(out, "<use class=\"point\" href=\"#marker%zu\" x=\"%.1f\" y=\"%.1f\" ",
-			s->style % NSTYLES, x_of(x, pts[i].size_bytes),
-			y_of(panel, top, pts[i].median));
+			s->style % NSTYLES, x_of(plot, pts[i].size_bytes),
+			y_of(plot, panel, top, pts[i].median));
 		put_marker_style(out, s);
 		fprintf(out, " data-size=\"%llu\" data-value=\"%.6g\"/>\n",
 			(unsigned long long)pts[i].size_bytes, pts[i].median);
@@ -405,9 +438,9 @@ static void write_series(FILE *out, const struct plot *plot, const struct plot_p
 
 		/* Crosses of several series at one size stack up from the axis. */
 		for (size_t sj = 0; sj < si; sj++)
-			for (size_t g = 0; g < plot->series[sj].nfailures; g++)
+			for (size_t g = 0; in_panel(panel, &plot->series[sj]) && g < plot->series[sj].nfailures; g++)
 				below += plot->series[sj].failures[g].size_bytes == size;
-		cx = x_of(x, size);
+		cx = x_of(plot, size);
 		cy = axis_y - 11.0 * (double)below;
 		fprintf(out, "<path class=\"gap\" data-size=\"%llu\" stroke-width=\"2.2\" "
 			"d=\"M%.1f %.1fl10 10m0 -10l-10 10\"/>\n",
@@ -418,11 +451,12 @@ static void write_series(FILE *out, const struct plot *plot, const struct plot_p
 
 /* Writes PANEL with its plot area's top at TOP. */
 static void write_panel(FILE *out, const struct plot *plot, const struct plot_panel *panel,
-			const struct x_axis *x, double top)
+			double top)
 {
-	double bottom = top + PLOT_HEIGHT, mid = top + PLOT_HEIGHT / 2;
-	uint64_t ticks[64];
-	size_t nticks = x_ticks(plot, x, ticks, sizeof(ticks) / sizeof(ticks[0]));
+	double bottom = top + area_height(plot), mid = top + area_height(plot) / 2;
+	double right = plot_right(plot);
+	const uint64_t *ticks = plot->x_ticks;
+	size_t nticks = plot->nx_ticks;
 	int kib = 0;
 	/* The decades around a log axis: those in range get a line and a label. */
 	int e_lo = panel->log_y ? (int)floor(log10(panel->y_lo) + 1e-9) : 0;
@@ -432,41 +466,49 @@ static void write_panel(FILE *out, const struct plot *plot, const struct plot_pa
 	put_text(out, panel->metric, 0);
 	fputs("\" data-field=\"", out);
 	put_text(out, panel->field, 0);
-	fprintf(out, "\" data-y-scale=\"%s\">\n", panel->log_y ? "log" : "linear");
+	if (panel->facet) {
+		fputs("\" data-facet=\"", out);
+		put_text(out, panel->facet, 0);
+	}
+	fprintf(out, "\" data-x-scale=\"%s\" data-y-scale=\"%s\">\n",
+		plot->x_scale == PLOT_X_LINEAR ? "linear" : "log", panel->log_y ? "log" : "linear");
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" font-weight=\"bold\">",
 		PLOT_LEFT, top - 9);
-	put_text(out, panel->heading, 80);
+	if (panel->facet)
+		put_textf(out, 80, "%s \xe2\x80\x94 %s", panel->facet, panel->heading);
+	else
+		put_text(out, panel->heading, 80);
 	fputs("</text>\n", out);
 
 	/* Grid first, so that the data lies on top of it. */
 	fputs("<path class=\"grid\" stroke=\"#e2e2e2\" fill=\"none\" d=\"", out);
 	for (size_t i = 0; i < nticks; i++)
-		fprintf(out, "M%.1f %.1fV%.1f", x_of(x, ticks[i]), top, bottom);
+		fprintf(out, "M%.1f %.1fV%.1f", x_of(plot, ticks[i]), top, bottom);
 	if (panel->log_y) {
 		for (int e = e_lo; e <= e_hi; e++)
 			if (in_y_range(panel, pow(10, e)))
 				fprintf(out, "M%.1f %.1fH%.1f", PLOT_LEFT,
-					y_of(panel, top, pow(10, e)), PLOT_RIGHT);
+					y_of(plot, panel, top, pow(10, e)), right);
 		fputs("\"/>\n<path class=\"grid minor\" stroke=\"#f0f0f0\" fill=\"none\" d=\"", out);
 		for (int e = e_lo; e <= e_hi; e++)
 			for (int m = 2; m <= 9; m++)
 				if (in_y_range(panel, m * pow(10, e)))
 					fprintf(out, "M%.1f %.1fH%.1f", PLOT_LEFT,
-						y_of(panel, top, m * pow(10, e)), PLOT_RIGHT);
+						y_of(plot, panel, top, m * pow(10, e)), right);
 	} else {
 		double step = panel->y_step;
 		size_t n = (size_t)llround((panel->y_hi - panel->y_lo) / step);
 
 		for (size_t i = 0; i <= n; i++)
 			fprintf(out, "M%.1f %.1fH%.1f", PLOT_LEFT,
-				y_of(panel, top, panel->y_lo + (double)i * step), PLOT_RIGHT);
+				y_of(plot, panel, top, panel->y_lo + (double)i * step), right);
 	}
 	fputs("\"/>\n", out);
 	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
-		"stroke=\"#999999\"/>\n", PLOT_LEFT, top, PLOT_RIGHT - PLOT_LEFT, PLOT_HEIGHT);
+		"stroke=\"#999999\"/>\n", PLOT_LEFT, top, right - PLOT_LEFT, area_height(plot));
 	if (!panel->log_y && panel->y_lo < 0)
 		fprintf(out, "<path class=\"zero\" stroke=\"#666666\" d=\"M%.1f %.1fH%.1f\"/>\n",
-			PLOT_LEFT, y_of(panel, top, 0), PLOT_RIGHT);
+			PLOT_LEFT, y_of(plot, panel, top, 0), right);
 
 	/* Tick labels. */
 	fputs("<g class=\"ticks\" font-size=\"11\" fill=\"#333333\">\n", out);
@@ -476,7 +518,7 @@ static void write_panel(FILE *out, const struct plot *plot, const struct plot_pa
 		format_size_tick(label, sizeof(label), ticks[i]);
 		kib |= ticks[i] >= 1024 && !(ticks[i] % 1024);
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
-			x_of(x, ticks[i]), bottom + 15, label);
+			x_of(plot, ticks[i]), bottom + 15, label);
 	}
 	if (panel->log_y) {
 		/* Decades; with few of them, also 2 and 5 times each, so that
@@ -493,7 +535,7 @@ static void write_panel(FILE *out, const struct plot *plot, const struct plot_pa
 				format_log_tick(label, sizeof(label), m, e);
 				fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s"
 					"</text>\n", PLOT_LEFT - 6,
-					y_of(panel, top, m * pow(10, e)) + 4, label);
+					y_of(plot, panel, top, m * pow(10, e)) + 4, label);
 			}
 		}
 	} else {
@@ -508,22 +550,22 @@ static void write_panel(FILE *out, const struct plot *plot, const struct plot_pa
 
 			format_linear_tick(label, sizeof(label), v, step, scale);
 			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-				PLOT_LEFT - 6, y_of(panel, top, v) + 4, label);
+				PLOT_LEFT - 6, y_of(plot, panel, top, v) + 4, label);
 		}
 	}
 	fputs("</g>\n", out);
 
 	/* Axis labels, with their units and scales. */
 	fprintf(out, "<text class=\"x-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
-		"chunk size, bytes (log scale%s)</text>\n", (PLOT_LEFT + PLOT_RIGHT) / 2,
-		bottom + 34, kib ? "; K = 1024" : "");
+		"chunk size, bytes (%s%s)</text>\n", (PLOT_LEFT + right) / 2, bottom + 34,
+		plot->x_scale == PLOT_X_LINEAR ? "linear" : "log scale", kib ? "; K = 1024" : "");
 	fprintf(out, "<text class=\"y-label\" transform=\"translate(%.1f %.1f) rotate(-90)\" "
 		"text-anchor=\"middle\">", PLOT_LEFT - 62, mid);
 	put_text(out, panel->unit, 34);
 	fprintf(out, " (%s)</text>\n", panel->log_y ? "log scale" : "linear");
 
 	for (size_t si = 0; si < plot->nseries; si++)
-		write_series(out, plot, panel, si, x, top);
+		write_series(out, plot, panel, si, top);
 	fputs("</g>\n", out);
 }
 
@@ -539,7 +581,7 @@ static double write_legend(FILE *out, const struct plot *plot, double top)
 	for (size_t in = 0; in < plot->ninputs; in++) {
 		if (plot->ninputs > 1) {
 			fprintf(out, "<text class=\"legend-file\" x=\"%.1f\" y=\"%.1f\" "
-				"font-weight=\"bold\">", LEGEND_LEFT, y + 4);
+				"font-weight=\"bold\">", legend_left(plot), y + 4);
 			put_text(out, plot->inputs[in].label, 34);
 			fputs("</text>\n", out);
 			y += LEGEND_ROW;
@@ -556,11 +598,14 @@ static double write_legend(FILE *out, const struct plot *plot, double top)
 			put_text(out, s->backend, 0);
 			fprintf(out, "\">\n<path stroke=\"%s\" stroke-width=\"1.8\"", colour);
 			put_dash(out, s->input);
-			fprintf(out, " d=\"M%.1f %.1fh36\"/>\n", LEGEND_LEFT, y);
-			fprintf(out, "<use href=\"#marker%zu\" x=\"%.1f\" y=\"%.1f\" ",
-				s->style % NSTYLES, LEGEND_LEFT + 18, y);
-			put_marker_style(out, s);
-			fprintf(out, "/>\n<text x=\"%.1f\" y=\"%.1f\">", LEGEND_LEFT + 44, y + 4);
+			fprintf(out, " d=\"M%.1f %.1fh36\"/>\n", legend_left(plot), y);
+			if (!s->dense) {
+				fprintf(out, "<use href=\"#marker%zu\" x=\"%.1f\" y=\"%.1f\" ",
+					s->style % NSTYLES, legend_left(plot) + 18, y);
+				put_marker_style(out, s);
+				fputs("/>\n", out);
+			}
+			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">", legend_left(plot) + 44, y + 4);
 			if (s->nfailures)
 				put_textf(out, 38, "%s (%zu failed: \xc3\x97)", name, s->nfailures);
 			else
@@ -575,16 +620,16 @@ static double write_legend(FILE *out, const struct plot *plot, double top)
 		y += 4;
 	if (ranges) {
 		fprintf(out, "<path stroke=\"#555555\" stroke-width=\"1.2\" d=\"M%.1f %.1fv14\"/>\n",
-			LEGEND_LEFT + 18, y - 7);
+			legend_left(plot) + 18, y - 7);
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">"
-			"bar: min to max of the runs</text>\n", LEGEND_LEFT + 44, y + 4);
+			"bar: min to max of the runs</text>\n", legend_left(plot) + 44, y + 4);
 		y += LEGEND_ROW;
 	}
 	if (plot->failed_rows) {
 		fprintf(out, "<path stroke=\"#555555\" stroke-width=\"2.2\" "
-			"d=\"M%.1f %.1fl10 10m0 -10l-10 10\"/>\n", LEGEND_LEFT + 13, y - 5);
+			"d=\"M%.1f %.1fl10 10m0 -10l-10 10\"/>\n", legend_left(plot) + 13, y - 5);
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">"
-			"on the size axis: failed there</text>\n", LEGEND_LEFT + 44, y + 4);
+			"on the size axis: failed there</text>\n", legend_left(plot) + 44, y + 4);
 		y += LEGEND_ROW;
 	}
 	fputs("</g>\n", out);
@@ -711,25 +756,14 @@ static double write_subtitle(FILE *out, const struct plot *plot, double y)
 /* Writes everything below the <svg> element into OUT; returns the height. */
 static double write_body(FILE *out, const struct plot *plot)
 {
-	struct x_axis x;
 	double y, legend_bottom;
-
-	x.lo_log2 = log2((double)plot->x_lo_bytes);
-	x.hi_log2 = log2((double)plot->x_hi_bytes);
-	if (x.hi_log2 - x.lo_log2 < 1) {
-		/* One size, or sizes close together: one octave around them. */
-		double mid = (x.lo_log2 + x.hi_log2) / 2;
-
-		x.lo_log2 = mid - 0.5;
-		x.hi_log2 = mid + 0.5;
-	}
 
 	fputs("<defs>\n", out);
 	for (size_t i = 0; i < NSTYLES; i++)
 		fprintf(out, "<path id=\"marker%zu\" transform=\"scale(%s)\" d=\"%s\"/>\n", i,
 			marker_scales[i], marker_paths[i]);
 	fputs("</defs>\n", out);
-	fprintf(out, "<rect width=\"%d\" height=\"100%%\" fill=\"#ffffff\"/>\n", SVG_WIDTH);
+	fprintf(out, "<rect width=\"%.0f\" height=\"100%%\" fill=\"#ffffff\"/>\n", svg_width(plot));
 	fputs("<text class=\"title\" x=\"20\" y=\"30\" font-size=\"18\" font-weight=\"bold\">", out);
 	put_title(out, plot);
 	fputs("</text>\n", out);
@@ -737,8 +771,8 @@ static double write_body(FILE *out, const struct plot *plot)
 
 	legend_bottom = write_legend(out, plot, y + 8);
 	for (size_t p = 0; p < plot->npanels; p++) {
-		write_panel(out, plot, &plot->panels[p], &x, y);
-		y += PLOT_HEIGHT + PANEL_BELOW + PANEL_GAP + PANEL_HEADING;
+		write_panel(out, plot, &plot->panels[p], y);
+		y += area_height(plot) + PANEL_BELOW + PANEL_GAP + PANEL_HEADING;
 	}
 	y -= PANEL_HEADING + PANEL_GAP;
 	if (legend_bottom > y)
@@ -779,9 +813,9 @@ int plot_svg_write(const struct plot *plot, FILE *out)
 		return -1;
 	}
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
-	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
-		"height=\"%.0f\" viewBox=\"0 0 %d %.0f\" font-family=\"%s\" font-size=\"12\" "
-		"fill=\"#222222\">\n", SVG_WIDTH, height, SVG_WIDTH, height, SVG_FONTS);
+	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%.0f\" "
+		"height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" font-family=\"%s\" font-size=\"12\" "
+		"fill=\"#222222\">\n", svg_width(plot), height, svg_width(plot), height, SVG_FONTS);
 	fputs("<title>", out);
 	put_title(out, plot);
 	fputs("</title>\n", out);

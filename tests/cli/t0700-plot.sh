@@ -72,7 +72,7 @@ run_ab plot --help
 check "plot --help exits 0" [ "$rc" -eq 0 ]
 check "plot --help prints usage to stdout" grep -q '^usage: allocbench plot' "$tmp/out"
 check "plot --help writes nothing to stderr" [ ! -s "$tmp/err" ]
-for opt in --metric --label --output --help; do
+for opt in --metric --label --x --facet --output --help; do
 	check "plot --help documents $opt" grep -q -- "$opt" "$tmp/out"
 done
 missing=
@@ -209,6 +209,123 @@ report "$tmp/wl.json" h "$(row pool 8 0 5)" \
 run_ab plot "$tmp/wl.json"
 check "two workloads in one file: a series each" [ "$(grep -c '^<g class="series".*data-workload=' "$tmp/out")" -eq 4 ]
 
+# ---- dense sweeps: lines without markers, steps, width, --x, --facet ---------
+
+# sweep FILE N STEP: a report of N sizes from 1, STEP apart, for four
+# backends whose size classes are 16, 32, 64 and 128 bytes wide: overhead
+# chunk - size (a sawtooth: the chunk is a staircase), time growing with the
+# size. Written by awk: 4096 rows in a fraction of a second.
+sweep() {
+	awk -v n="$2" -v step="$3" 'BEGIN {
+		printf "{\"schema\":\"allocbench/1\",\"tool\":{\"name\":\"allocbench\",\"version\":\"0.1.0\"},"
+		printf "\"host\":{\"hostname\":\"h\"},\"config\":{\"workload\":\"fill\",\"total_bytes\":65536,"
+		printf "\"touch\":\"pages\",\"repeat\":1},\"results\":["
+		split("malloc jemalloc mimalloc tcmalloc", b, " ")
+		for (k = 1; k <= 4; k++) {
+			w = 8 * 2 ^ k
+			for (i = 0; i < n; i++) {
+				s = 1 + i * step; c = int((s + w - 1) / w) * w
+				printf "%s{\"workload\":\"fill\",\"backend\":\"%s\",\"size\":%d,\"status\":\"ok\",", (k > 1 || i) ? "," : "", b[k], s
+				printf "\"overhead_bytes\":{\"median\":%d,\"min\":%d,\"max\":%d},", c - s, c - s, c - s
+				printf "\"alloc_ns\":{\"median\":%d,\"min\":%d,\"max\":%d}}", 20 + s / 4, 20 + s / 4, 20 + s / 4
+			}
+		}
+		printf "]}\n"
+	}' >"$1"
+}
+sweep "$tmp/s128.json" 128 8      # 1..1024:+8
+sweep "$tmp/s1024.json" 1024 1    # 1..1024:+1
+# panel_of SVG METRIC FACET: the lines of that panel, up to the next one.
+panel_of() {
+	awk -v m="$2" -v f="$3" '
+	/^<g class="panel"/ { in_p = index($0, "data-metric=\"" m "\"") && index($0, "data-facet=\"" f "\"") }
+	/^<g class="legend"/ { in_p = 0 }
+	in_p' "$1"
+}
+svg_width() { sed -n 's/^<svg .* width="\([0-9]*\)".*/\1/p' "$1"; }
+# line_of SVG METRIC BACKEND: the d of that series' line in that panel.
+line_of() {
+	awk -v m="$2" -v b="$3" '
+	/^<g class="panel"/ { in_p = index($0, "data-metric=\"" m "\"") > 0 }
+	in_p && /^<g class="series"/ { in_s = index($0, "data-backend=\"" b "\"") > 0 }
+	in_p && in_s && /^<path class="line"/ { sub(/.* d="/, ""); sub(/".*/, ""); print; exit }' "$1"
+}
+
+run_ab plot "$tmp/s128.json" -o "$tmp/d128.svg"
+check "128 sizes per series: exit 0" [ "$rc" -eq 0 ]
+check "128 sizes: XML" xml_ok "$tmp/d128.svg"
+series "$tmp/d128.svg" >"$tmp/s.txt"
+check "128 sizes: every series has its 128 points and no marker" \
+	[ "$(grep -c ' 0 0 0 128$' "$tmp/s.txt")" -eq 8 ]
+check "128 sizes: no marker in the legend either" sh -c "! sed -n '/class=\"legend\"/,/^<\\/g>/p' '$tmp/d128.svg' | grep -q '<use '"
+check "128 sizes: overhead is drawn in steps" \
+	[ "$(grep -c 'class="series" .*data-line="steps" data-points="128"' "$tmp/d128.svg")" -eq 4 ]
+check "128 sizes: times are drawn straight" \
+	[ "$(grep -c 'class="series" .*data-line="straight" data-points="128"' "$tmp/d128.svg")" -eq 4 ]
+# malloc's 16-byte classes, sizes 8 apart: the chunk is held, then steps at
+# each size (127 of them), and the hold falls 8 bytes: 15 to 7 at 17, then up to 15.
+l=$(line_of "$tmp/d128.svg" overhead malloc)
+check "the overhead line steps at every size after the first (127 V)" \
+	[ "$(printf '%s' "$l" | tr -cd V | wc -c)" -eq 127 ]
+l=$(line_of "$tmp/d128.svg" alloc_ns malloc)
+check "times have no steps" sh -c "[ -n '$l' ] && [ -z \"\$(printf '%s' '$l' | tr -cd V)\" ]"
+check "128 sizes fit the usual width (960)" [ "$(svg_width "$tmp/d128.svg")" -eq 960 ]
+check "128 sizes: log axis by default, ticks at powers of two" \
+	sh -c "grep -q 'data-x-scale=\"log\"' '$tmp/d128.svg' && grep -q 'text-anchor=\"middle\">512<' '$tmp/d128.svg' && grep -q '>chunk size, bytes (log scale' '$tmp/d128.svg'"
+"$AB" plot "$tmp/a.json" >"$tmp/a.svg"
+run_ab plot "$tmp/a.json" --x log
+check "--x log is the default" sh -c '[ "$1" -eq 0 ] && cmp -s "$2" "$3"' _ "$rc" "$tmp/out" "$tmp/a.svg"
+
+run_ab plot "$tmp/s128.json" --x linear -o "$tmp/lin128.svg"
+check "--x linear: exit 0" [ "$rc" -eq 0 ]
+check "--x linear: the panels say so" [ "$(grep -c '^<g class="panel".*data-x-scale="linear"' "$tmp/lin128.svg")" -eq 2 ]
+check "--x linear: the axis label says so" grep -q '>chunk size, bytes (linear; K = 1024)<' "$tmp/lin128.svg"
+# The size ticks of the first panel, in order.
+sed -n '/class="ticks"/,/<\/g>/p' "$tmp/lin128.svg" | grep 'text-anchor="middle"' |
+	sed 's/.*>\([^<]*\)<.*/\1/' | head -9 | tr '\n' ' ' >"$tmp/ticks"
+check "--x linear: ticks every 128 B from 0 to 1K ($(cat "$tmp/ticks"))" \
+	[ "$(cat "$tmp/ticks")" = "0 128 256 384 512 640 768 896 1K " ]
+check "--x linear: evenly spaced sizes are evenly spaced" sh -c "
+	grep 'class=\"ticks\"' -A9 '$tmp/lin128.svg' | grep 'text-anchor=\"middle\"' | head -3 |
+	sed 's/.* x=\"\\([0-9.]*\\)\".*/\\1/' | awk 'NR == 1 { a = \$1 } NR == 2 { b = \$1 } NR == 3 { c = \$1 }
+		END { d = (c - b) - (b - a); exit !(b > a && d < 0.2 && d > -0.2) }'"
+
+run_ab plot "$tmp/s1024.json" --x linear -o "$tmp/lin1024.svg"
+check "1024 sizes per series: exit 0" [ "$rc" -eq 0 ]
+check "1024 sizes: XML" xml_ok "$tmp/lin1024.svg"
+series "$tmp/lin1024.svg" >"$tmp/s.txt"
+check "1024 sizes: every series has its 1024 points and no marker" \
+	[ "$(grep -c ' 0 0 0 1024$' "$tmp/s.txt")" -eq 8 ]
+check "1024 sizes: the chart widens to its maximum (2476 px: a 2048 px plot area)" \
+	[ "$(svg_width "$tmp/lin1024.svg")" -eq 2476 ]
+check "1024 sizes: the plot area's frame is that wide" grep -q '<rect x="84.0" y="[0-9.]*" width="2076.0"' "$tmp/lin1024.svg"
+
+run_ab plot "$tmp/s128.json" --x linear --facet backend -o "$tmp/facet.svg"
+check "--facet backend: exit 0" [ "$rc" -eq 0 ]
+check "--facet backend: XML" xml_ok "$tmp/facet.svg"
+check "--facet backend: 2 metrics x 4 backends = 8 panels" [ "$(grep -c '^<g class="panel"' "$tmp/facet.svg")" -eq 8 ]
+check "--facet backend: one series per panel" [ "$(grep -c '^<g class="series"' "$tmp/facet.svg")" -eq 8 ]
+for b in malloc jemalloc mimalloc tcmalloc; do
+	panel_of "$tmp/facet.svg" overhead "$b" | grep '^<g class="series"' >"$tmp/ps"
+	check "--facet backend: $b's overhead panel holds $b's series only" \
+		sh -c "[ \$(grep -c . '$tmp/ps') -eq 1 ] && grep -q 'data-backend=\"$b\"' '$tmp/ps'"
+	panel_of "$tmp/facet.svg" overhead "$b" | grep 'text-anchor="end"' |
+		sed 's/.*>\([^<]*\)<.*/\1/' | tr '\n' ' ' >"$tmp/y-$b"
+done
+check "--facet backend: one y axis for a metric ($(cat "$tmp/y-malloc"))" \
+	sh -c "[ -s '$tmp/y-malloc' ] && cmp -s '$tmp/y-malloc' '$tmp/y-tcmalloc'"
+check "--facet backend: the headings name the backend" grep -q '>jemalloc — Overhead: resident bytes' "$tmp/facet.svg"
+cp "$tmp/s128.json" "$tmp/s128b.json"
+run_ab plot "$tmp/s128.json" "$tmp/s128b.json" --facet backend --metric overhead -o "$tmp/facet2.svg"
+panel_of "$tmp/facet2.svg" overhead mimalloc | grep '^<g class="series"' >"$tmp/ps"
+check "--facet backend with two files: 4 panels, a series per file in each" sh -c "
+	[ \$(grep -c '^<g class=\"panel\"' '$tmp/facet2.svg') -eq 4 ] &&
+	[ \$(grep -c '^<g class=\"series\"' '$tmp/facet2.svg') -eq 8 ] &&
+	[ \$(grep -c 'data-backend=\"mimalloc\"' '$tmp/ps') -eq 2 ] &&
+	grep -q 'data-file=\"$tmp/s128b.json\"' '$tmp/ps'"
+run_ab plot "$tmp/a.json" --facet none
+check "--facet none is the default" sh -c '[ "$1" -eq 0 ] && cmp -s "$2" "$3"' _ "$rc" "$tmp/out" "$tmp/a.svg"
+
 # ---- bad input: exit 2, a message naming it, nothing written -----------------
 
 echo hello >"$tmp/text.txt"
@@ -244,6 +361,8 @@ expect_refused "too many --label" "2 --label for 1 input file" "$tmp/a.json" --l
 expect_refused "empty --label" "empty --label" "$tmp/a.json" --label ''
 expect_refused "stdin twice" "standard input \('-'\) is given 2 times" - -
 expect_refused "unknown option" "unknown option '--bogus'" "$tmp/a.json" --bogus
+expect_refused "bad --x" "invalid --x 'lin' \(expected log or linear\)" "$tmp/a.json" --x lin
+expect_refused "bad --facet" "invalid --facet 'file' \(expected backend or none\)" "$tmp/a.json" --facet file
 expect_refused "empty stdin" "'-': empty file" </dev/null
 expect_usage "unwritable -o" "cannot write '$tmp/no/such/dir/x.svg'" plot "$tmp/a.json" -o "$tmp/no/such/dir/x.svg"
 expect_usage "empty -o" "empty file name for --output" plot "$tmp/a.json" -o ''
@@ -299,6 +418,33 @@ browser_view() {
 		[ "$(size "$tmp/plot.png")" -gt $(( 4 * $(size "$tmp/blank.png") + 10000 )) ]
 	check "the data is drawn ($(size "$tmp/plot.png") vs $(size "$tmp/nodata.png") bytes without it)" \
 		sh -c "! cmp -s '$tmp/plot.png' '$tmp/nodata.png' && [ $(size "$tmp/plot.png") -gt $(( $(size "$tmp/nodata.png") + 2000 )) ]"
+
+	# Dense sweeps, each shot at its own size: 128 sizes per series in a
+	# panel per backend, 1024 in the widened chart. Without its lines (a
+	# dense series has nothing else), or without one backend's, the picture
+	# must change: every panel's line is drawn, none hides another.
+	dense_shot() {
+		w=$(sed -n 's/^<svg .* width="\([0-9]*\)".*/\1/p' "$1")
+		h=$(sed -n 's/^<svg .* height="\([0-9]*\)".*/\1/p' "$1")
+		timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+			--disable-background-networking --disable-component-update --disable-sync \
+			--user-data-dir="$tmp/prof" --screenshot="$2" --window-size="$w,$h" \
+			"file://$1" >/dev/null 2>&1
+	}
+	for d in facet lin1024; do
+		grep -v '^<path class="line"' "$tmp/$d.svg" >"$tmp/$d-nolines.svg"
+		awk '/^<g class="series".*data-backend="mimalloc"/ { skip = 1 } !skip; skip && /^<\/g>/ { skip = 0 }' \
+			"$tmp/$d.svg" >"$tmp/$d-nomimalloc.svg"
+		for v in "" -nolines -nomimalloc; do
+			dense_shot "$tmp/$d$v.svg" "$tmp/$d$v.png"
+		done
+		check "$d: the dense lines are drawn ($(size "$tmp/$d.png") vs $(size "$tmp/$d-nolines.png") bytes without them)" \
+			sh -c "[ -s '$tmp/$d.png' ] && [ $(size "$tmp/$d.png") -gt $(( $(size "$tmp/$d-nolines.png") + 5000 )) ]"
+		check "$d: mimalloc's line shows in the picture" \
+			sh -c "[ -s '$tmp/$d-nomimalloc.png' ] && ! cmp -s '$tmp/$d.png' '$tmp/$d-nomimalloc.png'"
+	done
+	check "the 1024-size chart is shot at its full width (2476 px)" \
+		sh -c "[ \"\$(od -An -tu1 -j16 -N4 '$tmp/lin1024.png' | awk '{ print \$1 * 16777216 + \$2 * 65536 + \$3 * 256 + \$4 }')\" -eq 2476 ]"
 }
 if test_have_prereq CHROMIUM; then
 	browser_view

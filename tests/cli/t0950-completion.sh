@@ -112,6 +112,8 @@ case_if "--format of compare" "allocbench compare -f " offers_exactly text json 
 case_if "--format of counters" "allocbench counters --format=" offers_exactly text json
 case_if "plot's metrics after a comma" "allocbench plot --metric overhead,al" offers_exactly overhead,alloc_ns
 case_if "nothing to offer for a number" "allocbench --total " offers_exactly
+case_if "plot's --x" "allocbench plot --x " offers_exactly log linear
+case_if "plot's --facet" "allocbench plot a.json --facet=b" offers_exactly backend
 NOBREAK=1; export NOBREAK
 case_if "--format=VALUE without '=' in COMP_WORDBREAKS" \
 	"allocbench --format=js" offers_exactly --format=json
