@@ -11,6 +11,7 @@ JSONQ=${ABBUILD:-build/default}/tests/tools/jsonq
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
 ${CC:-cc} -O2 -o "$tmp/plain_malloc" tests/bench/plain_malloc.c || exit 2
+${CC:-cc} -O2 -o "$tmp/churn_floor" tests/bench/churn_floor.c || exit 2
 
 verdict() { awk -v v="$1" -v t="$2" -v op="$3" 'BEGIN { ok = op == "<=" ? v <= t : v >= t; print ok ? "met" : "MISSED" }'; }
 
@@ -61,6 +62,11 @@ for s in 12 40 400; do
 	printf 'churn %3s B: pool %.2f ns/pair, arena %.2f, pool-locked %.2f, malloc %.2f\n' "$s" "$p" "$a" "$l" "$m"
 	printf '  pool/arena %.2f  (target <= 1.25: %s); malloc/pool %.1fx  (target >= 4: %s)\n' \
 		"$f" "$(verdict "$f" 1.25 '<=')" "$r" "$(verdict "$r" 4 '>=')"
+	# The least a destroy that reads its object's address costs over the
+	# arena's, by hand (tests/bench/churn_floor.c): what no pool can beat.
+	set -- $("$tmp/churn_floor" "$s" 104857600)
+	printf '  by hand: arena %.2f ns/pair, a destroy reading each address %.2f: %.2f x the arena\n' \
+		"$1" "$2" "$(awk -v a="$1" -v b="$2" 'BEGIN { print b / a }')"
 done
 $AB -q -f json --sizes 4,8,16,32,64 --backend malloc,pool,arena --repeat 3 -o "$tmp/warm.json"
 for s in 4 8 16 32 64; do
