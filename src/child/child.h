@@ -18,6 +18,9 @@
 /* Environment variable of the tests' fault hook (child_main()). */
 #define CHILD_TEST_FAULT_ENV "ALLOCBENCH_TEST_FAULT"
 
+/* Environment variable of the tests' pre-loop hook (child.c: a 1 MiB malloc and free). */
+#define CHILD_TEST_PRELOOP_ENV "ALLOCBENCH_TEST_PRELOOP"
+
 /*
  * The child's side: decodes ARGV (ARGV[0] is RUNNER_CHILD_COMMAND, then
  * the request as child_request_encode() wrote it), measures in this
