@@ -122,4 +122,17 @@ check "markdown has the marginal columns" grep -q '| marginal (B/chunk) | one-ti
 run_ab --sizes 4 --total 4M --repeat 1 -q -f csv --counters none
 check "csv has the marginal columns" grep -q 'marginal_bytes_median,marginal_bytes_min,marginal_bytes_max,one_time_bytes_median' "$tmp/out"
 
+# compare gates marginal_bytes like the overhead, and says where an older
+# report (one without the figure) leaves it ungated.
+run_ab --sizes 4000 --backend malloc --total 4M --repeat 2 -q -f json --counters none -o "$tmp/base.json"
+"$JSONSET" "$tmp/base.json" 'results[0].marginal_bytes' +50 >"$tmp/worse.json"
+run_ab compare "$tmp/base.json" "$tmp/worse.json"
+check "compare: 50 B more marginal cost is a regression (exit $rc)" [ "$rc" -eq 1 ]
+check "compare: the marginal row says regressed" grep -Eq '^malloc +4000 +marginal B .* regressed$' "$tmp/out"
+"$JSONSET" "$tmp/base.json" 'results[0].marginal_bytes' delete >"$tmp/old.json"
+run_ab compare "$tmp/old.json" "$tmp/worse.json"
+check "compare: a baseline without marginal_bytes does not gate it (exit $rc)" [ "$rc" -eq 0 ]
+check "compare: ... and says so in the row" grep -Eq 'marginal B .*not gated: absent' "$tmp/out"
+check "compare: ... and under the table" grep -q 'marginal B: not gated in 1 place, where' "$tmp/out"
+
 test_done

@@ -149,7 +149,7 @@ check "markdown: alignment row" grep -q '^|:--|--:|:--|--:|--:|--:|:--|:--|$' "$
 check "markdown: 24 table lines (four metrics a row)" [ "$(grep -Ec '^\| (malloc|pool|arena) \| ' "$m")" -eq 24 ]
 check "markdown: every table line has 9 pipes" [ "$(grep '^|' "$m" | awk -F'|' '{ print NF - 1 }' | sort -u)" = 9 ]
 check "markdown: the regression in bold" grep -q '^| pool | 40 | overhead B | .* | \*\*regressed\*\* |$' "$m"
-check "markdown: criteria as a list" grep -q '^- overhead: regressed when' "$m"
+check "markdown: criteria as a list" grep -q '^- overhead, marginal: regressed when' "$m"
 run_ab compare -f markdown "$b" "$b"
 check "markdown: no regression title" grep -q '^### allocbench compare: no regression$' "$tmp/out"
 
