@@ -3,8 +3,9 @@
  * `allocbench __measure protocol=1 key=value...` (runner.c starts it).
  *
  * Everything under src/child/ runs here, and one rule holds for all of it:
- * nothing allocates from the measured allocator between the two RSS
- * readings of a measurement but the measured loop itself. The process's own
+ * nothing allocates from the measured allocator between the first and the
+ * last RSS reading of a measurement (the fill reads at each quarter too) but
+ * the measured loop itself. The process's own
  * allocations (PAPI's, stdio's) go to the private heap (heap.h), and the
  * work that needs memory (the random workload's plan, the pointer array, the
  * counters' event sets) is done before the first reading.

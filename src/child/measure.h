@@ -241,7 +241,7 @@ touch_chunk(unsigned char *chunk, size_t size, enum touch_policy touch, uintptr_
 
 /*
  * measure_fill_inspect() is measure_fill() that also calls INSPECT (may be
- * NULL) once every chunk is allocated: after the second RSS reading and
+ * NULL) once every chunk is allocated: after the last RSS reading and
  * before the free loop, outside both timed regions, with the array of the
  * COUNT chunks. It may read the chunks and the allocator's state (usable
  * sizes, statistics) and write into SAMPLE; the page faults it causes are
