@@ -305,9 +305,10 @@ measure_fill_inspect(const struct measure_params *params, struct sample *sample,
 		if (!done || (sample->nreadings &&
 			      done == sample->reading_chunks[sample->nreadings - 1]))
 			continue;
+		/* A reading that fails is left out: the line needs no more than two. */
 		f = probe_minor_faults();
-		probe_rss_read(fd, &sample->reading_bytes[sample->nreadings]);
-		sample->reading_chunks[sample->nreadings++] = done;
+		if (!probe_rss_read(fd, &sample->reading_bytes[sample->nreadings]))
+			sample->reading_chunks[sample->nreadings++] = done;
 		reading_faults += probe_minor_faults() - f;
 	}
 	counters_note_allocs(done, size);
