@@ -11,6 +11,7 @@ static const char *const breakdown_names[BREAKDOWN_COUNT] = {
 	[BREAKDOWN_USABLE] = "usable_bytes",
 	[BREAKDOWN_SLACK] = "slack_bytes",
 	[BREAKDOWN_METADATA] = "metadata_bytes",
+	[BREAKDOWN_MARGINAL_METADATA] = "marginal_metadata_bytes",
 };
 
 const char *breakdown_name(enum breakdown b)
@@ -34,6 +35,11 @@ int breakdown_value(const struct cell *cell, const struct sample *sample,
 		return 0;
 	case BREAKDOWN_METADATA:
 		if (metric_value(cell, sample, METRIC_OVERHEAD_BYTES, 0, &overhead))
+			return -1;
+		*out = overhead - (sample->allocator.usable_bytes - (double)cell->size);
+		return 0;
+	case BREAKDOWN_MARGINAL_METADATA:
+		if (metric_value(cell, sample, METRIC_MARGINAL_BYTES, 0, &overhead))
 			return -1;
 		*out = overhead - (sample->allocator.usable_bytes - (double)cell->size);
 		return 0;
@@ -150,8 +156,8 @@ static void short_version(char *buf, size_t size, const char *version)
 	buf[n] = '\0';
 }
 
-static const char *const head1[] = { "", "size", "usable", "slack", "metadata", "allocator" };
-static const char *const head2[] = { "backend", "B", "B", "B", "B", "version" };
+static const char *const head1[] = { "", "size", "usable", "slack", "metadata", "marginal", "allocator" };
+static const char *const head2[] = { "backend", "B", "B", "B", "B", "metadata", "version" };
 
 int breakdown_write_text(FILE *out, const struct run_report *report)
 {
@@ -181,6 +187,8 @@ int breakdown_write_text(FILE *out, const struct run_report *report)
 			table_set(row, 4, "%.2f%s", s.median,
 				  breakdown_metadata_negative(cell) == 1 ||
 				  breakdown_slack_exceeds_overhead(report, cell) == 1 ? "*" : "");
+		if (!breakdown_summary(cell, BREAKDOWN_MARGINAL_METADATA, &s, NULL))
+			table_set(row, 5, "%.2f", s.median);
 		info = &cell->samples[cell_median_run(cell)].allocator;
 		short_version(version, sizeof(version), info->version);
 		snprintf(who, sizeof(who), "%s%s%s", info->name,
@@ -192,7 +200,9 @@ int breakdown_write_text(FILE *out, const struct run_report *report)
 		return 0;
 	}
 	fputs("\nwhere the overhead goes, B/chunk (medians): slack = usable - size rounds the\n"
-	      "request up to the size class; metadata = overhead - slack is the rest\n\n", out);
+	      "request up to the size class; metadata = overhead - slack is the rest;\n"
+	      "marginal metadata = marginal - slack, of one more chunk (no one-time cost)\n\n",
+	      out);
 	ret = table_print(&table, out);
 	table_release(&table);
 	for (size_t i = 0; i < report->ncells; i++) {

@@ -7,7 +7,9 @@
  *              allocator's size class (malloc_usable_size, measured in the
  *              child over every chunk), and
  *   metadata = overhead - slack: headers, slab and span descriptors, bitmaps,
- *              page maps, partly used pages.
+ *              page maps, partly used pages;
+ * and the marginal cost (one more chunk, report.h's sample_fit()) splits the
+ * same way: marginal metadata = marginal - slack, without the one-time cost.
  * For large size classes the untouched tail of a slot never becomes
  * resident, so slack can exceed the overhead and metadata goes negative;
  * and the overhead is measured in whole pages, so a metadata of 0 can read
@@ -25,10 +27,12 @@ enum breakdown {
 	BREAKDOWN_USABLE,   /* mean malloc_usable_size, bytes per chunk */
 	BREAKDOWN_SLACK,    /* usable - size, bytes per chunk */
 	BREAKDOWN_METADATA, /* overhead - slack, bytes per chunk */
+	BREAKDOWN_MARGINAL_METADATA, /* marginal - slack: what one more chunk adds beyond
+					its size class, bytes per chunk */
 	BREAKDOWN_COUNT
 };
 
-/* The JSON name of B: "usable_bytes", "slack_bytes", "metadata_bytes". */
+/* The JSON name of B: "usable_bytes", "slack_bytes", "metadata_bytes", "marginal_metadata_bytes". */
 const char *breakdown_name(enum breakdown b);
 
 /*

@@ -20,24 +20,25 @@ static const char *const verdict_names[COMPARE_NVERDICTS] = {
 };
 
 static const struct compare_metric_def fill_metrics[] = {
-	{ "overhead_bytes", "overhead B", 4, COMPARE_RULE_BYTES },
-	{ "alloc_ns", "alloc ns", 2, COMPARE_RULE_TIME },
-	{ "free_ns", "free ns", 2, COMPARE_RULE_TIME },
+	{ "overhead_bytes", "overhead B", 4, COMPARE_RULE_BYTES, 0 },
+	{ "marginal_bytes", "marginal B", 4, COMPARE_RULE_BYTES, 1 },
+	{ "alloc_ns", "alloc ns", 2, COMPARE_RULE_TIME, 0 },
+	{ "free_ns", "free ns", 2, COMPARE_RULE_TIME, 0 },
 };
 static const struct compare_metric_def churn_metrics[] = {
-	{ "churn_ns", "churn ns", 2, COMPARE_RULE_TIME },
-	{ "churn_cold_ns", "cold ns", 2, COMPARE_RULE_TIME },
-	{ "page_faults", "faults", 0, COMPARE_RULE_COUNT },
-	{ "reserved_bytes", "reserved B", 0, COMPARE_RULE_EXACT },
+	{ "churn_ns", "churn ns", 2, COMPARE_RULE_TIME, 0 },
+	{ "churn_cold_ns", "cold ns", 2, COMPARE_RULE_TIME, 0 },
+	{ "page_faults", "faults", 0, COMPARE_RULE_COUNT, 0 },
+	{ "reserved_bytes", "reserved B", 0, COMPARE_RULE_EXACT, 0 },
 };
 static const struct compare_metric_def random_metrics[] = {
-	{ "peak_rss_bytes", "peak RSS B", 0, COMPARE_RULE_RSS },
-	{ "fragmentation", "RSS/live", 4, COMPARE_RULE_RATIO },
-	{ "op_ns", "op ns", 2, COMPARE_RULE_TIME },
+	{ "peak_rss_bytes", "peak RSS B", 0, COMPARE_RULE_RSS, 0 },
+	{ "fragmentation", "RSS/live", 4, COMPARE_RULE_RATIO, 0 },
+	{ "op_ns", "op ns", 2, COMPARE_RULE_TIME, 0 },
 };
 static const struct compare_metric_def threads_metrics[] = {
-	{ "ops_per_s", "ops/s", 0, COMPARE_RULE_RATE },
-	{ "speedup", "speedup", 3, COMPARE_RULE_RATE },
+	{ "ops_per_s", "ops/s", 0, COMPARE_RULE_RATE, 0 },
+	{ "speedup", "speedup", 3, COMPARE_RULE_RATE, 0 },
 };
 
 #define DEFS(a) a, sizeof(a) / sizeof(a[0])
@@ -388,6 +389,14 @@ static int compare_row_metrics(struct comparison *c, struct compare_row *row)
 		struct compare_metric *m = &row->metrics[i];
 		struct result_stat b, cur;
 
+		if (def->optional &&
+		    (results_row_stat(c->baseline, row->baseline, def->name, &b) ||
+		     results_row_stat(c->current, row->current, def->name, &cur))) {
+			m->absent = 1;
+			m->verdict = COMPARE_UNCHANGED;
+			c->absent++;
+			continue;
+		}
 		if (need_stat(c->baseline, row->baseline, def->name, &b) ||
 		    need_stat(c->current, row->current, def->name, &cur))
 			return -1;

@@ -21,7 +21,9 @@
  * overhead alone.
  *
  * Each workload has its own gated metrics (compare_workload_metrics()):
- *   fill     overhead_bytes (bytes per chunk), alloc_ns, free_ns (times);
+ *   fill     overhead_bytes and marginal_bytes (bytes per chunk, the same
+ *            tolerance; marginal_bytes is not gated where a report older
+ *            than it lacks the figure), alloc_ns, free_ns (times);
  *   churn    churn_ns, churn_cold_ns (times), page_faults (a count: two
  *            faults and 1% of the baseline's on top of its spread: the
  *            process's own pages move it by one now and then) and
@@ -78,6 +80,8 @@ struct compare_metric_def {
 	const char *label;   /* text and Markdown */
 	int decimals;        /* of the medians and the change */
 	enum compare_rule rule;
+	int optional;        /* 1: absent from older reports (marginal_bytes, new after
+				0.1.0): not gated where either side lacks it */
 };
 
 #define COMPARE_MAX_METRICS 4
@@ -155,6 +159,7 @@ struct compare_metric {
 				     exact counts: every run of both sides agrees */
 	int exact;                /* its p-values are exact */
 	int other_jobs;           /* not tested: the reports ran different --jobs */
+	int absent;               /* an optional metric one side lacks: not compared */
 	double p_slower;          /* one-sided p that the current is slower */
 	double p_faster;          /* one-sided p that the current is faster */
 };
@@ -183,6 +188,7 @@ struct comparison {
 	size_t verdicts[COMPARE_NVERDICTS];   /* rows with each verdict */
 	size_t time_tested;                   /* time metrics the U test gated */
 	size_t time_untested;                 /* time metrics it could not (too few runs) */
+	size_t absent;                        /* optional metrics one side lacks, not gated */
 	size_t time_other_jobs;               /* time metrics not gated: the reports ran
 						 different --jobs */
 	size_t min_runs;                      /* runs on each side the test needs at alpha */

@@ -18,6 +18,7 @@
 struct backend;
 struct run_config;
 struct stat_summary;
+struct line_fit;
 
 /* The measurement of one backend at one size over every repetition. */
 struct cell {
@@ -59,6 +60,9 @@ struct run_report {
 /* Quantities a cell reports as {median, min, max, runs}. */
 enum metric {
 	METRIC_OVERHEAD_BYTES,   /* fill: (rss after - rss before) / count - size */
+	METRIC_MARGINAL_BYTES,   /* fill: the growth's slope - size: one more chunk (sample_fit()) */
+	METRIC_ONE_TIME_BYTES,   /* fill: the growth's intercept: paid once per measurement */
+	METRIC_LINEARITY_BYTES,  /* fill: the largest distance of a reading from the line */
 	METRIC_ALLOC_NS,         /* fill: ns per allocation (with touching) */
 	METRIC_FREE_NS,          /* fill: ns per free */
 	METRIC_PAGE_FAULTS,      /* minor faults in the allocation loop (churn: all rounds) */
@@ -93,6 +97,18 @@ const char *metric_name(enum metric metric);
  */
 int metric_value(const struct cell *cell, const struct sample *sample,
 		 enum metric metric, double floor_ns, double *out);
+
+/*
+ * The line fitted to SAMPLE's resident growth against the chunks allocated
+ * (README: The method): through the readings taken during the fill, after
+ * the first part of the loop and up to the last chunk, the reading before
+ * the loop as the origin (0 chunks, 0 bytes) and not fitted, so that a cost
+ * paid once at the first allocation is the intercept and leaves the slope
+ * alone. With fewer than two readings (a count below MEASURE_SEGMENTS, the
+ * readings switched off) the line runs through the origin and the last
+ * reading: the slope is the average. Returns 0, or -1 when COUNT is 0.
+ */
+int sample_fit(const struct sample *sample, size_t count, struct line_fit *out);
 
 /* Summary of METRIC over the cell's runs; -1 when there is none. */
 int cell_summary(const struct run_report *report, const struct cell *cell,

@@ -11,7 +11,24 @@ static const struct report_column fill_columns[] = {
 	{ "size", "B", 1, COL_SIZE, 0 },
 	{ "", "count", 0, COL_COUNT, 0 },
 	{ "total", "KiB", 1, COL_TOTAL_KIB, 0 },
+	{ "overhead", "B/chunk", 1, COL_OVERHEAD, METRIC_OVERHEAD_BYTES },
+	{ "alloc", "ns", 1, COL_METRIC, METRIC_ALLOC_NS },
+	{ "free", "ns", 1, COL_METRIC, METRIC_FREE_NS },
+	{ "page", "faults", 0, COL_METRIC_COUNT, METRIC_PAGE_FAULTS },
+	{ "x", "floor", 0, COL_METRIC_FIXED, METRIC_X_FLOOR },
+	{ "warm", "ns", 1, COL_METRIC, METRIC_WARM_ALLOC_NS },
+};
+
+/* Markdown has no 80 columns to keep: the three figures of the fit in columns of their own. */
+static const struct report_column fill_markdown_columns[] = {
+	{ "", "backend", 0, COL_BACKEND, 0 },
+	{ "size", "B", 1, COL_SIZE, 0 },
+	{ "", "count", 0, COL_COUNT, 0 },
+	{ "total", "KiB", 1, COL_TOTAL_KIB, 0 },
 	{ "overhead", "B/chunk", 1, COL_METRIC_FIXED, METRIC_OVERHEAD_BYTES },
+	{ "marginal", "B/chunk", 1, COL_METRIC_FIXED, METRIC_MARGINAL_BYTES },
+	{ "one-time", "B", 1, COL_METRIC_COUNT, METRIC_ONE_TIME_BYTES },
+	{ "linearity", "B", 1, COL_METRIC_COUNT, METRIC_LINEARITY_BYTES },
 	{ "alloc", "ns", 1, COL_METRIC, METRIC_ALLOC_NS },
 	{ "free", "ns", 1, COL_METRIC, METRIC_FREE_NS },
 	{ "page", "faults", 0, COL_METRIC_COUNT, METRIC_PAGE_FAULTS },
@@ -65,6 +82,33 @@ const struct report_column *report_columns(enum workload workload, size_t *n)
 		return COLUMNS(fill_columns);
 	}
 #undef COLUMNS
+}
+
+const struct report_column *report_columns_markdown(enum workload workload, size_t *n)
+{
+	if (workload != WORKLOAD_FILL)
+		return report_columns(workload, n);
+	*n = sizeof(fill_markdown_columns) / sizeof(fill_markdown_columns[0]);
+	return fill_markdown_columns;
+}
+
+int report_marginal_differs(const struct run_report *report, const struct cell *cell,
+			    double *average, double *marginal)
+{
+	struct stat_summary a, m;
+
+	if (cell_summary(report, cell, METRIC_OVERHEAD_BYTES, &a) ||
+	    cell_summary(report, cell, METRIC_MARGINAL_BYTES, &m))
+		return 0;
+	*average = a.median;
+	*marginal = m.median;
+	return fabs(a.median - m.median) > REPORT_MARGINAL_PAGES * resolution_bytes(report, cell->count);
+}
+
+/* A figure of the overhead cell: one decimal below 100, none above (the cell stays narrow). */
+static int format_short(char *buf, size_t size, double v)
+{
+	return snprintf(buf, size, fabs(v) < 100 ? "%.1f" : "%.0f", v);
 }
 
 size_t report_identity_columns(enum workload workload)
@@ -130,6 +174,24 @@ void report_column_format(char *buf, size_t size, const struct report_column *c,
 		else
 			snprintf(buf, size, "n/a");
 		return;
+	case COL_OVERHEAD: {
+		double average, marginal;
+		int n;
+
+		if (!report_marginal_differs(report, cell, &average, &marginal))
+			break;
+		/* "average(marginal)", no space: one field for awk and cut. */
+		n = format_short(buf, size, average);
+		if (n > 0 && (size_t)n < size) {
+			snprintf(buf + n, size - (size_t)n, "(");
+			n++;
+			if ((size_t)n < size)
+				n += format_short(buf + n, size - (size_t)n, marginal);
+			if (n > 0 && (size_t)n < size)
+				snprintf(buf + n, size - (size_t)n, ")");
+		}
+		return;
+	}
 	case COL_X_ARENA:
 		base = cell_of(report, cell, "arena");
 		if (base && !cell_summary(report, base, c->metric, &b) &&
@@ -146,6 +208,7 @@ void report_column_format(char *buf, size_t size, const struct report_column *c,
 		return;
 	}
 	switch (c->kind) {
+	case COL_OVERHEAD:
 	case COL_METRIC_FIXED:
 		snprintf(buf, size, "%.2f", s.median);
 		break;

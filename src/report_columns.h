@@ -19,6 +19,8 @@ enum column_kind {
 	COL_TOTAL_KIB,     /* fill: RSS growth of the median run */
 	COL_METRIC,        /* a metric's median, adaptive precision */
 	COL_METRIC_FIXED,  /* a metric's median with two decimals */
+	COL_OVERHEAD,      /* fill, text: the overhead's median with two decimals, or
+			      "average(marginal)" where report_marginal_differs() */
 	COL_METRIC_COUNT,  /* a metric's median as a whole number */
 	COL_METRIC_KIB,    /* a metric in bytes, shown in KiB */
 	COL_METRIC_MEGA,   /* a metric divided by a million */
@@ -39,6 +41,25 @@ struct report_column {
 
 /* The columns of WORKLOAD's table; their number in *N. */
 const struct report_column *report_columns(enum workload workload, size_t *n);
+
+/* The columns of WORKLOAD's Markdown table (fill: the marginal figures too). */
+const struct report_column *report_columns_markdown(enum workload workload, size_t *n);
+
+/*
+ * The fit's rounding: each reading is rounded to a page, which moves the
+ * slope through four readings at the quarters by at most 1.6 pages over the
+ * count; the text shows the marginal figure where it differs from the
+ * average by more than two pages over the count.
+ */
+#define REPORT_MARGINAL_PAGES 2
+
+/*
+ * 1 when CELL's marginal figure (median) differs from its average overhead
+ * by more than REPORT_MARGINAL_PAGES pages over the count, both medians in
+ * *AVERAGE and *MARGINAL; 0 otherwise (or when either does not exist).
+ */
+int report_marginal_differs(const struct run_report *report, const struct cell *cell,
+			    double *average, double *marginal);
 
 /* How many leading columns name a row (shown for a failed row too). */
 size_t report_identity_columns(enum workload workload);

@@ -50,6 +50,14 @@ static void line_cells(const struct compare_row *row, int metric, char cells[NCO
 	def = &row->defs[metric];
 	d = def->decimals;
 	snprintf(cells[COL_METRIC], TABLE_CELL, "%s", def->label);
+	if (m->absent) {
+		snprintf(cells[COL_BASELINE], TABLE_CELL, "-");
+		snprintf(cells[COL_CURRENT], TABLE_CELL, "-");
+		snprintf(cells[COL_CHANGE], TABLE_CELL, "-");
+		snprintf(cells[COL_LIMIT], TABLE_CELL, "not gated: absent");
+		snprintf(cells[COL_VERDICT], TABLE_CELL, "%s", compare_verdict_name(m->verdict));
+		return;
+	}
 	snprintf(cells[COL_BASELINE], TABLE_CELL, "%.*f", d, m->baseline);
 	snprintf(cells[COL_CURRENT], TABLE_CELL, "%.*f", d, m->current);
 	if (has_tolerance(def)) {
@@ -107,16 +115,17 @@ static void put_criteria(FILE *out, const struct comparison *c, const char *pref
 	}
 	fputc('\n', out);
 	if (!strcmp(c->settings.workload, "fill")) {
-		fprintf(out, "%soverhead: regressed when the median rose by more than ", prefix);
+		fprintf(out, "%soverhead, marginal: regressed when the median rose by more than",
+			prefix);
 		if (o->max_overhead < 0)
-			fprintf(out, "the tolerance (B/chunk),\n%sderived: %d pages over the count "
-				"plus the baseline's min-max spread\n", more,
-				COMPARE_TOLERANCE_PAGES);
+			fprintf(out, " the\n%stolerance (B/chunk), derived: %d pages over the count "
+				"plus the\n%sbaseline's min-max spread\n", more,
+				COMPARE_TOLERANCE_PAGES, more);
 		else if (o->max_overhead_percent)
-			fprintf(out, "%g%% of the baseline's\n%sbytes per chunk, size + overhead "
-				"(--max-overhead)\n", o->max_overhead, more);
+			fprintf(out, "\n%s%g%% of the baseline's bytes per chunk, size + overhead "
+				"(--max-overhead)\n", more, o->max_overhead);
 		else
-			fprintf(out, "%g B/chunk (--max-overhead)\n", o->max_overhead);
+			fprintf(out, "\n%s%g B/chunk (--max-overhead)\n", more, o->max_overhead);
 	} else if (!strcmp(c->settings.workload, "churn")) {
 		fprintf(out, "%sfaults: regressed when the median rose by more than 2 + 1%% plus the\n"
 			"%sbaseline's min-max spread; reserved B: regressed when higher, gated\n"
@@ -136,6 +145,10 @@ static void put_criteria(FILE *out, const struct comparison *c, const char *pref
 		fprintf(out, "%stime: regressed when the median rose by more than %g%% and the\n"
 			"%sone-sided Mann-Whitney U test on the runs gives p < %g\n", prefix,
 			o->max_time_percent, more, o->alpha);
+	if (c->absent)
+		fprintf(out, "%smarginal B: not gated in %zu place%s, where a report older than the\n"
+			"%sfigure (allocbench 0.1.0) lacks it\n", prefix, c->absent,
+			c->absent == 1 ? "" : "s", more);
 	if (c->time_untested)
 		fprintf(out, "%s%s: not tested in %zu of %zu places: %u and %u runs reach p = "
 			"%.3g at best;\n%sthe test needs at least %zu on each side (--repeat %zu);\n"
@@ -467,6 +480,7 @@ int compare_write_json(FILE *out, const struct comparison *c)
 					(double)c->verdicts[v]);
 	cJSON_AddNumberToObject(summary, "time_tested", (double)c->time_tested);
 	cJSON_AddNumberToObject(summary, "time_untested", (double)c->time_untested);
+	cJSON_AddNumberToObject(summary, "absent", (double)c->absent);
 	cJSON_AddNumberToObject(summary, "time_other_jobs", (double)c->time_other_jobs);
 	cJSON_AddItemToObject(root, "summary", summary);
 	cJSON_AddBoolToObject(root, "regression", c->regression);

@@ -29,7 +29,7 @@ static void put_table_head(FILE *out, enum workload workload)
 	const struct report_column *columns;
 	size_t n;
 
-	columns = report_columns(workload, &n);
+	columns = report_columns_markdown(workload, &n);
 	fputs("\n|", out);
 	for (size_t c = 0; c < n; c++) {
 		if (!*columns[c].head1)
@@ -78,7 +78,7 @@ static void put_row(FILE *out, const struct run_report *report, const struct cel
 	const struct report_column *columns;
 	size_t n, shown;
 
-	columns = report_columns(workload, &n);
+	columns = report_columns_markdown(workload, &n);
 	shown = cell->ok ? n : report_identity_columns(workload);
 	fputc('|', out);
 	for (size_t c = 0; c < shown; c++) {

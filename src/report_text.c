@@ -108,6 +108,9 @@ static void print_footer(FILE *out, const struct run_report *report)
 		fprintf(out, "overhead resolution: one page over the count, at most %.3g B per "
 			"chunk;\nwarm: the same fill again after freeing everything, in the same "
 			"process\n", worst);
+		fputs("overhead A(M): the average A, and M the cost of one more chunk (the slope\n"
+		      "of the growth read at each quarter) where they differ by more than two\n"
+		      "pages over the count; --format json gives one_time_bytes too\n", out);
 		break;
 	case WORKLOAD_CHURN:
 		fputs("ns/pair: one create (allocate, touch) and one destroy, over rounds 2 and\n"

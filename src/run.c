@@ -23,6 +23,9 @@ static const struct {
 	unsigned workloads;   /* bit per workload the metric is reported for */
 } metrics[METRIC_COUNT] = {
 	[METRIC_OVERHEAD_BYTES] = { "overhead_bytes", W(FILL) },
+	[METRIC_MARGINAL_BYTES] = { "marginal_bytes", W(FILL) },
+	[METRIC_ONE_TIME_BYTES] = { "one_time_bytes", W(FILL) },
+	[METRIC_LINEARITY_BYTES] = { "linearity_bytes", W(FILL) },
 	[METRIC_ALLOC_NS] = { "alloc_ns", W(FILL) },
 	[METRIC_FREE_NS] = { "free_ns", W(FILL) },
 	[METRIC_PAGE_FAULTS] = { "page_faults", W(FILL) | W(CHURN) | W(RANDOM) },
@@ -52,13 +55,46 @@ int metric_applies(enum metric metric, enum workload workload)
 	return !!(metrics[metric].workloads & (1u << workload));
 }
 
+int sample_fit(const struct sample *sample, size_t count, struct line_fit *out)
+{
+	double x[MEASURE_SEGMENTS + 1], y[MEASURE_SEGMENTS + 1];
+	size_t n = 0;
+	unsigned nreadings = sample->nreadings <= MEASURE_SEGMENTS ? sample->nreadings : 0;
+
+	if (!count)
+		return -1;
+	if (nreadings < 2) {
+		/* The origin and the last reading. */
+		x[n] = 0;
+		y[n++] = 0;
+		x[n] = (double)count;
+		y[n++] = (double)sample->rss_after_bytes - (double)sample->rss_before_bytes;
+	} else {
+		for (unsigned i = 0; i < nreadings; i++) {
+			x[n] = (double)sample->reading_chunks[i];
+			y[n++] = (double)sample->reading_bytes[i] - (double)sample->rss_before_bytes;
+		}
+	}
+	return stats_fit_line(x, y, n, out);
+}
+
 int metric_value(const struct cell *cell, const struct sample *sample,
 		 enum metric metric, double floor_ns, double *out)
 {
+	struct line_fit fit;
+
 	switch (metric) {
 	case METRIC_OVERHEAD_BYTES:
 		*out = ((double)sample->rss_after_bytes - (double)sample->rss_before_bytes) /
 		       (double)cell->count - (double)cell->size;
+		return 0;
+	case METRIC_MARGINAL_BYTES:
+	case METRIC_ONE_TIME_BYTES:
+	case METRIC_LINEARITY_BYTES:
+		if (sample_fit(sample, cell->count, &fit))
+			return -1;
+		*out = metric == METRIC_MARGINAL_BYTES ? fit.slope - (double)cell->size :
+		       metric == METRIC_ONE_TIME_BYTES ? fit.intercept : fit.worst;
 		return 0;
 	case METRIC_ALLOC_NS:
 		*out = sample->alloc_ns;

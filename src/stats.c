@@ -203,3 +203,34 @@ double stats_mann_whitney_min_p(size_t nx, size_t ny)
 		ways = ways * (double)(ny + i) / (double)i;
 	return ways > 0 ? 1 / ways : 1;
 }
+
+int stats_fit_line(const double *x, const double *y, size_t n, struct line_fit *out)
+{
+	double mx = 0, my = 0, sxx = 0, sxy = 0;
+
+	if (n < 2)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		mx += x[i];
+		my += y[i];
+	}
+	mx /= (double)n;
+	my /= (double)n;
+	/* Centred sums: RSS in bytes and counts of chunks stay exact enough. */
+	for (size_t i = 0; i < n; i++) {
+		sxx += (x[i] - mx) * (x[i] - mx);
+		sxy += (x[i] - mx) * (y[i] - my);
+	}
+	if (sxx <= 0)
+		return -1;
+	out->slope = sxy / sxx;
+	out->intercept = my - out->slope * mx;
+	out->worst = 0;
+	for (size_t i = 0; i < n; i++) {
+		double d = fabs(y[i] - (out->intercept + out->slope * x[i]));
+
+		if (d > out->worst)
+			out->worst = d;
+	}
+	return 0;
+}

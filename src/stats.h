@@ -22,6 +22,19 @@ int stats_summarize(const double *values, size_t n, struct stat_summary *out);
 /* Index of the value closest to the median (the lower one on a tie), or 0 when N is 0. */
 size_t stats_median_index(const double *values, size_t n);
 
+/* A straight line y = intercept + slope * x fitted to points. */
+struct line_fit {
+	double slope;
+	double intercept;
+	double worst;      /* the largest distance |y - line(x)| of a point */
+};
+
+/*
+ * Fits a line to the N points (X[i], Y[i]) by least squares into *OUT.
+ * Returns 0, or -1 when N < 2 or every X is the same.
+ */
+int stats_fit_line(const double *x, const double *y, size_t n, struct line_fit *out);
+
 /*
  * Up to this many values in all (nx + ny) the Mann-Whitney p-values are
  * exact: counted over every way of splitting the pooled ranks, which stays

@@ -47,6 +47,25 @@ for s in 4 40; do
 		"$s" "$tm" "$pm" "$d" "$(verdict "$d" 5 '<=')"
 done
 
+# The fill's intermediate RSS readings (README: The marginal cost) stop the
+# clock: the tool against itself with them off (ALLOCBENCH_TEST_READINGS=off),
+# three fresh processes each, interleaved, medians side by side.
+for bs in malloc:4 malloc:40 pool:4 malloc:4000; do
+	b=${bs%%:*}; s=${bs#*:}
+	: >"$tmp/on" ; : >"$tmp/off"
+	for i in 1 2 3; do
+		$AB -q -f json --sizes $s --backend $b --repeat 1 -o "$tmp/one.json"
+		$JSONQ "$tmp/one.json" 'results[0].alloc_ns.median' >>"$tmp/on"
+		ALLOCBENCH_TEST_READINGS=off $AB -q -f json --sizes $s --backend $b --repeat 1 -o "$tmp/one.json"
+		$JSONQ "$tmp/one.json" 'results[0].alloc_ns.median' >>"$tmp/off"
+	done
+	on=$(sort -n "$tmp/on" | sed -n 2p)
+	off=$(sort -n "$tmp/off" | sed -n 2p)
+	d=$(awk -v a="$on" -v b="$off" 'BEGIN { d = (a - b) / b * 100; print d < 0 ? -d : d }')
+	printf 'readings %-6s %4s B: alloc %.2f ns with, %.2f ns without: %.1f%% apart  (target <= 5%%: %s)\n' \
+		"$b" "$s" "$on" "$off" "$d" "$(verdict "$d" 5 '<=')"
+done
+
 # The workloads (README: Workloads). One run each at 100 MiB.
 # Churn: the pool against the floor of a create/destroy round (the arena,
 # whose free does nothing) and against the C library.

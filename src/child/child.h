@@ -3,8 +3,9 @@
  * `allocbench __measure protocol=1 key=value...` (runner.c starts it).
  *
  * Everything under src/child/ runs here, and one rule holds for all of it:
- * nothing allocates from the measured allocator between the two RSS
- * readings of a measurement but the measured loop itself. The process's own
+ * nothing allocates from the measured allocator between the first and the
+ * last RSS reading of a measurement (the fill reads at each quarter too) but
+ * the measured loop itself. The process's own
  * allocations (PAPI's, stdio's) go to the private heap (heap.h), and the
  * work that needs memory (the random workload's plan, the pointer array, the
  * counters' event sets) is done before the first reading.
@@ -17,6 +18,9 @@
 
 /* Environment variable of the tests' fault hook (child_main()). */
 #define CHILD_TEST_FAULT_ENV "ALLOCBENCH_TEST_FAULT"
+
+/* Environment variable of the tests' pre-loop hook (child.c: a 1 MiB malloc and free). */
+#define CHILD_TEST_PRELOOP_ENV "ALLOCBENCH_TEST_PRELOOP"
 
 /*
  * The child's side: decodes ARGV (ARGV[0] is RUNNER_CHILD_COMMAND, then

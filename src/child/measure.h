@@ -82,7 +82,19 @@ struct measure_params {
 	/* Set up by the measuring process, never sent. */
 	const struct random_plan *plan; /* random: the sequence */
 	struct counters *counters;  /* its open counters, or NULL when not counting */
+	unsigned segments;          /* fill: the loop in this many parts, an RSS reading
+				       after each (MEASURE_SEGMENTS; 1 = before and after only) */
 };
+
+/*
+ * The fill reads the resident set at the end of each of this many parts of
+ * its count (quarters), with the clock stopped, so that the report can fit a
+ * line to the growth: its slope is the cost of one more chunk, its intercept
+ * the allocator's one-time cost (README: The method). The tests' switch
+ * MEASURE_READINGS_ENV=off makes it 1, for `make bench` to compare timings.
+ */
+#define MEASURE_SEGMENTS 4
+#define MEASURE_READINGS_ENV "ALLOCBENCH_TEST_READINGS"
 
 /* The result of one measurement in one fresh process; plain data, sent over a pipe. */
 /* What a sample keeps of a measuring process's standard output and error. */
@@ -95,6 +107,9 @@ struct sample {
 	char error[200];            /* why not, when ok is 0 */
 	uint64_t rss_before_bytes;  /* resident set before the allocation loop */
 	uint64_t rss_after_bytes;   /* resident set after it */
+	unsigned nreadings;         /* fill: readings below, the last at count (rss_after) */
+	uint64_t reading_chunks[MEASURE_SEGMENTS]; /* fill: chunks allocated at each reading */
+	uint64_t reading_bytes[MEASURE_SEGMENTS];  /* fill: the resident set then, bytes */
 	double alloc_ns;            /* allocation loop (with touching), ns per chunk */
 	double free_ns;             /* free loop plus backend teardown, ns per chunk */
 	uint64_t alloc_faults;      /* minor page faults during the allocation loop */
@@ -206,7 +221,7 @@ touch_chunk(unsigned char *chunk, size_t size, enum touch_policy touch, uintptr_
  * Returns 0, or -1 with SAMPLE failed.
  */
 #define MEASURE_FILL_LOOP(TOUCH)                                               \
-	for (done = 0; done < count; done++) {                                 \
+	for (; done < end; done++) {                                           \
 		unsigned char *chunk = alloc(ctx, size);                       \
 		if (__builtin_expect(!chunk, 0))                               \
 			break;                                                 \
@@ -214,19 +229,19 @@ touch_chunk(unsigned char *chunk, size_t size, enum touch_policy touch, uintptr_
 		ptrs[done] = chunk;                                            \
 	}
 
-/* Fills PTRS with COUNT touched chunks; leaves the number allocated in DONE. */
+/* Fills PTRS[DONE..END) with touched chunks; leaves the number allocated in DONE. */
 #define MEASURE_FILL(TOUCH_POLICY)                                             \
 	switch (TOUCH_POLICY) {                                                \
 	case TOUCH_NONE:  MEASURE_FILL_LOOP(TOUCH_NONE);  break;               \
 	case TOUCH_FIRST: MEASURE_FILL_LOOP(TOUCH_FIRST); break;               \
 	case TOUCH_PAGES: MEASURE_FILL_LOOP(TOUCH_PAGES); break;               \
 	case TOUCH_FULL:  MEASURE_FILL_LOOP(TOUCH_FULL);  break;               \
-	default: done = 0; break;                                              \
+	default: break;                                                        \
 	}
 
 /*
  * measure_fill_inspect() is measure_fill() that also calls INSPECT (may be
- * NULL) once every chunk is allocated: after the second RSS reading and
+ * NULL) once every chunk is allocated: after the last RSS reading and
  * before the free loop, outside both timed regions, with the array of the
  * COUNT chunks. It may read the chunks and the allocator's state (usable
  * sizes, statistics) and write into SAMPLE; the page faults it causes are
@@ -245,8 +260,10 @@ measure_fill_inspect(const struct measure_params *params, struct sample *sample,
 	const size_t count = params->count, size = params->size;
 	const uintptr_t page = (uintptr_t)probe_page_size();
 	struct probe_time t0, t1, t2, t3;
-	uint64_t faults0, faults1, faults2, inspect_faults = 0;
-	size_t done, i;
+	uint64_t faults0, faults1, faults2, inspect_faults = 0, reading_faults, f;
+	unsigned segments, k;
+	double alloc_ns;
+	size_t done, i, end;
 	void **ptrs;
 	int fd;
 
@@ -261,16 +278,46 @@ measure_fill_inspect(const struct measure_params *params, struct sample *sample,
 		return sample_fail(sample, "cannot read the resident set size from /proc/self/smaps_rollup");
 	}
 
+	/*
+	 * The loop in parts, an RSS reading between two parts with the clock
+	 * stopped: its time and its page faults are no part of the loop's.
+	 * Nothing is allocated between the readings but the chunks; the
+	 * counters run on through the readings (stopping them between parts
+	 * would cost more than a reading).
+	 */
+	segments = params->segments ? params->segments : 1;
+	if (segments > MEASURE_SEGMENTS)
+		segments = MEASURE_SEGMENTS;
+	done = 0;
+	alloc_ns = 0;
+	reading_faults = 0;
 	faults0 = probe_minor_faults();
 	counters_start(params->counters);
-	t0 = probe_now();
-	MEASURE_FILL(params->touch);
-	t1 = probe_now();
+	for (k = 1; k <= segments; k++) {
+		end = k == segments ? count : count / segments * k;
+		t0 = probe_now();
+		MEASURE_FILL(params->touch);
+		t1 = probe_now();
+		alloc_ns += probe_elapsed_ns(t0, t1);
+		if (done < end || k == segments)
+			break;
+		/* Small counts: no reading at 0 chunks, none twice at one count. */
+		if (!done || (sample->nreadings &&
+			      done == sample->reading_chunks[sample->nreadings - 1]))
+			continue;
+		/* A reading that fails is left out: the line needs no more than two. */
+		f = probe_minor_faults();
+		if (!probe_rss_read(fd, &sample->reading_bytes[sample->nreadings]))
+			sample->reading_chunks[sample->nreadings++] = done;
+		reading_faults += probe_minor_faults() - f;
+	}
 	counters_note_allocs(done, size);
 	counters_stop(params->counters, COUNTERS_ALLOC_LOOP, &sample->counters);
 	faults1 = probe_minor_faults();
 	probe_rss_read(fd, &sample->rss_after_bytes);
 	close(fd);
+	sample->reading_bytes[sample->nreadings] = sample->rss_after_bytes;
+	sample->reading_chunks[sample->nreadings++] = done;
 	if (inspect && done == count) {
 		inspect_faults = probe_minor_faults();
 		inspect(ctx, ptrs, count, sample);
@@ -292,12 +339,14 @@ measure_fill_inspect(const struct measure_params *params, struct sample *sample,
 		return sample_fail(sample, "allocation %zu of %zu (%zu bytes) failed",
 				   done + 1, count, size);
 	}
-	sample->alloc_ns = probe_elapsed_ns(t0, t1) / (double)count;
+	sample->alloc_ns = alloc_ns / (double)count;
 	sample->free_ns = probe_elapsed_ns(t2, t3) / (double)count;
-	sample->alloc_faults = faults1 - faults0;
+	sample->alloc_faults = faults1 - faults0 - reading_faults;
 	sample->free_faults = faults2 - faults1 - inspect_faults;
 
 	/* Warm: the allocator's own speed, with the kernel's page faults mostly gone. */
+	done = 0;
+	end = count;
 	faults0 = probe_minor_faults();
 	t0 = probe_now();
 	MEASURE_FILL(params->touch);

@@ -35,7 +35,7 @@ measure_churn(const struct measure_params *params, struct sample *sample, void *
 	const unsigned rounds = params->rounds ? params->rounds : 1;
 	double cold_ns = 0, warm_ns = 0;
 	uint64_t faults0 = probe_minor_faults();
-	size_t done = 0;
+	size_t done = 0, end = count;
 	void **ptrs;
 
 	ptrs = measure_map_pointers(count, sample);
@@ -44,6 +44,7 @@ measure_churn(const struct measure_params *params, struct sample *sample, void *
 	for (unsigned r = 0; r < rounds; r++) {
 		struct probe_time t0 = probe_now(), t1;
 
+		done = 0;
 		MEASURE_FILL(params->touch);
 		for (size_t i = done; i-- > 0;)
 			release(ctx, ptrs[i]);

@@ -110,8 +110,8 @@ fi
 
 # The text report: a second table under the main one.
 run_ab --sizes 4,40 --backend malloc,arena --total 1M --repeat 1 -q
-check "text: the breakdown table" grep -Eq '^backend +B +B +B +B +version$' "$tmp/out"
-check_if GLIBC_MALLOC "text: malloc 4 usable 24, slack 20" grep -Eq '^malloc +4 +24\.00 +20\.00 +8\.[0-9]+ +glibc [0-9.]+$' "$tmp/out"
+check "text: the breakdown table" grep -Eq '^backend +B +B +B +B +metadata +version$' "$tmp/out"
+check_if GLIBC_MALLOC "text: malloc 4 usable 24, slack 20" grep -Eq '^malloc +4 +24\.00 +20\.00 +8\.[0-9]+ +8\.[0-9]+ +glibc [0-9.]+$' "$tmp/out"
 check "text: arena has no breakdown row" [ "$(grep -Ec '^arena +(4|40) +[0-9.]+ +[0-9.]+ +[-0-9.]+\*? +[a-z]' "$tmp/out")" -eq 0 ]
 check "text: breakdown fits 80 columns" [ "$(awk '/^(backend|malloc|arena) / && length > 80' "$tmp/out" | wc -l)" -eq 0 ]
 

@@ -34,7 +34,7 @@ check "csv last column is error" sh -c "echo '$head' | grep -q ',error\$'"
 check "csv has a header and one line per result" [ "$(wc -l <"$c")" -eq 13 ]
 ncol=$(echo "$head" | awk -F, '{ print NF }')
 # 7 identity columns, 9 fill metrics x (median, min, max), 3 RSS columns, error.
-check "csv header has 38 columns" [ "$ncol" -eq 38 ]
+check "csv header has 47 columns" [ "$ncol" -eq 47 ]
 check "csv has no column of another workload" sh -c "! echo '$head' | grep -Eq 'churn|op_ns|ops_per_s'"
 check "every csv line has the header's column count" [ "$(csv_fields "$c" | sort -u)" = "$ncol" ]
 check "csv lines end with LF only" [ "$(tr -cd '\r' <"$c" | wc -c)" -eq 0 ]
@@ -60,18 +60,18 @@ ALLOCBENCH_TEST_FAULT=nomem:arena "$AB" --sizes 4096 --total 1M --backend arena 
 	>"$tmp/f.csv" 2>"$tmp/err"
 check "csv run with a failure exits 1" [ $? -eq 1 ]
 check "csv failed row says failed" [ "$(cut -d, -f6 "$tmp/f.csv" | tail -n 1)" = failed ]
-check "csv failed row keeps the column count" [ "$(csv_fields "$tmp/f.csv" | sort -u)" = 38 ]
+check "csv failed row keeps the column count" [ "$(csv_fields "$tmp/f.csv" | sort -u)" = 47 ]
 check "csv failed row says why" grep -Eq ",,,,cannot map the arena's region of [0-9]+ bytes\$" "$tmp/f.csv"
 
 run_ab --sizes 4,40 --total 1M --repeat 1 -q -f markdown
 check "markdown run exits 0" [ "$rc" -eq 0 ]
 m=$tmp/out
 check "markdown names the run" grep -q '^\*\*allocbench [0-9.]*\*\*: fill, 1 MiB per measurement, touch pages' "$m"
-check "markdown table heading" grep -q '^| backend | size (B) | count | total (KiB) | overhead (B/chunk) | alloc (ns) | free (ns) | page faults | x floor | warm (ns) |$' "$m"
-check "markdown alignment row" grep -q '^|:--|--:|--:|--:|--:|--:|--:|--:|--:|--:|$' "$m"
+check "markdown table heading" grep -q '^| backend | size (B) | count | total (KiB) | overhead (B/chunk) | marginal (B/chunk) | one-time (B) | linearity (B) | alloc (ns) | free (ns) | page faults | x floor | warm (ns) |$' "$m"
+check "markdown alignment row" grep -q '^|:--|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|$' "$m"
 check "markdown has one table line per result" [ "$(grep -Ec '^\| (malloc|pool|pool-locked|arena) \| (4|40) \| ' "$m")" -eq 8 ]
-check "every markdown table line has 11 pipes" \
-	[ "$(grep '^|' "$m" | awk -F'|' '{ print NF - 1 }' | sort -u)" = 11 ]
+check "every markdown table line has 14 pipes" \
+	[ "$(grep '^|' "$m" | awk -F'|' '{ print NF - 1 }' | sort -u)" = 14 ]
 check "markdown table is preceded by a blank line" sh -c "grep -B1 '^| backend' '$m' | head -n 1 | grep -q '^\$'"
 check_if GLIBC_MALLOC "markdown malloc 4 overhead is 28 B" grep -Eq '^\| malloc \| 4 \| 262144 \| [0-9]+ \| 28\.[0-9]+ \|' "$m"
 check "markdown ends with the floor" grep -q '^Floor (this loop filling one fresh mapping, no allocator), ns per chunk: 4 B [0-9.]*, 40 B [0-9.]*\.$' "$m"

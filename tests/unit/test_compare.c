@@ -59,8 +59,13 @@ static int compare_one(const char *base_ovh, const char *cur_ovh, const char *ba
 	}
 	ret = compare_reports(&b, &c, options, &cmp);
 	if (!ret) {
-		*overhead = cmp.rows[0].metrics[0];
-		*alloc = cmp.rows[0].metrics[1];
+		/* By name: fill's metrics are overhead, marginal (absent from these rows), alloc, free. */
+		for (size_t i = 0; i < cmp.rows[0].nmetrics; i++) {
+			if (!strcmp(cmp.rows[0].defs[i].name, "overhead_bytes"))
+				*overhead = cmp.rows[0].metrics[i];
+			else if (!strcmp(cmp.rows[0].defs[i].name, "alloc_ns"))
+				*alloc = cmp.rows[0].metrics[i];
+		}
 		*verdict = cmp.rows[0].verdict;
 		comparison_release(&cmp);
 	}

@@ -43,6 +43,9 @@ int main(void)
 		.ok = 1, .rss_before_bytes = 8192, .rss_after_bytes = 16384,
 		.alloc_ns = 12.5, .free_ns = 1.25, .alloc_faults = 1, .reserved_bytes = 4096,
 		.warm_alloc_ns = 2.5, .warm_free_ns = 0.5,
+		/* 2048 bytes once, then 48 a chunk: marginal 8, one-time 2048, on the line. */
+		.nreadings = 4, .reading_chunks = { 32, 64, 96, 128 },
+		.reading_bytes = { 8192 + 3584, 8192 + 5120, 8192 + 6656, 16384 },
 	};
 	struct sample floor_sample = { .ok = 1, .alloc_ns = 10 };
 	struct cell cells[2] = {
@@ -70,12 +73,12 @@ int main(void)
 	line = strstr(csv, "\nfill,pool,40,128,8,ok,32,");
 	CHECK("csv ok row: identity and resolution (4096 / 128)", line != NULL);
 	/* (16384 - 8192) / 128 - 40 = 24 bytes of overhead, one run. */
-	CHECK("csv ok row: overhead median, min, max", line && strstr(line, ",32,24,24,24,12.5,12.5,12.5,1.25,"));
+	CHECK("csv ok row: overhead median, min, max", line && strstr(line, ",32,24,24,24,8,8,8,2048,2048,2048,0,0,0,12.5,12.5,12.5,1.25,"));
 	CHECK("csv ok row: x_floor 12.5 / 10, warm, rss",
 	      line && strstr(line, ",1.25,1.25,1.25,2.5,2.5,2.5,0.5,0.5,0.5,0,0,0,8192,16384,4096,\n"));
-	/* 27 empty figures (9 metrics), 3 empty rss columns, then the reason. */
+	/* 36 empty figures (12 metrics), 3 empty rss columns, then the reason. */
 	CHECK("csv failed row: empty figures, reason quoted with doubled quotes",
-	      strstr(csv, "\nfill,arena,40,128,8,failed,32,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
+	      strstr(csv, "\nfill,arena,40,128,8,failed,32,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
 		     "\"boom, \"\"quoted\"\"\nand | piped\"\n") != NULL);
 	free(csv);
 
@@ -84,9 +87,9 @@ int main(void)
 	if (!md)
 		return check_exit();
 	CHECK("markdown host name escaped", strstr(md, "Host: h\\|ost,") != NULL);
-	CHECK("markdown ok row", strstr(md, "\n| pool | 40 | 128 | 8 | 24.00 | 12.5 | 1.25 | 1 | 1.25 | 2.50 |\n") != NULL);
+	CHECK("markdown ok row", strstr(md, "\n| pool | 40 | 128 | 8 | 24.00 | 8.00 | 2048 | 0 | 12.5 | 1.25 | 1 | 1.25 | 2.50 |\n") != NULL);
 	CHECK("markdown failed row: reason on one line, '|' escaped, cells kept",
-	      strstr(md, "\n| arena | 40 | 128 | failed: boom, \"quoted\" and \\| piped | | | | | | |\n") != NULL);
+	      strstr(md, "\n| arena | 40 | 128 | failed: boom, \"quoted\" and \\| piped | | | | | | | | | |\n") != NULL);
 	free(md);
 
 	/*
