@@ -112,9 +112,13 @@ for b in tcmalloc jemalloc; do
 	check "$b 1M: the marginal stays ($m4, $m16, +-$tol)" near "$m4" "$m16" "$tol"
 done
 
-# The text shows "average(marginal)" where they differ; the table stays in 80 columns.
+# The text shows "average(marginal)" where they differ; the table stays in 80
+# columns. Not under the sanitizers: their malloc costs about 140 KiB per
+# 1 MiB chunk and 4.6 ms per allocation, wider figures than any allocator a
+# user measures (83 columns then).
 run_ab --sizes 4,40000,1M --total 4M --repeat 1 -q --counters none
-check "text fits 80 columns with the marginal figures" [ "$(awk 'length > 80' "$tmp/out" | wc -l)" -eq 0 ]
+check_if '!SANITIZED' "text fits 80 columns with the marginal figures" \
+	[ "$(awk 'length > 80' "$tmp/out" | wc -l)" -eq 0 ]
 check "text explains the overhead's A(M)" grep -q '^overhead A(M): the average A' "$tmp/out"
 check_if GLIBC_MALLOC "the breakdown has the marginal metadata column" grep -Eq '^backend +B +B +B +B +metadata +version$' "$tmp/out"
 run_ab --sizes 4 --total 4M --repeat 1 -q -f markdown --counters none
