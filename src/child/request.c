@@ -99,8 +99,12 @@ static int format_value(const struct child_request *req, const struct field *f, 
 		n = snprintf(buf, size, "%s", workload_name(*AT_CONST(req, f, enum workload)));
 		break;
 	case FIELD_MIX:
-		if (!p->nmix || p->nmix > MEASURE_MAX_MIX)
-			return p->nmix ? -1 : (snprintf(buf, size, "-") >= (int)size ? -1 : 0);
+		if (p->nmix > MEASURE_MAX_MIX)
+			return -1;
+		if (!p->nmix) {
+			n = snprintf(buf, size, "-");
+			break;
+		}
 		for (size_t i = 0; i < p->nmix; i++) {
 			n = snprintf(buf + used, size - used, "%s%zu", i ? "," : "", p->mix[i]);
 			if (n < 0 || (size_t)n >= size - used)
