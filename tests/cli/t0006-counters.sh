@@ -99,6 +99,13 @@ for s in 4 40 4000; do
 	check "arena $s: region within a page of the RSS delta" [ "$res" -lt $((delta + 4096 + align)) ]
 	check "arena $s: its region kept through the free loop (rewound, not unmapped)" \
 		[ "$(c arena $s arena_bytes_reserved free_total.max)" = "$res" ]
+	# ... as allocbench counters, the README and the man page say.
+	check "arena $s: the documentation says the region is kept through the free loop" sh -c "
+		'$AB' counters --counters allocbench::arena_bytes_reserved | tr -s ' \n' '  ' |
+			grep -q 'the same after the free loop' &&
+		grep -q 'arena_bytes_reserved.*the same after the free loop' '$top/README.md' &&
+		tr '\n' ' ' <'$top/man/allocbench.1' | grep -q 'alignment, after the allocation loop and after the free loop alike' &&
+		! grep -Eq 'arena_bytes_reserved.*0 after' '$top/README.md'"
 	check "arena $s: pool_blocks is 0" [ "$(c arena $s pool_blocks alloc_total.max)" = 0 ]
 done
 
