@@ -117,7 +117,7 @@ static const struct cli_option run_options[] = {
 	  COUNTERS_DEFAULT_PRESETS ",\n"
 	  "allocbench.\n"
 	  "'allocbench counters' says which this machine counts;\n"
-	  "fill workload only"),
+	  "an unknown name (a typo) is refused; fill workload only"),
 	{ .id = OPT_PRELOAD, .name = "preload", .arg = "NAME=PATH",
 	  .help = "measure the allocator library PATH as backend NAME\n"
 	  "(LD_PRELOAD in the measuring process); repeatable",
@@ -894,6 +894,40 @@ static int baseline_compare(struct result_file *baseline, const struct run_repor
 	return ret;
 }
 
+/*
+ * An event no one has heard of is a typo, refused before anything is
+ * measured (exit 2) with the nearest known names; one that exists but cannot
+ * be counted here is measured without, and the report says why.
+ */
+static void refuse_unknown_counters(const struct counter_list *list)
+{
+	struct counters_check *check;
+
+	if (!list->n)
+		return;
+	check = malloc(sizeof(*check));
+	if (!check)
+		return; /* the run's own check says what it can */
+	counters_check(list, check);
+	for (size_t i = 0; i < list->n; i++) {
+		const struct counter_status *st = &check->events[i];
+		const char *name = list->names[i];
+		char shown[COUNTERS_NAME_MAX + 16];
+
+		if (!st->unknown)
+			continue;
+		if (counters_short_name(name) != name)
+			snprintf(shown, sizeof(shown), COUNTERS_SDE_LIBRARY "::%s",
+				 counters_short_name(name));
+		else
+			copy_string(shown, sizeof(shown), name);
+		usage_die("unknown event '%s' in --counters%s%s%s ('allocbench counters' says "
+			  "which events this machine counts)", shown,
+			  *st->nearest ? "; did you mean " : "", st->nearest, *st->nearest ? "?" : "");
+	}
+	free(check);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_config config;
@@ -904,6 +938,7 @@ int cmd_run(int argc, char **argv)
 	int ret;
 
 	parse_run(argc, argv, &config);
+	refuse_unknown_counters(&config.counters);
 	/* Every measurement execs /proc/self/exe: without /proc, say so once, up front. */
 	if (access("/proc/self/exe", X_OK)) {
 		error("cannot run the measuring processes: '/proc/self/exe': %s (is /proc "

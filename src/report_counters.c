@@ -437,6 +437,7 @@ int report_counters_check_json(FILE *out, const struct counters_check *check)
 
 		cJSON_AddStringToObject(event, "name", check->list.names[i]);
 		cJSON_AddBoolToObject(event, "available", st->ok);
+		cJSON_AddBoolToObject(event, "unknown", st->unknown);
 		add_string_or_null(event, "component", st->component);
 		add_string_or_null(event, "description", st->description);
 		add_string_or_null(event, "reason", st->ok ? NULL : st->reason);

@@ -79,6 +79,22 @@ void format_bytes(char *buf, size_t size, uint64_t bytes);
 void copy_string(char *dst, size_t dst_size, const char *src);
 
 /*
+ * The edit distance between A and B, ignoring case: insertions, deletions,
+ * substitutions and swaps of two neighbours count one each (names of at
+ * most 127 bytes; longer ones are compared on their first 127).
+ */
+size_t name_distance(const char *a, const char *b);
+
+/*
+ * The names among the N of NAMES nearest to WORD, for "did you mean": up to
+ * MAX of them, the nearest first, each within a third of WORD's length (at
+ * least 2) and none further than the nearest plus one, written to BUF of
+ * SIZE bytes as "a, b, c" ("" when none is near). Returns how many.
+ */
+size_t nearest_names(const char *word, const char *const *names, size_t n, size_t max,
+		     char *buf, size_t size);
+
+/*
  * Text that came from outside (a report read back, the host name, an
  * allocator's version string) is made printable and valid UTF-8 before it
  * reaches a report, as the chart does: tab, newline and carriage return
