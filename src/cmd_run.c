@@ -196,6 +196,22 @@ static void list_backends(char *buf, size_t size, const struct run_config *confi
 		snprintf(buf + used, size - used, ", all");
 }
 
+/* "; did you mean pool?" for WORD among the names of LIST ("a, b, c"), or "". */
+static void did_you_mean(const char *word, const char *list, char *buf, size_t size)
+{
+	char copy[512], near[200], *save = NULL;
+	const char *names[64];
+	size_t n = 0;
+
+	copy_string(copy, sizeof(copy), list);
+	for (char *name = strtok_r(copy, ", ", &save); name && n < 64;
+	     name = strtok_r(NULL, ", ", &save))
+		names[n++] = name;
+	*buf = '\0';
+	if (nearest_names(word, names, n, 3, near, sizeof(near)))
+		snprintf(buf, size, "; did you mean %s?", near);
+}
+
 static void add_preload(struct run_config *config, struct preload *p)
 {
 	if (ALLOC_GROW(config->preloads, config->npreloads, config->preloads_alloc))
@@ -344,8 +360,11 @@ static void parse_backends(const char *text, struct run_config *config)
 		} else if ((k = allocator_known_find(item))) {
 			add_backend(config, require_known(config, k));
 		} else {
-			usage_die("unknown backend '%s' in --backend (known backends: %s)",
-				  item, known);
+			char near[256];
+
+			did_you_mean(item, known, near, sizeof(near));
+			usage_die("unknown backend '%s' in --backend%s (known backends: %s)",
+				  item, near, known);
 		}
 	}
 	cli_list_release(&list);
