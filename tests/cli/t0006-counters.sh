@@ -133,6 +133,12 @@ done
 run_ab --sizes 4,40 --total 1M --repeat 1 -q
 check_if '!HW_COUNTERS' "default list, only allocbench's own live: no counters table" \
 	sh -c "! grep -q '^counters per chunk' '$tmp/out'"
+# Counters no one asked for (no --counters): one line, not the details.
+check "no --counters: one line about the hardware counters" \
+	[ "$(grep -c '^hardware counters: ' "$tmp/out")" = 1 -a "$(sed -n '/^hardware counters: /{n;p;}' "$tmp/out")" = "" ]
+check "no --counters: no counters live/n/a lines" sh -c "! grep -Eq '^(counters live|counters n/a|  hint)' '$tmp/out'"
+check_if '!HW_COUNTERS' "no --counters: says none and where to read why" \
+	grep -q "^hardware counters: none on this machine; 'allocbench counters' says why$" "$tmp/out"
 run_ab --sizes 4,40 --total 1M --repeat 1 -q --counters default
 check "text run exits 0" [ "$rc" -eq 0 ]
 # The header's lines are wrapped at 80 columns: read them joined.
@@ -293,6 +299,9 @@ if make -s -C "$tmp/nopapi" PAPI=0 CFLAGS=-O0 SANITIZE= DEVELOPER=1 BUILD=out -j
 	"$tmp/nopapi/out/allocbench" --sizes 40 --backend pool --total 1M --repeat 1 -q >"$tmp/out" 2>"$tmp/err"
 	check "make PAPI=0: the run exits 0" [ $? -eq 0 ]
 	check "make PAPI=0: the run says why" \
+		grep -q "^hardware counters: none (not built with PAPI); 'allocbench counters' says why$" "$tmp/out"
+	"$tmp/nopapi/out/allocbench" --sizes 40 --backend pool --total 1M --repeat 1 -q --counters default >"$tmp/out" 2>"$tmp/err"
+	check "make PAPI=0: --counters given: every event and why" \
 		sh -c "sed -n '/^counters/,/^\$/p' '$tmp/out' | tr '\n' ' ' | tr -s ' ' | grep -q 'counters n/a: PAPI_TOT_CYC, .*: not built with PAPI'"
 	check "make PAPI=0: and measures" grep -Eq '^pool +40 +26214 ' "$tmp/out"
 else
