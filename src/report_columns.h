@@ -72,4 +72,12 @@ size_t report_identity_columns(enum workload workload);
 void report_column_format(char *buf, size_t size, const struct report_column *column,
 			  const struct run_report *report, const struct cell *cell);
 
+/*
+ * The backend as the text table names it: its name, and for malloc served
+ * by a third-party allocator (LD_PRELOAD=libjemalloc.so.2 allocbench
+ * --backend malloc) what served it, "malloc (jemalloc 5.3.0)", so that its
+ * figures are never read as the C library's.
+ */
+void report_backend_label(char *buf, size_t size, const struct cell *cell);
+
 #endif

@@ -175,7 +175,10 @@ int report_text_write(FILE *out, const struct run_report *report)
 		for (size_t c = 0; c < shown; c++) {
 			char buf[TABLE_CELL];
 
-			report_column_format(buf, sizeof(buf), &columns[c], report, cell);
+			if (columns[c].kind == COL_BACKEND)
+				report_backend_label(buf, sizeof(buf), cell);
+			else
+				report_column_format(buf, sizeof(buf), &columns[c], report, cell);
 			table_set(row, c, "%s", buf);
 		}
 		if (!cell->ok) {
