@@ -135,6 +135,11 @@ static const struct cell *cell_of(const struct run_report *report, const struct 
 	return NULL;
 }
 
+int report_x_floor_crosses(const struct stat_summary *s)
+{
+	return s->min < 1 && s->max > 1;
+}
+
 void report_backend_label(char *buf, size_t size, const struct cell *cell)
 {
 	static const char *const third_party[] = { "jemalloc", "mimalloc", "tcmalloc" };
@@ -231,7 +236,9 @@ void report_column_format(char *buf, size_t size, const struct report_column *c,
 	switch (c->kind) {
 	case COL_OVERHEAD:
 	case COL_METRIC_FIXED:
-		snprintf(buf, size, "%.2f", s.median);
+		/* A ratio to the floor whose runs lie on both sides of 1 says nothing. */
+		snprintf(buf, size, "%.2f%s", s.median,
+			 c->metric == METRIC_X_FLOOR && report_x_floor_crosses(&s) ? "?" : "");
 		break;
 	case COL_METRIC_COUNT:
 		snprintf(buf, size, "%.0f", s.median);

@@ -73,6 +73,13 @@ void report_column_format(char *buf, size_t size, const struct report_column *co
 			  const struct run_report *report, const struct cell *cell);
 
 /*
+ * 1 when the x floor summarised in S has runs on both sides of 1: whether
+ * the allocator is faster or slower than the floor is within the noise, and
+ * the table marks it with '?'.
+ */
+int report_x_floor_crosses(const struct stat_summary *s);
+
+/*
  * The backend as the text table names it: its name, and for malloc served
  * by a third-party allocator (LD_PRELOAD=libjemalloc.so.2 allocbench
  * --backend malloc) what served it, "malloc (jemalloc 5.3.0)", so that its

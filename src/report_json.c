@@ -25,17 +25,13 @@
 static void add_metric(cJSON *obj, const struct run_report *report,
 		       const struct cell *cell, enum metric metric)
 {
-	double runs[RUN_MAX_REPEAT], floor_ns = 0;
+	double runs[RUN_MAX_REPEAT];
 	struct stat_summary s;
 
-	if (cell_summary(report, cell, metric, &s)) {
+	if (cell_summary(report, cell, metric, &s) || cell_runs(report, cell, metric, runs)) {
 		cJSON_AddNullToObject(obj, metric_name(metric));
 		return;
 	}
-	if (metric == METRIC_X_FLOOR)
-		report_floor_ns(report, cell->size, &floor_ns);
-	for (unsigned r = 0; r < cell->runs; r++)
-		metric_value(cell, &cell->samples[r], metric, floor_ns, &runs[r]);
 	cJSON_AddItemToObject(obj, metric_name(metric), json_stat(&s, runs, cell->runs));
 }
 

@@ -108,6 +108,18 @@ static void print_footer(FILE *out, const struct run_report *report)
 		fprintf(out, "overhead resolution: one page over the count, at most %.3g B per "
 			"chunk;\nwarm: the same fill again after freeing everything, in the same "
 			"process\n", worst);
+		for (size_t i = 0; i < report->ncells; i++) {
+			struct stat_summary s;
+
+			if (!cell_summary(report, &report->cells[i], METRIC_X_FLOOR, &s) &&
+			    report_x_floor_crosses(&s)) {
+				fputs("x floor: alloc ns over the floor's, each run over the floor run "
+				      "measured next\nto it; ?: the runs' ratios lie on both sides of "
+				      "1, neither faster nor\nslower than the floor beyond the noise\n",
+				      out);
+				break;
+			}
+		}
 		fputs("overhead A(M): the average A, and M the cost of one more chunk (the slope\n"
 		      "of the growth read at each quarter) where they differ by more than two\n"
 		      "pages over the count; --format json gives one_time_bytes too\n", out);
