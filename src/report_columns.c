@@ -135,6 +135,14 @@ static const struct cell *cell_of(const struct run_report *report, const struct 
 	return NULL;
 }
 
+int report_time_spread_wide(const struct stat_summary *s)
+{
+	/* A time of nothing (the arena's free, 0.00 shown) has no spread to speak of. */
+	if (s->min <= 0 || s->median < 0.005)
+		return 0;
+	return s->max / s->min > REPORT_TIME_SPREAD;
+}
+
 int report_x_floor_crosses(const struct stat_summary *s)
 {
 	return s->min < 1 && s->max > 1;
@@ -236,9 +244,7 @@ void report_column_format(char *buf, size_t size, const struct report_column *c,
 	switch (c->kind) {
 	case COL_OVERHEAD:
 	case COL_METRIC_FIXED:
-		/* A ratio to the floor whose runs lie on both sides of 1 says nothing. */
-		snprintf(buf, size, "%.2f%s", s.median,
-			 c->metric == METRIC_X_FLOOR && report_x_floor_crosses(&s) ? "?" : "");
+		snprintf(buf, size, "%.2f", s.median);
 		break;
 	case COL_METRIC_COUNT:
 		snprintf(buf, size, "%.0f", s.median);

@@ -63,6 +63,43 @@ static void print_header(FILE *out, const struct run_report *report)
 	fputc('\n', out);
 }
 
+/*
+ * The text's mark after a figure: '?' on an x floor whose runs lie on both
+ * sides of 1, '~' on a time whose runs spread widely; "" for the others.
+ */
+static const char *text_mark(const struct run_report *report, const struct cell *cell,
+			     const struct report_column *column)
+{
+	struct stat_summary s;
+
+	if (!cell->ok || cell_summary(report, cell, column->metric, &s))
+		return "";
+	if (column->kind == COL_METRIC_FIXED && column->metric == METRIC_X_FLOOR)
+		return report_x_floor_crosses(&s) ? "?" : "";
+	if (column->kind == COL_METRIC || column->kind == COL_METRIC_MEGA)
+		return report_time_spread_wide(&s) ? "~" : "";
+	return "";
+}
+
+/* 1 when a time column of the table carries the '~' of a wide spread. */
+static int any_time_spread_wide(const struct run_report *report)
+{
+	const struct report_column *columns;
+	size_t ncolumns;
+
+	columns = report_columns(report->config->workload, &ncolumns);
+	for (size_t i = 0; i < report->ncells; i++)
+		for (size_t c = 0; c < ncolumns; c++) {
+			struct stat_summary s;
+
+			if ((columns[c].kind == COL_METRIC || columns[c].kind == COL_METRIC_MEGA) &&
+			    !cell_summary(report, &report->cells[i], columns[c].metric, &s) &&
+			    report_time_spread_wide(&s))
+				return 1;
+		}
+	return 0;
+}
+
 static void print_footer(FILE *out, const struct run_report *report)
 {
 	const struct run_config *config = report->config;
@@ -157,6 +194,9 @@ static void print_footer(FILE *out, const struct run_report *report)
 	default:
 		break;
 	}
+	if (any_time_spread_wide(report))
+		fprintf(out, "~: a time whose runs spread by more than %gx (max/min): the median "
+			"alone\nwould hide it\n", REPORT_TIME_SPREAD);
 	fputs("--format json gives min, max and every run\n", out);
 }
 
@@ -191,7 +231,7 @@ int report_text_write(FILE *out, const struct run_report *report)
 				report_backend_label(buf, sizeof(buf), cell);
 			else
 				report_column_format(buf, sizeof(buf), &columns[c], report, cell);
-			table_set(row, c, "%s", buf);
+			table_set(row, c, "%s%s", buf, text_mark(report, cell, &columns[c]));
 		}
 		if (!cell->ok) {
 			char note[256];
