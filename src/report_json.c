@@ -3,6 +3,7 @@
  * contract that scripts, `allocbench compare` and `allocbench plot` rely on.
  * Every field and its unit is documented in man/allocbench.1.
  */
+#include "verdict.h"
 #include "report_counters.h"
 #include "breakdown.h"
 #include "preload.h"
@@ -352,6 +353,12 @@ int report_json_write(FILE *out, const struct run_report *report)
 		cJSON_AddItemToArray(results, cell_json(report, &report->cells[i]));
 	cJSON_AddItemToObject(root, "results", results);
 	report_counters_json_status(root, &report->counters);
+	{
+		cJSON *summary = verdict_json(report);
+
+		if (summary)
+			cJSON_AddItemToObject(root, "summary", summary);
+	}
 
 	return json_write_document(out, root);
 }

@@ -10,6 +10,7 @@
 #include "run.h"
 #include "stats.h"
 #include "table.h"
+#include "verdict.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -245,6 +246,8 @@ int report_text_write(FILE *out, const struct run_report *report)
 	print_footer(out, report);
 	ret |= report_counters_text_table(out, report);
 	if (breakdown_write_text(out, report))
+		ret = -1;
+	if (verdict_write_text(out, report))
 		ret = -1;
 	return ret || ferror(out) ? -1 : 0;
 }
