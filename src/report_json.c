@@ -119,6 +119,14 @@ static cJSON *config_json(const struct run_config *config, unsigned jobs)
 	for (size_t i = 0; i < config->nsizes; i++)
 		cJSON_AddItemToArray(sizes, cJSON_CreateNumber((double)config->sizes[i]));
 	cJSON_AddItemToObject(obj, "sizes", sizes);
+	if (config->weights) {
+		/* random: each size's weight in the mix, in the order of sizes. */
+		cJSON *weights = cJSON_CreateArray();
+
+		for (size_t i = 0; i < config->nsizes; i++)
+			cJSON_AddItemToArray(weights, cJSON_CreateNumber(config->weights[i]));
+		cJSON_AddItemToObject(obj, "weights", weights);
+	}
 	for (size_t i = 0; i < config->nbackends; i++)
 		cJSON_AddItemToArray(backends, cJSON_CreateString(config->backends[i]->name));
 	cJSON_AddItemToObject(obj, "backends", backends);

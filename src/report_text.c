@@ -46,11 +46,16 @@ static void print_header(FILE *out, const struct run_report *report)
 	switch (config->workload) {
 	case WORKLOAD_RANDOM:
 		sizes[0] = '\0';
-		for (size_t i = 0; i < config->nsizes && used < sizeof(sizes); i++)
+		for (size_t i = 0; i < config->nsizes && used < sizeof(sizes); i++) {
 			used += (size_t)snprintf(sizes + used, sizeof(sizes) - used, "%s%zu",
 						 i ? "," : "", config->sizes[i]);
-		put_wrappedf(out, 80, "  ", "random: seed %llu, sizes %s B mixed in one heap",
-			     (unsigned long long)config->seed, sizes);
+			if (config->weights && used < sizeof(sizes))
+				used += (size_t)snprintf(sizes + used, sizeof(sizes) - used, ":%u",
+							 config->weights[i]);
+		}
+		put_wrappedf(out, 80, "  ", "random: seed %llu, sizes %s B mixed in one heap%s",
+			     (unsigned long long)config->seed, sizes,
+			     config->weights ? " (SIZE:WEIGHT)" : "");
 		break;
 	case WORKLOAD_THREADS:
 		put_wrappedf(out, 80, "  ",

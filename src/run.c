@@ -258,11 +258,15 @@ static void progress(const struct run_config *config, size_t done, size_t total,
 
 size_t run_mix_mean_size(const struct run_config *config)
 {
-	uint64_t sum = 0;
+	uint64_t sum = 0, n = 0;
 
-	for (size_t i = 0; i < config->nsizes; i++)
-		sum += config->sizes[i];
-	return (size_t)((sum + config->nsizes - 1) / config->nsizes);
+	for (size_t i = 0; i < config->nsizes; i++) {
+		uint64_t w = config->weights ? config->weights[i] : 1;
+
+		sum += config->sizes[i] * w;
+		n += w;
+	}
+	return (size_t)((sum + n - 1) / n);
 }
 
 /* Saturating arithmetic: UINT64_MAX stands for "more than 64 bits hold". */
@@ -529,6 +533,9 @@ static void measure_task(struct run_work *w, const struct run_task *task)
 		if (config->workload == WORKLOAD_RANDOM) {
 			params->nmix = config->nsizes;
 			memcpy(params->mix, config->sizes, config->nsizes * sizeof(config->sizes[0]));
+			if (config->weights)
+				memcpy(params->mix_weight, config->weights,
+				       config->nsizes * sizeof(config->weights[0]));
 			params->size = run_mix_mean_size(config);
 		}
 	}
