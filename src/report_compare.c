@@ -270,7 +270,7 @@ int compare_write_text(FILE *out, const struct comparison *c)
 		"backend", "size B", "metric", "baseline", "current", "change", "limit", "verdict",
 	};
 	struct table table;
-	int ret;
+	int ret, color = color_enabled(out);
 
 	put_wrappedf(out, TABLE_WIDTH, "  ", "allocbench compare: baseline '%s', current '%s'",
 		     c->baseline->path, c->current->path);
@@ -294,6 +294,9 @@ int compare_write_text(FILE *out, const struct comparison *c)
 			if (!line)
 				break;
 			line_cells(c, row, m, cells);
+			if (color && (!strcmp(cells[COL_VERDICT], "regressed") ||
+				      !strcmp(cells[COL_VERDICT], "failed")))
+				line->color = COLOR_RED;
 			table_set(line, 0, "%s", row->backend);
 			table_set(line, 1, "%llu", (unsigned long long)row->size);
 			for (int k = 0; k < NCOLS; k++)
@@ -313,7 +316,9 @@ int compare_write_text(FILE *out, const struct comparison *c)
 				     row->current->error ? row->current->error : "no reason given");
 	}
 	put_summary(out, c);
-	fprintf(out, "result: %s\n", c->regression ? "REGRESSION" : "no regression");
+	fprintf(out, "result: %s%s%s\n", color && c->regression ? COLOR_BOLD_RED : "",
+		c->regression ? "REGRESSION" : "no regression",
+		color && c->regression ? COLOR_RESET : "");
 	return ret || ferror(out) ? -1 : 0;
 }
 

@@ -213,7 +213,7 @@ int report_text_write(FILE *out, const struct run_report *report)
 	const struct report_column *columns;
 	size_t ncolumns, identity = report_identity_columns(workload);
 	struct table table;
-	int ret;
+	int ret, color = color_enabled(out);
 
 	columns = report_columns(workload, &ncolumns);
 	for (size_t c = 0; c < ncolumns; c++) {
@@ -244,6 +244,8 @@ int report_text_write(FILE *out, const struct run_report *report)
 
 			snprintf(note, sizeof(note), "failed: %s", cell->error);
 			table_set_note(row, note);
+			if (color)
+				row->color = COLOR_RED;
 		}
 	}
 	ret = table_print(&table, out);

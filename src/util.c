@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 __attribute__((format(printf, 2, 0)))
 static void vreport(const char *prefix, const char *fmt, va_list ap)
@@ -91,6 +92,16 @@ void format_bytes(char *buf, size_t size, uint64_t bytes)
 		u++;
 	}
 	snprintf(buf, size, "%llu %s", (unsigned long long)bytes, units[u]);
+}
+
+int color_enabled(FILE *out)
+{
+	const char *no_color = getenv("NO_COLOR");
+	int fd = fileno(out);
+
+	if (no_color && *no_color)
+		return 0;
+	return fd >= 0 && isatty(fd);
 }
 
 size_t name_distance(const char *a, const char *b)

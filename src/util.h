@@ -75,6 +75,17 @@ int grow_array(void *arrayp, size_t *alloc, size_t nr, size_t elem);
 /* "100 MiB" when BYTES is a whole number of a binary unit, else "123456 B". */
 void format_bytes(char *buf, size_t size, uint64_t bytes);
 
+/* SGR sequences for a terminal: regressions and failures in red. */
+#define COLOR_RED "\033[31m"
+#define COLOR_BOLD_RED "\033[1;31m"
+#define COLOR_RESET "\033[0m"
+
+/*
+ * 1 when text written to OUT may carry colour: OUT is a terminal and the
+ * NO_COLOR environment variable is unset or empty (https://no-color.org).
+ */
+int color_enabled(FILE *out);
+
 /* Copies SRC into DST of DST_SIZE bytes, always terminated, truncating. */
 void copy_string(char *dst, size_t dst_size, const char *src);
 
