@@ -54,6 +54,9 @@ int workload_parse(const char *name, enum workload *workload);
  */
 unsigned workload_default_rounds(enum workload workload, size_t count);
 
+/* The largest weight of a size in a weighted mix (--sizes 24:70,48:30). */
+#define MEASURE_MAX_WEIGHT 1000000
+
 /* Most sizes one random workload mixes. */
 #define MEASURE_MAX_MIX 64
 
@@ -78,6 +81,9 @@ struct measure_params {
 	unsigned threads;        /* threads: how many run at once */
 	size_t nmix;             /* random: sizes in the mix */
 	size_t mix[MEASURE_MAX_MIX]; /* random: the sizes, bytes */
+	unsigned mix_weight[MEASURE_MAX_MIX]; /* random: their weights; all 0: every size
+						 as likely (the sequence of an unweighted
+						 mix is the one it always was) */
 
 	/* Set up by the measuring process, never sent. */
 	const struct random_plan *plan; /* random: the sequence */
