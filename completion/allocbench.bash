@@ -154,7 +154,8 @@ _allocbench() {
 	run)
 		opts=(--sizes -s --backend -b --total -t --repeat -r --touch --align
 			--pool-block --workload -w --rounds --seed --threads --counters
-			--preload --format -f --output -o --baseline --timeout --jobs -j
+			--preload --format -f --output -o --export-json --export-csv
+			--export-markdown --baseline --timeout --jobs -j
 			--force --quiet -q --help -h --version -V)
 		;;
 	compare)
@@ -221,8 +222,11 @@ _allocbench() {
 	plot:--facet)
 		_allocbench_words "$cur" backend none
 		;;
-	*:--output | *:-o)
+	*:--output | *:-o | run:--export-csv | run:--export-markdown)
 		_allocbench_files "$cur"
+		;;
+	run:--export-json)
+		_allocbench_files "$cur" json
 		;;
 	run:--baseline)
 		_allocbench_files "$cur" json

@@ -43,6 +43,9 @@ enum {
 	OPT_PRELOAD,
 	OPT_TIMEOUT,
 	OPT_FORCE,
+	OPT_EXPORT_JSON,
+	OPT_EXPORT_CSV,
+	OPT_EXPORT_MARKDOWN,
 };
 
 /* The backends --backend knows, after its help. */
@@ -130,6 +133,13 @@ static const struct cli_option run_options[] = {
 	  "write the report to FILE (via a temporary file that\n"
 	  "is renamed into place; through a link, its target)\n"
 	  "instead of standard output"),
+	CLI_OPT(OPT_EXPORT_JSON, "export-json", "FILE",
+	  "also write the report as JSON to FILE, whatever\n"
+	  "the format on standard output or -o"),
+	CLI_OPT(OPT_EXPORT_CSV, "export-csv", "FILE",
+	  "also write the report as CSV to FILE"),
+	CLI_OPT(OPT_EXPORT_MARKDOWN, "export-markdown", "FILE",
+	  "also write the report as Markdown to FILE"),
 	CLI_OPT(OPT_BASELINE, "baseline", "FILE",
 	  "after measuring, compare with the JSON report FILE\n"
 	  "as allocbench compare does (its default limits),\n"
@@ -486,6 +496,42 @@ static void config_init(struct run_config *config)
 	config->writer = &run_writers[0];
 	config->timeout_s = RUNNER_DEFAULT_TIMEOUT;
 	counters_default_list(&config->counters);
+	config->exports[0] = (struct run_export){ "--export-json", &run_writers[1], NULL };
+	config->exports[1] = (struct run_export){ "--export-csv", &run_writers[2], NULL };
+	config->exports[2] = (struct run_export){ "--export-markdown", &run_writers[3], NULL };
+}
+
+/* Sets the file of the export OPTION (an index of config->exports); exits 2 when given twice. */
+static void set_export(struct run_config *config, size_t index, const char *path)
+{
+	struct run_export *e = &config->exports[index];
+
+	if (e->path)
+		usage_die("%s is given twice ('%s' and '%s')", e->option, e->path, path);
+	e->path = cli_file_name(path, e->option);
+}
+
+/*
+ * Refuses (exit 2) one file given to two of -o and the --export options:
+ * the second write would replace the first.
+ */
+static void check_exports(const struct run_config *config)
+{
+	for (size_t i = 0; i < RUN_MAX_EXPORTS; i++) {
+		const struct run_export *e = &config->exports[i];
+
+		if (!e->path)
+			continue;
+		if (!strcmp(e->path, "-"))
+			usage_die("%s '-': standard output holds the --format report; "
+				  "name a file", e->option);
+		if (config->output_path && !strcmp(config->output_path, e->path))
+			usage_die("'%s' is given to both --output and %s", e->path, e->option);
+		for (size_t k = 0; k < i; k++)
+			if (config->exports[k].path && !strcmp(config->exports[k].path, e->path))
+				usage_die("'%s' is given to both %s and %s", e->path,
+					  config->exports[k].option, e->option);
+	}
 }
 
 /* Reads the options of ARGV into *CONFIG and *ARGS; exits 2 on a bad one. */
@@ -611,6 +657,11 @@ static void read_options(int argc, char **argv, struct run_config *config, struc
 		case OPT_FORCE:
 			config->force = 1;
 			break;
+		case OPT_EXPORT_JSON:
+		case OPT_EXPORT_CSV:
+		case OPT_EXPORT_MARKDOWN:
+			set_export(config, (size_t)(c - OPT_EXPORT_JSON), optarg);
+			break;
 		case 'q':
 			config->quiet = 1;
 			break;
@@ -659,6 +710,7 @@ static void check_options(struct run_config *config, const struct run_args *args
 				  "nothing would be allocated", config->sizes[i],
 				  (unsigned long long)config->total_bytes);
 	check_representable(config);
+	check_exports(config);
 }
 
 /*
@@ -894,13 +946,44 @@ static int baseline_compare(struct result_file *baseline, const struct run_repor
 	return ret;
 }
 
+/*
+ * Writes REPORT to each --export-FORMAT file opened in EXPORTS (OPEN[i]
+ * set) and renames it into place; clears OPEN[i] for each one done.
+ * Returns 0, or -1 after an error naming the file (the others are still
+ * written).
+ */
+static int write_exports(const struct run_config *config, const struct run_report *report,
+			 struct output *exports, int *open)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < RUN_MAX_EXPORTS; i++) {
+		const struct run_export *e = &config->exports[i];
+
+		if (!open[i])
+			continue;
+		open[i] = 0;
+		errno = 0;
+		if (e->writer->write(exports[i].file, report)) {
+			error("cannot write the report to '%s' (%s): %s", e->path, e->option,
+			      strerror(errno ? errno : EIO));
+			output_abort(&exports[i]);
+			ret = -1;
+		} else if (output_commit(&exports[i])) {
+			ret = -1;
+		}
+	}
+	return ret;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_config config;
 	struct run_report report;
 	struct result_file baseline;
-	struct output out;
+	struct output out, exports[RUN_MAX_EXPORTS];
 	int have_baseline = 0, have_report = 0, have_output = 0;
+	int have_export[RUN_MAX_EXPORTS] = { 0 };
 	int ret;
 
 	parse_run(argc, argv, &config);
@@ -932,6 +1015,16 @@ int cmd_run(int argc, char **argv)
 		goto cleanup;
 	}
 	have_output = 1;
+	for (size_t i = 0; i < RUN_MAX_EXPORTS; i++) {
+		if (!config.exports[i].path)
+			continue;
+		if (output_open(&exports[i], config.exports[i].path)) {
+			if (runner_interrupted())
+				ret = interrupted_status(runner_interrupted(), &config);
+			goto cleanup;
+		}
+		have_export[i] = 1;
+	}
 	ret = run_measure_all(&config, &report);
 	have_report = 1;
 	if (ret) {
@@ -956,6 +1049,8 @@ int cmd_run(int argc, char **argv)
 		ret = output_commit(&out);
 	}
 	have_output = 0;
+	if (!ret)
+		ret = write_exports(&config, &report, exports, have_export);
 	ret = ret ? 1 : report.failed ? 1 : 0;
 	/*
 	 * The comparison goes to standard error, so that standard output (or
@@ -969,6 +1064,9 @@ int cmd_run(int argc, char **argv)
 cleanup:
 	if (have_output)
 		output_abort(&out);
+	for (size_t i = 0; i < RUN_MAX_EXPORTS; i++)
+		if (have_export[i])
+			output_abort(&exports[i]);
 	if (have_report)
 		run_report_release(&report);
 	if (have_baseline)
