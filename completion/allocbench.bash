@@ -1,6 +1,6 @@
 # bash completion for allocbench(1)
 #
-# Completes the commands (run, compare, plot, counters), each command's long
+# Completes the commands (run, compare, plot, counters, backends), each command's long
 # and short options, the values of the options that take one of a fixed set
 # (--backend, --workload, --format, --touch, plot's --metric, --x and --facet; the item after
 # the last comma of a comma-separated list), and file names for -o, --output,
@@ -144,7 +144,7 @@ _allocbench() {
 	# The command is the first argument when it names one; otherwise run
 	# (src/main.c).
 	case ${COMP_WORDS[1]-} in
-	run | compare | plot | counters)
+	run | compare | plot | counters | backends)
 		((cword > 1)) && cmd=${COMP_WORDS[1]}
 		;;
 	esac
@@ -168,6 +168,9 @@ _allocbench() {
 	counters)
 		opts=(--counters --format -f --help -h)
 		;;
+	backends)
+		opts=(--format -f --help -h)
+		;;
 	esac
 
 	case $cmd:$prev in
@@ -190,8 +193,11 @@ _allocbench() {
 			fi
 			[[ $w == *=* || ${COMP_WORDS[i + 1]-} == = ]] && preloads+=("${w%%=*}")
 		done
+		# list (allocbench backends) stands alone: not after a comma.
+		local -a alone=()
+		[[ $cur != *,* ]] && alone=(list)
 		_allocbench_list "$cur" malloc pool pool-locked arena \
-			"${installed[@]}" "${preloads[@]}" all
+			"${installed[@]}" "${preloads[@]}" all "${alone[@]}"
 		;;
 	compare:--backend)
 		# Rows of reports, measured wherever they were: every backend.
@@ -209,7 +215,7 @@ _allocbench() {
 	compare:--format | compare:-f)
 		_allocbench_words "$cur" text json markdown
 		;;
-	counters:--format | counters:-f)
+	counters:--format | counters:-f | backends:--format | backends:-f)
 		_allocbench_words "$cur" text json
 		;;
 	plot:--metric | plot:-m)
@@ -256,7 +262,7 @@ _allocbench() {
 		if [[ $cur == -* ]]; then
 			mapfile -t COMPREPLY < <(compgen -W "${opts[*]}" -- "$cur")
 		elif ((cword == 1)); then
-			mapfile -t COMPREPLY < <(compgen -W "run compare plot counters" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "run compare plot counters backends" -- "$cur")
 		elif [[ $cmd == compare || $cmd == plot ]]; then
 			_allocbench_files "$cur" json
 		else

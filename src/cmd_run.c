@@ -6,6 +6,7 @@
  * Exit status: 0, 1 a measurement failed or a regression, 2 bad usage,
  * 128+N after signal N. Like every command file, it may exit.
  */
+#include "backends_list.h"
 #include "cli.h"
 #include "commands.h"
 #include "compare.h"
@@ -58,7 +59,9 @@ static void help_backends(FILE *out)
 	fputs(
 "    NAME         a library given with --preload NAME=PATH\n"
 "    all          every built-in backend, every installed third-party\n"
-"                 allocator and every --preload\n", out);
+"                 allocator and every --preload\n"
+"    list         list them, whether each runs here and why not; measure\n"
+"                 nothing (as allocbench backends)\n", out);
 }
 
 /* The workloads --workload knows, after its help. */
@@ -170,6 +173,7 @@ static void run_help(FILE *out)
 "       allocbench compare BASELINE.json CURRENT.json [options]\n"
 "       allocbench plot [--metric LIST] [-o FILE] [FILE...]\n"
 "       allocbench counters [--counters LIST] [--format FORMAT]\n"
+"       allocbench backends [--format FORMAT]\n"
 "       allocbench --help | --version | COMMAND --help\n"
 "\n"
 "Measures what one allocation really costs: resident bytes and nanoseconds per\n"
@@ -203,7 +207,7 @@ static void list_backends(char *buf, size_t size, const struct run_config *confi
 			used += (size_t)snprintf(buf + used, size - used, ", %s",
 						 config->preloads[i]->name);
 	if (used < size)
-		snprintf(buf + used, size - used, ", all");
+		snprintf(buf + used, size - used, ", all, list");
 }
 
 static void add_preload(struct run_config *config, struct preload *p)
@@ -335,6 +339,18 @@ static void parse_backends(const char *text, struct run_config *config)
 		const struct allocator_known *k;
 		struct preload *p;
 
+		if (!strcmp(item, "list")) {
+			if (strcmp(text, "list"))
+				usage_die("--backend list cannot be combined with other backends "
+					  "('%s')", text);
+			/* As allocbench backends, with the --preload backends of this line. */
+			if (backends_list_write(stdout, 0, config->preloads, config->npreloads)) {
+				error("cannot write the list to standard output: %s",
+				      strerror(errno ? errno : EIO));
+				exit(1);
+			}
+			cli_exit_printed();
+		}
 		if (!strcmp(item, "all")) {
 			if (strcmp(text, "all"))
 				usage_die("--backend all cannot be combined with other backends "
