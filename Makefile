@@ -143,6 +143,13 @@ $(B)/src/%.o: src/%.c $(B)/build-flags $(B)/config.mk
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) -MMD -MP -c -o $@ $<
 
+# The build's own command line, for the reports (src/build_info.c): a header
+# written from build-flags, so that it changes when the flags do.
+$(B)/build_flags.h: $(B)/build-flags
+	@sed 's/  */ /g; s/ $$//; s/[\\"]/\\&/g; s/.*/#define ALLOCBENCH_BUILD_FLAGS "&"/' $< >$@.tmp && mv $@.tmp $@
+$(B)/src/build_info.o: $(B)/build_flags.h
+$(B)/src/build_info.o: ALL_CFLAGS += -I$(B)
+
 -include $(BIN_OBJ:.o=.d)
 
 $(LIB): $(LIB_OBJ)

@@ -154,7 +154,7 @@ _allocbench() {
 	run)
 		opts=(--sizes -s --backend -b --total -t --repeat -r --touch --align
 			--pool-block --workload -w --rounds --seed --threads --counters
-			--preload --format -f --output -o --export-json --export-csv
+			--preload --format -f --output -o --label -l --export-json --export-csv
 			--export-markdown --baseline --timeout --jobs -j
 			--force --quiet -q --help -h --version -V)
 		;;

@@ -224,7 +224,9 @@ int cmd_plot(int argc, char **argv)
 		if (results_load(args.files[loaded], &files[loaded]))
 			goto done;
 		inputs[loaded].file = &files[loaded];
+		/* --label, else the run's own --label, else the file's name. */
 		inputs[loaded].label = args.nlabels ? args.labels[loaded] :
+			files[loaded].label ? files[loaded].label :
 			strcmp(args.files[loaded], "-") ? args.files[loaded] : "standard input";
 	}
 	/* Without --metric, the panels that say most about the first report's workload. */

@@ -47,6 +47,7 @@ enum {
 	OPT_EXPORT_JSON,
 	OPT_EXPORT_CSV,
 	OPT_EXPORT_MARKDOWN,
+	OPT_LABEL,
 };
 
 /* The backends --backend knows, after its help. */
@@ -136,6 +137,9 @@ static const struct cli_option run_options[] = {
 	  "write the report to FILE (via a temporary file that\n"
 	  "is renamed into place; through a link, its target)\n"
 	  "instead of standard output"),
+	CLI_OPT('l', "label", "TEXT",
+	  "what this run is of (\"before the fix\"): kept in the\n"
+	  "report, shown by show, compare and plot"),
 	CLI_OPT(OPT_EXPORT_JSON, "export-json", "FILE",
 	  "also write the report as JSON to FILE, whatever\n"
 	  "the format on standard output or -o"),
@@ -673,6 +677,12 @@ static void read_options(int argc, char **argv, struct run_config *config, struc
 		case OPT_FORCE:
 			config->force = 1;
 			break;
+		case 'l':
+			if (!*optarg)
+				usage_die("empty --label (give what this run is of, e.g. "
+					  "--label 'before the fix')");
+			config->label = optarg;
+			break;
 		case OPT_EXPORT_JSON:
 		case OPT_EXPORT_CSV:
 		case OPT_EXPORT_MARKDOWN:
@@ -739,6 +749,8 @@ static void parse_run(int argc, char **argv, struct run_config *config)
 	struct run_args args = { .sizes = RUN_DEFAULT_SIZES, .backends = RUN_DEFAULT_BACKENDS };
 
 	config_init(config);
+	config->argc = argc;
+	config->argv = argv;
 	read_options(argc, argv, config, &args);
 	check_options(config, &args);
 }

@@ -5,6 +5,7 @@
  */
 #include "report_counters.h"
 #include "breakdown.h"
+#include "build_info.h"
 #include "preload.h"
 #include "json_out.h"
 #include "child/backend.h"
@@ -332,6 +333,32 @@ static cJSON *cell_json(const struct run_report *report, const struct cell *cell
 	return obj;
 }
 
+/*
+ * The command line of the run as an array of its words: "allocbench", then
+ * "run" when it was named, then the options as given.
+ */
+static cJSON *command_line_json(const struct run_config *config)
+{
+	cJSON *array = cJSON_CreateArray();
+
+	cJSON_AddItemToArray(array, cJSON_CreateString("allocbench"));
+	for (int i = 0; i < config->argc; i++)
+		if (i || !strcmp(config->argv[0], "run"))
+			cJSON_AddItemToArray(array, cJSON_CreateString(config->argv[i]));
+	return array;
+}
+
+/* How this binary was built (build_info.h). */
+static cJSON *build_json(void)
+{
+	cJSON *obj = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(obj, "compiler", build_compiler());
+	cJSON_AddStringToObject(obj, "flags", build_flags());
+	cJSON_AddBoolToObject(obj, "papi", build_papi());
+	return obj;
+}
+
 int report_json_write(FILE *out, const struct run_report *report)
 {
 	cJSON *root = cJSON_CreateObject(), *tool = cJSON_CreateObject();
@@ -345,7 +372,12 @@ int report_json_write(FILE *out, const struct run_report *report)
 	cJSON_AddStringToObject(tool, "name", "allocbench");
 	cJSON_AddStringToObject(tool, "version", ALLOCBENCH_VERSION);
 	cJSON_AddStringToObject(tool, "sanitizers", ALLOCBENCH_SANITIZE);
+	cJSON_AddItemToObject(tool, "build", build_json());
 	cJSON_AddItemToObject(root, "tool", tool);
+	if (report->config->label)
+		cJSON_AddStringToObject(root, "label", report->config->label);
+	if (report->config->argv)
+		cJSON_AddItemToObject(root, "command_line", command_line_json(report->config));
 	cJSON_AddStringToObject(root, "created", created);
 	cJSON_AddItemToObject(root, "host", host_json(&report->host));
 	cJSON_AddItemToObject(root, "config", config_json(report->config, report->jobs));

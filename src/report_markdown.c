@@ -52,6 +52,11 @@ static void put_header(FILE *out, const struct run_report *report)
 	char total[32];
 
 	format_bytes(total, sizeof(total), config->total_bytes);
+	if (config->label) {
+		fputs("**", out);
+		put_cell_text(out, config->label);
+		fputs("**\n\n", out);
+	}
 	fprintf(out, "**allocbench %s**: %s, %s per measurement, touch %s, "
 		"median of %u run%s%s; ", ALLOCBENCH_VERSION, workload_name(config->workload), total,
 		touch_name(config->touch), config->repeat, config->repeat == 1 ? "" : "s",

@@ -29,6 +29,8 @@ static void print_header(FILE *out, const struct run_report *report)
 		     ALLOCBENCH_VERSION, workload_name(config->workload), total,
 		     touch_name(config->touch), config->repeat, config->repeat == 1 ? "" : "s",
 		     report_jobs_note(report));
+	if (config->label)
+		put_wrappedf(out, 80, "  ", "label: %s", config->label);
 	put_wrappedf(out, 80, "  ", "host: %s, %s %s, %s %s, %d CPU%s, %s", host->hostname,
 		     host->kernel, host->machine, host->libc, host->libc_version, host->cpus,
 		     host->cpus == 1 ? "" : "s", host->cpu_model);

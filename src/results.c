@@ -303,6 +303,7 @@ static int load_parsed(struct result_file *file)
 	file->hostname = string_at(root, "host.hostname");
 	if (!file->hostname)
 		file->hostname = "";
+	file->label = string_at(root, "label");
 	file->created = string_at(root, "created");
 	if (!file->created)
 		file->created = "";

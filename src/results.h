@@ -43,6 +43,7 @@ struct result_file {
 	const char *tool_version;
 	const char *hostname;   /* host.hostname, or "" */
 	const char *created;    /* or "" */
+	const char *label;      /* the run's --label, or NULL */
 	const char *workload;   /* config.workload, or "fill" */
 	const char *touch;      /* config.touch, or "" */
 	uint64_t total_bytes;   /* config.total_bytes, or 0 */

@@ -72,6 +72,9 @@ struct run_config {
 					      RUN_MAX_JOBS (0 read as 1) */
 	int force;                         /* --force: run even above MemAvailable */
 	struct run_export exports[RUN_MAX_EXPORTS]; /* --export-json, -csv, -markdown */
+	const char *label;                 /* --label: what the report is of, or NULL */
+	char **argv;                       /* the command line, for the report: argv[0] */
+	int argc;                          /*   is "allocbench" or "run", not owned */
 };
 
 /*
