@@ -1,10 +1,10 @@
 # bash completion for allocbench(1)
 #
-# Completes the commands (run, compare, plot, counters, backends), each command's long
+# Completes the commands (run, compare, plot, show, counters, backends), each command's long
 # and short options, the values of the options that take one of a fixed set
 # (--backend, --workload, --format, --touch, plot's --metric, --x and --facet; the item after
 # the last comma of a comma-separated list), and file names for -o, --output,
-# --baseline and the reports that compare and plot read.
+# --baseline and the reports that compare, plot and show read.
 #
 # It needs bash 4 and nothing else: not the bash-completion package's
 # helpers, so that it works wherever it is sourced. Installed by make install
@@ -144,7 +144,7 @@ _allocbench() {
 	# The command is the first argument when it names one; otherwise run
 	# (src/main.c).
 	case ${COMP_WORDS[1]-} in
-	run | compare | plot | counters | backends)
+	run | compare | plot | show | counters | backends)
 		((cword > 1)) && cmd=${COMP_WORDS[1]}
 		;;
 	esac
@@ -167,6 +167,9 @@ _allocbench() {
 		;;
 	counters)
 		opts=(--counters --format -f --help -h)
+		;;
+	show)
+		opts=(--format -f --output -o --help -h)
 		;;
 	backends)
 		opts=(--format -f --help -h)
@@ -212,6 +215,9 @@ _allocbench() {
 	run:--format | run:-f)
 		_allocbench_words "$cur" text json csv markdown
 		;;
+	show:--format | show:-f)
+		_allocbench_words "$cur" text markdown csv
+		;;
 	compare:--format | compare:-f)
 		_allocbench_words "$cur" text json markdown
 		;;
@@ -254,7 +260,7 @@ _allocbench() {
 	run:--sizes | run:-s | run:--total | run:-t | run:--repeat | run:-r | \
 	run:--align | run:--pool-block | run:--rounds | run:--seed | \
 	run:--threads | run:--timeout | run:--jobs | run:-j | *:--counters | compare:--max-overhead | \
-	compare:--max-time | compare:--alpha | plot:--label | plot:-l)
+	compare:--max-time | compare:--alpha | plot:--label | plot:-l | run:--label | run:-l)
 		# A number, a size list, an event or a name: nothing to offer.
 		COMPREPLY=()
 		;;
@@ -262,8 +268,8 @@ _allocbench() {
 		if [[ $cur == -* ]]; then
 			mapfile -t COMPREPLY < <(compgen -W "${opts[*]}" -- "$cur")
 		elif ((cword == 1)); then
-			mapfile -t COMPREPLY < <(compgen -W "run compare plot counters backends" -- "$cur")
-		elif [[ $cmd == compare || $cmd == plot ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "run compare plot show counters backends" -- "$cur")
+		elif [[ $cmd == compare || $cmd == plot || $cmd == show ]]; then
 			_allocbench_files "$cur" json
 		else
 			COMPREPLY=()

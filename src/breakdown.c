@@ -14,6 +14,8 @@ static const char *const breakdown_names[BREAKDOWN_COUNT] = {
 	[BREAKDOWN_MARGINAL_METADATA] = "marginal_metadata_bytes",
 };
 
+_Static_assert(BREAKDOWN_COUNT == CELL_LOADED_BREAKDOWNS, "struct cell_loaded's breakdowns");
+
 const char *breakdown_name(enum breakdown b)
 {
 	return breakdown_names[b];
@@ -56,6 +58,13 @@ int breakdown_summary(const struct cell *cell, enum breakdown b,
 
 	if (!cell->ok || !cell->runs)
 		return -1;
+	if (cell->loaded) {
+		/* Read back from JSON: the summary only (RUNS is left alone). */
+		if (!cell->loaded->have_breakdown[b])
+			return -1;
+		*out = cell->loaded->breakdown[b];
+		return 0;
+	}
 	for (unsigned r = 0; r < cell->runs; r++)
 		if (breakdown_value(cell, &cell->samples[r], b, &values[r]))
 			return -1;

@@ -176,6 +176,7 @@ static void run_help(FILE *out)
 "usage: allocbench [run] [options]\n"
 "       allocbench compare BASELINE.json CURRENT.json [options]\n"
 "       allocbench plot [--metric LIST] [-o FILE] [FILE...]\n"
+"       allocbench show [--format FORMAT] [-o FILE] REPORT.json...\n"
 "       allocbench counters [--counters LIST] [--format FORMAT]\n"
 "       allocbench backends [--format FORMAT]\n"
 "       allocbench --help | --version | COMMAND --help\n"

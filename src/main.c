@@ -23,6 +23,7 @@ static const struct command commands[] = {
 	{ "run", cmd_run, 0 },  /* installs them itself, after checking its input */
 	{ "compare", cmd_compare, 1 },
 	{ "plot", cmd_plot, 1 },
+	{ "show", cmd_show, 1 },
 	{ "counters", cmd_counters, 0 },
 	{ "backends", cmd_backends, 0 },
 	{ RUNNER_CHILD_COMMAND, child_main, 0 },
@@ -79,7 +80,7 @@ int main(int argc, char **argv)
 			if (!strcmp(argv[1], commands[i].name))
 				return run_command(&commands[i], argc - 1, argv + 1);
 		if (argv[1][0] != '-')
-			usage_die("unknown command '%s' (expected run, compare, plot, counters or backends; "
+			usage_die("unknown command '%s' (expected run, compare, plot, show, counters or backends; "
 				  "see allocbench --help)", argv[1]);
 	}
 	return run_command(&commands[0], argc, argv);

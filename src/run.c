@@ -188,6 +188,12 @@ int cell_summary(const struct run_report *report, const struct cell *cell,
 
 	if (!cell->ok || !cell->runs || !metric_applies(metric, report->config->workload))
 		return -1;
+	if (cell->loaded) {
+		if (!cell->loaded->have_metric[metric])
+			return -1;
+		*out = cell->loaded->metric[metric];
+		return 0;
+	}
 	if (metric == METRIC_X_FLOOR && report_floor_ns(report, cell->size, &floor_ns))
 		return -1;
 	for (unsigned r = 0; r < cell->runs; r++)
