@@ -4,6 +4,7 @@
  * and the floor, ready to paste into an issue or a pull request.
  */
 #include "report_columns.h"
+#include "breakdown.h"
 #include "child/backend.h"
 #include "report.h"
 #include "run.h"
@@ -133,5 +134,7 @@ int report_markdown_write(FILE *out, const struct run_report *report)
 	for (size_t i = 0; i < report->ncells; i++)
 		put_row(out, report, &report->cells[i]);
 	put_footer(out, report);
+	if (breakdown_write_markdown(out, report))
+		return -1;
 	return ferror(out) ? -1 : 0;
 }
