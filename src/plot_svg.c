@@ -413,16 +413,13 @@ static void write_series(FILE *out, const struct plot *plot, const struct plot_p
 		fputs(" d=\"", out);
 		put_dense_line(out, plot, panel, pts, n, top);
 		fputs("\"/>\n", out);
-	} else if (n > 1) {
-		fputs("<path class=\"line\" stroke-width=\"1.8\" stroke-linejoin=\"round\"", out);
-		put_dash(out, s->input);
-		fputs(" d=\"", out);
-		for (size_t i = 0; i < n; i++)
-			fprintf(out, "%s%c%.1f %.1f", i ? " " : "",
-				!i || pts[i].break_before ? 'M' : 'L',
-				x_of(plot, pts[i].size_bytes), y_of(plot, panel, top, pts[i].median));
-		fputs("\"/>\n", out);
 	}
+	/*
+	 * A sparse series is its points alone: a line between 400 and 4000 B
+	 * would show values nobody measured (sizes in between fall in other
+	 * size classes). The first file's markers are filled, the others'
+	 * hollow.
+	 */
 	for (size_t i = 0; i < n && !s->dense; i++) {
 		fprintf(out, "<use class=\"point\" href=\"#marker%zu\" x=\"%.1f\" y=\"%.1f\" ",
 			s->style % NSTYLES, x_of(plot, pts[i].size_bytes),
@@ -596,10 +593,13 @@ static double write_legend(FILE *out, const struct plot *plot, double top)
 			series_name(name, sizeof(name), s);
 			fprintf(out, "<g class=\"legend-entry\" data-backend=\"");
 			put_text(out, s->backend, 0);
-			fprintf(out, "\">\n<path stroke=\"%s\" stroke-width=\"1.8\"", colour);
-			put_dash(out, s->input);
-			fprintf(out, " d=\"M%.1f %.1fh36\"/>\n", legend_left(plot), y);
-			if (!s->dense) {
+			fputs("\">\n", out);
+			/* A dense series is a line; a sparse one its markers alone. */
+			if (s->dense) {
+				fprintf(out, "<path stroke=\"%s\" stroke-width=\"1.8\"", colour);
+				put_dash(out, s->input);
+				fprintf(out, " d=\"M%.1f %.1fh36\"/>\n", legend_left(plot), y);
+			} else {
 				fprintf(out, "<use href=\"#marker%zu\" x=\"%.1f\" y=\"%.1f\" ",
 					s->style % NSTYLES, legend_left(plot) + 18, y);
 				put_marker_style(out, s);

@@ -138,7 +138,12 @@ check "the data-file attribute holds the path" grep -q "data-file=\"$tmp/b.json\
 markers() { sed -n "/data-label=\"$1\" data-backend=\"$2\"/,/<\/g>/p" "$tmp/two.svg" | grep -o 'href="#marker[0-9]*"' | sort -u; }
 check "a backend keeps its marker across files" [ "$(markers before pool)" = "$(markers 'after \&lt;\&amp;\&gt;' pool)" ]
 check "backends differ in marker" [ "$(markers before pool)" != "$(markers before arena)" ]
-check "the second file's line is dashed" sh -c "sed -n '/data-label=\"after/,/<\\/g>/p' '$tmp/two.svg' | grep -q 'class=\"line\".*stroke-dasharray'"
+# A sparse size axis is drawn as points, not lines that suggest values in between.
+check "sparse series: points, no line" sh -c "! grep -q '<path class=\"line\"' '$tmp/two.svg'"
+check "sparse series: the legend shows the marker, no line" \
+	sh -c "! sed -n '/<g class=\"legend\">/,/^<\\/g>\$/p' '$tmp/two.svg' | grep -q 'd=\"M[0-9.]* [0-9.]*h36\"'"
+check "the second file's markers are hollow" sh -c "sed -n '/data-label=\"after/,/<\\/g>/p' '$tmp/two.svg' | grep -q 'class=\"point\".*fill=\"#ffffff\"'"
+check "the first file's markers are filled" sh -c "! sed -n '/data-label=\"before\"/,/<\\/g>/p' '$tmp/two.svg' | grep 'class=\"point\"' | grep -q 'fill=\"#ffffff\"'"
 check "repetitions drawn as min-max bars" grep -q '<path class="range"' "$tmp/two.svg"
 
 run_ab plot "$tmp/a.json" --metric overhead,alloc_ns,free_ns,page_faults,free_page_faults,x_floor
@@ -175,7 +180,7 @@ run_ab plot "$tmp/gap.json" -o "$tmp/gap.svg"
 check "a report with a failed row plots the rest" [ "$rc" -eq 0 ]
 check "failed row: XML with the escaped host and error" xml_ok "$tmp/gap.svg"
 series "$tmp/gap.svg" >"$tmp/s.txt"
-check "failed row: malloc has 2 points, a cross and a broken line" grep -q "^overhead .* malloc 2 1 1 2\$" "$tmp/s.txt"
+check "failed row: malloc has 2 points, a cross and no line" grep -q "^overhead .* malloc 2 1 0 2\$" "$tmp/s.txt"
 check "failed row: pool is whole" grep -q "^overhead .* pool 3 0 0 3\$" "$tmp/s.txt"
 check "failed row: the cross sits at its size" grep -q '<path class="gap" data-size="64"' "$tmp/gap.svg"
 check "failed row: the note says why" grep -q 'class="note-failed".*malloc at 64 B: allocation 3 of 9 failed: &lt;no memory&gt; &amp; more' "$tmp/gap.svg"
@@ -381,6 +386,10 @@ run_ab --workload churn --sizes 16,64 --backend pool,malloc --total 1M --rounds 
 run_ab plot "$tmp/churn.json" -o "$tmp/churn.svg"
 check "a churn report plots without --metric" [ "$rc" -eq 0 ]
 check "... with the churn panels" grep -q 'churn_ns' "$tmp/churn.svg"
+# Panel titles and axes in words and units, not field names.
+check "... titled in words" grep -q '>Time per create and destroy pair, rounds 2 and later<' "$tmp/churn.svg"
+check "... its y axis in units" grep -q '>ns per pair (l[a-z ]*)<' "$tmp/churn.svg"
+check "... no field name as a heading or axis" sh -c "! grep -q '>churn_ns\|>churn_cold_ns' '$tmp/churn.svg'"
 check "... one series per backend and panel" [ "$(grep -c 'class="series"' "$tmp/churn.svg")" -eq 4 ]
 run_ab --workload threads --threads 2 --sizes 16,64 --backend pool --total 1M --rounds 1 --repeat 1 -q -f json -o "$tmp/thr.json"
 run_ab plot "$tmp/thr.json" -o "$tmp/thr.svg"
