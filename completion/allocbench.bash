@@ -226,7 +226,8 @@ _allocbench() {
 		;;
 	plot:--metric | plot:-m)
 		_allocbench_list "$cur" overhead alloc_ns free_ns page_faults \
-			free_page_faults x_floor churn_ns churn_cold_ns ops_per_s speedup
+			free_page_faults x_floor churn_ns churn_cold_ns ops_per_s speedup \
+			op_ns fragmentation
 		;;
 	plot:--x)
 		_allocbench_words "$cur" log linear

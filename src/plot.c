@@ -171,7 +171,7 @@ static int collect_series(struct plot *plot)
 			const struct result_row *row = &file->rows[r];
 			struct plot_series *s;
 
-			if (!row->size) {
+			if (!row->size && !plot->bars) {
 				plot->mixed_rows++;
 				continue;
 			}
@@ -228,7 +228,7 @@ static int collect_points(struct plot *plot, struct plot_panel *panel, size_t si
 		const struct result_row *row = &file->rows[r];
 		struct result_stat st;
 
-		if (!row->size || !row->ok || strcmp(row->backend, s->backend) ||
+		if ((!row->size && !plot->bars) || !row->ok || strcmp(row->backend, s->backend) ||
 		    (s->workload_shown && !same_str(row->workload, s->workload)))
 			continue;
 		if (results_row_stat(file, row, panel->field, &st) || !isfinite(st.median)) {
@@ -351,17 +351,21 @@ static int build_panel(struct plot *plot, struct plot_panel *panel, const char *
 			     "or a statistic of the results such as counters.PAPI_TOT_CYC.alloc)",
 			     metric);
 	}
-	choose_y_axis(plot, panel, info ? info->log_allowed : 1);
+	/* A bar's length is its value: from 0, on a linear axis. */
+	choose_y_axis(plot, panel, !plot->bars && (info ? info->log_allowed : 1));
 	return 0;
 }
 
-/* A file whose every row failed or mixes sizes has nothing to plot. */
-static int check_rows(const struct result_file *file)
+/*
+ * A file whose every row failed or mixes sizes has nothing to plot; with
+ * BARS (no file has a size axis), one whose every row failed.
+ */
+static int check_rows(const struct result_file *file, int bars)
 {
 	size_t usable = 0, failed = 0, mixed = 0;
 
 	for (size_t r = 0; r < file->nrows; r++) {
-		usable += file->rows[r].ok && file->rows[r].size;
+		usable += file->rows[r].ok && (file->rows[r].size || bars);
 		failed += !file->rows[r].ok;
 		mixed += !file->rows[r].size;
 	}
@@ -610,12 +614,17 @@ int plot_build(struct plot *plot, const struct plot_input *inputs, size_t ninput
 		return error("no input to plot");
 	if (!nmetrics || nmetrics > PLOT_MAX_METRICS)
 		return error("%zu metrics asked for (expected 1 to %d)", nmetrics, PLOT_MAX_METRICS);
+	/* Without a size in any row (random, replay): bars per backend. */
+	plot->bars = 1;
+	for (size_t in = 0; in < ninputs; in++)
+		for (size_t r = 0; r < inputs[in].file->nrows; r++)
+			plot->bars &= !inputs[in].file->rows[r].size;
 	for (size_t in = 0; in < ninputs; in++) {
 		if (!inputs[in].file->nrows)
 			return error("'%s': the results list is empty, nothing to plot",
 				     inputs[in].file->path);
 		/* Before the metrics: an unknown metric is not the problem here. */
-		if (check_rows(inputs[in].file))
+		if (check_rows(inputs[in].file, plot->bars))
 			return -1;
 	}
 	if (collect_series(plot))
@@ -629,7 +638,15 @@ int plot_build(struct plot *plot, const struct plot_input *inputs, size_t ninput
 			return -1;
 	if (check_points(plot) || collect_sizes(plot))
 		return -1;
-	choose_x_axis(plot);
+	if (plot->bars) {
+		/* No size axis: the bars side by side, PLOT_BAR_SLOT_PX each at least. */
+		plot->area_px = fmin(fmax((double)plot->nseries * PLOT_BAR_SLOT_PX, PLOT_AREA_PX),
+				     PLOT_AREA_MAX_PX);
+		plot->x_lo = 0;
+		plot->x_hi = 1;
+	} else {
+		choose_x_axis(plot);
+	}
 	/* After the y axes: the facets of a metric share the metric's. */
 	if (plot->facet == PLOT_FACET_BACKEND)
 		return split_by_backend(plot);
