@@ -1,7 +1,10 @@
 /*
- * report_json.c - the machine-readable report (schema "allocbench/1"), the
+ * report_json.c - the machine-readable report (schema "allocbench/2"), the
  * contract that scripts, `allocbench compare` and `allocbench plot` rely on.
- * Every field and its unit is documented in man/allocbench.1.
+ * Every field and its unit is documented in man/allocbench.1. What was not
+ * measured is left out (allocbench/1 wrote null): the writers below add
+ * null where a value does not exist, and json_drop_nulls() removes those
+ * members before the document is printed.
  */
 #include "report_counters.h"
 #include "breakdown.h"
@@ -20,7 +23,7 @@
 #include <string.h>
 #include <time.h>
 
-#define JSON_SCHEMA "allocbench/1"
+#define JSON_SCHEMA "allocbench/2"
 
 /* Adds METRIC of CELL as {median, min, max, runs}, or null when it does not exist. */
 static void add_metric(cJSON *obj, const struct run_report *report,
@@ -359,6 +362,26 @@ static cJSON *build_json(void)
 	return obj;
 }
 
+/*
+ * Removes every member of NODE's objects, at any depth, whose value is null:
+ * allocbench/2 leaves out what was not measured. Array elements stay (an
+ * array of runs holds numbers only).
+ */
+static void json_drop_nulls(cJSON *node)
+{
+	cJSON *item = node ? node->child : NULL;
+
+	while (item) {
+		cJSON *next = item->next;
+
+		if (cJSON_IsNull(item) && cJSON_IsObject(node))
+			cJSON_Delete(cJSON_DetachItemViaPointer(node, item));
+		else
+			json_drop_nulls(item);
+		item = next;
+	}
+}
+
 int report_json_write(FILE *out, const struct run_report *report)
 {
 	cJSON *root = cJSON_CreateObject(), *tool = cJSON_CreateObject();
@@ -388,6 +411,7 @@ int report_json_write(FILE *out, const struct run_report *report)
 		cJSON_AddItemToArray(results, cell_json(report, &report->cells[i]));
 	cJSON_AddItemToObject(root, "results", results);
 	report_counters_json_status(root, &report->counters);
+	json_drop_nulls(root);
 
 	return json_write_document(out, root);
 }

@@ -8,7 +8,7 @@ run_ab --sizes 40,400 --backend malloc,pool --total 1M --repeat 2 -q \
 	--export-json "$tmp/r.json" --export-csv "$tmp/r.csv" --export-markdown "$tmp/r.md"
 check "a run with three exports exits 0" [ "$rc" -eq 0 ]
 check "the text report is still on standard output" grep -q '^pool  *40 ' "$tmp/out"
-check "--export-json writes a JSON report" [ "$(jq_get "$tmp/r.json" schema)" = allocbench/1 ]
+check "--export-json writes a JSON report" [ "$(jq_get "$tmp/r.json" schema)" = allocbench/2 ]
 check "--export-json has every row" [ "$(jq_get "$tmp/r.json" 'results#')" -eq 4 ]
 check "--export-csv writes a header and one line per row" [ "$(wc -l <"$tmp/r.csv")" -eq 5 ]
 check "--export-markdown writes a GitHub table" grep -q '^| pool | 40 |' "$tmp/r.md"
@@ -23,7 +23,7 @@ check "the text report is the same measurement" near "$json_ns" "$text_ns" 0.51
 # --format json to standard output with a CSV export.
 run_ab --sizes 40 --backend pool --total 1M --repeat 1 -q -f json --export-csv "$tmp/j.csv"
 check "--format json with --export-csv: JSON on standard output" \
-	[ "$(jq_get "$tmp/out" schema)" = allocbench/1 ]
+	[ "$(jq_get "$tmp/out" schema)" = allocbench/2 ]
 check "--format json with --export-csv: the CSV file" [ "$(wc -l <"$tmp/j.csv")" -eq 2 ]
 
 # An unwritable export is refused before anything is measured.
