@@ -18,6 +18,14 @@ done
 for b in jemalloc mimalloc tcmalloc; do
 	check "backends: $b not installed is not available" grep -Eq "^$b +no " "$tmp/out"
 done
+# AddressSanitizer must be the first library loaded: a sanitizer build
+# preloads nothing, and says so instead.
+if ! test_have_prereq '!ASAN'; then
+	check "backends: a sanitizer build says why it preloads nothing" \
+		sh -c "tr -s ' \n' ' ' <'$tmp/out' | grep -q 'why not: this build uses AddressSanitizer'"
+	test_done
+	exit 0
+fi
 check "backends says why not, with the package" \
 	sh -c "tr -s ' \n' ' ' <'$tmp/out' | grep -q 'why not: not installed: no libjemalloc.so.2 in \\\$ALLOCBENCH_LIBRARY_PATH ($tmp/empty); on Debian: apt-get install libjemalloc2'"
 check "backends lines fit 80 columns" [ "$(awk 'length > 80' "$tmp/out" | wc -l)" -eq 0 ]
