@@ -8,6 +8,7 @@
 #                   churn and random against data/baseline*.json
 #   make baseline   measure the gate's baselines anew on this machine
 #   make install    PREFIX=/usr/local DESTDIR= (binary and man page)
+#   make V=1        print every compiler command in full (default: "CC src/run.o")
 #   make fuzz       build the libFuzzer targets with clang and run each for
 #                   FUZZ_SECONDS (default 60); new crashes go to tests/fuzz/crashes/
 #
@@ -65,6 +66,20 @@ ALL_CFLAGS += $(PAPI_DEFINE)
 # header rebuilds only the objects that include it), the binary, the unit
 # tests, the test tools and the fuzz replays. `make` (all) copies the
 # variant's binary to ./allocbench; make check tests the variant's own.
+# Quiet by default, as git and Linux build: one short line per step
+# ("   CC src/run.o"); V=1 prints the whole commands.
+ifeq ($(V),1)
+QUIET_CC =
+QUIET_LINK =
+QUIET_AR =
+QUIET_GEN =
+else
+QUIET_CC = @echo '   CC $(@:$(B)/%=%)';
+QUIET_LINK = @echo '   LINK $(@:$(B)/%=%)';
+QUIET_AR = @echo '   AR $(@:$(B)/%=%)';
+QUIET_GEN = @echo '   GEN $(@:$(B)/%=%)';
+endif
+
 comma := ,
 empty :=
 space := $(empty) $(empty)
@@ -137,29 +152,36 @@ allocbench: $(B)/allocbench
 	@cmp -s $< $@ || { echo "cp $< $@"; cp $< $@; }
 
 $(B)/allocbench: $(BIN_OBJ) src/heap_interpose.sym $(B)/build-flags
-	$(CC) $(ALL_LDFLAGS) $(BIN_LDFLAGS) -o $@ $(BIN_OBJ) $(LIBS)
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(BIN_LDFLAGS) -o $@ $(BIN_OBJ) $(LIBS)
 
 $(B)/src/%.o: src/%.c $(B)/build-flags $(B)/config.mk
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) -MMD -MP -c -o $@ $<
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) -MMD -MP -c -o $@ $<
+
+# The build's own command line, for the reports (src/build_info.c): a header
+# written from build-flags, so that it changes when the flags do.
+$(B)/build_flags.h: $(B)/build-flags
+	$(QUIET_GEN)sed 's/  */ /g; s/ $$//; s/[\\"]/\\&/g; s/.*/#define ALLOCBENCH_BUILD_FLAGS "&"/' $< >$@.tmp && mv $@.tmp $@
+$(B)/src/build_info.o: $(B)/build_flags.h
+$(B)/src/build_info.o: ALL_CFLAGS += -I$(B)
 
 -include $(BIN_OBJ:.o=.d)
 
 $(LIB): $(LIB_OBJ)
-	rm -f $@
-	$(AR) rcs $@ $(LIB_OBJ)
+	@rm -f $@
+	$(QUIET_AR)$(AR) rcs $@ $(LIB_OBJ)
 
 $(B)/tests/unit/test_%: tests/unit/test_%.c tests/unit/check.h $(LIB) $(B)/build-flags
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) -Isrc $(ALL_LDFLAGS) -o $@ $< $(LIB) $(LIBS)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) -Isrc $(ALL_LDFLAGS) -o $@ $< $(LIB) $(LIBS)
 
 $(B)/tests/tools/%: tests/tools/%.c tests/tools/tool_json.h $(B)/build-flags
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(TOOL_LIBS)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(TOOL_LIBS)
 
 $(B)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB) $(B)/build-flags
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) -Isrc $(ALL_LDFLAGS) -o $@ tests/fuzz/replay.c $< $(LIB) $(LIBS)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) -Isrc $(ALL_LDFLAGS) -o $@ tests/fuzz/replay.c $< $(LIB) $(LIBS)
 
 run: deps
 	@$(MAKE) --no-print-directory allocbench

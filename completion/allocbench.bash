@@ -1,10 +1,10 @@
 # bash completion for allocbench(1)
 #
-# Completes the commands (run, compare, plot, counters), each command's long
+# Completes the commands (run, compare, plot, show, counters, backends), each command's long
 # and short options, the values of the options that take one of a fixed set
 # (--backend, --workload, --format, --touch, plot's --metric, --x and --facet; the item after
 # the last comma of a comma-separated list), and file names for -o, --output,
-# --baseline and the reports that compare and plot read.
+# --baseline and the reports that compare, plot and show read.
 #
 # It needs bash 4 and nothing else: not the bash-completion package's
 # helpers, so that it works wherever it is sourced. Installed by make install
@@ -144,7 +144,7 @@ _allocbench() {
 	# The command is the first argument when it names one; otherwise run
 	# (src/main.c).
 	case ${COMP_WORDS[1]-} in
-	run | compare | plot | counters)
+	run | compare | plot | show | counters | backends)
 		((cword > 1)) && cmd=${COMP_WORDS[1]}
 		;;
 	esac
@@ -154,7 +154,8 @@ _allocbench() {
 	run)
 		opts=(--sizes -s --backend -b --total -t --repeat -r --touch --align
 			--pool-block --workload -w --rounds --seed --threads --counters
-			--preload --format -f --output -o --baseline --timeout --jobs -j
+			--preload --format -f --output -o --label -l --export-json --export-csv
+			--export-markdown --baseline --timeout --jobs -j
 			--force --quiet -q --help -h --version -V)
 		;;
 	compare)
@@ -166,6 +167,12 @@ _allocbench() {
 		;;
 	counters)
 		opts=(--counters --format -f --help -h)
+		;;
+	show)
+		opts=(--format -f --output -o --help -h)
+		;;
+	backends)
+		opts=(--format -f --help -h)
 		;;
 	esac
 
@@ -189,8 +196,11 @@ _allocbench() {
 			fi
 			[[ $w == *=* || ${COMP_WORDS[i + 1]-} == = ]] && preloads+=("${w%%=*}")
 		done
+		# list (allocbench backends) stands alone: not after a comma.
+		local -a alone=()
+		[[ $cur != *,* ]] && alone=(list)
 		_allocbench_list "$cur" malloc pool pool-locked arena \
-			"${installed[@]}" "${preloads[@]}" all
+			"${installed[@]}" "${preloads[@]}" all "${alone[@]}"
 		;;
 	compare:--backend)
 		# Rows of reports, measured wherever they were: every backend.
@@ -205,15 +215,19 @@ _allocbench() {
 	run:--format | run:-f)
 		_allocbench_words "$cur" text json csv markdown
 		;;
+	show:--format | show:-f)
+		_allocbench_words "$cur" text markdown csv
+		;;
 	compare:--format | compare:-f)
 		_allocbench_words "$cur" text json markdown
 		;;
-	counters:--format | counters:-f)
+	counters:--format | counters:-f | backends:--format | backends:-f)
 		_allocbench_words "$cur" text json
 		;;
 	plot:--metric | plot:-m)
 		_allocbench_list "$cur" overhead alloc_ns free_ns page_faults \
-			free_page_faults x_floor churn_ns churn_cold_ns ops_per_s speedup
+			free_page_faults x_floor churn_ns churn_cold_ns ops_per_s speedup \
+			op_ns fragmentation
 		;;
 	plot:--x)
 		_allocbench_words "$cur" log linear
@@ -221,8 +235,11 @@ _allocbench() {
 	plot:--facet)
 		_allocbench_words "$cur" backend none
 		;;
-	*:--output | *:-o)
+	*:--output | *:-o | run:--export-csv | run:--export-markdown)
 		_allocbench_files "$cur"
+		;;
+	run:--export-json)
+		_allocbench_files "$cur" json
 		;;
 	run:--baseline)
 		_allocbench_files "$cur" json
@@ -244,7 +261,7 @@ _allocbench() {
 	run:--sizes | run:-s | run:--total | run:-t | run:--repeat | run:-r | \
 	run:--align | run:--pool-block | run:--rounds | run:--seed | \
 	run:--threads | run:--timeout | run:--jobs | run:-j | *:--counters | compare:--max-overhead | \
-	compare:--max-time | compare:--alpha | plot:--label | plot:-l)
+	compare:--max-time | compare:--alpha | plot:--label | plot:-l | run:--label | run:-l)
 		# A number, a size list, an event or a name: nothing to offer.
 		COMPREPLY=()
 		;;
@@ -252,8 +269,8 @@ _allocbench() {
 		if [[ $cur == -* ]]; then
 			mapfile -t COMPREPLY < <(compgen -W "${opts[*]}" -- "$cur")
 		elif ((cword == 1)); then
-			mapfile -t COMPREPLY < <(compgen -W "run compare plot counters" -- "$cur")
-		elif [[ $cmd == compare || $cmd == plot ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "run compare plot show counters backends" -- "$cur")
+		elif [[ $cmd == compare || $cmd == plot || $cmd == show ]]; then
 			_allocbench_files "$cur" json
 		else
 			COMPREPLY=()

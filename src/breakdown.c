@@ -14,6 +14,8 @@ static const char *const breakdown_names[BREAKDOWN_COUNT] = {
 	[BREAKDOWN_MARGINAL_METADATA] = "marginal_metadata_bytes",
 };
 
+_Static_assert(BREAKDOWN_COUNT == CELL_LOADED_BREAKDOWNS, "struct cell_loaded's breakdowns");
+
 const char *breakdown_name(enum breakdown b)
 {
 	return breakdown_names[b];
@@ -56,6 +58,13 @@ int breakdown_summary(const struct cell *cell, enum breakdown b,
 
 	if (!cell->ok || !cell->runs)
 		return -1;
+	if (cell->loaded) {
+		/* Read back from JSON: the summary only (RUNS is left alone). */
+		if (!cell->loaded->have_breakdown[b])
+			return -1;
+		*out = cell->loaded->breakdown[b];
+		return 0;
+	}
 	for (unsigned r = 0; r < cell->runs; r++)
 		if (breakdown_value(cell, &cell->samples[r], b, &values[r]))
 			return -1;
@@ -156,6 +165,85 @@ static void short_version(char *buf, size_t size, const char *version)
 	buf[n] = '\0';
 }
 
+void breakdown_allocator(char *buf, size_t size, const struct cell *cell)
+{
+	const struct allocator_info *info;
+	char version[32];
+
+	buf[0] = '\0';
+	if (!cell->ok || !cell->runs)
+		return;
+	info = &cell->samples[cell_median_run(cell)].allocator;
+	if (!info->name[0])
+		return;
+	short_version(version, sizeof(version), info->version);
+	snprintf(buf, size, "%s%s%s", info->name, strcmp(version, "unknown") ? " " : "",
+		 strcmp(version, "unknown") ? version : "");
+}
+
+/* Writes TEXT into a Markdown table cell or list item: '|' escaped, line breaks as spaces. */
+static void put_markdown_text(FILE *out, const char *text)
+{
+	for (const char *p = text; *p; p++) {
+		if (*p == '|' || *p == '\\' || *p == '*' || *p == '_')
+			fputc('\\', out);
+		fputc(*p == '\n' || *p == '\r' ? ' ' : *p, out);
+	}
+}
+
+int breakdown_write_markdown(FILE *out, const struct run_report *report)
+{
+	size_t nrows = 0, nnotes = 0;
+
+	for (size_t i = 0; i < report->ncells; i++) {
+		const struct cell *cell = &report->cells[i];
+		struct stat_summary s;
+		char who[160];
+
+		if (breakdown_summary(cell, BREAKDOWN_USABLE, &s, NULL))
+			continue;
+		if (!nrows++)
+			fputs("\nWhere the overhead goes, B/chunk (medians): slack = usable - size "
+			      "rounds the request up to the size class; metadata = overhead - slack "
+			      "is the rest; marginal metadata = marginal - slack, of one more chunk.\n"
+			      "\n| backend | size (B) | usable (B) | slack (B) | metadata (B) | "
+			      "marginal metadata (B) | allocator |\n"
+			      "|:--|--:|--:|--:|--:|--:|:--|\n", out);
+		fputs("| ", out);
+		put_markdown_text(out, cell->backend->name);
+		fprintf(out, " | %zu | %.2f |", cell->size, s.median);
+		for (int b = BREAKDOWN_SLACK; b < BREAKDOWN_COUNT; b++) {
+			if (breakdown_summary(cell, (enum breakdown)b, &s, NULL)) {
+				fputs(" |", out);
+				continue;
+			}
+			fprintf(out, " %.2f%s |", s.median,
+				b == BREAKDOWN_METADATA && (breakdown_metadata_negative(cell) == 1 ||
+				breakdown_slack_exceeds_overhead(report, cell) == 1) ? "\\*" : "");
+		}
+		breakdown_allocator(who, sizeof(who), cell);
+		fputc(' ', out);
+		put_markdown_text(out, who);
+		fputs(" |\n", out);
+	}
+	for (size_t i = 0; nrows && i < report->ncells; i++) {
+		const struct cell *cell = &report->cells[i];
+		char notes[BREAKDOWN_MAX_NOTES][BREAKDOWN_NOTE_BYTES];
+		size_t n = breakdown_notes(report, cell, notes);
+
+		for (size_t k = 0; k < n; k++) {
+			if (!nnotes++)
+				fputs("\nNotes:\n\n", out);
+			fputs("- ", out);
+			put_markdown_text(out, cell->backend->name);
+			fprintf(out, " %zu B: ", cell->size);
+			put_markdown_text(out, notes[k]);
+			fputc('\n', out);
+		}
+	}
+	return ferror(out) ? -1 : 0;
+}
+
 static const char *const head1[] = { "", "size", "usable", "slack", "metadata", "marginal", "allocator" };
 static const char *const head2[] = { "backend", "B", "B", "B", "B", "metadata", "version" };
 
@@ -168,10 +256,9 @@ int breakdown_write_text(FILE *out, const struct run_report *report)
 	table_init(&table, sizeof(head2) / sizeof(head2[0]), head1, head2);
 	for (size_t i = 0; i < report->ncells; i++) {
 		const struct cell *cell = &report->cells[i];
-		const struct allocator_info *info;
 		struct stat_summary s;
 		struct table_row *row;
-		char version[32], who[160];
+		char who[160];
 
 		if (breakdown_summary(cell, BREAKDOWN_USABLE, &s, NULL))
 			continue;
@@ -189,10 +276,7 @@ int breakdown_write_text(FILE *out, const struct run_report *report)
 				  breakdown_slack_exceeds_overhead(report, cell) == 1 ? "*" : "");
 		if (!breakdown_summary(cell, BREAKDOWN_MARGINAL_METADATA, &s, NULL))
 			table_set(row, 5, "%.2f", s.median);
-		info = &cell->samples[cell_median_run(cell)].allocator;
-		short_version(version, sizeof(version), info->version);
-		snprintf(who, sizeof(who), "%s%s%s", info->name,
-			 strcmp(version, "unknown") ? " " : "", strcmp(version, "unknown") ? version : "");
+		breakdown_allocator(who, sizeof(who), cell);
 		table_set_note(row, who);
 	}
 	if (!table.nrows) {

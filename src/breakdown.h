@@ -88,4 +88,14 @@ size_t breakdown_notes(const struct run_report *report, const struct cell *cell,
  */
 int breakdown_write_text(FILE *out, const struct run_report *report);
 
+/* breakdown_write_text() as a GitHub table and a list of notes, for --format markdown. */
+int breakdown_write_markdown(FILE *out, const struct run_report *report);
+
+/*
+ * The allocator that served malloc in CELL's median run, as the text's last
+ * column gives it ("glibc 2.36", "jemalloc 5.3.0"), into BUF; "" when CELL
+ * is not of the malloc family or failed.
+ */
+void breakdown_allocator(char *buf, size_t size, const struct cell *cell);
+
 #endif

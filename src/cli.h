@@ -42,7 +42,7 @@ struct cli_option {
 #define CLI_OPT_FORMAT(help) CLI_OPT('f', "format", "FORMAT", help)
 
 /* Most options one command may have. */
-#define CLI_MAX_OPTIONS 32
+#define CLI_MAX_OPTIONS 48
 
 struct counter_list;
 

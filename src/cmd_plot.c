@@ -27,7 +27,8 @@ static const struct cli_option plot_options[] = {
 	CLI_OPT('m', "metric", "LIST",
 	  "panels, comma-separated (default " PLOT_DEFAULT_METRICS ";\n"
 	  "for churn reports churn_ns,churn_cold_ns, for threads\n"
-	  "reports ops_per_s,speedup):\n"
+	  "reports ops_per_s,speedup, for random reports\n"
+	  "op_ns,fragmentation):\n"
 	  "  overhead          bytes per chunk beyond its size\n"
 	  "  alloc_ns          ns per allocation\n"
 	  "  free_ns           ns per free\n"
@@ -61,8 +62,9 @@ static void plot_help(FILE *out)
 "\n"
 "Draws allocbench JSON reports (allocbench --format json) as one standalone SVG\n"
 "chart: a panel per metric against chunk size (log scale, or --x linear), in\n"
-"each a series per backend and file; a series of more than 44 sizes is a line\n"
-"without markers.\n"
+"each a series per backend and file: markers, or a line without markers for a\n"
+"series of more than 44 sizes. Reports without a size axis (random) are drawn\n"
+"as a bar per backend and file.\n"
 "Reads standard input when no FILE is given, or for FILE -.\n"
 "\n"
 "Options:\n", out);
@@ -224,7 +226,9 @@ int cmd_plot(int argc, char **argv)
 		if (results_load(args.files[loaded], &files[loaded]))
 			goto done;
 		inputs[loaded].file = &files[loaded];
+		/* --label, else the run's own --label, else the file's name. */
 		inputs[loaded].label = args.nlabels ? args.labels[loaded] :
+			files[loaded].label ? files[loaded].label :
 			strcmp(args.files[loaded], "-") ? args.files[loaded] : "standard input";
 	}
 	/* Without --metric, the panels that say most about the first report's workload. */
@@ -233,6 +237,8 @@ int cmd_plot(int argc, char **argv)
 			parse_metrics("churn_ns,churn_cold_ns", &args);
 		else if (!strcmp(files[0].workload, "threads"))
 			parse_metrics("ops_per_s,speedup", &args);
+		else if (!strcmp(files[0].workload, "random"))
+			parse_metrics("op_ns,fragmentation", &args);
 	}
 	if (plot_build(&plot, inputs, args.nfiles, args.metrics, args.nmetrics, &args.options))
 		goto done;

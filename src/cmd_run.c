@@ -6,6 +6,7 @@
  * Exit status: 0, 1 a measurement failed or a regression, 2 bad usage,
  * 128+N after signal N. Like every command file, it may exit.
  */
+#include "backends_list.h"
 #include "cli.h"
 #include "commands.h"
 #include "compare.h"
@@ -43,6 +44,10 @@ enum {
 	OPT_PRELOAD,
 	OPT_TIMEOUT,
 	OPT_FORCE,
+	OPT_EXPORT_JSON,
+	OPT_EXPORT_CSV,
+	OPT_EXPORT_MARKDOWN,
+	OPT_LABEL,
 };
 
 /* The backends --backend knows, after its help. */
@@ -55,7 +60,9 @@ static void help_backends(FILE *out)
 	fputs(
 "    NAME         a library given with --preload NAME=PATH\n"
 "    all          every built-in backend, every installed third-party\n"
-"                 allocator and every --preload\n", out);
+"                 allocator and every --preload\n"
+"    list         list them, whether each runs here and why not; measure\n"
+"                 nothing (as allocbench backends)\n", out);
 }
 
 /* The workloads --workload knows, after its help. */
@@ -131,6 +138,16 @@ static const struct cli_option run_options[] = {
 	  "write the report to FILE (via a temporary file that\n"
 	  "is renamed into place; through a link, its target)\n"
 	  "instead of standard output"),
+	CLI_OPT('l', "label", "TEXT",
+	  "what this run is of (\"before the fix\"): kept in the\n"
+	  "report, shown by show, compare and plot"),
+	CLI_OPT(OPT_EXPORT_JSON, "export-json", "FILE",
+	  "also write the report as JSON to FILE, whatever\n"
+	  "the format on standard output or -o"),
+	CLI_OPT(OPT_EXPORT_CSV, "export-csv", "FILE",
+	  "also write the report as CSV to FILE"),
+	CLI_OPT(OPT_EXPORT_MARKDOWN, "export-markdown", "FILE",
+	  "also write the report as Markdown to FILE"),
 	CLI_OPT(OPT_BASELINE, "baseline", "FILE",
 	  "after measuring, compare with the JSON report FILE\n"
 	  "as allocbench compare does (its default limits),\n"
@@ -160,7 +177,9 @@ static void run_help(FILE *out)
 "usage: allocbench [run] [options]\n"
 "       allocbench compare BASELINE.json CURRENT.json [options]\n"
 "       allocbench plot [--metric LIST] [-o FILE] [FILE...]\n"
+"       allocbench show [--format FORMAT] [-o FILE] REPORT.json...\n"
 "       allocbench counters [--counters LIST] [--format FORMAT]\n"
+"       allocbench backends [--format FORMAT]\n"
 "       allocbench --help | --version | COMMAND --help\n"
 "\n"
 "Measures what one allocation really costs: resident bytes and nanoseconds per\n"
@@ -194,7 +213,7 @@ static void list_backends(char *buf, size_t size, const struct run_config *confi
 			used += (size_t)snprintf(buf + used, size - used, ", %s",
 						 config->preloads[i]->name);
 	if (used < size)
-		snprintf(buf + used, size - used, ", all");
+		snprintf(buf + used, size - used, ", all, list");
 }
 
 /* "; did you mean pool?" for WORD among the names of LIST ("a, b, c"), or "". */
@@ -342,6 +361,18 @@ static void parse_backends(const char *text, struct run_config *config)
 		const struct allocator_known *k;
 		struct preload *p;
 
+		if (!strcmp(item, "list")) {
+			if (strcmp(text, "list"))
+				usage_die("--backend list cannot be combined with other backends "
+					  "('%s')", text);
+			/* As allocbench backends, with the --preload backends of this line. */
+			if (backends_list_write(stdout, 0, config->preloads, config->npreloads)) {
+				error("cannot write the list to standard output: %s",
+				      strerror(errno ? errno : EIO));
+				exit(1);
+			}
+			cli_exit_printed();
+		}
 		if (!strcmp(item, "all")) {
 			if (strcmp(text, "all"))
 				usage_die("--backend all cannot be combined with other backends "
@@ -564,6 +595,42 @@ static void config_init(struct run_config *config)
 	config->writer = &run_writers[0];
 	config->timeout_s = RUNNER_DEFAULT_TIMEOUT;
 	counters_default_list(&config->counters);
+	config->exports[0] = (struct run_export){ "--export-json", &run_writers[1], NULL };
+	config->exports[1] = (struct run_export){ "--export-csv", &run_writers[2], NULL };
+	config->exports[2] = (struct run_export){ "--export-markdown", &run_writers[3], NULL };
+}
+
+/* Sets the file of the export OPTION (an index of config->exports); exits 2 when given twice. */
+static void set_export(struct run_config *config, size_t index, const char *path)
+{
+	struct run_export *e = &config->exports[index];
+
+	if (e->path)
+		usage_die("%s is given twice ('%s' and '%s')", e->option, e->path, path);
+	e->path = cli_file_name(path, e->option);
+}
+
+/*
+ * Refuses (exit 2) one file given to two of -o and the --export options:
+ * the second write would replace the first.
+ */
+static void check_exports(const struct run_config *config)
+{
+	for (size_t i = 0; i < RUN_MAX_EXPORTS; i++) {
+		const struct run_export *e = &config->exports[i];
+
+		if (!e->path)
+			continue;
+		if (!strcmp(e->path, "-"))
+			usage_die("%s '-': standard output holds the --format report; "
+				  "name a file", e->option);
+		if (config->output_path && !strcmp(config->output_path, e->path))
+			usage_die("'%s' is given to both --output and %s", e->path, e->option);
+		for (size_t k = 0; k < i; k++)
+			if (config->exports[k].path && !strcmp(config->exports[k].path, e->path))
+				usage_die("'%s' is given to both %s and %s", e->path,
+					  config->exports[k].option, e->option);
+	}
 }
 
 /* Reads the options of ARGV into *CONFIG and *ARGS; exits 2 on a bad one. */
@@ -689,6 +756,17 @@ static void read_options(int argc, char **argv, struct run_config *config, struc
 		case OPT_FORCE:
 			config->force = 1;
 			break;
+		case 'l':
+			if (!*optarg)
+				usage_die("empty --label (give what this run is of, e.g. "
+					  "--label 'before the fix')");
+			config->label = optarg;
+			break;
+		case OPT_EXPORT_JSON:
+		case OPT_EXPORT_CSV:
+		case OPT_EXPORT_MARKDOWN:
+			set_export(config, (size_t)(c - OPT_EXPORT_JSON), optarg);
+			break;
 		case 'q':
 			config->quiet = 1;
 			break;
@@ -740,6 +818,7 @@ static void check_options(struct run_config *config, const struct run_args *args
 				  "nothing would be allocated", config->sizes[i],
 				  (unsigned long long)config->total_bytes);
 	check_representable(config);
+	check_exports(config);
 }
 
 /*
@@ -752,6 +831,8 @@ static void parse_run(int argc, char **argv, struct run_config *config)
 	struct run_args args = { .sizes = RUN_DEFAULT_SIZES, .backends = RUN_DEFAULT_BACKENDS };
 
 	config_init(config);
+	config->argc = argc;
+	config->argv = argv;
 	read_options(argc, argv, config, &args);
 	check_options(config, &args);
 }
@@ -1015,13 +1096,44 @@ static void refuse_unknown_counters(const struct counter_list *list)
 	free(check);
 }
 
+/*
+ * Writes REPORT to each --export-FORMAT file opened in EXPORTS (OPEN[i]
+ * set) and renames it into place; clears OPEN[i] for each one done.
+ * Returns 0, or -1 after an error naming the file (the others are still
+ * written).
+ */
+static int write_exports(const struct run_config *config, const struct run_report *report,
+			 struct output *exports, int *open)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < RUN_MAX_EXPORTS; i++) {
+		const struct run_export *e = &config->exports[i];
+
+		if (!open[i])
+			continue;
+		open[i] = 0;
+		errno = 0;
+		if (e->writer->write(exports[i].file, report)) {
+			error("cannot write the report to '%s' (%s): %s", e->path, e->option,
+			      strerror(errno ? errno : EIO));
+			output_abort(&exports[i]);
+			ret = -1;
+		} else if (output_commit(&exports[i])) {
+			ret = -1;
+		}
+	}
+	return ret;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_config config;
 	struct run_report report;
 	struct result_file baseline;
-	struct output out;
+	struct output out, exports[RUN_MAX_EXPORTS];
 	int have_baseline = 0, have_report = 0, have_output = 0;
+	int have_export[RUN_MAX_EXPORTS] = { 0 };
 	int ret;
 
 	parse_run(argc, argv, &config);
@@ -1054,6 +1166,16 @@ int cmd_run(int argc, char **argv)
 		goto cleanup;
 	}
 	have_output = 1;
+	for (size_t i = 0; i < RUN_MAX_EXPORTS; i++) {
+		if (!config.exports[i].path)
+			continue;
+		if (output_open(&exports[i], config.exports[i].path)) {
+			if (runner_interrupted())
+				ret = interrupted_status(runner_interrupted(), &config);
+			goto cleanup;
+		}
+		have_export[i] = 1;
+	}
 	ret = run_measure_all(&config, &report);
 	have_report = 1;
 	if (ret) {
@@ -1078,6 +1200,8 @@ int cmd_run(int argc, char **argv)
 		ret = output_commit(&out);
 	}
 	have_output = 0;
+	if (!ret)
+		ret = write_exports(&config, &report, exports, have_export);
 	ret = ret ? 1 : report.failed ? 1 : 0;
 	/*
 	 * The comparison goes to standard error, so that standard output (or
@@ -1091,6 +1215,9 @@ int cmd_run(int argc, char **argv)
 cleanup:
 	if (have_output)
 		output_abort(&out);
+	for (size_t i = 0; i < RUN_MAX_EXPORTS; i++)
+		if (have_export[i])
+			output_abort(&exports[i]);
 	if (have_report)
 		run_report_release(&report);
 	if (have_baseline)

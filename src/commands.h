@@ -18,6 +18,10 @@ int cmd_run(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 /* allocbench plot: reports to an SVG chart (cmd_plot.c). */
 int cmd_plot(int argc, char **argv);
+/* allocbench backends: every backend, whether it runs here, and why not (cmd_backends.c). */
+int cmd_backends(int argc, char **argv);
+/* allocbench show: the tables of saved JSON reports (cmd_show.c). */
+int cmd_show(int argc, char **argv);
 /* allocbench counters: which events this machine counts (cmd_counters.c). */
 int cmd_counters(int argc, char **argv);
 

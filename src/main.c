@@ -23,7 +23,9 @@ static const struct command commands[] = {
 	{ "run", cmd_run, 0 },  /* installs them itself, after checking its input */
 	{ "compare", cmd_compare, 1 },
 	{ "plot", cmd_plot, 1 },
+	{ "show", cmd_show, 1 },
 	{ "counters", cmd_counters, 0 },
+	{ "backends", cmd_backends, 0 },
 	{ RUNNER_CHILD_COMMAND, child_main, 0 },
 };
 
@@ -38,7 +40,7 @@ static _Noreturn void unknown_command(const char *word)
 		if (strcmp(commands[i].name, RUNNER_CHILD_COMMAND))
 			names[n++] = commands[i].name;
 	nearest_names(word, names, n, 3, near, sizeof(near));
-	usage_die("unknown command '%s'%s%s%s (expected run, compare, plot or counters; "
+	usage_die("unknown command '%s'%s%s%s (expected run, compare, plot, show, counters or backends; "
 		  "see allocbench --help)", word, *near ? "; did you mean " : "", near,
 		  *near ? "?" : "");
 }

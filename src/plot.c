@@ -39,6 +39,32 @@ static const struct metric_info metric_table[] = {
 	{ "x_floor", "x_floor", "allocation time over the floor",
 	  "Allocation time over the floor's (the same fill without an allocator)",
 	  "alloc ns / floor ns", 1, 0 },
+	{ "marginal", "marginal_bytes", "marginal overhead per chunk",
+	  "Marginal overhead: resident bytes one more chunk adds beyond its size",
+	  "bytes per chunk", 0, 1 },
+	{ "warm_alloc_ns", "warm_alloc_ns", "time per allocation, warm",
+	  "Time per allocation, filling again after freeing everything", "ns per allocation",
+	  1, 0 },
+	{ "warm_free_ns", "warm_free_ns", "time per free, warm",
+	  "Time per free of the warm fill", "ns per free", 1, 0 },
+	{ "churn_ns", "churn_ns", "time per create and destroy",
+	  "Time per create and destroy pair, rounds 2 and later", "ns per pair", 1, 0 },
+	{ "churn_cold_ns", "churn_cold_ns", "time per create and destroy, cold",
+	  "Time per create and destroy pair, first round (with its page faults)",
+	  "ns per pair", 1, 0 },
+	{ "op_ns", "op_ns", "time per operation",
+	  "Time per operation (an allocation or a free) of the random sequence",
+	  "ns per operation", 1, 0 },
+	{ "peak_rss", "peak_rss_bytes", "peak resident growth",
+	  "Peak resident set growth during the random sequence", "bytes", 1, 0 },
+	{ "fragmentation", "fragmentation", "resident growth over live bytes",
+	  "Resident growth over the bytes still alive at the end", "RSS / live bytes", 1, 0 },
+	{ "ops_per_s", "ops_per_s", "swaps per second",
+	  "Swaps per second, all threads together", "swaps per second", 1, 0 },
+	{ "ops_per_s_per_thread", "ops_per_s_per_thread", "swaps per second per thread",
+	  "Swaps per second per thread", "swaps per second", 1, 0 },
+	{ "speedup", "speedup", "speed-up over one thread",
+	  "Speed-up of all threads over one thread", "times one thread", 1, 0 },
 };
 
 static const struct metric_info *metric_find(const char *name)
@@ -145,7 +171,7 @@ static int collect_series(struct plot *plot)
 			const struct result_row *row = &file->rows[r];
 			struct plot_series *s;
 
-			if (!row->size) {
+			if (!row->size && !plot->bars) {
 				plot->mixed_rows++;
 				continue;
 			}
@@ -202,7 +228,7 @@ static int collect_points(struct plot *plot, struct plot_panel *panel, size_t si
 		const struct result_row *row = &file->rows[r];
 		struct result_stat st;
 
-		if (!row->size || !row->ok || strcmp(row->backend, s->backend) ||
+		if ((!row->size && !plot->bars) || !row->ok || strcmp(row->backend, s->backend) ||
 		    (s->workload_shown && !same_str(row->workload, s->workload)))
 			continue;
 		if (results_row_stat(file, row, panel->field, &st) || !isfinite(st.median)) {
@@ -325,17 +351,21 @@ static int build_panel(struct plot *plot, struct plot_panel *panel, const char *
 			     "or a statistic of the results such as counters.PAPI_TOT_CYC.alloc)",
 			     metric);
 	}
-	choose_y_axis(plot, panel, info ? info->log_allowed : 1);
+	/* A bar's length is its value: from 0, on a linear axis. */
+	choose_y_axis(plot, panel, !plot->bars && (info ? info->log_allowed : 1));
 	return 0;
 }
 
-/* A file whose every row failed or mixes sizes has nothing to plot. */
-static int check_rows(const struct result_file *file)
+/*
+ * A file whose every row failed or mixes sizes has nothing to plot; with
+ * BARS (no file has a size axis), one whose every row failed.
+ */
+static int check_rows(const struct result_file *file, int bars)
 {
 	size_t usable = 0, failed = 0, mixed = 0;
 
 	for (size_t r = 0; r < file->nrows; r++) {
-		usable += file->rows[r].ok && file->rows[r].size;
+		usable += file->rows[r].ok && (file->rows[r].size || bars);
 		failed += !file->rows[r].ok;
 		mixed += !file->rows[r].size;
 	}
@@ -584,12 +614,17 @@ int plot_build(struct plot *plot, const struct plot_input *inputs, size_t ninput
 		return error("no input to plot");
 	if (!nmetrics || nmetrics > PLOT_MAX_METRICS)
 		return error("%zu metrics asked for (expected 1 to %d)", nmetrics, PLOT_MAX_METRICS);
+	/* Without a size in any row (random, replay): bars per backend. */
+	plot->bars = 1;
+	for (size_t in = 0; in < ninputs; in++)
+		for (size_t r = 0; r < inputs[in].file->nrows; r++)
+			plot->bars &= !inputs[in].file->rows[r].size;
 	for (size_t in = 0; in < ninputs; in++) {
 		if (!inputs[in].file->nrows)
 			return error("'%s': the results list is empty, nothing to plot",
 				     inputs[in].file->path);
 		/* Before the metrics: an unknown metric is not the problem here. */
-		if (check_rows(inputs[in].file))
+		if (check_rows(inputs[in].file, plot->bars))
 			return -1;
 	}
 	if (collect_series(plot))
@@ -603,7 +638,15 @@ int plot_build(struct plot *plot, const struct plot_input *inputs, size_t ninput
 			return -1;
 	if (check_points(plot) || collect_sizes(plot))
 		return -1;
-	choose_x_axis(plot);
+	if (plot->bars) {
+		/* No size axis: the bars side by side, PLOT_BAR_SLOT_PX each at least. */
+		plot->area_px = fmin(fmax((double)plot->nseries * PLOT_BAR_SLOT_PX, PLOT_AREA_PX),
+				     PLOT_AREA_MAX_PX);
+		plot->x_lo = 0;
+		plot->x_hi = 1;
+	} else {
+		choose_x_axis(plot);
+	}
 	/* After the y axes: the facets of a metric share the metric's. */
 	if (plot->facet == PLOT_FACET_BACKEND)
 		return split_by_backend(plot);

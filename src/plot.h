@@ -48,6 +48,9 @@
 #define PLOT_MARKER_PX 12.0
 #define PLOT_DENSE_SIZES ((size_t)(PLOT_AREA_PX / PLOT_MARKER_PX))
 
+/* Least room per bar of a chart without a size axis (plot.bars), in px. */
+#define PLOT_BAR_SLOT_PX 72.0
+
 /* Least room between two size ticks, in px: a label such as "1016" or "16K". */
 #define PLOT_TICK_GAP_PX 44.0
 
@@ -166,6 +169,11 @@ struct plot {
 	size_t nx_ticks;
 	size_t mixed_rows;                 /* rows of size 0 (a size mix): not
 					      on a size axis, noted below it */
+	int bars;                          /* no report has a size axis (every
+					      row mixes sizes: random): a bar
+					      per series at its median, on a
+					      linear y axis from 0, and no size
+					      axis */
 	size_t failed_rows;
 };
 

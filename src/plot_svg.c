@@ -289,7 +289,7 @@ static void put_title(FILE *out, const struct plot *plot)
 	}
 	if (used > 62)
 		snprintf(title, sizeof(title), "%zu metrics", nmetrics);
-	put_textf(out, 0, "allocbench: %s by chunk size", title);
+	put_textf(out, 0, "allocbench: %s by %s", title, plot->bars ? "backend" : "chunk size");
 }
 
 /* The legend name of a series: "pool", "pool (churn)". */
@@ -356,6 +356,63 @@ static void put_dense_line(FILE *out, const struct plot *plot, const struct plot
 	}
 }
 
+/*
+ * Where series SI's bar stands in PANEL of a chart without a size axis
+ * (plot.bars): the bars of the panel's series side by side, in order, each
+ * in a slot of the plot area's width. Sets *X to the slot's middle and
+ * *WIDTH to the bar's.
+ */
+static void bar_place(const struct plot *plot, const struct plot_panel *panel, size_t si,
+		      double *x, double *width)
+{
+	size_t n = 0, k = 0;
+	double slot;
+
+	for (size_t sj = 0; sj < plot->nseries; sj++) {
+		if (!in_panel(panel, &plot->series[sj]))
+			continue;
+		if (sj < si)
+			k++;
+		n++;
+	}
+	slot = plot->area_px / (double)(n ? n : 1);
+	*x = PLOT_LEFT + X_INSET + ((double)k + 0.5) * slot;
+	*width = fmin(slot * 0.6, 48);
+}
+
+/* Series SI as a bar from 0 to its median, a whisker from min to max, crosses for failures. */
+static void write_bar(FILE *out, const struct plot *plot, const struct plot_panel *panel,
+		      size_t si, double top)
+{
+	const struct plot_series *s = &plot->series[si];
+	const char *colour = colours[s->style % NSTYLES];
+	double x, width, y0 = y_of(plot, panel, top, 0);
+
+	bar_place(plot, panel, si, &x, &width);
+	for (size_t i = 0; i < panel->npoints[si]; i++) {
+		const struct plot_point *p = &panel->points[si][i];
+		double y = y_of(plot, panel, top, p->median);
+
+		fprintf(out, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+			"height=\"%.1f\" ", x - width / 2, fmin(y, y0), width, fabs(y0 - y));
+		if (s->input == 0)
+			fprintf(out, "fill=\"%s\" stroke=\"none\"", colour);
+		else
+			fprintf(out, "fill=\"#ffffff\" stroke=\"%s\" stroke-width=\"1.6\"", colour);
+		fprintf(out, " data-value=\"%.6g\"/>\n", p->median);
+		if (p->min < p->max)
+			fprintf(out, "<path class=\"range\" stroke=\"#333333\" stroke-width=\"1.2\" "
+				"d=\"M%.1f %.1fV%.1fM%.1f %.1fh8M%.1f %.1fh8\"/>\n", x,
+				y_of(plot, panel, top, p->min), y_of(plot, panel, top, p->max),
+				x - 4, y_of(plot, panel, top, p->min), x - 4,
+				y_of(plot, panel, top, p->max));
+	}
+	for (size_t f = 0; f < s->nfailures; f++)
+		fprintf(out, "<path class=\"gap\" data-size=\"0\" stroke-width=\"2.2\" "
+			"d=\"M%.1f %.1fl10 10m0 -10l-10 10\"/>\n", x - 5,
+			top + area_height(plot) - 11.0 * (double)f - 5);
+}
+
 static void write_series(FILE *out, const struct plot *plot, const struct plot_panel *panel,
 			 size_t si, double top)
 {
@@ -387,6 +444,11 @@ static void write_series(FILE *out, const struct plot *plot, const struct plot_p
 	put_textf(out, 0, "%s, %s: %zu point%s, %zu failed", name, plot->inputs[s->input].label,
 		  n, n == 1 ? "" : "s", s->nfailures);
 	fputs("</title>\n", out);
+	if (plot->bars) {
+		write_bar(out, plot, panel, si, top);
+		fputs("</g>\n", out);
+		return;
+	}
 
 	if (panel->ranges) {
 		int any = 0;
@@ -413,16 +475,13 @@ static void write_series(FILE *out, const struct plot *plot, const struct plot_p
 		fputs(" d=\"", out);
 		put_dense_line(out, plot, panel, pts, n, top);
 		fputs("\"/>\n", out);
-	} else if (n > 1) {
-		fputs("<path class=\"line\" stroke-width=\"1.8\" stroke-linejoin=\"round\"", out);
-		put_dash(out, s->input);
-		fputs(" d=\"", out);
-		for (size_t i = 0; i < n; i++)
-			fprintf(out, "%s%c%.1f %.1f", i ? " " : "",
-				!i || pts[i].break_before ? 'M' : 'L',
-				x_of(plot, pts[i].size_bytes), y_of(plot, panel, top, pts[i].median));
-		fputs("\"/>\n", out);
 	}
+	/*
+	 * A sparse series is its points alone: a line between 400 and 4000 B
+	 * would show values nobody measured (sizes in between fall in other
+	 * size classes). The first file's markers are filled, the others'
+	 * hollow.
+	 */
 	for (size_t i = 0; i < n && !s->dense; i++) {
 		fprintf(out, "<use class=\"point\" href=\"#marker%zu\" x=\"%.1f\" y=\"%.1f\" ",
 			s->style % NSTYLES, x_of(plot, pts[i].size_bytes),
@@ -471,7 +530,8 @@ static void write_panel(FILE *out, const struct plot *plot, const struct plot_pa
 		put_text(out, panel->facet, 0);
 	}
 	fprintf(out, "\" data-x-scale=\"%s\" data-y-scale=\"%s\">\n",
-		plot->x_scale == PLOT_X_LINEAR ? "linear" : "log", panel->log_y ? "log" : "linear");
+		plot->bars ? "none" : plot->x_scale == PLOT_X_LINEAR ? "linear" : "log",
+		panel->log_y ? "log" : "linear");
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" font-weight=\"bold\">",
 		PLOT_LEFT, top - 9);
 	if (panel->facet)
@@ -556,9 +616,29 @@ static void write_panel(FILE *out, const struct plot *plot, const struct plot_pa
 	fputs("</g>\n", out);
 
 	/* Axis labels, with their units and scales. */
-	fprintf(out, "<text class=\"x-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
-		"chunk size, bytes (%s%s)</text>\n", (PLOT_LEFT + right) / 2, bottom + 34,
-		plot->x_scale == PLOT_X_LINEAR ? "linear" : "log scale", kib ? "; K = 1024" : "");
+	if (plot->bars) {
+		/* No size axis: each bar named under it. */
+		fputs("<g class=\"bar-labels\" font-size=\"11\" fill=\"#333333\">\n", out);
+		for (size_t si = 0; si < plot->nseries; si++) {
+			double x, width;
+
+			if (!in_panel(panel, &plot->series[si]))
+				continue;
+			bar_place(plot, panel, si, &x, &width);
+			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x,
+				bottom + 15);
+			put_text(out, plot->series[si].backend, 14);
+			fputs("</text>\n", out);
+		}
+		fprintf(out, "</g>\n<text class=\"x-label\" x=\"%.1f\" y=\"%.1f\" "
+			"text-anchor=\"middle\">backend%s (no size axis: each row mixes sizes)"
+			"</text>\n", (PLOT_LEFT + right) / 2, bottom + 34,
+			plot->ninputs > 1 ? ", a bar per file" : "");
+	} else {
+		fprintf(out, "<text class=\"x-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">"
+			"chunk size, bytes (%s%s)</text>\n", (PLOT_LEFT + right) / 2, bottom + 34,
+			plot->x_scale == PLOT_X_LINEAR ? "linear" : "log scale", kib ? "; K = 1024" : "");
+	}
 	fprintf(out, "<text class=\"y-label\" transform=\"translate(%.1f %.1f) rotate(-90)\" "
 		"text-anchor=\"middle\">", PLOT_LEFT - 62, mid);
 	put_text(out, panel->unit, 34);
@@ -596,10 +676,21 @@ static double write_legend(FILE *out, const struct plot *plot, double top)
 			series_name(name, sizeof(name), s);
 			fprintf(out, "<g class=\"legend-entry\" data-backend=\"");
 			put_text(out, s->backend, 0);
-			fprintf(out, "\">\n<path stroke=\"%s\" stroke-width=\"1.8\"", colour);
-			put_dash(out, s->input);
-			fprintf(out, " d=\"M%.1f %.1fh36\"/>\n", legend_left(plot), y);
-			if (!s->dense) {
+			fputs("\">\n", out);
+			/* A dense series is a line; a sparse one its markers alone; a bar a swatch. */
+			if (plot->bars) {
+				fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" ",
+					legend_left(plot) + 12, y - 6);
+				if (s->input == 0)
+					fprintf(out, "fill=\"%s\"/>\n", colour);
+				else
+					fprintf(out, "fill=\"#ffffff\" stroke=\"%s\" stroke-width=\"1.6\"/>\n",
+						colour);
+			} else if (s->dense) {
+				fprintf(out, "<path stroke=\"%s\" stroke-width=\"1.8\"", colour);
+				put_dash(out, s->input);
+				fprintf(out, " d=\"M%.1f %.1fh36\"/>\n", legend_left(plot), y);
+			} else {
 				fprintf(out, "<use href=\"#marker%zu\" x=\"%.1f\" y=\"%.1f\" ",
 					s->style % NSTYLES, legend_left(plot) + 18, y);
 				put_marker_style(out, s);
@@ -621,8 +712,9 @@ static double write_legend(FILE *out, const struct plot *plot, double top)
 	if (ranges) {
 		fprintf(out, "<path stroke=\"#555555\" stroke-width=\"1.2\" d=\"M%.1f %.1fv14\"/>\n",
 			legend_left(plot) + 18, y - 7);
-		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">"
-			"bar: min to max of the runs</text>\n", legend_left(plot) + 44, y + 4);
+		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">%s</text>\n",
+			legend_left(plot) + 44, y + 4, plot->bars ? "whisker: min to max of the runs" :
+			"bar: min to max of the runs");
 		y += LEGEND_ROW;
 	}
 	if (plot->failed_rows) {

@@ -11,6 +11,7 @@
 #include "counters.h"
 #include "child/measure.h"
 #include "probe.h"
+#include "stats.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -19,6 +20,8 @@ struct backend;
 struct run_config;
 struct stat_summary;
 struct line_fit;
+
+struct cell_loaded;
 
 /* The measurement of one backend at one size over every repetition. */
 struct cell {
@@ -31,6 +34,7 @@ struct cell {
 	char error[200];             /* the first failure's reason when !ok */
 	struct sample *samples;      /* one per repetition, config.repeat of them */
 	unsigned runs;               /* samples taken (stops at the first failure) */
+	const struct cell_loaded *loaded; /* read back from JSON (show), or NULL */
 };
 
 /* The floor at one size: touching count*size bytes of one fresh mapping. */
@@ -55,6 +59,8 @@ struct run_report {
 	unsigned jobs;               /* measuring processes that ran at once (--jobs) */
 	int interrupted;             /* SIGINT or SIGTERM stopped the run: the signal */
 	struct counters_check counters; /* whether each --counters event was counted, or why not */
+	const char *tool_version;    /* the version that measured, NULL: this binary's */
+	const char *sanitizers;      /* that build's -fsanitize= list, NULL: this binary's */
 };
 
 /* Quantities a cell reports as {median, min, max, runs}. */
@@ -81,6 +87,19 @@ enum metric {
 	METRIC_OPS_PER_S_1THREAD,    /* threads: swaps per second with one thread */
 	METRIC_SPEEDUP,          /* threads: ops_per_s / ops_per_s_1thread */
 	METRIC_COUNT
+};
+
+/*
+ * The figures of a cell read back from a JSON report (report_load.h), which
+ * keeps each figure's summary but not every reading it was computed from:
+ * cell_summary() and breakdown_summary() return these instead of computing.
+ */
+#define CELL_LOADED_BREAKDOWNS 4  /* BREAKDOWN_COUNT (breakdown.h) */
+struct cell_loaded {
+	struct stat_summary metric[METRIC_COUNT];
+	unsigned char have_metric[METRIC_COUNT];      /* 1: metric[m] was in the report */
+	struct stat_summary breakdown[CELL_LOADED_BREAKDOWNS];
+	unsigned char have_breakdown[CELL_LOADED_BREAKDOWNS];
 };
 
 /* 1 when METRIC is reported for WORKLOAD. */
@@ -150,6 +169,8 @@ double resolution_bytes(const struct run_report *report, size_t count);
 int report_text_write(FILE *out, const struct run_report *report);
 int report_json_write(FILE *out, const struct run_report *report);
 int report_csv_write(FILE *out, const struct run_report *report);
+/* report_csv_write() without the header line: rows to append to another report's. */
+int report_csv_write_rows(FILE *out, const struct run_report *report);
 int report_markdown_write(FILE *out, const struct run_report *report);
 
 /* A format of the report, as --format names it. */

@@ -119,7 +119,8 @@ static int compared(const struct compare_row *row)
 
 static void describe_file(FILE *out, const char *what, const struct result_file *f)
 {
-	put_wrappedf(out, TABLE_WIDTH, "  ", "%s allocbench %s on %s, %s, %u run%s", what,
+	put_wrappedf(out, TABLE_WIDTH, "  ", "%s %s%s%sallocbench %s on %s, %s, %u run%s", what,
+		     f->label ? "'" : "", f->label ? f->label : "", f->label ? "', " : "",
 		     *f->tool_version ? f->tool_version : "?", *f->hostname ? f->hostname : "?",
 		     *f->created ? f->created : "?", f->repeat, f->repeat == 1 ? "" : "s");
 }
@@ -340,11 +341,21 @@ int compare_write_markdown(FILE *out, const struct comparison *c)
 		c->regression ? "regression found" : "no regression");
 	fputs("Baseline ", out);
 	put_md(out, c->baseline->path);
-	fprintf(out, " (allocbench %s on ", c->baseline->tool_version);
+	fputs(" (", out);
+	if (c->baseline->label) {
+		put_md(out, c->baseline->label);
+		fputs("; ", out);
+	}
+	fprintf(out, "allocbench %s on ", c->baseline->tool_version);
 	put_md(out, c->baseline->hostname);
 	fprintf(out, ", %s, %u runs), current ", c->baseline->created, c->baseline->repeat);
 	put_md(out, c->current->path);
-	fprintf(out, " (allocbench %s on ", c->current->tool_version);
+	fputs(" (", out);
+	if (c->current->label) {
+		put_md(out, c->current->label);
+		fputs("; ", out);
+	}
+	fprintf(out, "allocbench %s on ", c->current->tool_version);
 	put_md(out, c->current->hostname);
 	fprintf(out, ", %s, %u runs).\n\n", c->current->created, c->current->repeat);
 	put_criteria(out, c, "- ", "  ");
@@ -403,6 +414,8 @@ static cJSON *file_json(const struct result_file *f)
 	cJSON_AddStringToObject(obj, "tool_version", f->tool_version);
 	cJSON_AddStringToObject(obj, "hostname", f->hostname);
 	cJSON_AddStringToObject(obj, "created", f->created);
+	if (f->label)
+		cJSON_AddStringToObject(obj, "label", f->label);
 	cJSON_AddNumberToObject(obj, "repeat", f->repeat);
 	return obj;
 }

@@ -10,6 +10,7 @@
 #include "report.h"
 #include "stats.h"
 
+#include <stdint.h>
 #include <stdio.h>
 
 struct cJSON;
@@ -41,6 +42,19 @@ struct cJSON *report_counters_json_list(const struct counter_list *list);
  * free_total} statistics, or null where the event was not counted.
  */
 struct cJSON *report_counters_json_cell(const struct run_report *report, const struct cell *cell);
+
+/*
+ * For allocbench's own events, sets *ALLOC and *FREE to the totals over the
+ * allocation and the free loop of CELL at which they restate what the row
+ * already says, and returns 1: allocbench::allocs and allocbench::frees the
+ * count, allocbench::bytes_requested count times size, the others (pool
+ * blocks and bytes, arena bytes) 0, where the backend has none. Returns 0
+ * for any other event NAME (PAPI's). Unless --counters was given,
+ * the JSON report leaves such an event out of a row where every run reads
+ * exactly that, and a reader puts it back (report_load.c).
+ */
+int report_counters_restated(const char *name, const struct cell *cell, uint64_t *alloc,
+			     uint64_t *free_total);
 
 /* JSON: "counters_status" (name to "ok" or the reason) and "counters_hints" of CHECK into ROOT. */
 void report_counters_json_status(struct cJSON *root, const struct counters_check *check);

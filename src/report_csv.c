@@ -6,6 +6,7 @@
  * doubled); lines end with LF, which every CSV reader accepts, rather than
  * the RFC's CRLF, which Unix tools do not expect.
  */
+#include "breakdown.h"
 #include "child/backend.h"
 #include "report.h"
 #include "run.h"
@@ -56,7 +57,11 @@ static void put_header(FILE *out, enum workload workload)
 		if (metric_applies((enum metric)m, workload))
 			for (size_t p = 0; p < sizeof(stat_parts) / sizeof(stat_parts[0]); p++)
 			fprintf(out, ",%s_%s", metric_name((enum metric)m), stat_parts[p]);
-	fputs(",rss_before_bytes,rss_after_bytes,reserved_bytes,error\n", out);
+	/* The malloc family's split of the overhead and who served malloc (breakdown.h). */
+	for (int b = 0; b < BREAKDOWN_COUNT; b++)
+		for (size_t p = 0; p < sizeof(stat_parts) / sizeof(stat_parts[0]); p++)
+			fprintf(out, ",%s_%s", breakdown_name((enum breakdown)b), stat_parts[p]);
+	fputs(",allocator,rss_before_bytes,rss_after_bytes,reserved_bytes,error\n", out);
 }
 
 static void put_cell(FILE *out, const struct run_report *report, const struct cell *cell)
@@ -87,6 +92,27 @@ static void put_cell(FILE *out, const struct run_report *report, const struct ce
 		fputc(',', out);
 		put_number(out, s.max);
 	}
+	for (int b = 0; b < BREAKDOWN_COUNT; b++) {
+		struct stat_summary s;
+
+		if (breakdown_summary(cell, (enum breakdown)b, &s, NULL)) {
+			fputs(",,,", out);
+			continue;
+		}
+		fputc(',', out);
+		put_number(out, s.median);
+		fputc(',', out);
+		put_number(out, s.min);
+		fputc(',', out);
+		put_number(out, s.max);
+	}
+	{
+		char who[160];
+
+		breakdown_allocator(who, sizeof(who), cell);
+		fputc(',', out);
+		put_field(out, who);
+	}
 	if (cell->ok) {
 		const struct sample *median = &cell->samples[cell_median_run(cell)];
 
@@ -98,6 +124,13 @@ static void put_cell(FILE *out, const struct run_report *report, const struct ce
 		put_field(out, cell->error);
 	}
 	fputc('\n', out);
+}
+
+int report_csv_write_rows(FILE *out, const struct run_report *report)
+{
+	for (size_t i = 0; i < report->ncells; i++)
+		put_cell(out, report, &report->cells[i]);
+	return ferror(out) ? -1 : 0;
 }
 
 int report_csv_write(FILE *out, const struct run_report *report)

@@ -1,11 +1,15 @@
 /*
- * report_json.c - the machine-readable report (schema "allocbench/1"), the
+ * report_json.c - the machine-readable report (schema "allocbench/2"), the
  * contract that scripts, `allocbench compare` and `allocbench plot` rely on.
- * Every field and its unit is documented in man/allocbench.1.
+ * Every field and its unit is documented in man/allocbench.1. What was not
+ * measured is left out (allocbench/1 wrote null): the writers below add
+ * null where a value does not exist, and json_drop_nulls() removes those
+ * members before the document is printed.
  */
 #include "verdict.h"
 #include "report_counters.h"
 #include "breakdown.h"
+#include "build_info.h"
 #include "preload.h"
 #include "json_out.h"
 #include "child/backend.h"
@@ -20,7 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#define JSON_SCHEMA "allocbench/1"
+#define JSON_SCHEMA "allocbench/2"
 
 /* Adds METRIC of CELL as {median, min, max, runs}, or null when it does not exist. */
 static void add_metric(cJSON *obj, const struct run_report *report,
@@ -337,6 +341,52 @@ static cJSON *cell_json(const struct run_report *report, const struct cell *cell
 	return obj;
 }
 
+/*
+ * The command line of the run as an array of its words: "allocbench", then
+ * "run" when it was named, then the options as given.
+ */
+static cJSON *command_line_json(const struct run_config *config)
+{
+	cJSON *array = cJSON_CreateArray();
+
+	cJSON_AddItemToArray(array, cJSON_CreateString("allocbench"));
+	for (int i = 0; i < config->argc; i++)
+		if (i || !strcmp(config->argv[0], "run"))
+			cJSON_AddItemToArray(array, cJSON_CreateString(config->argv[i]));
+	return array;
+}
+
+/* How this binary was built (build_info.h). */
+static cJSON *build_json(void)
+{
+	cJSON *obj = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(obj, "compiler", build_compiler());
+	cJSON_AddStringToObject(obj, "flags", build_flags());
+	cJSON_AddBoolToObject(obj, "papi", build_papi());
+	return obj;
+}
+
+/*
+ * Removes every member of NODE's objects, at any depth, whose value is null:
+ * allocbench/2 leaves out what was not measured. Array elements stay (an
+ * array of runs holds numbers only).
+ */
+static void json_drop_nulls(cJSON *node)
+{
+	cJSON *item = node ? node->child : NULL;
+
+	while (item) {
+		cJSON *next = item->next;
+
+		if (cJSON_IsNull(item) && cJSON_IsObject(node))
+			cJSON_Delete(cJSON_DetachItemViaPointer(node, item));
+		else
+			json_drop_nulls(item);
+		item = next;
+	}
+}
+
 int report_json_write(FILE *out, const struct run_report *report)
 {
 	cJSON *root = cJSON_CreateObject(), *tool = cJSON_CreateObject();
@@ -350,7 +400,12 @@ int report_json_write(FILE *out, const struct run_report *report)
 	cJSON_AddStringToObject(tool, "name", "allocbench");
 	cJSON_AddStringToObject(tool, "version", ALLOCBENCH_VERSION);
 	cJSON_AddStringToObject(tool, "sanitizers", ALLOCBENCH_SANITIZE);
+	cJSON_AddItemToObject(tool, "build", build_json());
 	cJSON_AddItemToObject(root, "tool", tool);
+	if (report->config->label)
+		cJSON_AddStringToObject(root, "label", report->config->label);
+	if (report->config->argv)
+		cJSON_AddItemToObject(root, "command_line", command_line_json(report->config));
 	cJSON_AddStringToObject(root, "created", created);
 	cJSON_AddItemToObject(root, "host", host_json(&report->host));
 	cJSON_AddItemToObject(root, "config", config_json(report->config, report->jobs));
@@ -367,6 +422,7 @@ int report_json_write(FILE *out, const struct run_report *report)
 		if (summary)
 			cJSON_AddItemToObject(root, "summary", summary);
 	}
+	json_drop_nulls(root);
 
 	return json_write_document(out, root);
 }

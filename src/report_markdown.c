@@ -4,6 +4,7 @@
  * and the floor, ready to paste into an issue or a pull request.
  */
 #include "report_columns.h"
+#include "breakdown.h"
 #include "child/backend.h"
 #include "report.h"
 #include "run.h"
@@ -52,6 +53,11 @@ static void put_header(FILE *out, const struct run_report *report)
 	char total[32];
 
 	format_bytes(total, sizeof(total), config->total_bytes);
+	if (config->label) {
+		fputs("**", out);
+		put_cell_text(out, config->label);
+		fputs("**\n\n", out);
+	}
 	fprintf(out, "**allocbench %s**: %s, %s per measurement, touch %s, "
 		"median of %u run%s%s; ", ALLOCBENCH_VERSION, workload_name(config->workload), total,
 		touch_name(config->touch), config->repeat, config->repeat == 1 ? "" : "s",
@@ -128,5 +134,7 @@ int report_markdown_write(FILE *out, const struct run_report *report)
 	for (size_t i = 0; i < report->ncells; i++)
 		put_row(out, report, &report->cells[i]);
 	put_footer(out, report);
+	if (breakdown_write_markdown(out, report))
+		return -1;
 	return ferror(out) ? -1 : 0;
 }

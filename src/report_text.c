@@ -22,14 +22,17 @@ static void print_header(FILE *out, const struct run_report *report)
 	const struct run_config *config = report->config;
 	const struct host_info *host = &report->host;
 	char total[32], align[64], sizes[MEASURE_MAX_MIX * 21 + 1];
+	const char *sanitizers = report->sanitizers ? report->sanitizers : ALLOCBENCH_SANITIZE;
 	size_t used = 0;
 
 	format_bytes(total, sizeof(total), config->total_bytes);
 	put_wrappedf(out, 80, "  ",
 		     "allocbench %s: %s, %s per measurement, touch %s, median of %u run%s%s",
-		     ALLOCBENCH_VERSION, workload_name(config->workload), total,
+		     report->tool_version ? report->tool_version : ALLOCBENCH_VERSION, workload_name(config->workload), total,
 		     touch_name(config->touch), config->repeat, config->repeat == 1 ? "" : "s",
 		     report_jobs_note(report));
+	if (config->label)
+		put_wrappedf(out, 80, "  ", "label: %s", config->label);
 	put_wrappedf(out, 80, "  ", "host: %s, %s %s, %s %s, %d CPU%s, %s", host->hostname,
 		     host->kernel, host->machine, host->libc, host->libc_version, host->cpus,
 		     host->cpus == 1 ? "" : "s", host->cpu_model);
@@ -39,10 +42,10 @@ static void print_header(FILE *out, const struct run_report *report)
 		copy_string(align, sizeof(align), "natural for pool, arena");
 	put_wrappedf(out, 80, "  ", "page %ld B, THP %s; alignment: %s, %zu B for malloc",
 		     host->page_size, host->thp, align, backend_malloc_alignment());
-	if (*ALLOCBENCH_SANITIZE)
+	if (*sanitizers)
 		put_wrappedf(out, 80, "  ",
 			     "warning: a -fsanitize=%s build: malloc is the sanitizer's",
-			     ALLOCBENCH_SANITIZE);
+			     sanitizers);
 	switch (config->workload) {
 	case WORKLOAD_RANDOM:
 		sizes[0] = '\0';

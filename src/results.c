@@ -294,15 +294,17 @@ static int load_parsed(struct result_file *file)
 	major = schema_major(file->schema);
 	if (major < 0)
 		return fail(file, "not an allocbench report (schema \"%s\")", file->schema);
-	if (major != RESULTS_SCHEMA_MAJOR)
-		return fail(file, "schema \"%s\" is not supported (this allocbench reads %s/%d)",
-			    file->schema, RESULTS_SCHEMA_NAME, RESULTS_SCHEMA_MAJOR);
+	if (major < RESULTS_SCHEMA_MIN_MAJOR || major > RESULTS_SCHEMA_MAJOR)
+		return fail(file, "schema \"%s\" is not supported (this allocbench reads "
+			    "%s/%d to %s/%d)", file->schema, RESULTS_SCHEMA_NAME,
+			    RESULTS_SCHEMA_MIN_MAJOR, RESULTS_SCHEMA_NAME, RESULTS_SCHEMA_MAJOR);
 	file->tool_version = string_at(root, "tool.version");
 	if (!file->tool_version)
 		file->tool_version = "";
 	file->hostname = string_at(root, "host.hostname");
 	if (!file->hostname)
 		file->hostname = "";
+	file->label = string_at(root, "label");
 	file->created = string_at(root, "created");
 	if (!file->created)
 		file->created = "";

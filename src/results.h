@@ -1,5 +1,5 @@
 /*
- * results.h - reads allocbench JSON reports (schema allocbench/1) back, for
+ * results.h - reads allocbench JSON reports (schema allocbench/1 and /2) back, for
  * the commands that consume them (compare, plot). Everything that reads a
  * report goes through here, so a report is validated the same way everywhere
  * and cJSON stays out of the callers.
@@ -12,7 +12,10 @@
 
 /* The schema this tool writes and reads; readers accept the same major number. */
 #define RESULTS_SCHEMA_NAME "allocbench"
-#define RESULTS_SCHEMA_MAJOR 1
+#define RESULTS_SCHEMA_MAJOR 2      /* the newest major this allocbench reads */
+#define RESULTS_SCHEMA_MIN_MAJOR 1  /* the oldest: allocbench/1 spells "not
+				       measured" null where /2 leaves the member
+				       out, and reads the same otherwise */
 
 /* A statistic as the report stores it: {median, min, max, runs}. */
 struct result_stat {
@@ -39,10 +42,11 @@ struct result_row {
 /* A whole report. Strings point into memory the file owns. */
 struct result_file {
 	char *path;             /* as given ("-" for standard input) */
-	const char *schema;     /* "allocbench/1" */
+	const char *schema;     /* "allocbench/2" (or /1) */
 	const char *tool_version;
 	const char *hostname;   /* host.hostname, or "" */
 	const char *created;    /* or "" */
+	const char *label;      /* the run's --label, or NULL */
 	const char *workload;   /* config.workload, or "fill" */
 	const char *touch;      /* config.touch, or "" */
 	uint64_t total_bytes;   /* config.total_bytes, or 0 */

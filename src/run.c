@@ -225,6 +225,13 @@ int cell_summary(const struct run_report *report, const struct cell *cell,
 {
 	double values[RUN_MAX_REPEAT];
 
+	if (cell->loaded) {
+		if (!cell->ok || !cell->runs || !metric_applies(metric, report->config->workload) ||
+		    !cell->loaded->have_metric[metric])
+			return -1;
+		*out = cell->loaded->metric[metric];
+		return 0;
+	}
 	if (cell_runs(report, cell, metric, values))
 		return -1;
 	return stats_summarize(values, cell->runs, out);

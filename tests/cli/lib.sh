@@ -56,6 +56,10 @@ expect_usage() {
 # jq_get FILE PATH: one value of a JSON file.
 jq_get() { "$JSONQ" "$1" "$2"; }
 
+# jq_absent FILE PATH: FILE is JSON without PATH (allocbench/2 leaves out
+# what was not measured, where allocbench/1 wrote null).
+jq_absent() { "$JSONQ" "$1" "$2" >/dev/null 2>&1; [ $? -eq 1 ]; }
+
 # doctor IN PATH OP OUT: a copy of IN with one value changed (see jsonset.c).
 doctor() { "$JSONSET" "$1" "$2" "$3" >"$4"; }
 

@@ -8,7 +8,7 @@ check "json run exits 0" [ "$rc" -eq 0 ]
 check "-o leaves stdout empty" [ ! -s "$tmp/out" ]
 check "-o leaves no temporary file" [ "$(ls "$tmp" | grep -c tmp)" -eq 0 ]
 j=$tmp/r.json
-check "schema" [ "$(jq_get "$j" schema)" = allocbench/1 ]
+check "schema" [ "$(jq_get "$j" schema)" = allocbench/2 ]
 check "tool name" [ "$(jq_get "$j" tool.name)" = allocbench ]
 check "tool version" [ "$(jq_get "$j" tool.version)" = "$("$AB" --version | cut -d' ' -f2)" ]
 for f in kernel cpu_model cpus libc libc_version page_size thp hostname mem_available_bytes; do

@@ -81,8 +81,8 @@ done
 run_ab --sizes 4,40,400,4000 --backend malloc,pool --total 2M --repeat 1 -q -f json -o "$tmp/g.json"
 j=$tmp/g.json
 check "malloc run exits 0" [ "$rc" -eq 0 ]
-check "pool rows have no allocator" [ "$(jq_get "$j" 'results[backend=pool,size=4].allocator')" = null ]
-check "pool rows have no usable size" [ "$(jq_get "$j" 'results[backend=pool,size=4].usable_bytes')" = null ]
+check "pool rows have no allocator" jq_absent "$j" 'results[backend=pool,size=4].allocator'
+check "pool rows have no usable size" jq_absent "$j" 'results[backend=pool,size=4].usable_bytes'
 check "config.preload is empty" [ "$(jq_get "$j" config.preload)" = '{}' ]
 check "config.skipped is empty" [ "$(jq_get "$j" config.skipped)" = '[]' ]
 if ! test_have_prereq GLIBC_MALLOC; then
@@ -138,7 +138,7 @@ check "a library without malloc: exit 1" [ "$rc" -eq 1 ]
 check "a library without malloc: the row fails" [ "$(jq_get "$tmp/out" 'results[backend=fake].status')" = failed ]
 check "a library without malloc: the row says glibc served it" \
 	sh -c "\"$JSONQ\" '$tmp/out' 'results[backend=fake].error' | grep -q \"fake is not active: malloc is served by '.*libc\.so.*'\""
-check "a library without malloc: no figures" [ "$(jq_get "$tmp/out" 'results[backend=fake].overhead_bytes')" = null ]
+check "a library without malloc: no figures" jq_absent "$tmp/out" 'results[backend=fake].overhead_bytes'
 check "a library without malloc: the other rows ran" [ "$(jq_get "$tmp/out" 'results[backend=pool].status')" = ok ]
 check "config.preload names the library" [ "$(jq_get "$tmp/out" config.preload.fake)" = "$(readlink -f "$libm")" ]
 

@@ -18,8 +18,8 @@ printf '{"benchmarks": [{"name": "BM_malloc", "real_time": 12.5}]}\n' >"$tmp/oth
 expect_usage "another tool's JSON" "'$tmp/other.json': not an allocbench report \(no \"schema\" field\)" compare "$b" "$tmp/other.json"
 printf '[1, 2, 3]\n' >"$tmp/array.json"
 expect_usage "a JSON array" "'$tmp/array.json': not an allocbench report" compare "$b" "$tmp/array.json"
-doctor "$b" schema '="allocbench/2"' "$tmp/v2.json"
-expect_usage "another schema major" "'$tmp/v2.json': schema \"allocbench/2\" is not supported \(this allocbench reads allocbench/1\)" compare "$b" "$tmp/v2.json"
+doctor "$b" schema '="allocbench/3"' "$tmp/v3.json"
+expect_usage "another schema major" "'$tmp/v3.json': schema \"allocbench/3\" is not supported \(this allocbench reads allocbench/1 to allocbench/2\)" compare "$b" "$tmp/v3.json"
 doctor "$b" schema '="benchbench/1"' "$tmp/other2.json"
 expect_usage "another tool's schema" "'$tmp/other2.json': not an allocbench report \(schema \"benchbench/1\"\)" compare "$tmp/other2.json" "$b"
 

@@ -26,7 +26,7 @@ check "the regressed row is named" grep -Eq '^arena +40 +overhead B .* \+[0-9.]+
 check_if RSS_EXACT,PAGE_4K,THP_NOT_ALWAYS "... by 1 B, beyond its tolerance of 2 pages over the count" \
 	grep -Eq '^arena +40 +overhead B .* \+1\.0000 +tol 0\.3125 +regressed$' "$tmp/err"
 check "... REGRESSION" grep -q '^result: REGRESSION$' "$tmp/err"
-check "the report is still written" [ "$("$JSONQ" "$tmp/cur.json" schema)" = allocbench/1 ]
+check "the report is still written" [ "$("$JSONQ" "$tmp/cur.json" schema)" = allocbench/2 ]
 
 # Refused before measuring: nothing on stdout, -o left alone, fast.
 echo old >"$tmp/keep.json"

@@ -138,7 +138,12 @@ check "the data-file attribute holds the path" grep -q "data-file=\"$tmp/b.json\
 markers() { sed -n "/data-label=\"$1\" data-backend=\"$2\"/,/<\/g>/p" "$tmp/two.svg" | grep -o 'href="#marker[0-9]*"' | sort -u; }
 check "a backend keeps its marker across files" [ "$(markers before pool)" = "$(markers 'after \&lt;\&amp;\&gt;' pool)" ]
 check "backends differ in marker" [ "$(markers before pool)" != "$(markers before arena)" ]
-check "the second file's line is dashed" sh -c "sed -n '/data-label=\"after/,/<\\/g>/p' '$tmp/two.svg' | grep -q 'class=\"line\".*stroke-dasharray'"
+# A sparse size axis is drawn as points, not lines that suggest values in between.
+check "sparse series: points, no line" sh -c "! grep -q '<path class=\"line\"' '$tmp/two.svg'"
+check "sparse series: the legend shows the marker, no line" \
+	sh -c "! sed -n '/<g class=\"legend\">/,/^<\\/g>\$/p' '$tmp/two.svg' | grep -q 'd=\"M[0-9.]* [0-9.]*h36\"'"
+check "the second file's markers are hollow" sh -c "sed -n '/data-label=\"after/,/<\\/g>/p' '$tmp/two.svg' | grep -q 'class=\"point\".*fill=\"#ffffff\"'"
+check "the first file's markers are filled" sh -c "! sed -n '/data-label=\"before\"/,/<\\/g>/p' '$tmp/two.svg' | grep 'class=\"point\"' | grep -q 'fill=\"#ffffff\"'"
 check "repetitions drawn as min-max bars" grep -q '<path class="range"' "$tmp/two.svg"
 
 run_ab plot "$tmp/a.json" --metric overhead,alloc_ns,free_ns,page_faults,free_page_faults,x_floor
@@ -175,7 +180,7 @@ run_ab plot "$tmp/gap.json" -o "$tmp/gap.svg"
 check "a report with a failed row plots the rest" [ "$rc" -eq 0 ]
 check "failed row: XML with the escaped host and error" xml_ok "$tmp/gap.svg"
 series "$tmp/gap.svg" >"$tmp/s.txt"
-check "failed row: malloc has 2 points, a cross and a broken line" grep -q "^overhead .* malloc 2 1 1 2\$" "$tmp/s.txt"
+check "failed row: malloc has 2 points, a cross and no line" grep -q "^overhead .* malloc 2 1 0 2\$" "$tmp/s.txt"
 check "failed row: pool is whole" grep -q "^overhead .* pool 3 0 0 3\$" "$tmp/s.txt"
 check "failed row: the cross sits at its size" grep -q '<path class="gap" data-size="64"' "$tmp/gap.svg"
 check "failed row: the note says why" grep -q 'class="note-failed".*malloc at 64 B: allocation 3 of 9 failed: &lt;no memory&gt; &amp; more' "$tmp/gap.svg"
@@ -349,7 +354,8 @@ expect_refused "truncated JSON" "'$tmp/trunc.json': not valid JSON" "$tmp/trunc.
 expect_refused "another tool's JSON" "'$tmp/gbench.json': not an allocbench report" "$tmp/gbench.json"
 expect_refused "an empty results list" "'$tmp/empty.json': the results list is empty" "$tmp/empty.json"
 expect_refused "every row failed" "'$tmp/allfailed.json': no plottable points" "$tmp/allfailed.json"
-expect_refused "only size mixes" "'$tmp/mixonly.json': no plottable points" "$tmp/mixonly.json"
+# A report without a size axis is drawn as bars; beside one with sizes it has no place.
+expect_refused "a size mix beside sizes" "'$tmp/mixonly.json': no plottable points" "$tmp/a.json" "$tmp/mixonly.json"
 expect_refused "one bad file among good ones" "'$tmp/allfailed.json': no plottable points" "$tmp/a.json" "$tmp/allfailed.json"
 expect_refused "a missing file" "'$tmp/nosuch.json': cannot read" "$tmp/nosuch.json"
 expect_refused "unknown --metric" "unknown metric 'bogus' in --metric" "$tmp/a.json" --metric bogus
@@ -377,10 +383,37 @@ run_ab plot "$tmp/a.json" -o /dev/full
 check_if DEV_FULL "a failed write exits 1 and says so" sh -c '[ "$1" -eq 1 ] && grep -q "cannot write" "$2"' _ "$rc" "$tmp/err"
 
 # Without --metric, the panels follow the first report's workload.
+# Reports without a size axis (the random workload mixes its sizes): a bar
+# per backend and file, on a linear axis from 0, instead of nothing.
+run_ab --workload random --sizes 24,48 --backend malloc,pool,arena --total 1M --repeat 2 -q -f json -o "$tmp/rnd1.json"
+run_ab --workload random --sizes 24,48 --backend malloc,pool --total 1M --repeat 2 -q -f json -o "$tmp/rnd2.json"
+run_ab plot "$tmp/rnd1.json" "$tmp/rnd2.json" -o "$tmp/bars.svg"
+check "random reports plot as bars" [ "$rc" -eq 0 ]
+check "bars: XML" xml_ok "$tmp/bars.svg"
+check "bars: the random panels by default" \
+	sh -c "grep -q 'data-metric=\"op_ns\"' '$tmp/bars.svg' && grep -q 'data-metric=\"fragmentation\"' '$tmp/bars.svg'"
+check "bars: one bar per backend and file in each panel (2 x 5)" [ "$(grep -c '^<rect class="bar"' "$tmp/bars.svg")" -eq 10 ]
+check "bars: no size axis" sh -c "grep -q 'data-x-scale=\"none\"' '$tmp/bars.svg' && ! grep -q 'chunk size, bytes' '$tmp/bars.svg'"
+check "bars: the title says by backend" grep -q '<text class="title"[^>]*>allocbench: time per operation and resident growth over live bytes by backend<' "$tmp/bars.svg"
+check "bars: each bar named under it" [ "$(grep -c '^<text x="[0-9.]*" y="[0-9.]*" text-anchor="middle">\(malloc\|pool\|arena\)</text>' "$tmp/bars.svg")" -eq 10 ]
+check "bars: a linear y axis" [ "$(y_scale "$tmp/bars.svg" op_ns)" = linear ]
+check "bars: the second file's bars are hollow" \
+	sh -c "sed -n '/data-file=\"[^\"]*rnd2.json\"/,/<\\/g>/p' '$tmp/bars.svg' | grep '^<rect class=\"bar\"' | grep -q 'fill=\"#ffffff\"'"
+# A bar stands on 0: its bottom edge is the same for every bar of a panel.
+check "bars: every bar of a panel starts at 0" [ "$(awk '/^<g class="panel"/ { on = /data-metric="op_ns"/ } on' "$tmp/bars.svg" |
+	sed -n 's/^<rect class="bar" x="[0-9.]*" y="\([0-9.]*\)" width="[0-9.]*" height="\([0-9.]*\)".*/\1 \2/p' |
+	awk '{ printf "%.0f\n", $1 + $2 }' | sort -u | wc -l)" -eq 1 ]
+run_ab plot "$tmp/mixonly.json"
+check "a hand-made report of one size mix: one bar" sh -c "[ $rc -eq 0 ] && [ \$(grep -c '^<rect class=\"bar\"' '$tmp/out') -eq 2 ]"
+
 run_ab --workload churn --sizes 16,64 --backend pool,malloc --total 1M --rounds 2 --repeat 1 -q -f json -o "$tmp/churn.json"
 run_ab plot "$tmp/churn.json" -o "$tmp/churn.svg"
 check "a churn report plots without --metric" [ "$rc" -eq 0 ]
 check "... with the churn panels" grep -q 'churn_ns' "$tmp/churn.svg"
+# Panel titles and axes in words and units, not field names.
+check "... titled in words" grep -q '>Time per create and destroy pair, rounds 2 and later<' "$tmp/churn.svg"
+check "... its y axis in units" grep -q '>ns per pair (l[a-z ]*)<' "$tmp/churn.svg"
+check "... no field name as a heading or axis" sh -c "! grep -q '>churn_ns\|>churn_cold_ns' '$tmp/churn.svg'"
 check "... one series per backend and panel" [ "$(grep -c 'class="series"' "$tmp/churn.svg")" -eq 4 ]
 run_ab --workload threads --threads 2 --sizes 16,64 --backend pool --total 1M --rounds 1 --repeat 1 -q -f json -o "$tmp/thr.json"
 run_ab plot "$tmp/thr.json" -o "$tmp/thr.svg"

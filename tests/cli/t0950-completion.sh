@@ -79,7 +79,7 @@ case_if() {
 }
 
 # ---------------------------------------------------------------- commands
-case_if "the commands first" "allocbench " offers_exactly run compare plot counters
+case_if "the commands first" "allocbench " offers_exactly run compare plot show counters backends
 case_if "a command by its prefix" "allocbench co" offers_exactly compare counters
 case_if "run's options as the first word" "allocbench --ba" offers_exactly --backend --baseline
 case_if "a command's options" "allocbench compare --max-" offers_exactly --max-overhead --max-time
@@ -96,7 +96,7 @@ case_if "backends: not those listed already, also after --backend=" \
 check_if BASH "backends: malloc is not offered twice" offers_not malloc,arena,malloc malloc,arena,arena
 export ALLOCBENCH_LIBRARY_PATH="$tmp/nolibs"
 case_if "backends: no third-party allocator where none is installed" \
-	"allocbench -b " offers_exactly malloc pool pool-locked arena all
+	"allocbench -b " offers_exactly malloc pool pool-locked arena all list
 export ALLOCBENCH_LIBRARY_PATH="$libs"
 case_if "backends: an installed allocator (in \$ALLOCBENCH_LIBRARY_PATH)" \
 	"allocbench -b pool," offers_exactly pool,malloc pool,pool-locked pool,arena pool,jemalloc pool,all
@@ -135,7 +135,7 @@ case_if "the library's path for --preload NAME=PATH" \
 # ------------------------------------------------- what the binary accepts
 # Every option on an option line of each command's --help (long and short)
 # is offered, and nothing else.
-for cmd in run compare plot counters; do
+for cmd in run compare plot show counters backends; do
 	run_ab "$cmd" --help
 	grep -E '^ +(-[A-Za-z], )?--[a-z]' "$tmp/out" |
 		grep -oE -- '^ +(-[A-Za-z], )?--[a-z][a-z0-9-]*' |
@@ -161,7 +161,9 @@ case_if "every backend the binary knows" "allocbench --backend " cmp -s "$tmp/wa
 check_if BASH "the binary's backends were read" [ -s "$tmp/want" ]
 for what in "--workload:allocbench --workload " "--touch:allocbench --touch " \
 	    "--format:allocbench --format " "compare --format:allocbench compare --format " \
-	    "counters --format:allocbench counters --format "; do
+	    "counters --format:allocbench counters --format " \
+	    "backends --format:allocbench backends --format " \
+	    "show --format:allocbench show --format "; do
 	opt=${what%%:*}
 	# shellcheck disable=SC2086
 	run_ab $opt nosuch

@@ -74,11 +74,15 @@ int main(void)
 	CHECK("csv ok row: identity and resolution (4096 / 128)", line != NULL);
 	/* (16384 - 8192) / 128 - 40 = 24 bytes of overhead, one run. */
 	CHECK("csv ok row: overhead median, min, max", line && strstr(line, ",32,24,24,24,8,8,8,2048,2048,2048,0,0,0,12.5,12.5,12.5,1.25,"));
-	CHECK("csv ok row: x_floor 12.5 / 10, warm, rss",
-	      line && strstr(line, ",1.25,1.25,1.25,2.5,2.5,2.5,0.5,0.5,0.5,0,0,0,8192,16384,4096,\n"));
-	/* 36 empty figures (12 metrics), 3 empty rss columns, then the reason. */
+	/* Then pool's empty split of the overhead (12) and allocator (1), then rss. */
+	CHECK("csv ok row: x_floor 12.5 / 10, warm, no split, rss",
+	      line && strstr(line, ",1.25,1.25,1.25,2.5,2.5,2.5,0.5,0.5,0.5,0,0,0,,,,,,,,,,,,,,"
+			     "8192,16384,4096,\n"));
+	/* 36 empty figures (12 metrics), 12 empty parts of the split, the allocator,
+	 * 3 empty rss columns, then the reason. */
 	CHECK("csv failed row: empty figures, reason quoted with doubled quotes",
 	      strstr(csv, "\nfill,arena,40,128,8,failed,32,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
+		     ",,,,,,,,,,,,,"
 		     "\"boom, \"\"quoted\"\"\nand | piped\"\n") != NULL);
 	free(csv);
 

@@ -62,7 +62,7 @@ int main(void)
 	CHECK("empty refused", load_text("", &file) == -1);
 	CHECK("another tool refused", load_text("{\"benchmarks\":[]}", &file) == -1);
 	CHECK("another schema refused", load_text("{\"schema\":\"other/1\",\"results\":[]}", &file) == -1);
-	CHECK("another major refused", load_text("{\"schema\":\"allocbench/2\",\"results\":[]}", &file) == -1);
+	CHECK("another major refused", load_text("{\"schema\":\"allocbench/3\",\"results\":[]}", &file) == -1);
 	CHECK("results not an array refused", load_text("{\"schema\":\"allocbench/1\",\"results\":{}}", &file) == -1);
 	CHECK("row without backend refused",
 	      load_text("{\"schema\":\"allocbench/1\",\"results\":[{\"size\":4,\"status\":\"ok\"}]}", &file) == -1);

@@ -1,0 +1,40 @@
+/*
+ * report_load.h - a JSON report read back into a struct run_report, so that
+ * the report writers print it as the run that made it did (allocbench
+ * show). The report keeps each figure's summary, not every reading: the
+ * cells carry those summaries (struct cell_loaded), the samples what the
+ * tables read directly (the median run's resident set, the allocator that
+ * served malloc, the counters of each run, the floor's times).
+ */
+#ifndef ALLOCBENCH_REPORT_LOAD_H
+#define ALLOCBENCH_REPORT_LOAD_H
+
+#include "report.h"
+#include "results.h"
+#include "run.h"
+
+/* A report read back, and everything its struct run_report points into. */
+struct loaded_report {
+	struct result_file file;      /* the parsed document; the strings point into it */
+	struct run_config config;
+	struct run_report report;     /* report.config is &config */
+	struct backend *backends;     /* one per name in config.backends and the rows */
+	size_t nbackends;
+	struct cell_loaded *loaded;   /* one per cell */
+	const char *created;          /* "created", or "" */
+	char *command_line;           /* command_line as one shell-quoted line, owned;
+					 NULL when the report has none */
+};
+
+/*
+ * Reads the JSON report at PATH ("-": standard input) into *OUT, checked
+ * as compare checks it (results_load()), then what the tables need: a
+ * known workload, touch policy and repeat, the sizes. Returns 0, or -1
+ * after an error that names PATH and the problem.
+ */
+int report_load(const char *path, struct loaded_report *out);
+
+/* Frees what report_load() allocated. */
+void report_loaded_release(struct loaded_report *r);
+
+#endif

@@ -1,0 +1,78 @@
+#!/bin/sh
+# The README's examples run as written, so that they stay true. A block is
+# run when an HTML comment "<!-- readme-test: run -->" (invisible on GitHub)
+# stands above it, alone on its line: the indented lines that follow, up to
+# the next blank or less indented line, are run in order by sh -e in one
+# directory (a block may use what an earlier one wrote), with `allocbench`
+# on the PATH. Every run of the measuring command (not compare, plot, show,
+# counters or backends) gets --total 256K --repeat 1 --jobs 2 -q appended
+# (and --rounds 2 for churn and threads), which win over the block's own:
+# the README's totals are for people, not for make check.
+. "$(dirname "$0")/lib.sh"
+
+readme=$top/README.md
+mkdir -p "$tmp/bin" "$tmp/work" "$tmp/blocks"
+cat >"$tmp/bin/allocbench" <<EOF
+#!/bin/sh
+case \${1-} in
+compare | plot | show | counters | backends | -h | --help | -V | --version) exec "$AB" "\$@" ;;
+esac
+# churn and threads: two rounds, not the 16 million operations of the default.
+rounds=
+for a in "\$@"; do
+	case \$a in churn | threads | --workload=churn | --workload=threads) rounds="--rounds 2" ;; esac
+done
+exec "$AB" "\$@" --total 256K --repeat 1 --jobs 2 -q \$rounds
+EOF
+chmod +x "$tmp/bin/allocbench"
+
+# The marked blocks, one file each (block.N), their README line in line.N.
+awk -v dir="$tmp/blocks" '
+	/^ *<!-- readme-test: run -->$/ {
+		match($0, /^ */); ind = RLENGTH + 4; want = 1; n++; file = dir "/block." n
+		printf "" >file; print NR >(dir "/line." n); next
+	}
+	want && /^[[:space:]]*$/ { if (want == 2) want = 0; next }
+	want {
+		match($0, /^ */)
+		if (RLENGTH < ind) { want = 0; next }
+		print substr($0, ind + 1) >>file; want = 2
+	}' "$readme"
+nblocks=$(ls "$tmp/blocks" | grep -c '^block\.')
+check "the README marks its runnable examples (11 blocks or more, $nblocks found)" [ "$nblocks" -ge 11 ]
+
+i=1
+while [ "$i" -le "$nblocks" ]; do
+	b=$tmp/blocks/block.$i
+	line=$(cat "$tmp/blocks/line.$i")
+	first=$(grep -v '^#' "$b" | head -n 1)
+	if [ ! -s "$b" ]; then
+		not_ok "README line $line: a marked block holds commands" "no indented block after the marker"
+		i=$((i + 1))
+		continue
+	fi
+	# AddressSanitizer must be the first library loaded: no LD_PRELOAD example there.
+	if grep -q 'LD_PRELOAD=' "$b" && ! test_have_prereq '!ASAN'; then
+		skip "README line $line: the LD_PRELOAD example" "$prereq_why"
+		grep -v 'LD_PRELOAD=' "$b" >"$b.run"
+	else
+		cp "$b" "$b.run"
+	fi
+	(cd "$tmp/work" && PATH="$tmp/bin:$PATH" sh -e "$b.run") >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -eq 0 ]; then
+		ok "README line $line runs as written: $first"
+	else
+		not_ok "README line $line runs as written: $first" "exit $rc: $(tail -n 3 "$tmp/err")"
+	fi
+	i=$((i + 1))
+done
+
+# What the examples promise they make.
+for f in sweep.json run.json run.md base.json now.json churn-base.json overhead.svg before.json \
+	 after.json compare.svg renamed.svg sweep.svg random.json random.svg; do
+	check "the README's examples make $f" [ -s "$tmp/work/$f" ]
+done
+check "the labelled runs name the files in the plot" \
+	sh -c "grep -q '>before<' '$tmp/work/compare.svg' && grep -q '>after<' '$tmp/work/compare.svg'"
+test_done
