@@ -61,6 +61,13 @@ struct run_config {
 	unsigned jobs;                     /* --jobs: measuring processes at once, 1 to
 					      RUN_MAX_JOBS (0 read as 1) */
 	int force;                         /* --force: run even above MemAvailable */
+	unsigned abis[2];                  /* --abi: the word sizes measured, bits (32, 64),
+					      in the order given; default 64 alone */
+	size_t nabis;
+	struct backend **abi_rows;         /* owned: the 32-bit rows' backends ("NAME/32",
+					      abi 32), each one allocation */
+	size_t nabi_rows;
+	size_t abi_rows_alloc;             /* room in abi_rows (ALLOC_GROW) */
 };
 
 /*
@@ -96,6 +103,9 @@ uint64_t run_bound_bytes(const struct run_config *config, const struct backend *
 
 /* The largest bound a measurement may have: x86-64's 47-bit user address space. */
 #define RUN_MAX_BOUND_BYTES ((uint64_t)1 << 47)
+
+/* The same for a 32-bit measuring process (--abi 32): 3 GiB of its 4 GiB address space. */
+#define RUN_MAX_BOUND_BYTES_32 ((uint64_t)3 << 30)
 
 /*
  * The largest run_bound_bytes() of CONFIG. run_measure_all() does not check
