@@ -13,8 +13,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static struct abi_program programs[2];  /* [0] 64-bit, [1] 32-bit */
-static int prepared[2];
+/* [0] 64-bit, [1] 32-bit; this program's own is ready from the start. */
+static struct abi_program programs[2] = { { .abi = 64, .path = "/proc/self/exe" } };
+static int prepared[2] = { 1, 0 };
+_Static_assert(sizeof(void *) == 8, "the tool is a 64-bit program; 32-bit rows are a child's");
 
 unsigned abi_native(void)
 {
@@ -150,16 +152,6 @@ int abi_prepare(unsigned abi, char *why, size_t why_size)
 		return 0;
 	memset(p, 0, sizeof(*p));
 	p->abi = abi;
-	if (abi == abi_native()) {
-		copy_string(p->path, sizeof(p->path), "/proc/self/exe");
-		prepared[abi == 32] = 1;
-		return 0;
-	}
-	if (abi != 32) {
-		snprintf(why, why_size, "this build measures in %u-bit processes and 32-bit ones only",
-			 abi_native());
-		return -1;
-	}
 	if (find_child32(p->path, why, why_size))
 		return -1;
 	argv[0] = p->path;

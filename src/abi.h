@@ -55,7 +55,7 @@ struct abi_program {
  */
 int abi_prepare(unsigned abi, char *why, size_t why_size);
 
-/* The program of ABI after abi_prepare() succeeded for it, or NULL. */
+/* The program of ABI after abi_prepare() succeeded for it (64: always), or NULL. */
 const struct abi_program *abi_program(unsigned abi);
 
 /*
