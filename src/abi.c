@@ -163,10 +163,15 @@ int abi_prepare(unsigned abi, char *why, size_t why_size)
 	}
 	if (ret < 0) {
 		if (find_in_path(ABI_EMULATOR, p->emulator)) {
-			snprintf(why, why_size, "this kernel does not run 32-bit programs (%s: %s), "
-				 "and %s, which would run it on this machine, is not installed "
-				 "(Debian package %s)", p->path, strerror(exec_errno ? exec_errno :
-				 ENOEXEC), ABI_EMULATOR, ABI_EMULATOR_PACKAGE);
+			if (!exec_errno)
+				snprintf(why, why_size, "$%s asks for %s, which is not installed "
+					 "(Debian package %s)", ABI_EMULATE_ENV, ABI_EMULATOR,
+					 ABI_EMULATOR_PACKAGE);
+			else
+				snprintf(why, why_size, "this kernel does not run 32-bit programs "
+					 "(%s: %s), and %s, which would run it on this machine, is "
+					 "not installed (Debian package %s)", p->path,
+					 strerror(exec_errno), ABI_EMULATOR, ABI_EMULATOR_PACKAGE);
 			return -1;
 		}
 		argv[0] = p->emulator;

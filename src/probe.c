@@ -78,18 +78,25 @@ static void walk_smaps(const char *field, uint64_t *below, int *above, int *hold
 
 	int in_guest = 0;
 
+	/*
+	 * By hand, not sscanf: an emulated process parses a few thousand lines
+	 * per reading. An area's first line starts with its address in
+	 * lower-case hex; its fields start with a capital letter.
+	 */
 	for (const char *line = smaps_buf; *line; ) {
 		const char *next = strchr(line, '\n');
-		unsigned long long start, end, kib;
-		char dash;
+		char *end;
 
-		if (sscanf(line, "%llx%c%llx", &start, &dash, &end) == 3 && dash == '-') {
-			in_guest = end <= ((unsigned long long)1 << 32);
+		if ((*line >= '0' && *line <= '9') || (*line >= 'a' && *line <= 'f')) {
+			unsigned long long start = strtoull(line, &end, 16), stop = 0;
+
+			if (*end == '-')
+				stop = strtoull(end + 1, NULL, 16);
+			in_guest = stop <= ((unsigned long long)1 << 32);
 			*above |= !in_guest;
-			*holds |= start <= at && at < end;
-		} else if (below && in_guest && !strncmp(line, field, len) &&
-			   sscanf(line + len, "%llu", &kib) == 1) {
-			*below += (uint64_t)kib * 1024;
+			*holds |= start <= at && at < stop;
+		} else if (below && in_guest && *line == *field && !strncmp(line, field, len)) {
+			*below += (uint64_t)strtoull(line + len, NULL, 10) * 1024;
 		}
 		if (!next)
 			break;
