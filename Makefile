@@ -137,6 +137,7 @@ FUZZ_REPLAY = $(FUZZ_TARGETS:%=$(B)/tests/fuzz/replay_%)
 # Built only where $(CC) -m32 links a program (gcc-multilib and
 # libc6-dev-i386 on Debian); CHILD32=0 leaves it out, CHILD32=1 requires it.
 CHILD32 ?= auto
+CHILD32_DEBIAN = gcc-multilib libc6-dev-i386
 CHILD32_SRC = src/child32/main.c $(filter-out src/child/child32_%,$(wildcard src/child/*.c)) \
 	src/heap.c src/heap_interpose.c src/probe.c src/util.c src/parse.c \
 	src/counters_list.c src/counters_nopapi.c
@@ -161,6 +162,9 @@ all: allocbench
 # them (as root), or says exactly which to install.
 deps:
 	@$(PKG_CONFIG) --exists $(DEPS_PKGS) 2>/dev/null || sh tests/install-deps.sh $(DEPS_DEBIAN)
+ifeq ($(CHILD32)$(CHILD32_CAN)$(shell uname -m),autox86_64)
+	@sh tests/install-deps.sh --optional "the 32-bit measuring program (run --abi 32)" $(CHILD32_DEBIAN)
+endif
 
 # A copy of the variant just built, whichever was built before it.
 .PHONY: allocbench
@@ -222,6 +226,7 @@ endif
 # ABBUILD (tests/cli/lib.sh).
 check: deps
 	@$(MAKE) --no-print-directory $(B)/allocbench $(CHILD32_BIN) $(UNIT_BIN) $(TOOLS) $(FUZZ_REPLAY)
+	@$(if $(CHILD32_BIN),:,rm -f $(B)/allocbench-child32)
 	@$(CHECK_ENV) ABBUILD=$(CURDIR)/$(B) sh tests/run.sh $(UNIT_BIN)
 
 bench: deps

@@ -161,6 +161,12 @@ int abi_prepare(unsigned abi, char *why, size_t why_size)
 		ret = run_capture(argv, p->version, sizeof(p->version));
 		exec_errno = ret < 0 ? errno : 0;
 	}
+	if (ret < 0 && exec_errno == ENOENT) {
+		/* The file is there: what is missing is its interpreter, /lib/ld-linux.so.2. */
+		snprintf(why, why_size, "cannot execute %s: its 32-bit C library is missing (Debian "
+			 "package libc6-i386)", p->path);
+		return -1;
+	}
 	if (ret < 0) {
 		if (find_in_path(ABI_EMULATOR, p->emulator)) {
 			if (!exec_errno)
