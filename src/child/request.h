@@ -11,9 +11,10 @@
  * which the child checks against its own. A field added on one side and not
  * the other is an unknown key or a missing one, refused with its name, never
  * a shifted argument. The result comes back as sample_wire.h encodes it,
- * with the same protocol version. Version 1 sent the raw struct sample. Adding a parameter is one field in struct measure_params (or
- * here) and one line in request.c's field table, which both the encoder and
- * the decoder read.
+ * with the same protocol version (version 1 sent the raw struct sample).
+ * Adding a parameter is one field in struct measure_params (or here) and
+ * one line in request.c's field table, which both the encoder and the
+ * decoder read.
  */
 #ifndef ALLOCBENCH_CHILD_REQUEST_H
 #define ALLOCBENCH_CHILD_REQUEST_H
