@@ -7,7 +7,8 @@
 #   make gate       the CI regression gate: pool, pool-locked and arena in fill,
 #                   churn and random against data/baseline*.json
 #   make baseline   measure the gate's baselines anew on this machine
-#   make install    PREFIX=/usr/local DESTDIR= (binary and man page)
+#   make install    PREFIX=/usr/local DESTDIR= (binary, 32-bit measuring
+#                   program, man page, completion)
 #   make V=1        print every compiler command in full (default: "CC src/run.o")
 #   make fuzz       build the libFuzzer targets with clang and run each for
 #                   FUZZ_SECONDS (default 60); new crashes go to tests/fuzz/crashes/
@@ -15,12 +16,15 @@
 # DEVELOPER=1 turns warnings into errors; SANITIZE=address,undefined builds
 # with sanitizers. PAPI and cJSON are found with pkg-config. PAPI=0 builds
 # without PAPI (for platforms without it): counters then report "not built
-# with PAPI".
+# with PAPI". CHILD32=0 leaves out the 32-bit measuring program (below), which
+# is built by default where $(CC) -m32 can link a program.
 
 .DEFAULT_GOAL := all
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
+# The 32-bit measuring program: ../libexec/allocbench/ from BINDIR (src/abi.h).
+LIBEXECDIR ?= $(PREFIX)/libexec/allocbench
 MANDIR ?= $(PREFIX)/share/man/man1
 # Where bash-completion loads a command's completion from on first use.
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
@@ -138,6 +142,34 @@ TOOLS = $(B)/tests/tools/jsonq $(B)/tests/tools/jsonset $(B)/tests/tools/schemac
 FUZZ_TARGETS = parse counters results
 FUZZ_REPLAY = $(FUZZ_TARGETS:%=$(B)/tests/fuzz/replay_%)
 
+# The 32-bit measuring program of run --abi 32 (src/abi.h): the measuring
+# process's sources (src/child/, and the parts of src/ they use) built with
+# -m32 into $(B)/allocbench-child32, beside the binary. Only the child: the
+# parent measures nothing, and neither PAPI nor cJSON is needed to measure
+# (Debian has no i386 PAPI to link with; its counters report "not built with
+# PAPI"). Never with sanitizers: their 32-bit runtimes are another set of
+# packages, and the same sources are checked by the 64-bit sanitizer build.
+# Built only where $(CC) -m32 links a program (gcc-multilib and
+# libc6-dev-i386 on Debian); CHILD32=0 leaves it out, CHILD32=1 requires it.
+CHILD32 ?= auto
+CHILD32_DEBIAN = gcc-multilib libc6-dev-i386
+CHILD32_SRC = src/child32/main.c $(filter-out src/child/child32_%,$(wildcard src/child/*.c)) \
+	src/heap.c src/heap_interpose.c src/probe.c src/util.c src/parse.c \
+	src/counters_list.c src/counters_nopapi.c
+CHILD32_OBJ = $(CHILD32_SRC:%.c=$(B)/m32/%.o)
+CHILD32_CFLAGS = -m32 -std=c11 -D_GNU_SOURCE -pthread -Isrc $(WARNINGS) $(CFLAGS) \
+	-DALLOCBENCH_PAPI=0 $(if $(filter 1,$(DEVELOPER)),-Werror)
+CHILD32_LDFLAGS = -m32 -pthread -Wl,--as-needed -Wl,--dynamic-list=src/heap_interpose.sym $(LDFLAGS)
+ifeq ($(CHILD32),auto)
+CHILD32_CAN := $(shell printf 'int main(void){return 0;}\n' | \
+	$(CC) -m32 -x c -o /dev/null - >/dev/null 2>&1 && echo 1)
+else ifeq ($(CHILD32),1)
+CHILD32_CAN := 1
+endif
+ifeq ($(CHILD32_CAN),1)
+CHILD32_BIN = $(B)/allocbench-child32
+endif
+
 .PHONY: all deps run check bench gate baseline install uninstall clean fuzz
 all: allocbench
 
@@ -145,11 +177,30 @@ all: allocbench
 # them (as root), or says exactly which to install.
 deps:
 	@$(PKG_CONFIG) --exists $(DEPS_PKGS) 2>/dev/null || sh tests/install-deps.sh $(DEPS_DEBIAN)
+ifeq ($(CHILD32)$(CHILD32_CAN)$(shell uname -m),autox86_64)
+	@sh tests/install-deps.sh --optional "the 32-bit measuring program (run --abi 32)" $(CHILD32_DEBIAN)
+endif
 
 # A copy of the variant just built, whichever was built before it.
 .PHONY: allocbench
-allocbench: $(B)/allocbench
+allocbench: $(B)/allocbench $(CHILD32_BIN)
 	@cmp -s $< $@ || { echo "cp $< $@"; cp $< $@; }
+ifeq ($(CHILD32_CAN),1)
+	@cmp -s $(CHILD32_BIN) allocbench-child32 || \
+		{ echo "cp $(CHILD32_BIN) allocbench-child32"; cp $(CHILD32_BIN) allocbench-child32; }
+else
+	@rm -f allocbench-child32
+	@echo "allocbench: no 32-bit measuring program (run --abi 32): $(CC) -m32 cannot link; apt-get install gcc-multilib libc6-dev-i386" >&2
+endif
+
+$(B)/allocbench-child32: $(CHILD32_OBJ) src/heap_interpose.sym $(B)/build-flags
+	$(QUIET_LINK)$(CC) $(CHILD32_LDFLAGS) -o $@ $(CHILD32_OBJ) -lm
+
+$(B)/m32/src/%.o: src/%.c $(B)/build-flags
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(CC) $(CHILD32_CFLAGS) -MMD -MP -c -o $@ $<
+
+-include $(CHILD32_OBJ:.o=.d)
 
 $(B)/allocbench: $(BIN_OBJ) src/heap_interpose.sym $(B)/build-flags
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(BIN_LDFLAGS) -o $@ $(BIN_OBJ) $(LIBS)
@@ -196,7 +247,8 @@ endif
 # The tests run the variant's own binary and tools ($(B)), named to them by
 # ABBUILD (tests/cli/lib.sh).
 check: deps
-	@$(MAKE) --no-print-directory $(B)/allocbench $(UNIT_BIN) $(TOOLS) $(FUZZ_REPLAY)
+	@$(MAKE) --no-print-directory $(B)/allocbench $(CHILD32_BIN) $(UNIT_BIN) $(TOOLS) $(FUZZ_REPLAY)
+	@$(if $(CHILD32_BIN),:,rm -f $(B)/allocbench-child32)
 	@$(CHECK_ENV) ABBUILD=$(CURDIR)/$(B) sh tests/run.sh $(UNIT_BIN)
 
 bench: deps
@@ -216,12 +268,15 @@ baseline: deps
 install: allocbench
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPLETIONDIR)
 	install -m 755 allocbench $(DESTDIR)$(BINDIR)/allocbench
+	if [ -f allocbench-child32 ]; then install -d $(DESTDIR)$(LIBEXECDIR) && \
+		install -m 755 allocbench-child32 $(DESTDIR)$(LIBEXECDIR)/allocbench-child32; fi
 	install -m 644 man/allocbench.1 $(DESTDIR)$(MANDIR)/allocbench.1
 	install -m 644 completion/allocbench.bash $(DESTDIR)$(COMPLETIONDIR)/allocbench
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/allocbench $(DESTDIR)$(MANDIR)/allocbench.1 \
-		$(DESTDIR)$(COMPLETIONDIR)/allocbench
+		$(DESTDIR)$(COMPLETIONDIR)/allocbench $(DESTDIR)$(LIBEXECDIR)/allocbench-child32
+	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
 
 # make fuzz: libFuzzer with AddressSanitizer and UndefinedBehaviorSanitizer.
 # Objects go to build/fuzz/ (never mixed with the ordinary ones). Each target
@@ -259,4 +314,4 @@ fuzz: deps
 	done; exit $$failed
 
 clean:
-	rm -rf build allocbench
+	rm -rf build allocbench allocbench-child32

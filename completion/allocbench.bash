@@ -154,7 +154,7 @@ _allocbench() {
 	run)
 		opts=(--sizes -s --backend -b --total -t --repeat -r --touch --align
 			--pool-block --workload -w --rounds --seed --threads --counters
-			--preload --format -f --output -o --label -l --export-json --export-csv
+			--abi --preload --format -f --output -o --label -l --export-json --export-csv
 			--export-markdown --baseline --timeout --jobs -j
 			--force --quiet -q --help -h --version -V)
 		;;
@@ -203,8 +203,13 @@ _allocbench() {
 			"${installed[@]}" "${preloads[@]}" all "${alone[@]}"
 		;;
 	compare:--backend)
-		# Rows of reports, measured wherever they were: every backend.
-		_allocbench_list "$cur" malloc pool pool-locked arena jemalloc mimalloc tcmalloc
+		# Rows of reports, measured wherever they were: every backend, and
+		# its 32-bit row (run --abi 32).
+		_allocbench_list "$cur" malloc pool pool-locked arena jemalloc mimalloc tcmalloc \
+			malloc/32 pool/32 pool-locked/32 arena/32 jemalloc/32 mimalloc/32 tcmalloc/32
+		;;
+	run:--abi)
+		_allocbench_list "$cur" 64 32
 		;;
 	run:--workload | run:-w)
 		_allocbench_words "$cur" fill churn random threads

@@ -21,6 +21,7 @@
 #include "run.h"
 #include "runner.h"
 #include "util.h"
+#include "abi.h"
 #include "child/workloads.h"
 
 #include <errno.h>
@@ -48,6 +49,7 @@ enum {
 	OPT_EXPORT_CSV,
 	OPT_EXPORT_MARKDOWN,
 	OPT_LABEL,
+	OPT_ABI,
 };
 
 /* The backends --backend knows, after its help. */
@@ -126,6 +128,11 @@ static const struct cli_option run_options[] = {
 	  "allocbench.\n"
 	  "'allocbench counters' says which this machine counts;\n"
 	  "an unknown name (a typo) is refused; fill workload only"),
+	CLI_OPT(OPT_ABI, "abi", "LIST",
+	  "word sizes to measure in, bits: 64 (default), 32, or\n"
+	  "32,64 for both; 32-bit rows are named NAME/32 and run\n"
+	  "in allocbench-child32, built with -m32 where the\n"
+	  "compiler can (gcc-multilib, libc6-dev-i386)"),
 	{ .id = OPT_PRELOAD, .name = "preload", .arg = "NAME=PATH",
 	  .help = "measure the allocator library PATH as backend NAME\n"
 	  "(LD_PRELOAD in the measuring process); repeatable",
@@ -466,6 +473,124 @@ static int parse_weighted_sizes(const char *text, struct run_config *config)
 	return 1;
 }
 
+/* A 32-bit row's backend (abi.h): one allocation, its name and library inside. */
+struct abi_row {
+	struct backend backend;                  /* first: config->abi_rows frees it */
+	char name[PRELOAD_NAME_MAX + 4];         /* "NAME/32" */
+	char path[PATH_MAX];                     /* its i386 library, for a preloaded backend */
+};
+
+/*
+ * The 32-bit row of B, or NULL (after saying why when ALL, exit 2 otherwise)
+ * when B has none: a preloaded allocator without its i386 library, a
+ * --preload (a library of this program's word size).
+ */
+static const struct backend *abi32_row(struct run_config *config, const struct backend *b,
+				       int all)
+{
+	const struct preload *p = NULL;
+	struct preload *found = NULL;
+	struct abi_row *row;
+	char reason[160], package[48], name[PRELOAD_NAME_MAX + 4];
+
+	for (size_t i = 0; i < config->npreloads; i++)
+		if (&config->preloads[i]->backend == b)
+			p = config->preloads[i];
+	if (p && !p->known) {
+		if (!all)
+			usage_die("backend '%s' cannot be measured with --abi 32: its --preload "
+				  "library '%s' is a %u-bit one", b->name, p->path, abi_native());
+		snprintf(reason, sizeof(reason), "a --preload library is %u-bit", abi_native());
+		snprintf(name, sizeof(name), "%s/32", b->name);
+		add_skip(config, name, "", reason);
+		return NULL;
+	}
+	if (p && !(found = preload_locate_abi(p->known, 32))) {
+		snprintf(package, sizeof(package), "%s:i386", p->known->package);
+		snprintf(reason, sizeof(reason), "not installed for 32-bit (no i386 %s; on Debian: "
+			 "dpkg --add-architecture i386, apt-get install %s)",
+			 p->known->sonames[0], package);
+		if (!all)
+			usage_die("backend '%s' cannot be measured with --abi 32: %s", b->name,
+				  reason);
+		snprintf(name, sizeof(name), "%s/32", b->name);
+		add_skip(config, name, package, reason);
+		return NULL;
+	}
+	row = calloc(1, sizeof(*row));
+	if (!row || ALLOC_GROW(config->abi_rows, config->nabi_rows, config->abi_rows_alloc))
+		die_out_of_memory();
+	config->abi_rows[config->nabi_rows++] = &row->backend;
+	row->backend = *b;
+	snprintf(row->name, sizeof(row->name), "%s/32", b->name);
+	row->backend.name = row->name;
+	row->backend.abi = 32;
+	row->backend.base = b;
+	if (found) {
+		copy_string(row->path, sizeof(row->path), found->path);
+		row->backend.preload_path = row->path;
+		free(found);
+	}
+	return &row->backend;
+}
+
+/*
+ * --abi LIST: 64, 32, or both, in the order given. Each ABI is made ready
+ * (abi_prepare(): exit 2 naming the missing Debian packages when this build
+ * or machine cannot run it). For 32, every backend gets its 32-bit row
+ * after (or, for --abi 32 alone, instead of) its own.
+ */
+static void parse_abis(const char *text, int all, struct run_config *config)
+{
+	const struct backend **rows;
+	struct cli_list list;
+	const char *item;
+	size_t nrows = 0;
+	char why[PATH_MAX + 512];
+	int with32 = 0, with64 = 0;
+
+	config->nabis = 0;
+	if (!text) {
+		config->abis[config->nabis++] = 64;
+		return;
+	}
+	if (!*text)
+		usage_die("empty --abi list (expected 64, 32 or 32,64)");
+	cli_list_init(&list, text, "--abi", " (expected 64, 32 or 32,64)");
+	while ((item = cli_list_next(&list))) {
+		unsigned abi = !strcmp(item, "32") ? 32 : !strcmp(item, "64") ? 64 : 0;
+
+		if (!abi)
+			usage_die("invalid ABI '%s' in --abi (expected 64, 32 or 32,64)", item);
+		if ((abi == 32 && with32++) || (abi == 64 && with64++))
+			usage_die("ABI '%s' appears more than once in --abi", item);
+		config->abis[config->nabis++] = abi;
+	}
+	cli_list_release(&list);
+	for (size_t i = 0; i < config->nabis; i++)
+		if (abi_prepare(config->abis[i], why, sizeof(why)))
+			usage_die("--abi %u cannot be measured here: %s", config->abis[i], why);
+	if (!with32)
+		return;
+	rows = calloc(config->nbackends * 2, sizeof(*rows));
+	if (!rows)
+		die_out_of_memory();
+	for (size_t b = 0; b < config->nbackends; b++)
+		for (size_t i = 0; i < config->nabis; i++) {
+			const struct backend *row = config->abis[i] == 64 ? config->backends[b] :
+				abi32_row(config, config->backends[b], all);
+
+			if (row)
+				rows[nrows++] = row;
+		}
+	if (!nrows)
+		usage_die("--abi %s leaves no backend to measure", text);
+	free(config->backends);
+	config->backends = rows;
+	config->nbackends = nrows;
+	config->backends_alloc = config->nbackends * 2;
+}
+
 static void parse_sizes(const char *text, struct run_config *config)
 {
 	char bad[64];
@@ -522,6 +647,13 @@ static void check_representable(const struct run_config *config)
 							config->sizes[i]);
 			char bytes[32];
 
+			if (config->backends[b]->abi == 32 && need > RUN_MAX_BOUND_BYTES_32)
+				usage_die("--total %llu cannot be measured at size %zu in a 32-bit "
+					  "process (--abi 32): %llu chunks need up to %llu bytes, "
+					  "more than its 4 GiB address space holds beside the "
+					  "program (%llu)", total, config->sizes[i],
+					  (unsigned long long)count, (unsigned long long)need,
+					  (unsigned long long)RUN_MAX_BOUND_BYTES_32);
 			if (need <= RUN_MAX_BOUND_BYTES)
 				continue;
 			if (need == UINT64_MAX)
@@ -545,8 +677,8 @@ static void check_pool_block(const struct run_config *config)
 	int pooled = 0;
 
 	for (size_t b = 0; b < config->nbackends; b++)
-		pooled |= config->backends[b] == &backend_pool ||
-			  config->backends[b] == &backend_pool_locked;
+		pooled |= backend_base(config->backends[b]) == &backend_pool ||
+			  backend_base(config->backends[b]) == &backend_pool_locked;
 	for (size_t i = 0; pooled && i < config->nsizes; i++) {
 		size_t align = config->align ? config->align : natural_alignment(config->sizes[i]);
 		size_t limit = pool_block_limit(align);
@@ -577,6 +709,7 @@ struct run_args {
 	const char *seed;
 	const char *threads;
 	const char *counters;
+	const char *abi;       /* --abi, or NULL for 64 */
 };
 
 /* Fills *CONFIG with the defaults. */
@@ -767,6 +900,9 @@ static void read_options(int argc, char **argv, struct run_config *config, struc
 		case OPT_EXPORT_MARKDOWN:
 			set_export(config, (size_t)(c - OPT_EXPORT_JSON), optarg);
 			break;
+		case OPT_ABI:
+			args->abi = optarg;
+			break;
 		case 'q':
 			config->quiet = 1;
 			break;
@@ -808,6 +944,7 @@ static void check_options(struct run_config *config, const struct run_args *args
 	if (config->weights && config->workload != WORKLOAD_RANDOM)
 		usage_die("weights in --sizes ('%s') apply to the random workload's mix, not to "
 			  "'%s'", args->sizes, workload_name(config->workload));
+	parse_abis(args->abi, !strcmp(args->backends, "all"), config);
 	if (config->workload == WORKLOAD_RANDOM && config->nsizes > MEASURE_MAX_MIX)
 		usage_die("the random workload mixes at most %d sizes; --sizes has %zu",
 			  MEASURE_MAX_MIX, config->nsizes);
@@ -847,6 +984,9 @@ static void config_release(struct run_config *config)
 	free(config->sizes);
 	free(config->weights);
 	free(config->backends);
+	for (size_t i = 0; i < config->nabi_rows; i++)
+		free(config->abi_rows[i]);
+	free(config->abi_rows);
 	memset(config, 0, sizeof(*config));
 }
 

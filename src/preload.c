@@ -42,6 +42,16 @@ static const char *const default_dirs[] = {
 	NULL,
 };
 
+/* Where Debian's multiarch puts i386 libraries (libjemalloc2:i386, ...), for run --abi 32. */
+static const char *const dirs_32[] = {
+	"/usr/local/lib/i386-linux-gnu",
+	"/usr/lib/i386-linux-gnu",
+	"/lib/i386-linux-gnu",
+	"/usr/lib32",
+	"/lib32",
+	NULL,
+};
+
 #define LDCACHE_PATH "/etc/ld.so.cache"
 
 int preload_unsupported(void)
@@ -84,14 +94,27 @@ static int read_elf_id(const char *path, struct elf_id *id)
 
 int preload_check_library(const char *path, char *why, size_t why_size)
 {
-	static struct elf_id self;
-	static int have_self;
-	struct elf_id id;
+	return preload_check_library_abi(path, 0, why, why_size);
+}
+
+int preload_check_library_abi(const char *path, unsigned abi, char *why, size_t why_size)
+{
+	static struct elf_id native;
+	static int have_native;
+	struct elf_id self, id;
+	int have_self;
 	struct stat st;
 	int ret;
 
-	if (!have_self && read_elf_id("/proc/self/exe", &self) == 0)
+	if (!have_native && read_elf_id("/proc/self/exe", &native) == 0)
+		have_native = 1;
+	self = native;
+	have_self = have_native;
+	if (abi == 32) {
+		/* allocbench-child32: i386. */
+		self = (struct elf_id){ .class = ELFCLASS32, .data = ELFDATA2LSB, .machine = EM_386 };
 		have_self = 1;
+	}
 	if (stat(path, &st)) {
 		snprintf(why, why_size, "cannot open '%s': %s", path, strerror(errno));
 		return -1;
@@ -234,19 +257,26 @@ static struct preload *preload_new(const char *name, const char *path,
 	return p;
 }
 
-/* Accepts a candidate file when it is an ELF shared library for this machine. */
+/* What a search looks for: a library of ABI (0: this program's), found into PATH. */
+struct wanted {
+	unsigned abi;
+	char path[PATH_MAX];
+};
+
+/* Accepts a candidate file when it is an ELF shared library for the wanted ABI. */
 static int accept_library(const char *path, void *arg)
 {
+	struct wanted *want = arg;
 	char why[PATH_MAX + 128];
 
-	if (preload_check_library(path, why, sizeof(why)))
+	if (preload_check_library_abi(path, want->abi, why, sizeof(why)))
 		return -1;
-	copy_string(arg, PATH_MAX, path);
+	copy_string(want->path, PATH_MAX, path);
 	return 0;
 }
 
-/* Tries DIR/SONAME; returns 0 and fills FOUND (PATH_MAX bytes) when usable. */
-static int try_dir(const char *dir, size_t dir_len, const char *soname, char *found)
+/* Tries DIR/SONAME; returns 0 and fills FOUND when usable. */
+static int try_dir(const char *dir, size_t dir_len, const char *soname, struct wanted *found)
 {
 	char path[PATH_MAX];
 
@@ -258,10 +288,16 @@ static int try_dir(const char *dir, size_t dir_len, const char *soname, char *fo
 
 struct preload *preload_locate(const struct allocator_known *known)
 {
+	return preload_locate_abi(known, 0);
+}
+
+struct preload *preload_locate_abi(const struct allocator_known *known, unsigned abi)
+{
+	const char *const *dirs = abi == 32 ? dirs_32 : default_dirs;
 	const char *env = getenv(PRELOAD_PATH_ENV);
 	unsigned char *cache = NULL;
 	size_t cache_size = 0;
-	char found[PATH_MAX];
+	struct wanted found = { .abi = abi };
 	int ok = -1;
 
 	if (!env || !*env)
@@ -273,19 +309,19 @@ struct preload *preload_locate(const struct allocator_known *known)
 			for (const char *dir = env; ok && *dir; ) {
 				size_t len = strcspn(dir, ":");
 
-				ok = try_dir(dir, len, soname, found);
+				ok = try_dir(dir, len, soname, &found);
 				dir += len;
 				dir += *dir == ':';
 			}
 			continue;
 		}
 		if (cache)
-			ok = preload_ldcache_lookup(cache, cache_size, soname, accept_library, found);
-		for (size_t d = 0; ok && default_dirs[d]; d++)
-			ok = try_dir(default_dirs[d], strlen(default_dirs[d]), soname, found);
+			ok = preload_ldcache_lookup(cache, cache_size, soname, accept_library, &found);
+		for (size_t d = 0; ok && dirs[d]; d++)
+			ok = try_dir(dirs[d], strlen(dirs[d]), soname, &found);
 	}
 	free(cache);
-	return ok ? NULL : preload_new(known->name, found, known, 0);
+	return ok ? NULL : preload_new(known->name, found.path, known, 0);
 }
 
 void preload_describe_search(char *buf, size_t size)

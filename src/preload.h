@@ -58,6 +58,14 @@ struct preload *preload_parse(const char *spec);
  */
 struct preload *preload_locate(const struct allocator_known *known);
 
+/*
+ * preload_locate() for the measuring process of ABI: 0 (this program's) as
+ * preload_locate(), or 32, an i386 library for allocbench-child32 (Debian
+ * multiarch: libjemalloc2:i386 installs /usr/lib/i386-linux-gnu/...), in the
+ * cache and the i386 library directories.
+ */
+struct preload *preload_locate_abi(const struct allocator_known *known, unsigned abi);
+
 /* Describes where preload_locate() looks, for messages. */
 void preload_describe_search(char *buf, size_t size);
 
@@ -67,6 +75,9 @@ void preload_describe_search(char *buf, size_t size);
  * bytes): cannot be opened, not an ELF file, an executable, another machine.
  */
 int preload_check_library(const char *path, char *why, size_t why_size);
+
+/* preload_check_library() for the measuring process of ABI: 0 (this program's) or 32 (i386). */
+int preload_check_library_abi(const char *path, unsigned abi, char *why, size_t why_size);
 
 /*
  * Looks up SONAME in the image of /etc/ld.so.cache (DATA, SIZE bytes, in

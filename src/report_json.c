@@ -7,6 +7,7 @@
  * members before the document is printed.
  */
 #include "verdict.h"
+#include "abi.h"
 #include "report_counters.h"
 #include "breakdown.h"
 #include "build_info.h"
@@ -104,6 +105,34 @@ static void add_preload_config(cJSON *obj, const struct run_config *config)
 	cJSON_AddItemToObject(obj, "skipped", skipped);
 }
 
+/*
+ * "abi": the word sizes measured ([64] by default); with 32, "abi32" says
+ * how: the program and the emulator (null when the kernel ran it).
+ */
+static void add_abi_config(cJSON *obj, const struct run_config *config)
+{
+	cJSON *abis = cJSON_CreateArray(), *how;
+	const struct abi_program *p = abi_program(32);
+	int with32 = 0;
+
+	for (size_t i = 0; i < config->nabis; i++) {
+		cJSON_AddItemToArray(abis, cJSON_CreateNumber(config->abis[i]));
+		with32 |= config->abis[i] == 32;
+	}
+	if (!config->nabis)
+		cJSON_AddItemToArray(abis, cJSON_CreateNumber(abi_native()));
+	cJSON_AddItemToObject(obj, "abi", abis);
+	if (!with32 || !p)
+		return;
+	how = cJSON_CreateObject();
+	cJSON_AddStringToObject(how, "program", ABI_CHILD32);
+	if (p->emulator[0])
+		cJSON_AddStringToObject(how, "emulator", ABI_EMULATOR);
+	else
+		cJSON_AddNullToObject(how, "emulator");
+	cJSON_AddItemToObject(obj, "abi32", how);
+}
+
 static cJSON *config_json(const struct run_config *config, unsigned jobs)
 {
 	cJSON *obj = cJSON_CreateObject(), *sizes = cJSON_CreateArray();
@@ -134,6 +163,7 @@ static cJSON *config_json(const struct run_config *config, unsigned jobs)
 	for (size_t i = 0; i < config->nbackends; i++)
 		cJSON_AddItemToArray(backends, cJSON_CreateString(config->backends[i]->name));
 	cJSON_AddItemToObject(obj, "backends", backends);
+	add_abi_config(obj, config);
 	cJSON_AddNumberToObject(obj, "total_bytes", (double)config->total_bytes);
 	cJSON_AddNumberToObject(obj, "repeat", config->repeat);
 	cJSON_AddNumberToObject(obj, "jobs", jobs ? jobs : 1);
@@ -280,6 +310,7 @@ static cJSON *cell_json(const struct run_report *report, const struct cell *cell
 
 	cJSON_AddStringToObject(obj, "workload", workload_name(config->workload));
 	cJSON_AddStringToObject(obj, "backend", cell->backend->name);
+	cJSON_AddNumberToObject(obj, "abi", cell->backend->abi ? cell->backend->abi : abi_native());
 	cJSON_AddNumberToObject(obj, "size", (double)cell->size);
 	if (config->workload == WORKLOAD_RANDOM) {
 		cJSON *sizes = cJSON_CreateArray();

@@ -2,6 +2,7 @@
  * report_text.c - the aligned tables people read, like the 2012 field
  * study's: one table per run, its columns chosen by the workload.
  */
+#include "abi.h"
 #include "report_columns.h"
 #include "report_counters.h"
 #include "breakdown.h"
@@ -21,7 +22,7 @@ static void print_header(FILE *out, const struct run_report *report)
 {
 	const struct run_config *config = report->config;
 	const struct host_info *host = &report->host;
-	char total[32], align[64], sizes[MEASURE_MAX_MIX * 21 + 1];
+	char total[32], align[64], sizes[MEASURE_MAX_MIX * 21 + 1], abi[256];
 	const char *sanitizers = report->sanitizers ? report->sanitizers : ALLOCBENCH_SANITIZE;
 	size_t used = 0;
 
@@ -42,6 +43,9 @@ static void print_header(FILE *out, const struct run_report *report)
 		copy_string(align, sizeof(align), "natural for pool, arena");
 	put_wrappedf(out, 80, "  ", "page %ld B, THP %s; alignment: %s, %zu B for malloc",
 		     host->page_size, host->thp, align, backend_malloc_alignment());
+	abi_describe(abi, sizeof(abi));
+	if (abi[0])
+		put_wrappedf(out, 80, "  ", "%s", abi);
 	if (*sanitizers)
 		put_wrappedf(out, 80, "  ",
 			     "warning: a -fsanitize=%s build: malloc is the sanitizer's",

@@ -1,4 +1,5 @@
 #include "run.h"
+#include "abi.h"
 #include "report.h"
 #include "child/backend.h"
 #include "stats.h"
@@ -339,7 +340,10 @@ uint64_t run_bound_bytes(const struct run_config *config, const struct backend *
 	 * rest of the last page of each pool.
 	 */
 	uint64_t page = (uint64_t)probe_page_size();
-	int pooled = backend == &backend_pool || backend == &backend_pool_locked;
+	int pooled;
+
+	backend = backend ? backend_base(backend) : NULL;
+	pooled = backend == &backend_pool || backend == &backend_pool_locked;
 
 	if (config->workload == WORKLOAD_RANDOM) {
 		/*
@@ -522,6 +526,10 @@ static void measure_task(struct run_work *w, const struct run_task *task)
 
 	memset(&req, 0, sizeof(req));
 	req.counters = config->counters;
+	req.abi = task->floor ? abi_native() : c->backend->abi ? c->backend->abi : abi_native();
+	/* The 32-bit measuring process is built without PAPI (abi.h): it counts nothing. */
+	if (req.abi != abi_native())
+		req.counters.n = 0;
 	if (task->floor) {
 		req.floor = 1;
 		*params = (struct measure_params){
@@ -529,7 +537,7 @@ static void measure_task(struct run_work *w, const struct run_task *task)
 			.pool_block_bytes = config->pool_block_bytes, .touch = config->touch,
 		};
 	} else {
-		req.backend = c->backend->name;
+		req.backend = backend_base(c->backend)->name;
 		req.preload_path = c->backend->preload_path;
 		*params = (struct measure_params){
 			.size = c->size, .count = c->count, .align = c->align,

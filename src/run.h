@@ -78,6 +78,13 @@ struct run_config {
 	const char *label;                 /* --label: what the report is of, or NULL */
 	char **argv;                       /* the command line, for the report: argv[0] */
 	int argc;                          /*   is "allocbench" or "run", not owned */
+	unsigned abis[2];                  /* --abi: the word sizes measured, bits (32, 64),
+					      in the order given; default 64 alone */
+	size_t nabis;
+	struct backend **abi_rows;         /* owned: the 32-bit rows' backends ("NAME/32",
+					      abi 32), each one allocation */
+	size_t nabi_rows;
+	size_t abi_rows_alloc;             /* room in abi_rows (ALLOC_GROW) */
 };
 
 /*
@@ -113,6 +120,9 @@ uint64_t run_bound_bytes(const struct run_config *config, const struct backend *
 
 /* The largest bound a measurement may have: x86-64's 47-bit user address space. */
 #define RUN_MAX_BOUND_BYTES ((uint64_t)1 << 47)
+
+/* The same for a 32-bit measuring process (--abi 32): 3 GiB of its 4 GiB address space. */
+#define RUN_MAX_BOUND_BYTES_32 ((uint64_t)3 << 30)
 
 /*
  * The largest run_bound_bytes() of CONFIG. run_measure_all() does not check

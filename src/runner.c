@@ -1,6 +1,8 @@
 #include "runner.h"
+#include "abi.h"
 #include "heap.h"
 #include "child/child.h"
+#include "child/sample_wire.h"
 #include "util.h"
 
 #include <errno.h>
@@ -554,7 +556,8 @@ static int child_pidfd(pid_t pid)
  * parent can kill what it starts), standard input from /dev/null, standard
  * output and error and CHILD_RESULT_FD on the pipes. Only async-signal-safe calls.
  */
-static _Noreturn void child_exec(int pipes[3][2], pid_t parent, char **argv, char **env)
+static _Noreturn void child_exec(int pipes[3][2], pid_t parent, const char *path, char **argv,
+				  char **env)
 {
 	static const int targets[3] = { CHILD_RESULT_FD, STDOUT_FILENO, STDERR_FILENO };
 	int moved[3], null;
@@ -578,55 +581,78 @@ static _Noreturn void child_exec(int pipes[3][2], pid_t parent, char **argv, cha
 		if (dup2(moved[i], targets[i]) < 0)
 			_exit(127);
 	if (env)
-		execve("/proc/self/exe", argv, env);
+		execve(path, argv, env);
 	else
-		execv("/proc/self/exe", argv);
+		execv(path, argv);
 	/* Standard error is the pipe now: the row shows the reason. */
-	fprintf(stderr, "allocbench: error: cannot execute /proc/self/exe: %s\n", strerror(errno));
+	fprintf(stderr, "allocbench: error: cannot execute %s: %s\n", path, strerror(errno));
 	_exit(127);
 }
 
-static int measure_in_child(const struct child_request *req, char **argv, unsigned timeout_s,
-			    struct sample *sample, int slot);
+static int measure_in_child(const struct child_request *req, const char *path, char **argv,
+			    int emulated, unsigned timeout_s, struct sample *sample, int slot);
 
 int runner_measure(const struct child_request *req, unsigned timeout_s, struct sample *sample)
 {
+	const struct abi_program *program = abi_program(req->abi);
 	struct child_args args;
-	char *argv[CHILD_REQUEST_ARGS + 2];
+	/* The emulator, its -E LD_PRELOAD=PATH, the program, the command, the request. */
+	char *argv[CHILD_REQUEST_ARGS + 6], preload[PATH_MAX + 16];
 	int ret, slot;
-	size_t n;
+	size_t n = 0;
 
 	memset(sample, 0, sizeof(*sample));
 	if (interrupted_by)
 		return sample_fail(sample, "interrupted by SIG%s", sigabbrev_np(interrupted_by));
+	if (!program)
+		return sample_fail(sample, "no measuring program for %u-bit rows", req->abi);
 	if (child_request_encode(req, &args))
 		return sample_fail(sample, "the --counters list is too long to pass on");
-	argv[0] = (char *)"allocbench";
-	argv[1] = (char *)RUNNER_CHILD_COMMAND;
-	for (n = 0; args.argv[n]; n++)
-		argv[2 + n] = args.argv[n];
-	argv[2 + n] = NULL;
+	if (program->emulator[0]) {
+		/*
+		 * The library is the emulated process's LD_PRELOAD, not the
+		 * emulator's (a 64-bit program, which cannot load it).
+		 */
+		argv[n++] = (char *)ABI_EMULATOR;
+		if (req->preload_path) {
+			snprintf(preload, sizeof(preload), "LD_PRELOAD=%s", req->preload_path);
+			argv[n++] = (char *)"-E";
+			argv[n++] = preload;
+		}
+		argv[n++] = (char *)program->path;
+	} else {
+		argv[n++] = (char *)(program->abi == 32 ? ABI_CHILD32 : "allocbench");
+	}
+	argv[n++] = (char *)RUNNER_CHILD_COMMAND;
+	for (size_t a = 0; args.argv[a]; a++)
+		argv[n++] = args.argv[a];
+	argv[n] = NULL;
 
 	if ((slot = slot_take()) < 0)
 		return sample_fail(sample, "more than %d measuring processes at once",
 				   RUNNER_MAX_CHILDREN);
-	ret = measure_in_child(req, argv, timeout_s, sample, slot);
+	ret = measure_in_child(req, program->emulator[0] ? program->emulator : program->path,
+			       argv, program->emulator[0] != 0, timeout_s, sample, slot);
 	atomic_store(&running[slot], 0);
 	return ret;
 }
 
-/* runner_measure() once ARGV is written and SLOT of running[] is taken. */
-static int measure_in_child(const struct child_request *req, char **argv, unsigned timeout_s,
-			    struct sample *sample, int slot)
+/*
+ * runner_measure() once ARGV is written and SLOT of running[] is taken: runs
+ * the program at PATH (EMULATED: an emulator, which sets the preload itself).
+ */
+static int measure_in_child(const struct child_request *req, const char *path, char **argv,
+			    int emulated, unsigned timeout_s, struct sample *sample, int slot)
 {
-	char **env = NULL;
+	char **env = NULL, why[160];
 	int pipes[3][2], status, end, read_errno, ret;
 	struct child_wait w;
-	struct sample got;
+	/* The encoded sample (sample_wire.h), a little larger than any struct sample's. */
+	static _Thread_local unsigned char got[SAMPLE_WIRE_HEADER + sizeof(struct sample)];
 	int64_t deadline_ms;
 	pid_t pid, parent;
 
-	if (req->preload_path && !(env = preload_environment(req->preload_path)))
+	if (req->preload_path && !(env = preload_environment(emulated ? "" : req->preload_path)))
 		return sample_fail(sample, "out of memory");
 	if (child_pipes_open(pipes)) {
 		int err = errno;
@@ -646,7 +672,7 @@ static int measure_in_child(const struct child_request *req, char **argv, unsign
 		return sample_fail(sample, "cannot fork: %s", strerror(err));
 	}
 	if (!pid)
-		child_exec(pipes, parent, argv, env);
+		child_exec(pipes, parent, path, argv, env);
 	/* The child does it too: the group exists whichever runs first. */
 	setpgid(pid, pid);
 	/* The handler kills what it finds here; a signal before this line is seen below. */
@@ -659,8 +685,8 @@ static int measure_in_child(const struct child_request *req, char **argv, unsign
 	w.result_fd = pipes[0][0];
 	w.out.fd = pipes[1][0];
 	w.err.fd = pipes[2][0];
-	w.result = &got;
-	w.result_size = sizeof(got);
+	w.result = got;
+	w.result_size = sample_wire_size();
 	deadline_ms = timeout_s ? monotonic_ms() + (int64_t)timeout_s * 1000 : 0;
 	end = read_result(&w, deadline_ms);
 	read_errno = errno;
@@ -681,12 +707,16 @@ static int measure_in_child(const struct child_request *req, char **argv, unsign
 	} else if (end < 0) {
 		ret = sample_fail(sample, "cannot read the measuring process's result: %s",
 				  strerror(read_errno));
-	} else if (w.result_got != sizeof(got)) {
+	} else if (w.result_got != w.result_size &&
+		   (!w.result_got || !WIFEXITED(status) || WEXITSTATUS(status))) {
+		/* It died before its whole result: why. */
 		describe_status(status, sample);
 		ret = -1;
+	} else if (sample_wire_decode(got, w.result_got, sample, why, sizeof(why))) {
+		/* Nothing of it is kept: the whole result, or none. */
+		sample_fail(sample, "the measuring process sent %s", why);
+		ret = -1;
 	} else {
-		*sample = got;
-		sample->error[sizeof(sample->error) - 1] = '\0';
 		if (!sample->ok && !sample->error[0])
 			sample_fail(sample, "measurement failed without a reason");
 		ret = sample->ok ? 0 : -1;

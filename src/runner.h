@@ -6,8 +6,9 @@
  * measurement holds freed memory the next one would reuse, and an allocator
  * loaded with LD_PRELOAD needs a new process anyway. The request travels as
  * named arguments (child/request.h); the child (child/child.h) sends its
- * struct sample back over a pipe as raw bytes, both ends being the same
- * executable.
+ * struct sample back over a pipe in fixed-width little-endian fields
+ * (child/sample_wire.h), so that the child may be the 32-bit program of
+ * run --abi 32 (abi.h) as well as this one.
  */
 #ifndef ALLOCBENCH_RUNNER_H
 #define ALLOCBENCH_RUNNER_H

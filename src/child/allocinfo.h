@@ -2,7 +2,7 @@
  * allocinfo.h - what a malloc-family measurement learns about the allocator
  * that served it: its identity, the usable size of its chunks, and its own
  * statistics. Plain data with fixed sizes: it travels inside struct sample
- * from the measuring child to the parent as raw bytes.
+ * from the measuring child to the parent, field by field (sample_wire.h).
  */
 #ifndef ALLOCBENCH_ALLOCINFO_H
 #define ALLOCBENCH_ALLOCINFO_H

@@ -25,7 +25,21 @@ struct backend {
 	 * on as it is. Set for jemalloc, mimalloc, tcmalloc and --preload.
 	 */
 	const char *preload_path;
+	/*
+	 * The parent's rows of run --abi 32 (abi.h): a copy of a backend named
+	 * "NAME/32", measured in the 32-bit measuring process; abi is 32 and
+	 * base the backend it copies. 0 and NULL for every other backend,
+	 * measured in a process of this program's word size.
+	 */
+	unsigned abi;
+	const struct backend *base;
 };
+
+/* The backend B measures: B's base for a 32-bit row, else B itself. */
+static inline const struct backend *backend_base(const struct backend *b)
+{
+	return b->base ? b->base : b;
+}
 
 extern const struct backend backend_malloc;
 extern const struct backend backend_pool;

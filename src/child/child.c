@@ -5,6 +5,7 @@
 #include "child.h"
 #include "backend.h"
 #include "request.h"
+#include "sample_wire.h"
 #include "workloads.h"
 #include "heap.h"
 #include "probe.h"
@@ -163,6 +164,7 @@ int child_main(int argc, char **argv)
 	struct counters counters;
 	char why[256];
 	uint64_t hwm;
+	static unsigned char wire[SAMPLE_WIRE_HEADER + sizeof(struct sample)];
 
 	memset(&sample, 0, sizeof(sample));
 	/*
@@ -176,6 +178,11 @@ int child_main(int argc, char **argv)
 	if (child_request_decode(argc - 1, argv + 1, &req, why, sizeof(why))) {
 		fprintf(stderr, "allocbench: error: '%s' is internal (%s); run 'allocbench --help'\n",
 			argc ? argv[0] : "", why);
+		return 2;
+	}
+	if (req.abi != CHILD_ABI) {
+		fprintf(stderr, "allocbench: error: a request for a %u-bit measuring process reached "
+			"a %d-bit one\n", req.abi, CHILD_ABI);
 		return 2;
 	}
 	/*
@@ -216,7 +223,8 @@ send:
 	if (!probe_meminfo_read("/proc/self/status", "VmHWM", &hwm) &&
 	    hwm > sample.peak_memory_bytes)
 		sample.peak_memory_bytes = hwm;
-	if (write_full(CHILD_RESULT_FD, &sample, sizeof(sample))) {
+	/* In bytes independent of this process's word size (sample_wire.h). */
+	if (write_full(CHILD_RESULT_FD, wire, sample_wire_encode(&sample, wire))) {
 		fprintf(stderr, "allocbench: error: cannot send the result: %s\n", strerror(errno));
 		return 1;
 	}

@@ -1,6 +1,8 @@
 /*
  * child.h - the measuring process: what runs after the exec of
- * `allocbench __measure protocol=1 key=value...` (runner.c starts it).
+ * `allocbench __measure protocol=2 key=value...` (runner.c starts it), or
+ * of `allocbench-child32 __measure ...`, the same code built with -m32 for
+ * run --abi 32 (abi.h).
  *
  * Everything under src/child/ runs here, and one rule holds for all of it:
  * nothing allocates from the measured allocator between the first and the
@@ -13,7 +15,7 @@
 #ifndef ALLOCBENCH_CHILD_H
 #define ALLOCBENCH_CHILD_H
 
-/* The descriptor the child writes its struct sample to (runner.c sets it up). */
+/* The descriptor the child writes its sample to, as sample_wire.h encodes it (runner.c sets it up). */
 #define CHILD_RESULT_FD 3
 
 /* Environment variable of the tests' fault hook (child_main()). */

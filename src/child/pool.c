@@ -5,8 +5,12 @@
 #include <errno.h>
 #include <sys/mman.h>
 
-/* Address space reserved when nothing smaller is needed: 64 GiB, no memory. */
-#define POOL_DEFAULT_RESERVE ((size_t)64 << 30)
+/*
+ * Address space reserved when nothing smaller is needed: 64 GiB, no memory;
+ * 1 GiB in a 32-bit process (run --abi 32), whose whole address space is 4.
+ */
+#define POOL_DEFAULT_RESERVE (SIZE_MAX > UINT32_MAX ? (size_t)((uint64_t)64 << 30) : \
+			      (size_t)1 << 30)
 
 static size_t round_up(size_t n, size_t to)
 {
@@ -34,9 +38,9 @@ static unsigned align_shift_of(size_t align)
 static size_t reserve_limit(size_t align)
 {
 	/* A link counts alignments from the base in 32 bits, minus the NIL value. */
-	size_t link_limit = ((size_t)POOL_NIL) << align_shift_of(align);
+	uint64_t link_limit = ((uint64_t)POOL_NIL) << align_shift_of(align);
 
-	return POOL_DEFAULT_RESERVE < link_limit ? POOL_DEFAULT_RESERVE : link_limit;
+	return POOL_DEFAULT_RESERVE < link_limit ? POOL_DEFAULT_RESERVE : (size_t)link_limit;
 }
 
 size_t pool_block_limit(size_t align)

@@ -48,6 +48,7 @@ static const struct field fields[] = {
 	FIELD("threads", FIELD_UNSIGNED, params.threads),
 	FIELD("mix", FIELD_MIX, params.nmix),
 	FIELD("counters", FIELD_COUNTERS, counters),
+	FIELD("abi", FIELD_UNSIGNED, abi),
 };
 
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))
@@ -275,6 +276,10 @@ int child_request_decode(int argc, char **argv, struct child_request *req, char 
 	if (!req->floor == !req->backend) {
 		snprintf(why, why_size, "a request names either a backend or the floor (it names %s)",
 			 req->floor ? "both" : "neither");
+		return -1;
+	}
+	if (req->abi != 32 && req->abi != 64) {
+		snprintf(why, why_size, "abi %u is neither 32 nor 64", req->abi);
 		return -1;
 	}
 	if (!p->size || !p->count || (!p->align && p->workload != WORKLOAD_RANDOM) ||

@@ -5,12 +5,16 @@
  * A request travels as the child's arguments after RUNNER_CHILD_COMMAND:
  * "protocol=N" first, then one "key=value" per field of struct
  * child_request, every value as decimal text or a name. Both ends are the
- * same executable today, but nothing in the encoding depends on it (no raw
- * struct, no word size): a field added on one side and not the other is an
- * unknown key or a missing one, refused with its name, never a shifted
- * argument. Adding a parameter is one field in struct measure_params (or
- * here) and one line in request.c's field table, which both the encoder and
- * the decoder read.
+ * same executable for 64-bit rows, and a 32-bit build of the child's code
+ * (allocbench-child32) for --abi 32 ones: nothing in the encoding depends on
+ * the word size (no raw struct), and the request names the ABI it is for,
+ * which the child checks against its own. A field added on one side and not
+ * the other is an unknown key or a missing one, refused with its name, never
+ * a shifted argument. The result comes back as sample_wire.h encodes it,
+ * with the same protocol version (version 1 sent the raw struct sample).
+ * Adding a parameter is one field in struct measure_params (or here) and
+ * one line in request.c's field table, which both the encoder and the
+ * decoder read.
  */
 #ifndef ALLOCBENCH_CHILD_REQUEST_H
 #define ALLOCBENCH_CHILD_REQUEST_H
@@ -21,7 +25,10 @@
 #include <stddef.h>
 
 /* The version of the encoding; the child refuses any other. */
-#define CHILD_PROTOCOL_VERSION 1
+#define CHILD_PROTOCOL_VERSION 2
+
+/* The word size of this build's measuring process, bits: 32 (-m32) or 64. */
+#define CHILD_ABI ((int)sizeof(void *) * 8)
 
 /* Most arguments an encoded request takes, its terminating NULL included. */
 #define CHILD_REQUEST_ARGS 24
@@ -41,6 +48,8 @@ struct child_request {
 					 child-side pointers (plan, counters) are
 					 never sent */
 	struct counter_list counters; /* events the child counts; n = 0 for none */
+	unsigned abi;                 /* the measuring process's word size, bits: 32 or
+					 64 (CHILD_ABI of the build that runs it) */
 };
 
 /* An encoded request: argv[] points into text[]. */

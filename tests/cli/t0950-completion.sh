@@ -105,6 +105,9 @@ case_if "backends: a --preload NAME" \
 case_if "backends of compare: every backend, not all" \
 	"allocbench compare a.json b.json --backend " offers jemalloc tcmalloc pool
 check_if BASH "backends of compare: not all" offers_not all
+case_if "backends of compare: a 32-bit row (--abi 32)" \
+	"allocbench compare a.json b.json --backend malloc/" offers_exactly malloc/32
+case_if "--abi: 64 or 32, then the other after a comma" "allocbench --abi 32," offers_exactly 32,64
 case_if "workloads" "allocbench -w ch" offers_exactly churn
 case_if "--touch" "allocbench run --touch " offers_exactly none first pages full
 case_if "--format of run" "allocbench --format " offers_exactly text json csv markdown

@@ -66,10 +66,11 @@ int main(void)
 		.touch = TOUCH_FULL, .workload = WORKLOAD_RANDOM, .rounds = 7,
 		.seed = UINT64_MAX, .threads = 3, .nmix = 2, .mix = { 16, 32 },
 	};
+	in.abi = 32;
 	CHECK("counters parse", !counters_parse_list("PAPI_TOT_CYC,allocbench::allocs", &in.counters,
 						     why, sizeof(why), &(const char *){ 0 }));
 	CHECK("encode", !child_request_encode(&in, &args));
-	CHECK("encode: protocol first", !strcmp(args.argv[0], "protocol=1"));
+	CHECK("encode: protocol first", !strcmp(args.argv[0], "protocol=2"));
 	CHECK("round trip: decodes", !decode_with((size_t)-1, NULL));
 	CHECK("round trip: names", !strcmp(out.backend, in.backend) &&
 	      !strcmp(out.preload_path, in.preload_path) && !out.floor);
@@ -83,11 +84,16 @@ int main(void)
 	CHECK("round trip: counters", out.counters.n == 2 &&
 	      !strcmp(out.counters.names[0], in.counters.names[0]) &&
 	      !strcmp(out.counters.names[1], in.counters.names[1]));
+	CHECK("round trip: abi", out.abi == 32);
 	CHECK("round trip: child-side pointers unset", !out.params.plan && !out.params.counters);
 	CHECK("name", !strcmp(child_request_name(&out), "jemalloc"));
 
-	CHECK("refused: another protocol", decode_with(0, "protocol=2") &&
-	      strstr(why, "'protocol=2' is not protocol=1"));
+	CHECK("refused: another protocol", decode_with(0, "protocol=1") &&
+	      strstr(why, "'protocol=1' is not protocol=2"));
+	CHECK("refused: an abi other than 32 or 64", decode_with(find("abi="), "abi=16") &&
+	      strstr(why, "abi 16 is neither 32 nor 64"));
+	CHECK("refused: no abi", decode_with(find("abi="), NULL) &&
+	      strstr(why, "field 'abi' missing"));
 	CHECK("refused: unknown field, named", decode_with(find("seed="), "colour=blue") &&
 	      strstr(why, "unknown field 'colour=blue'"));
 	CHECK("refused: missing field, named", decode_with(find("seed="), NULL) &&
@@ -110,6 +116,7 @@ int main(void)
 	in.floor = 1;
 	in.params = (struct measure_params){ .size = 40, .count = 26214, .align = 1,
 					     .pool_block_bytes = 4096, .touch = TOUCH_PAGES };
+	in.abi = 64;
 	CHECK("floor: encode", !child_request_encode(&in, &args));
 	CHECK("floor: no backend sent", find("backend=") == (size_t)-1 &&
 	      find("preload=") == (size_t)-1);

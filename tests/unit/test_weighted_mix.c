@@ -42,6 +42,7 @@ int main(void)
 
 	memset(&in, 0, sizeof(in));
 	in.backend = "pool";
+	in.abi = CHILD_ABI;
 	in.params = (struct measure_params){ .size = 32, .count = 1000, .align = 0,
 		.pool_block_bytes = 1 << 20, .workload = WORKLOAD_RANDOM, .seed = 7, .nmix = 2,
 		.mix = { 24, 48 }, .mix_weight = { 70, 30 } };
