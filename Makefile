@@ -7,7 +7,7 @@
 #   make gate       the CI regression gate: pool, pool-locked and arena in fill,
 #                   churn and random against data/baseline*.json
 #   make baseline   measure the gate's baselines anew on this machine
-#   make install    PREFIX=/usr/local DESTDIR= (binary and man page)
+#   make install    PREFIX=/usr/local DESTDIR= (binary, recording library, man page)
 #   make fuzz       build the libFuzzer targets with clang and run each for
 #                   FUZZ_SECONDS (default 60); new crashes go to tests/fuzz/crashes/
 #
@@ -21,6 +21,10 @@
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man/man1
+# The recording library (`allocbench record`), private to allocbench: the
+# binary finds it beside itself, in ../lib/allocbench, in its build folder,
+# then here.
+LIBDIR ?= $(PREFIX)/lib/allocbench
 # Where bash-completion loads a command's completion from on first use.
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 CC ?= cc
@@ -100,7 +104,7 @@ $(B)/config.mk:
 # src/heap_interpose.c defines malloc and friends for the whole program
 # (src/heap.h): the allocbench binary only, never a sanitizer build (the
 # sanitizer's runtime must own malloc), never the tests' or fuzzers' programs.
-SRC = $(filter-out src/heap_interpose.c $(PAPI_UNUSED),$(wildcard src/*.c src/child/*.c))
+SRC = $(filter-out src/heap_interpose.c src/record/recorder.c $(PAPI_UNUSED),$(wildcard src/*.c src/child/*.c src/record/*.c))
 OBJ = $(SRC:%.c=$(B)/%.o)
 # Everything but main: an archive, so that a unit test links only the
 # objects it uses.
@@ -123,8 +127,11 @@ TOOLS = $(B)/tests/tools/jsonq $(B)/tests/tools/jsonset $(B)/tests/tools/schemac
 FUZZ_TARGETS = parse counters results
 FUZZ_REPLAY = $(FUZZ_TARGETS:%=$(B)/tests/fuzz/replay_%)
 
+# The recording library (see its rule below).
+RECORD_LIB = $(B)/liballocbench-record.so
+
 .PHONY: all deps run check bench gate baseline install uninstall clean fuzz
-all: allocbench
+all: allocbench $(RECORD_LIB)
 
 # Installs the Debian packages the build needs when pkg-config cannot find
 # them (as root), or says exactly which to install.
@@ -138,6 +145,27 @@ allocbench: $(B)/allocbench
 
 $(B)/allocbench: $(BIN_OBJ) src/heap_interpose.sym $(B)/build-flags
 	$(CC) $(ALL_LDFLAGS) $(BIN_LDFLAGS) -o $@ $(BIN_OBJ) $(LIBS)
+
+# The recording library, preloaded into the program `allocbench record`
+# runs: never built with sanitizers (it is the program's malloc), only the
+# names it interposes exported. The binary looks for it in its build folder
+# and in LIBDIR (src/record/record.h).
+RECORD_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread -fPIC -fvisibility=hidden -Isrc $(WARNINGS) $(CFLAGS) \
+	$(if $(filter 1,$(DEVELOPER)),-Werror)
+$(RECORD_LIB): src/record/recorder.c src/record/trace_format.h $(B)/build-flags
+	@mkdir -p $(@D)
+	$(CC) $(RECORD_CFLAGS) -shared $(LDFLAGS) -o $@ src/record/recorder.c -ldl
+
+$(B)/src/record/cmd_record.o: ALL_CFLAGS += -DALLOCBENCH_BUILDDIR='"$(CURDIR)/$(B)"' -DALLOCBENCH_LIBDIR='"$(LIBDIR)"'
+
+# The tests' own preloads and programs for record (tests/record/).
+RECORD_TEST = $(B)/tests/record/libcount.so $(B)/tests/record/threads
+$(B)/tests/record/libcount.so: tests/record/count.c $(B)/build-flags
+	@mkdir -p $(@D)
+	$(CC) $(RECORD_CFLAGS) -shared -o $@ $<
+$(B)/tests/record/threads: tests/record/threads.c $(B)/build-flags
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -D_GNU_SOURCE -pthread $(WARNINGS) $(CFLAGS) -o $@ $<
 
 $(B)/src/%.o: src/%.c $(B)/build-flags $(B)/config.mk
 	@mkdir -p $(@D)
@@ -174,11 +202,11 @@ endif
 # The tests run the variant's own binary and tools ($(B)), named to them by
 # ABBUILD (tests/cli/lib.sh).
 check: deps
-	@$(MAKE) --no-print-directory $(B)/allocbench $(UNIT_BIN) $(TOOLS) $(FUZZ_REPLAY)
+	@$(MAKE) --no-print-directory $(B)/allocbench $(RECORD_LIB) $(RECORD_TEST) $(UNIT_BIN) $(TOOLS) $(FUZZ_REPLAY)
 	@$(CHECK_ENV) ABBUILD=$(CURDIR)/$(B) sh tests/run.sh $(UNIT_BIN)
 
 bench: deps
-	@$(MAKE) --no-print-directory allocbench $(B)/tests/tools/jsonq
+	@$(MAKE) --no-print-directory allocbench $(RECORD_LIB) $(B)/tests/tools/jsonq
 	@ABBUILD=$(CURDIR)/$(B) sh tests/bench.sh
 
 # Exit 1 when the overhead of pool or arena regressed against the committed
@@ -191,15 +219,17 @@ baseline: deps
 	@$(MAKE) --no-print-directory allocbench
 	sh tests/gate.sh --record
 
-install: allocbench
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPLETIONDIR)
+install: allocbench $(RECORD_LIB)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPLETIONDIR) $(DESTDIR)$(LIBDIR)
 	install -m 755 allocbench $(DESTDIR)$(BINDIR)/allocbench
+	install -m 644 $(RECORD_LIB) $(DESTDIR)$(LIBDIR)/liballocbench-record.so
 	install -m 644 man/allocbench.1 $(DESTDIR)$(MANDIR)/allocbench.1
 	install -m 644 completion/allocbench.bash $(DESTDIR)$(COMPLETIONDIR)/allocbench
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/allocbench $(DESTDIR)$(MANDIR)/allocbench.1 \
-		$(DESTDIR)$(COMPLETIONDIR)/allocbench
+		$(DESTDIR)$(COMPLETIONDIR)/allocbench $(DESTDIR)$(LIBDIR)/liballocbench-record.so
+	-rmdir $(DESTDIR)$(LIBDIR)
 
 # make fuzz: libFuzzer with AddressSanitizer and UndefinedBehaviorSanitizer.
 # Objects go to build/fuzz/ (never mixed with the ordinary ones). Each target

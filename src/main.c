@@ -24,6 +24,8 @@ static const struct command commands[] = {
 	{ "compare", cmd_compare, 1 },
 	{ "plot", cmd_plot, 1 },
 	{ "counters", cmd_counters, 0 },
+	{ "record", cmd_record, 0 },
+	{ "report", cmd_report, 1 },
 	{ RUNNER_CHILD_COMMAND, child_main, 0 },
 };
 
@@ -78,7 +80,7 @@ int main(int argc, char **argv)
 			if (!strcmp(argv[1], commands[i].name))
 				return run_command(&commands[i], argc - 1, argv + 1);
 		if (argv[1][0] != '-')
-			usage_die("unknown command '%s' (expected run, compare, plot or counters; "
+			usage_die("unknown command '%s' (expected run, compare, plot, counters, record or report; "
 				  "see allocbench --help)", argv[1]);
 	}
 	return run_command(&commands[0], argc, argv);
