@@ -438,6 +438,12 @@ static int add_op(struct analysis *a, uint8_t kind, uint32_t slot, uint32_t thre
 	op->version = a->slots[slot].version++;
 	while (align > 1 && ((uint64_t)1 << op->align_log2) < align)
 		op->align_log2++;
+	if (kind != REPLAY_FREE) {
+		a->plan->alloc_bytes += size;
+		a->plan->nallocs++;
+		if (align > a->plan->max_align)
+			a->plan->max_align = align;
+	}
 	/* FNV-1a over the fields that decide what the replay does. */
 	{
 		uint64_t fields[4] = { kind, slot, thread, size };

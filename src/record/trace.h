@@ -122,6 +122,9 @@ struct replay_plan {
 	uint64_t live_bytes_end;
 	uint64_t checksum;         /* FNV-1a of the steps */
 	uint64_t skipped;          /* calls with nothing to replay: failures, free(NULL), unknown frees */
+	uint64_t alloc_bytes;      /* bytes of every allocating step (realloc's new size included) */
+	uint64_t nallocs;          /* allocating steps */
+	uint64_t max_align;        /* the largest alignment asked for */
 };
 
 /*
