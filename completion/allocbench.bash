@@ -1,6 +1,6 @@
 # bash completion for allocbench(1)
 #
-# Completes the commands (run, compare, plot, counters), each command's long
+# Completes the commands (run, compare, plot, counters, record, report), each command's long
 # and short options, the values of the options that take one of a fixed set
 # (--backend, --workload, --format, --touch, plot's --metric, --x and --facet; the item after
 # the last comma of a comma-separated list), and file names for -o, --output,
@@ -144,7 +144,7 @@ _allocbench() {
 	# The command is the first argument when it names one; otherwise run
 	# (src/main.c).
 	case ${COMP_WORDS[1]-} in
-	run | compare | plot | counters)
+	run | compare | plot | counters | record | report)
 		((cword > 1)) && cmd=${COMP_WORDS[1]}
 		;;
 	esac
@@ -153,8 +153,8 @@ _allocbench() {
 	case $cmd in
 	run)
 		opts=(--sizes -s --backend -b --total -t --repeat -r --touch --align
-			--pool-block --workload -w --rounds --seed --threads --counters
-			--preload --format -f --output -o --baseline --timeout --jobs -j
+			--pool-block --workload -w --rounds --seed --threads --trace
+			--replay-threads --counters --preload --format -f --output -o --baseline --timeout --jobs -j
 			--force --quiet -q --help -h --version -V)
 		;;
 	compare)
@@ -166,6 +166,29 @@ _allocbench() {
 		;;
 	counters)
 		opts=(--counters --format -f --help -h)
+		;;
+	record)
+		# After COMMAND, the words are COMMAND's: complete it as a command line.
+		for ((i = 2; i < cword; i++)); do
+			w=${COMP_WORDS[i]}
+			if [[ $w == -o || $w == --output ]]; then
+				((i++))
+			elif [[ $w == -- || $w != -* ]]; then
+				[[ $w == -- ]] && ((i++))
+				if declare -F _command_offset >/dev/null; then
+					_command_offset "$i"
+				elif ((i == cword)); then
+					mapfile -t COMPREPLY < <(compgen -c -- "$cur")
+				else
+					_allocbench_files "$cur"
+				fi
+				return
+			fi
+		done
+		opts=(--output -o --help -h)
+		;;
+	report)
+		opts=(--format -f --output -o --help -h)
 		;;
 	esac
 
@@ -197,7 +220,16 @@ _allocbench() {
 		_allocbench_list "$cur" malloc pool pool-locked arena jemalloc mimalloc tcmalloc
 		;;
 	run:--workload | run:-w)
-		_allocbench_words "$cur" fill churn random threads
+		_allocbench_words "$cur" fill churn random threads replay
+		;;
+	run:--replay-threads)
+		_allocbench_words "$cur" global per-thread
+		;;
+	run:--trace)
+		_allocbench_files "$cur"
+		;;
+	report:--format | report:-f)
+		_allocbench_words "$cur" text json
 		;;
 	run:--touch)
 		_allocbench_words "$cur" none first pages full
@@ -252,9 +284,11 @@ _allocbench() {
 		if [[ $cur == -* ]]; then
 			mapfile -t COMPREPLY < <(compgen -W "${opts[*]}" -- "$cur")
 		elif ((cword == 1)); then
-			mapfile -t COMPREPLY < <(compgen -W "run compare plot counters" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "run compare plot counters record report" -- "$cur")
 		elif [[ $cmd == compare || $cmd == plot ]]; then
 			_allocbench_files "$cur" json
+		elif [[ $cmd == report ]]; then
+			_allocbench_files "$cur"
 		else
 			COMPREPLY=()
 		fi
