@@ -68,6 +68,7 @@ static struct {
 	int (*execve)(const char *, char *const[], char *const[]);
 	int (*execvpe)(const char *, char *const[], char *const[]);
 	int (*fexecve)(int, char *const[], char *const[]);
+	int (*pthread_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
 } next;
 
 enum { INIT_NONE, INIT_RUNNING, INIT_READY };
@@ -108,6 +109,7 @@ static char trace_path[4096];
 static uint64_t file_bytes;        /* the file's size, as this process set it */
 static int grow_lock;
 static uint64_t seq_counter;       /* the last place in the order handed out */
+static int threaded;               /* the process may have a second thread (seq_next()) */
 static unsigned generation;        /* changes when a fork child starts its own trace */
 
 struct rec {
@@ -191,10 +193,20 @@ static int trace_grow(uint64_t end)
 			want = end;
 		if (want > TRACE_MAP_BYTES)
 			want = TRACE_MAP_BYTES;
-		if (fd < 0 || ftruncate(fd, (off_t)want))
+		if (fd < 0 || ftruncate(fd, (off_t)want)) {
 			ret = -1;
-		else
+		} else {
+			/*
+			 * The new pages, made writable in one call: a fault per
+			 * page of a shared file mapping, in the program's own
+			 * calls, cost more than the records themselves. An
+			 * older kernel refuses (EINVAL): they fault one by one.
+			 */
+			uint64_t from = file_bytes & ~(uint64_t)4095;
+
+			madvise((char *)hdr + from, want - from, MADV_POPULATE_WRITE);
 			file_bytes = want;
+		}
 	}
 	unlock_grow();
 	return ret;
@@ -329,6 +341,7 @@ static void fork_child(void)
 		return;
 	trace_close_inherited();
 	seq_counter = 0;
+	threaded = 0;  /* the forking thread is the child's only one */
 	generation++;
 	ts.chunk = NULL;
 	ts.has_index = 0;
@@ -359,6 +372,8 @@ static int init_slow(void)
 	next.execve = (int (*)(const char *, char *const[], char *const[]))dlsym(RTLD_NEXT, "execve");
 	next.execvpe = (int (*)(const char *, char *const[], char *const[]))dlsym(RTLD_NEXT, "execvpe");
 	next.fexecve = (int (*)(int, char *const[], char *const[]))dlsym(RTLD_NEXT, "fexecve");
+	next.pthread_create = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))
+		dlsym(RTLD_NEXT, "pthread_create");
 	if (!next.malloc || !next.calloc || !next.realloc || !next.free)
 		abort();  /* nothing to forward to: no allocator at all */
 	trace_open();
@@ -421,6 +436,8 @@ static struct trace_chunk *chunk_claim(void)
 	if (ts.generation != generation || !ts.has_index) {
 		ts.generation = generation;
 		ts.thread = __atomic_fetch_add(&hdr->threads, 1, __ATOMIC_RELAXED);
+		if (ts.thread)
+			__atomic_store_n(&threaded, 1, __ATOMIC_SEQ_CST);
 		ts.has_index = 1;
 		ts.prev_seq = 0;
 	}
@@ -509,9 +526,26 @@ static void emit(const struct rec *r)
 	ts.busy = 0;
 }
 
+/*
+ * 1 once the process may have a second thread: pthread_create() sets it
+ * before the thread exists, a thread's first record (a thread the C
+ * library started itself) too. Until then the order is one thread's and
+ * needs no atomic increment (a locked instruction is a third of what the
+ * recorder adds to a malloc).
+ */
 static inline uint64_t seq_next(void)
 {
+	if (__builtin_expect(!__atomic_load_n(&threaded, __ATOMIC_RELAXED), 1))
+		return ++seq_counter;
 	return __atomic_add_fetch(&seq_counter, 1, __ATOMIC_RELAXED);
+}
+
+EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+			  void *(*start)(void *), void *arg)
+{
+	__atomic_store_n(&threaded, 1, __ATOMIC_SEQ_CST);
+	ready();
+	return next.pthread_create(thread, attr, start, arg);
 }
 
 #define RECORD(KIND, SEQ, A, B, C, D)                                          \

@@ -221,7 +221,13 @@ int trace_load(const char *path, struct trace *t, char *why, size_t why_size)
 		t->bad_chunks += (uint64_t)ret;
 	}
 	munmap(map, (size_t)st.st_size);
-	qsort(t->events, t->nevents, sizeof(*t->events), event_cmp);
+	/* One thread's trace is in order already. */
+	for (size_t i = 1; i < t->nevents; i++) {
+		if (t->events[i - 1].seq > t->events[i].seq) {
+			qsort(t->events, t->nevents, sizeof(*t->events), event_cmp);
+			break;
+		}
+	}
 	return 0;
 }
 
@@ -665,7 +671,12 @@ int trace_analyze(const struct trace *t, struct trace_stats *stats_out, struct r
 				goto out;
 		}
 	}
-	qsort(steps, nsteps, sizeof(*steps), step_cmp);
+	for (size_t i = 1; i < nsteps; i++) {
+		if (step_cmp(&steps[i - 1], &steps[i]) > 0) {
+			qsort(steps, nsteps, sizeof(*steps), step_cmp);
+			break;
+		}
+	}
 	if (analyze_steps(&a, steps, nsteps, pending))
 		goto out;
 	st->live_bytes_end = a.live_bytes;

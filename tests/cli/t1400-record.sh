@@ -87,6 +87,25 @@ check "a setuid COMMAND is refused: the loader ignores LD_PRELOAD for it" \
 	sh -c '[ '"$rc"' = 2 ] && grep -q "setuid.*ignores LD_PRELOAD" "$1" && [ ! -e "$2" ]' sh \
 	"$tmp/err" "$tmp/x.trace"
 
+# ---------------------------------------------------------------- finding the library
+
+# An installed layout (make install: PREFIX/bin and PREFIX/lib/allocbench):
+# the binary takes ../lib/allocbench's library before its build folder's. An
+# empty file there cannot be preloaded, so nothing is recorded, and record
+# says so; the real library there records.
+mkdir -p "$tmp/pfx/bin" "$tmp/pfx/lib/allocbench"
+cp "$AB" "$tmp/pfx/bin/allocbench"
+: >"$tmp/pfx/lib/allocbench/liballocbench-record.so"
+"$tmp/pfx/bin/allocbench" record -o "$tmp/inst.trace" sh -c 'exit 0' >/dev/null 2>"$tmp/err"
+rc=$?
+check "installed: the library in ../lib/allocbench is the one preloaded (an empty one records nothing)" \
+	sh -c '[ '"$rc"' = 1 ] && grep -q "did not load the recording library" "$1"' sh "$tmp/err"
+cp "$ABBUILD/liballocbench-record.so" "$tmp/pfx/lib/allocbench/"
+"$tmp/pfx/bin/allocbench" record -o "$tmp/inst.trace" sh -c 'exit 0' >/dev/null 2>"$tmp/err"
+rc=$?
+check "installed: with the real library there, record writes the trace" \
+	sh -c '[ '"$rc"' = 0 ] && [ -s "$1" ]' sh "$tmp/inst.trace"
+
 # ---------------------------------------------------------------- exit status
 
 run_ab record -o "$tmp/st.trace" sh -c 'exit 7'
