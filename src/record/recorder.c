@@ -535,8 +535,19 @@ static void emit(const struct rec *r)
  */
 static inline uint64_t seq_next(void)
 {
-	if (__builtin_expect(!__atomic_load_n(&threaded, __ATOMIC_RELAXED), 1))
-		return ++seq_counter;
+#if defined(__x86_64__)
+	/*
+	 * One xadd without the lock prefix: a signal handler (which comes
+	 * between two instructions) cannot split it, as it could split a load
+	 * and a store.
+	 */
+	if (__builtin_expect(!__atomic_load_n(&threaded, __ATOMIC_RELAXED), 1)) {
+		uint64_t v = 1;
+
+		__asm__ volatile("xaddq %0, %1" : "+r"(v), "+m"(seq_counter));
+		return v + 1;
+	}
+#endif
 	return __atomic_add_fetch(&seq_counter, 1, __ATOMIC_RELAXED);
 }
 
