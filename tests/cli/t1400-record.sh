@@ -173,6 +173,14 @@ if test_have_prereq NOASAN; then
 		test "$(jq_get "$tmp/th.json" "threads#") $(jq_get "$tmp/th.json" cross_thread_frees)" = "6 30000"
 	# The same program alone: its allocations (its free(NULL)s differ by one
 	# with what is preloaded, a thread exit's, so they are left out here).
+	# The report's JSON against data/allocbench.schema.json's $defs/trace_report.
+	printf '{"$ref": "#/$defs/trace_report", "$defs": %s}\n' \
+		"$("$JSONQ" "$top/data/allocbench.schema.json" '$defs')" >"$tmp/ts.json"
+	check "report's JSON validates against the schema's trace_report" \
+		"$SCHEMACHECK" "$tmp/ts.json" "$tmp/th.json"
+	"$JSONSET" "$tmp/th.json" calls.malloc '="many"' >"$tmp/th-bad.json"
+	check "... and a report whose calls.malloc is not a count does not" \
+		sh -c '! "$1" "$2" "$3" 2>/dev/null' sh "$SCHEMACHECK" "$tmp/ts.json" "$tmp/th-bad.json"
 	counted "$tmp/th2.count" "$THREADS"
 	set -- $(od -An -v -tu8 "$tmp/th2.count")
 	check "threads: as many allocations of each kind in a separate counted run" \
