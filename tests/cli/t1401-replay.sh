@@ -65,6 +65,19 @@ check "per-thread: the pool refuses, saying why" \
 	sh -c '[ "$1" = failed ] && echo "$2" | grep -q "replay-threads global"' sh \
 	"$(jq_get "$tmp/pt.json" 'results[backend=pool].status')" "$(jq_get "$tmp/pt.json" 'results[backend=pool].error')"
 
+# compare takes replay reports: the same three figures as random's, the sequence checked.
+run_ab --workload replay --trace "$tmp/th.trace" --backend malloc,pool --repeat 2 -q -f json -o "$tmp/c1.json"
+run_ab compare "$tmp/c1.json" "$tmp/c1.json"
+check "compare: a replay report against itself, no regression" \
+	sh -c '[ '"$rc"' = 0 ] && grep -q "^pool  *0  peak RSS B" "$1" && grep -q "checksums match" "$1"' sh "$tmp/out"
+rss=$(jq_get "$tmp/c1.json" 'results[backend=pool].peak_rss_bytes.median')
+doctor "$tmp/c1.json" 'results[backend=pool].peak_rss_bytes' \
+	"={\"median\": $((rss * 2)), \"min\": $((rss * 2)), \"max\": $((rss * 2)), \"runs\": [$((rss * 2)), $((rss * 2))]}" \
+	"$tmp/c2.json"
+run_ab compare "$tmp/c1.json" "$tmp/c2.json"
+check "compare: twice the peak RSS on the pool regresses" \
+	sh -c '[ '"$rc"' = 1 ] && grep -q "^pool .*peak RSS B.*regressed" "$1"' sh "$tmp/out"
+
 expect_usage "replay without --trace" "needs --trace" --workload replay
 expect_usage "--trace with another workload" "--trace '.*' applies to the replay workload" --trace "$tmp/th.trace"
 expect_usage "--sizes with replay" "do not apply to the replay workload" --workload replay --trace "$tmp/th.trace" --sizes 4
