@@ -78,6 +78,13 @@ run_ab compare "$tmp/c1.json" "$tmp/c2.json"
 check "compare: twice the peak RSS on the pool regresses" \
 	sh -c '[ '"$rc"' = 1 ] && grep -q "^pool .*peak RSS B.*regressed" "$1"' sh "$tmp/out"
 
+# plot draws a replay report as bars: a bar per backend in each of three panels.
+run_ab plot "$tmp/c1.json" -o "$tmp/c.svg"
+check "plot: a replay report gives a bar per backend for each of 3 figures" \
+	sh -c '[ '"$rc"' = 0 ] && [ "$(grep -c "<rect x=" "$1")" = 6 ] && grep -q "peak RSS over peak live" "$1"' sh "$tmp/c.svg"
+check_if XMLLINT "plot: the bar chart is well-formed XML" xmllint --noout "$tmp/c.svg"
+expect_usage "plot: --metric with replay reports" "does not apply to replay reports" plot --metric op_ns "$tmp/c1.json"
+
 expect_usage "replay without --trace" "needs --trace" --workload replay
 expect_usage "--trace with another workload" "--trace '.*' applies to the replay workload" --trace "$tmp/th.trace"
 expect_usage "--sizes with replay" "do not apply to the replay workload" --workload replay --trace "$tmp/th.trace" --sizes 4
