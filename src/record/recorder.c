@@ -825,9 +825,11 @@ EXPORT int execle(const char *path, const char *arg, ...)
 
 EXPORT __attribute__((noreturn)) void _exit(int status)
 {
-	if (hdr)
+	/* A vfork child shares the parent's trace: it leaves it alone. */
+	if (hdr && getpid() == (pid_t)hdr->pid) {
 		hdr->exit_status = status;
-	trace_end(TRACE_STATE__EXIT);
+		trace_end(TRACE_STATE__EXIT);
+	}
 	for (;;)
 		syscall(SYS_exit_group, status);
 }
