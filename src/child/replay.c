@@ -76,6 +76,9 @@ struct replay_job {
  * step it waits for has a smaller place in the recorded order, and each
  * thread runs its steps in that order.
  */
+#define LIBC_STEP(TOUCH) \
+	REPLAY_STEP(op, TOUCH, libc_replay_alloc, libc_replay_resize, libc_replay_release)
+
 static void *replay_thread(void *arg)
 {
 	struct replay_job *job = arg;
@@ -92,10 +95,10 @@ static void *replay_thread(void *arg)
 		while (__atomic_load_n(&job->version[op->slot], __ATOMIC_ACQUIRE) != op->version)
 			sched_yield();
 		switch (job->touch) {
-		case TOUCH_NONE:  REPLAY_STEP(op, TOUCH_NONE, libc_replay_alloc, libc_replay_resize, libc_replay_release);  break;
-		case TOUCH_FIRST: REPLAY_STEP(op, TOUCH_FIRST, libc_replay_alloc, libc_replay_resize, libc_replay_release); break;
-		case TOUCH_PAGES: REPLAY_STEP(op, TOUCH_PAGES, libc_replay_alloc, libc_replay_resize, libc_replay_release); break;
-		default:          REPLAY_STEP(op, TOUCH_FULL, libc_replay_alloc, libc_replay_resize, libc_replay_release);  break;
+		case TOUCH_NONE:  LIBC_STEP(TOUCH_NONE);  break;
+		case TOUCH_FIRST: LIBC_STEP(TOUCH_FIRST); break;
+		case TOUCH_PAGES: LIBC_STEP(TOUCH_PAGES); break;
+		default:          LIBC_STEP(TOUCH_FULL);  break;
 		}
 		__atomic_store_n(&job->version[op->slot], op->version + 1, __ATOMIC_RELEASE);
 	}
@@ -119,7 +122,7 @@ static int replay_malloc_threads(const struct measure_params *params, struct sam
 	struct probe_time t0, t1;
 	void **live, **meta, **version;
 	uint32_t started = 0;
-	int failed = 0, fd;
+	int failed = 0, fd, peak_reset;
 
 	if (replay_threads_split(plan, &steps))
 		return sample_fail(sample, "replay: out of memory splitting the steps by thread");
@@ -155,7 +158,7 @@ static int replay_malloc_threads(const struct measure_params *params, struct sam
 	if (fd < 0 || probe_rss_total_read(fd, &before))
 		before = 0;
 	sample->rss_before_bytes = before;
-	peak = probe_peak_reset();
+	peak_reset = probe_peak_reset();
 	faults0 = probe_minor_faults();
 	t0 = probe_now();
 	pthread_mutex_lock(&gate.lock);
@@ -171,7 +174,8 @@ static int replay_malloc_threads(const struct measure_params *params, struct sam
 		close(fd);
 	}
 	sample->rss_after_bytes = after;
-	if (peak || probe_meminfo_read("/proc/self/status", "VmHWM", &peak))
+	/* Without a peak to reset or read (an older kernel): the end, a lower bound. */
+	if (peak_reset || probe_meminfo_read("/proc/self/status", "VmHWM", &peak))
 		peak = after;
 	for (uint32_t t = 0; t < started; t++)
 		if (jobs[t].failed)
