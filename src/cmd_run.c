@@ -69,7 +69,8 @@ static void help_workloads(FILE *out)
 "    churn        create and destroy count objects, --rounds times\n"
 "    random       a seeded random live set mixing all --sizes\n"
 "    threads      --threads threads swap array elements through a temporary\n"
-"    replay       a program's calls, recorded with allocbench record (--trace)\n", out);
+"    replay       a program's calls, recorded with allocbench record (--trace);\n"
+"                 default backends malloc,pool,arena\n", out);
 }
 
 static const struct cli_option run_options[] = {
@@ -173,6 +174,8 @@ static void run_help(FILE *out)
 "       allocbench compare BASELINE.json CURRENT.json [options]\n"
 "       allocbench plot [--metric LIST] [-o FILE] [FILE...]\n"
 "       allocbench counters [--counters LIST] [--format FORMAT]\n"
+"       allocbench record [-o FILE] [--] COMMAND [ARG...]\n"
+"       allocbench report TRACE [--format FORMAT]\n"
 "       allocbench --help | --version | COMMAND --help\n"
 "\n"
 "Measures what one allocation really costs: resident bytes and nanoseconds per\n"
