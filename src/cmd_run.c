@@ -78,7 +78,8 @@ static const struct cli_option run_options[] = {
 	  "chunk sizes in bytes, comma-separated (default\n"
 	  RUN_DEFAULT_SIZES "); a range LO..HI doubles from\n"
 	  "LO up to HI, LO..HI:xF multiplies by F, LO..HI:+S\n"
-	  "adds S"),
+	  "adds S; random: SIZE:WEIGHT items weigh the mix\n"
+	  "(24:70,48:30: 70% of the allocations are 24 B)"),
 	{ .id = 'b', .name = "backend", .arg = "LIST",
 	  .help = "backends, comma-separated (default\n"
 	  RUN_DEFAULT_BACKENDS "):",
@@ -131,7 +132,7 @@ static const struct cli_option run_options[] = {
 	  COUNTERS_DEFAULT_PRESETS ",\n"
 	  "allocbench.\n"
 	  "'allocbench counters' says which this machine counts;\n"
-	  "fill workload only"),
+	  "an unknown name (a typo) is refused; fill workload only"),
 	{ .id = OPT_PRELOAD, .name = "preload", .arg = "NAME=PATH",
 	  .help = "measure the allocator library PATH as backend NAME\n"
 	  "(LD_PRELOAD in the measuring process); repeatable",
@@ -210,6 +211,22 @@ static void list_backends(char *buf, size_t size, const struct run_config *confi
 						 config->preloads[i]->name);
 	if (used < size)
 		snprintf(buf + used, size - used, ", all");
+}
+
+/* "; did you mean pool?" for WORD among the names of LIST ("a, b, c"), or "". */
+static void did_you_mean(const char *word, const char *list, char *buf, size_t size)
+{
+	char copy[512], near[200], *save = NULL;
+	const char *names[64];
+	size_t n = 0;
+
+	copy_string(copy, sizeof(copy), list);
+	for (char *name = strtok_r(copy, ", ", &save); name && n < 64;
+	     name = strtok_r(NULL, ", ", &save))
+		names[n++] = name;
+	*buf = '\0';
+	if (nearest_names(word, names, n, 3, near, sizeof(near)))
+		snprintf(buf, size, "; did you mean %s?", near);
 }
 
 static void add_preload(struct run_config *config, struct preload *p)
@@ -360,8 +377,11 @@ static void parse_backends(const char *text, struct run_config *config)
 		} else if ((k = allocator_known_find(item))) {
 			add_backend(config, require_known(config, k));
 		} else {
-			usage_die("unknown backend '%s' in --backend (known backends: %s)",
-				  item, known);
+			char near[256];
+
+			did_you_mean(item, known, near, sizeof(near));
+			usage_die("unknown backend '%s' in --backend%s (known backends: %s)",
+				  item, near, known);
 		}
 	}
 	cli_list_release(&list);
@@ -377,12 +397,70 @@ static void parse_backends(const char *text, struct run_config *config)
 	}
 }
 
+/*
+ * A weighted mix, --sizes 24:70,48:30: every item SIZE:WEIGHT (a whole
+ * number from 1 to MEASURE_MAX_WEIGHT, the size's share of the random
+ * workload's allocations), none a range. Returns 0 when TEXT has no weight
+ * (an ordinary list); exits 2 on a bad one.
+ */
+static int parse_weighted_sizes(const char *text, struct run_config *config)
+{
+	char *copy, *item, *save = NULL;
+	size_t n = 0;
+
+	if (!strchr(text, ':') || strstr(text, ".."))
+		return 0;
+	copy = strdup(text);
+	if (!copy)
+		die_out_of_memory();
+	free(config->sizes);
+	free(config->weights);
+	config->sizes = calloc(MEASURE_MAX_MIX + 1, sizeof(*config->sizes));
+	config->weights = calloc(MEASURE_MAX_MIX + 1, sizeof(*config->weights));
+	if (!config->sizes || !config->weights)
+		die_out_of_memory();
+	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(item, ':');
+		const char *why = "";
+		uint64_t size, weight;
+
+		if (n == MEASURE_MAX_MIX)
+			usage_die("the random workload mixes at most %d sizes; --sizes '%s' has more",
+				  MEASURE_MAX_MIX, text);
+		if (!colon)
+			usage_die("invalid size '%s' in --sizes: a weighted mix gives every size its "
+				  "weight (expected SIZE:WEIGHT, e.g. 24:70,48:30)", item);
+		*colon = '\0';
+		if (parse_bytes(item, &size, &why) || !size || size > PARSE_MAX_SIZE)
+			usage_die("invalid size '%s' in --sizes: %s (expected SIZE:WEIGHT, e.g. "
+				  "24:70,48:30)", item, *why ? why : "out of range");
+		if (parse_unsigned(colon + 1, MEASURE_MAX_WEIGHT, &weight, &why) || !weight)
+			usage_die("invalid weight '%s' of size %s in --sizes: %s (expected a whole "
+				  "number from 1 to %d, e.g. 24:70,48:30)", colon + 1, item,
+				  *why ? why : "zero", MEASURE_MAX_WEIGHT);
+		for (size_t k = 0; k < n; k++)
+			if (config->sizes[k] == size)
+				usage_die("size %s given twice in --sizes '%s'", item, text);
+		config->sizes[n] = (size_t)size;
+		config->weights[n++] = (unsigned)weight;
+	}
+	free(copy);
+	if (!n)
+		usage_die("empty --sizes list");
+	config->nsizes = n;
+	return 1;
+}
+
 static void parse_sizes(const char *text, struct run_config *config)
 {
 	char bad[64];
 	const char *why = "";
 
+	if (parse_weighted_sizes(text, config))
+		return;
 	free(config->sizes);
+	free(config->weights);
+	config->weights = NULL;
 	if (parse_size_list(text, &config->sizes, &config->nsizes, bad, sizeof(bad), &why)) {
 		if (why == parse_out_of_memory)
 			die_out_of_memory();
@@ -734,6 +812,9 @@ static void check_options(struct run_config *config, struct run_args *args)
 		check_replay(config, args);
 	parse_sizes(args->sizes, config);
 	parse_backends(args->backends, config);
+	if (config->weights && config->workload != WORKLOAD_RANDOM)
+		usage_die("weights in --sizes ('%s') apply to the random workload's mix, not to "
+			  "'%s'", args->sizes, workload_name(config->workload));
 	if (config->workload == WORKLOAD_RANDOM && config->nsizes > MEASURE_MAX_MIX)
 		usage_die("the random workload mixes at most %d sizes; --sizes has %zu",
 			  MEASURE_MAX_MIX, config->nsizes);
@@ -768,6 +849,7 @@ static void config_release(struct run_config *config)
 	free(config->preloads);
 	free(config->skipped);
 	free(config->sizes);
+	free(config->weights);
 	free(config->backends);
 	memset(config, 0, sizeof(*config));
 }
@@ -867,6 +949,11 @@ static void settings_of_config(const struct run_config *config, struct compare_s
 		for (size_t i = 0; i < config->nsizes && used < sizeof(out->sizes); i++)
 			used += (size_t)snprintf(out->sizes + used, sizeof(out->sizes) - used,
 						 "%s%zu", i ? "," : "", config->sizes[i]);
+		used = 0;
+		for (size_t i = 0; config->weights && i < config->nsizes &&
+		     used < sizeof(out->weights); i++)
+			used += (size_t)snprintf(out->weights + used, sizeof(out->weights) - used,
+						 "%s%u", i ? "," : "", config->weights[i]);
 	}
 }
 
@@ -979,6 +1066,40 @@ static int baseline_compare(struct result_file *baseline, const struct run_repor
 	return ret;
 }
 
+/*
+ * An event no one has heard of is a typo, refused before anything is
+ * measured (exit 2) with the nearest known names; one that exists but cannot
+ * be counted here is measured without, and the report says why.
+ */
+static void refuse_unknown_counters(const struct counter_list *list)
+{
+	struct counters_check *check;
+
+	if (!list->n)
+		return;
+	check = malloc(sizeof(*check));
+	if (!check)
+		return; /* the run's own check says what it can */
+	counters_check(list, check);
+	for (size_t i = 0; i < list->n; i++) {
+		const struct counter_status *st = &check->events[i];
+		const char *name = list->names[i];
+		char shown[COUNTERS_NAME_MAX + 16];
+
+		if (!st->unknown)
+			continue;
+		if (counters_short_name(name) != name)
+			snprintf(shown, sizeof(shown), COUNTERS_SDE_LIBRARY "::%s",
+				 counters_short_name(name));
+		else
+			copy_string(shown, sizeof(shown), name);
+		usage_die("unknown event '%s' in --counters%s%s%s ('allocbench counters' says "
+			  "which events this machine counts)", shown,
+			  *st->nearest ? "; did you mean " : "", st->nearest, *st->nearest ? "?" : "");
+	}
+	free(check);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_config config;
@@ -989,6 +1110,7 @@ int cmd_run(int argc, char **argv)
 	int ret;
 
 	parse_run(argc, argv, &config);
+	refuse_unknown_counters(&config.counters);
 	/* Every measurement execs /proc/self/exe: without /proc, say so once, up front. */
 	if (access("/proc/self/exe", X_OK)) {
 		error("cannot run the measuring processes: '/proc/self/exe': %s (is /proc "

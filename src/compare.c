@@ -113,8 +113,10 @@ int compare_settings_of_file(const struct result_file *file, struct compare_sett
 	out->seed = -1;
 	if (!results_file_number(file, "config.seed", &v))
 		out->seed = v;
-	if (!strcmp(file->workload, "random"))
+	if (!strcmp(file->workload, "random")) {
 		results_file_numbers(file, "config.sizes", out->sizes, sizeof(out->sizes));
+		results_file_numbers(file, "config.weights", out->weights, sizeof(out->weights));
+	}
 	out->jobs = 1;
 	if (!results_file_number(file, "config.jobs", &v)) {
 		if (v < 1 || v > RUN_MAX_JOBS || v != floor(v))
@@ -175,6 +177,9 @@ int compare_settings_check(const struct compare_settings *b, const char *b_name,
 	}
 	if (*b->sizes && *c->sizes && strcmp(b->sizes, c->sizes))
 		return differ("size mix (--sizes)", b->sizes, b_name, c->sizes, c_name);
+	if ((*b->sizes || *c->sizes) && strcmp(b->weights, c->weights))
+		return differ("size weights (--sizes SIZE:WEIGHT)", *b->weights ? b->weights : "none",
+			      b_name, *c->weights ? c->weights : "none", c_name);
 	return 0;
 }
 

@@ -119,6 +119,7 @@ struct compare_settings {
 	double threads;           /* config.threads; < 0 when absent */
 	double seed;              /* config.seed; < 0 when absent */
 	char sizes[256];          /* random: config.sizes, the mix; "" otherwise */
+	char weights[256];        /* random: config.weights, "" when unweighted */
 	unsigned jobs;            /* config.jobs: measuring processes at once; 1 when absent */
 };
 

@@ -84,6 +84,12 @@ struct counter_values {
 /* Whether an event can be counted here, and if not why: for people. */
 struct counter_status {
 	int ok;                              /* 1: it can be counted on this machine */
+	int unknown;                         /* 1: no event of this name exists here (a
+						typo: the hint names the nearest known
+						names), as against one that exists but
+						cannot be counted on this machine */
+	char nearest[COUNTERS_HINT_MAX];     /* when unknown: the nearest known names,
+						"PAPI_TOT_CYC, PAPI_TOT_INS", or "" */
 	char component[32];                  /* PAPI component that counts it, or "" */
 	char description[COUNTERS_DESC_MAX]; /* what it counts (PAPI's description), or "" */
 	char reason[COUNTERS_REASON_MAX];    /* why not, when !ok */

@@ -17,6 +17,7 @@
 #include <dirent.h>
 #include <papi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ------------------------------------------------------ reasons and hints */
@@ -54,16 +55,105 @@ static int perf_event_paranoid(void)
 	return level;
 }
 
+static const PAPI_component_info_t *disabled_component(int cidx);
+
+/*
+ * Every event name PAPI knows here, for the nearest names to a typo: the
+ * presets (known whether or not this machine counts them), the native events
+ * of the enabled components and the program's own (as allocbench::NAME).
+ * PAPI must be up. Returns how many are in *NAMES (malloc'd, the caller frees
+ * it and each name), 0 when out of memory.
+ */
+static size_t known_names(char ***names)
+{
+	char **list = NULL, name[PAPI_MAX_STR_LEN];
+	size_t n = 0, alloc = 0;
+	int code, ncomponents = PAPI_num_components();
+
+#define ADD_NAME(text) do { \
+		char *copy = strdup(text); \
+		if (!copy || ALLOC_GROW(list, n + 1, alloc)) { free(copy); goto done; } \
+		list[n++] = copy; \
+	} while (0)
+	for (size_t i = 0; counters_sde_names[i]; i++) {
+		snprintf(name, sizeof(name), COUNTERS_SDE_LIBRARY "::%s", counters_sde_names[i]);
+		ADD_NAME(name);
+	}
+	code = PAPI_PRESET_MASK;
+	if (PAPI_enum_event(&code, PAPI_ENUM_FIRST) == PAPI_OK) {
+		do {
+			if (PAPI_event_code_to_name(code, name) == PAPI_OK)
+				ADD_NAME(name);
+		} while (PAPI_enum_event(&code, PAPI_ENUM_EVENTS) == PAPI_OK);
+	}
+	for (int cidx = 0; cidx < ncomponents; cidx++) {
+		if (disabled_component(cidx))
+			continue;
+		code = PAPI_NATIVE_MASK;
+		if (PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, cidx) != PAPI_OK)
+			continue;
+		do {
+			if (PAPI_event_code_to_name(code, name) == PAPI_OK)
+				ADD_NAME(name);
+		} while (PAPI_enum_cmp_event(&code, PAPI_ENUM_EVENTS, cidx) == PAPI_OK);
+	}
+#undef ADD_NAME
+done:
+	*names = list;
+	return n;
+}
+
+/* "; nearest known names: A, B" after the hint of an unknown NAME, or PAPI's lists. */
+static void hint_nearest(const char *name, struct counter_status *st)
+{
+	char **names = NULL, near[COUNTERS_HINT_MAX / 2];
+	size_t n = known_names(&names);
+
+	if (nearest_names(name, (const char *const *)names, n, 3, near, sizeof(near))) {
+		copy_string(st->nearest, sizeof(st->nearest), near);
+		snprintf(st->hint, sizeof(st->hint), "nearest known names: %s (papi_avail and "
+			 "papi_native_avail list the others)", near);
+	} else {
+		copy_string(st->hint, sizeof(st->hint), "papi_avail and papi_native_avail list "
+			    "the events PAPI knows on this machine");
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
 static void describe_unknown_sde(const char *name, struct counter_status *st)
 {
+	const char *shown = counters_short_name(name);
+	char near[COUNTERS_HINT_MAX / 2], full[COUNTERS_NAME_MAX + 16];
+	const char *names[COUNTERS_SDE_COUNT];
 	size_t used;
 
+	st->unknown = 1;
 	used = (size_t)snprintf(st->reason, sizeof(st->reason),
-				"allocbench exports no event '%s'; its events are",
-				counters_short_name(name));
+				"unknown event: allocbench exports no event '%s'; its events are",
+				shown);
 	for (size_t i = 0; counters_sde_names[i] && used < sizeof(st->reason); i++)
 		used += (size_t)snprintf(st->reason + used, sizeof(st->reason) - used, "%s %s",
 					 i ? "," : "", counters_sde_names[i]);
+	for (size_t i = 0; i < COUNTERS_SDE_COUNT; i++)
+		names[i] = counters_sde_names[i];
+	if (nearest_names(shown, names, COUNTERS_SDE_COUNT, 3, near, sizeof(near))) {
+		/* As --counters takes them: allocbench::allocs. */
+		char *p = near;
+
+		used = (size_t)snprintf(st->hint, sizeof(st->hint), "nearest known names:");
+		while (p && *p && used < sizeof(st->hint)) {
+			char *comma = strstr(p, ", ");
+
+			snprintf(full, sizeof(full), "%.*s", comma ? (int)(comma - p) : (int)strlen(p), p);
+			used += (size_t)snprintf(st->hint + used, sizeof(st->hint) - used, "%s "
+						 COUNTERS_SDE_LIBRARY "::%s",
+						 p == near ? "" : ",", full);
+			p = comma ? comma + 2 : NULL;
+		}
+		copy_string(st->nearest, sizeof(st->nearest), st->hint + strlen("nearest known names: "));
+	}
 }
 
 static const char *papi_code_name(int code)
@@ -153,6 +243,26 @@ static void explain(const char *name, int status, int stage, int cidx,
 
 	if (status == COUNTERS_E_UNKNOWN_SDE) {
 		describe_unknown_sde(name, st);
+		return;
+	}
+	/*
+	 * A name PAPI cannot resolve is unknown, a typo, where PAPI would know
+	 * it: a preset (PAPI knows every preset, counted here or not), a
+	 * component PAPI does not have, or an enabled component's event. In a
+	 * disabled component PAPI cannot tell.
+	 */
+	if (stage == COUNTERS_STAGE_NAME &&
+	    (counters_starts_with(name, "PAPI_") || cidx < 0 || !off)) {
+		st->unknown = 1;
+		if (cidx < 0)
+			snprintf(st->reason, sizeof(st->reason), "unknown event: PAPI has no "
+				 "component '%.*s'", (int)(strstr(name, ":::") ?
+				 strstr(name, ":::") - name : 0), name);
+		else
+			snprintf(st->reason, sizeof(st->reason), "unknown event: PAPI knows no "
+				 "%s of this name", counters_starts_with(name, "PAPI_") ?
+				 "preset" : "event");
+		hint_nearest(name, st);
 		return;
 	}
 	if (off) {

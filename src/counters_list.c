@@ -29,7 +29,8 @@ static const char *const sde_descriptions[] = {
 	"bytes the allocation loop requested: chunks times size",
 	"blocks the pool holds from the system when the loop ends (pool backend)",
 	"bytes of the blocks the pool holds from the system when the loop ends (pool backend)",
-	"bytes of the arena's region when the loop ends (arena backend; 0 after its teardown)",
+	("bytes of the arena's region when the loop ends (arena backend; the same after the "
+	 "free loop, whose teardown rewinds the region without unmapping it)"),
 };
 
 

@@ -7,6 +7,7 @@
 #include "counters_internal.h"
 #include "util.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* ------------------------------------------------ the program's own events */
@@ -89,6 +90,23 @@ void counters_check(const struct counter_list *list, struct counters_check *chec
 
 		if (own)
 			copy_string(st->description, sizeof(st->description), own);
+		/* Without PAPI only allocbench's own names can be told unknown. */
+		if (counters_starts_with(list->names[i], COUNTERS_SDE_PREFIX) &&
+		    counters_sde_index(counters_short_name(list->names[i])) < 0) {
+			const char *names[COUNTERS_SDE_COUNT];
+			char near[COUNTERS_HINT_MAX / 2];
+
+			for (size_t k = 0; k < COUNTERS_SDE_COUNT; k++)
+				names[k] = counters_sde_names[k];
+			st->unknown = 1;
+			snprintf(st->reason, sizeof(st->reason), "unknown event: allocbench exports "
+				 "no event '%s'", counters_short_name(list->names[i]));
+			if (nearest_names(counters_short_name(list->names[i]), names,
+					  COUNTERS_SDE_COUNT, 1, near, sizeof(near)))
+				snprintf(st->nearest, sizeof(st->nearest),
+					 COUNTERS_SDE_LIBRARY "::%s", near);
+			continue;
+		}
 		copy_string(st->reason, sizeof(st->reason),
 			    "not built with PAPI (this allocbench was built with make PAPI=0)");
 		copy_string(st->hint, sizeof(st->hint),

@@ -29,6 +29,23 @@ static const struct command commands[] = {
 	{ RUNNER_CHILD_COMMAND, child_main, 0 },
 };
 
+/* Exits 2 naming WORD, with the nearest commands ("did you mean compare?"). */
+static _Noreturn void unknown_command(const char *word)
+{
+	const char *names[sizeof(commands) / sizeof(commands[0])];
+	char near[128] = "";
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(commands[i].name, RUNNER_CHILD_COMMAND))
+			names[n++] = commands[i].name;
+	nearest_names(word, names, n, 3, near, sizeof(near));
+	usage_die("unknown command '%s'%s%s%s (expected run, compare, plot, counters, record "
+		  "or report; "
+		  "see allocbench --help)", word, *near ? "; did you mean " : "", near,
+		  *near ? "?" : "");
+}
+
 /*
  * Runs COMMAND. After a terminating signal it has cleaned up (-o's
  * temporary file removed, the measuring process killed): the process ends
@@ -80,8 +97,7 @@ int main(int argc, char **argv)
 			if (!strcmp(argv[1], commands[i].name))
 				return run_command(&commands[i], argc - 1, argv + 1);
 		if (argv[1][0] != '-')
-			usage_die("unknown command '%s' (expected run, compare, plot, counters, record or report; "
-				  "see allocbench --help)", argv[1]);
+			unknown_command(argv[1]);
 	}
 	return run_command(&commands[0], argc, argv);
 }

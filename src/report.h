@@ -110,6 +110,14 @@ int metric_value(const struct cell *cell, const struct sample *sample,
  */
 int sample_fit(const struct sample *sample, size_t count, struct line_fit *out);
 
+/*
+ * METRIC of each of the cell's runs into VALUES (room for RUN_MAX_REPEAT):
+ * x floor pairs each run with the floor's run of the same repetition.
+ * Returns 0, or -1 when there is none.
+ */
+int cell_runs(const struct run_report *report, const struct cell *cell, enum metric metric,
+	      double *values);
+
 /* Summary of METRIC over the cell's runs; -1 when there is none. */
 int cell_summary(const struct run_report *report, const struct cell *cell,
 		 enum metric metric, struct stat_summary *out);

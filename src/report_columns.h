@@ -72,4 +72,29 @@ size_t report_identity_columns(enum workload workload);
 void report_column_format(char *buf, size_t size, const struct report_column *column,
 			  const struct run_report *report, const struct cell *cell);
 
+/*
+ * A time's runs spread widely when the largest exceeds the smallest by more
+ * than this factor: the text marks the median with '~' (--format json gives
+ * every run). Cold allocation on a shared machine reads 26 to 54 ns.
+ */
+#define REPORT_TIME_SPREAD 1.5
+
+/* 1 when the runs summarised in S spread more than REPORT_TIME_SPREAD. */
+int report_time_spread_wide(const struct stat_summary *s);
+
+/*
+ * 1 when the x floor summarised in S has runs on both sides of 1: whether
+ * the allocator is faster or slower than the floor is within the noise, and
+ * the table marks it with '?'.
+ */
+int report_x_floor_crosses(const struct stat_summary *s);
+
+/*
+ * The backend as the text table names it: its name, and for malloc served
+ * by a third-party allocator (LD_PRELOAD=libjemalloc.so.2 allocbench
+ * --backend malloc) what served it, "malloc (jemalloc 5.3.0)", so that its
+ * figures are never read as the C library's.
+ */
+void report_backend_label(char *buf, size_t size, const struct cell *cell);
+
 #endif

@@ -28,9 +28,39 @@ static int has_tolerance(const struct compare_metric_def *def)
 
 enum { COL_METRIC, COL_BASELINE, COL_CURRENT, COL_CHANGE, COL_LIMIT, COL_VERDICT, NCOLS };
 
-/* The cells after backend and size of one line: a metric, or the whole row when not compared. */
-static void line_cells(const struct compare_row *row, int metric, char cells[NCOLS][TABLE_CELL])
+/*
+ * Why metric M was not gated, in a few words ("3 runs, need 4"), or "" when
+ * it was: its verdict then says "not gated", never "unchanged", and the
+ * criteria above the table say it in full.
+ */
+static void not_gated_reason(const struct comparison *c, const struct compare_metric_def *def,
+			     const struct compare_metric *m, char *buf, size_t size)
 {
+	*buf = 0;
+	if (m->absent)
+		snprintf(buf, size, "absent");
+	else if (def->rule == COMPARE_RULE_EXACT && !m->tested)
+		snprintf(buf, size, "runs vary");
+	else if ((def->rule == COMPARE_RULE_TIME || def->rule == COMPARE_RULE_RATE) && !m->tested) {
+		if (m->other_jobs)
+			snprintf(buf, size, "--jobs %u vs %u", c->settings.jobs, c->current_jobs);
+		else if (!m->have_p)
+			snprintf(buf, size, "no runs");
+		else if (m->baseline_runs == m->current_runs)
+			snprintf(buf, size, "%zu run%s, need %zu", m->baseline_runs,
+				 m->baseline_runs == 1 ? "" : "s", c->min_runs);
+		else
+			snprintf(buf, size, "runs %zu/%zu, need %zu", m->baseline_runs,
+				 m->current_runs, c->min_runs);
+	}
+}
+
+/* The cells after backend and size of one line: a metric, or the whole row when not compared. */
+static void line_cells(const struct comparison *c, const struct compare_row *row, int metric,
+		       char cells[NCOLS][TABLE_CELL])
+{
+	char why[TABLE_CELL];
+
 	const struct compare_metric_def *def;
 	const struct compare_metric *m;
 	int d;
@@ -49,13 +79,14 @@ static void line_cells(const struct compare_row *row, int metric, char cells[NCO
 	m = &row->metrics[metric];
 	def = &row->defs[metric];
 	d = def->decimals;
+	not_gated_reason(c, def, m, why, sizeof(why));
 	snprintf(cells[COL_METRIC], TABLE_CELL, "%s", def->label);
 	if (m->absent) {
 		snprintf(cells[COL_BASELINE], TABLE_CELL, "-");
 		snprintf(cells[COL_CURRENT], TABLE_CELL, "-");
 		snprintf(cells[COL_CHANGE], TABLE_CELL, "-");
-		snprintf(cells[COL_LIMIT], TABLE_CELL, "not gated: absent");
-		snprintf(cells[COL_VERDICT], TABLE_CELL, "%s", compare_verdict_name(m->verdict));
+		snprintf(cells[COL_LIMIT], TABLE_CELL, "%s", why);
+		snprintf(cells[COL_VERDICT], TABLE_CELL, "not gated");
 		return;
 	}
 	snprintf(cells[COL_BASELINE], TABLE_CELL, "%.*f", d, m->baseline);
@@ -66,17 +97,17 @@ static void line_cells(const struct compare_row *row, int metric, char cells[NCO
 			 m->from_option ? " (option)" : "");
 	} else if (def->rule == COMPARE_RULE_EXACT) {
 		snprintf(cells[COL_CHANGE], TABLE_CELL, "%+.*f", d, m->change);
-		snprintf(cells[COL_LIMIT], TABLE_CELL, "%s", m->tested ? "exact" : "not gated: varies");
+		snprintf(cells[COL_LIMIT], TABLE_CELL, "%s", m->tested ? "exact" : why);
 	} else {
 		snprintf(cells[COL_CHANGE], TABLE_CELL, "%+.1f%%", m->change_percent);
 		if (m->tested)
 			snprintf(cells[COL_LIMIT], TABLE_CELL, "p %.3f",
 				 m->change >= 0 ? m->p_slower : m->p_faster);
 		else
-			snprintf(cells[COL_LIMIT], TABLE_CELL, "%s",
-				 m->other_jobs ? "not gated" : m->have_p ? "not tested" : "no runs");
+			snprintf(cells[COL_LIMIT], TABLE_CELL, "%s", why);
 	}
-	snprintf(cells[COL_VERDICT], TABLE_CELL, "%s", compare_verdict_name(m->verdict));
+	snprintf(cells[COL_VERDICT], TABLE_CELL, "%s",
+		 *why ? "not gated" : compare_verdict_name(m->verdict));
 }
 
 /* 1 when ROW's metrics were compared (both rows ok). */
@@ -150,7 +181,7 @@ static void put_criteria(FILE *out, const struct comparison *c, const char *pref
 			"%sfigure (allocbench 0.1.0) lacks it\n", prefix, c->absent,
 			c->absent == 1 ? "" : "s", more);
 	if (c->time_untested)
-		fprintf(out, "%s%s: not tested in %zu of %zu places: %u and %u runs reach p = "
+		fprintf(out, "%s%s: not gated in %zu of %zu places: %u and %u runs reach p = "
 			"%.3g at best;\n%sthe test needs at least %zu on each side (--repeat %zu);\n"
 			"%s%s\n", prefix, !strcmp(c->settings.workload, "threads") ? "rates" : "time",
 			c->time_untested, c->time_untested + c->time_tested, c->baseline->repeat,
@@ -178,6 +209,32 @@ static void put_criteria(FILE *out, const struct comparison *c, const char *pref
 	}
 }
 
+/* "regressed: pool 40 B (overhead B), arena 4 B (alloc ns, free ns)", wrapped; nothing when none did. */
+static void put_regressed(FILE *out, const struct comparison *c)
+{
+	char line[4096];
+	size_t len = 0, named = 0;
+
+	for (size_t i = 0; i < c->nrows && len < sizeof(line) - 64; i++) {
+		const struct compare_row *row = &c->rows[i];
+		size_t nmetrics = 0;
+
+		if (row->verdict != COMPARE_REGRESSED)
+			continue;
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%s %llu B (",
+					named++ ? ", " : "regressed: ", row->backend,
+					(unsigned long long)row->size);
+		for (size_t m = 0; m < row->nmetrics && len < sizeof(line) - 64; m++)
+			if (row->metrics[m].verdict == COMPARE_REGRESSED)
+				len += (size_t)snprintf(line + len, sizeof(line) - len, "%s%s",
+							nmetrics++ ? ", " : "",
+							row->defs[m].label);
+		len += (size_t)snprintf(line + len, sizeof(line) - len, ")");
+	}
+	if (named)
+		put_wrapped(out, line, TABLE_WIDTH, "  ");
+}
+
 static void put_summary(FILE *out, const struct comparison *c)
 {
 	fprintf(out, "%zu row%s:", c->nrows, c->nrows == 1 ? "" : "s");
@@ -192,6 +249,7 @@ static void put_summary(FILE *out, const struct comparison *c)
 			compare_verdict_name(order[v]));
 	}
 	fputc('\n', out);
+	put_regressed(out, c);
 	if (!c->in_common)
 		fprintf(out, "no row of the current report is in the baseline: nothing was "
 			"compared%s\n", c->options.allow_missing ? " (--allow-missing)" : "");
@@ -212,7 +270,7 @@ int compare_write_text(FILE *out, const struct comparison *c)
 		"backend", "size B", "metric", "baseline", "current", "change", "limit", "verdict",
 	};
 	struct table table;
-	int ret;
+	int ret, color = color_enabled(out);
 
 	put_wrappedf(out, TABLE_WIDTH, "  ", "allocbench compare: baseline '%s', current '%s'",
 		     c->baseline->path, c->current->path);
@@ -235,7 +293,10 @@ int compare_write_text(FILE *out, const struct comparison *c)
 
 			if (!line)
 				break;
-			line_cells(row, m, cells);
+			line_cells(c, row, m, cells);
+			if (color && (!strcmp(cells[COL_VERDICT], "regressed") ||
+				      !strcmp(cells[COL_VERDICT], "failed")))
+				line->color = COLOR_RED;
 			table_set(line, 0, "%s", row->backend);
 			table_set(line, 1, "%llu", (unsigned long long)row->size);
 			for (int k = 0; k < NCOLS; k++)
@@ -255,7 +316,9 @@ int compare_write_text(FILE *out, const struct comparison *c)
 				     row->current->error ? row->current->error : "no reason given");
 	}
 	put_summary(out, c);
-	fprintf(out, "result: %s\n", c->regression ? "REGRESSION" : "no regression");
+	fprintf(out, "result: %s%s%s\n", color && c->regression ? COLOR_BOLD_RED : "",
+		c->regression ? "REGRESSION" : "no regression",
+		color && c->regression ? COLOR_RESET : "");
 	return ret || ferror(out) ? -1 : 0;
 }
 
@@ -295,7 +358,7 @@ int compare_write_markdown(FILE *out, const struct comparison *c)
 			char cells[NCOLS][TABLE_CELL];
 			int bad;
 
-			line_cells(row, m, cells);
+			line_cells(c, row, m, cells);
 			bad = !strcmp(cells[COL_VERDICT], "regressed") ||
 			      !strcmp(cells[COL_VERDICT], "failed");
 			fputs("| ", out);
@@ -393,9 +456,11 @@ static cJSON *criteria_json(const struct comparison *c)
 	return obj;
 }
 
-static cJSON *metric_json(const struct compare_metric_def *def, const struct compare_metric *m)
+static cJSON *metric_json(const struct comparison *c, const struct compare_metric_def *def,
+			  const struct compare_metric *m)
 {
 	cJSON *obj = cJSON_CreateObject();
+	char why[TABLE_CELL];
 
 	cJSON_AddNumberToObject(obj, "baseline", m->baseline);
 	cJSON_AddNumberToObject(obj, "current", m->current);
@@ -426,11 +491,15 @@ static cJSON *metric_json(const struct compare_metric_def *def, const struct com
 			cJSON_AddNullToObject(obj, "exact");
 		}
 	}
-	cJSON_AddStringToObject(obj, "verdict", compare_verdict_name(m->verdict));
+	not_gated_reason(c, def, m, why, sizeof(why));
+	cJSON_AddBoolToObject(obj, "gated", !*why);
+	cJSON_AddStringToObject(obj, "verdict", *why ? "not gated" : compare_verdict_name(m->verdict));
+	if (*why)
+		cJSON_AddStringToObject(obj, "why_not_gated", why);
 	return obj;
 }
 
-static cJSON *row_json(const struct compare_row *row)
+static cJSON *row_json(const struct comparison *c, const struct compare_row *row)
 {
 	cJSON *obj = cJSON_CreateObject();
 
@@ -453,7 +522,7 @@ static cJSON *row_json(const struct compare_row *row)
 	for (size_t m = 0; m < row->nmetrics; m++) {
 		if (compared(row))
 			cJSON_AddItemToObject(obj, row->defs[m].name,
-					      metric_json(&row->defs[m], &row->metrics[m]));
+					      metric_json(c, &row->defs[m], &row->metrics[m]));
 		else
 			cJSON_AddNullToObject(obj, row->defs[m].name);
 	}
@@ -472,7 +541,7 @@ int compare_write_json(FILE *out, const struct comparison *c)
 	cJSON_AddItemToObject(root, "settings", settings_json(&c->settings));
 	cJSON_AddItemToObject(root, "criteria", criteria_json(c));
 	for (size_t i = 0; i < c->nrows; i++)
-		cJSON_AddItemToArray(rows, row_json(&c->rows[i]));
+		cJSON_AddItemToArray(rows, row_json(c, &c->rows[i]));
 	cJSON_AddItemToObject(root, "rows", rows);
 	cJSON_AddNumberToObject(summary, "rows", (double)c->nrows);
 	for (int v = 0; v < COMPARE_NVERDICTS; v++)

@@ -67,6 +67,42 @@ static void append(char *line, size_t size, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * The default list, which no one asked for: one line about the hardware
+ * counters (allocbench's own events are in the JSON and need no line), and
+ * where to read why when some are not live.
+ */
+static void counters_one_line(FILE *out, const struct counters_check *check)
+{
+	char line[4096] = "hardware counters:", missing[2048] = "";
+	size_t hw = 0, live = 0, dead = 0;
+	int not_built = 0;
+
+	for (size_t i = 0; i < check->list.n; i++) {
+		const struct counter_status *st = &check->events[i];
+
+		if (!strncmp(check->list.names[i], COUNTERS_SDE_PREFIX, strlen(COUNTERS_SDE_PREFIX)))
+			continue;
+		hw++;
+		if (st->ok) {
+			append(line, sizeof(line), "%s %s", live++ ? "," : "", check->list.names[i]);
+		} else {
+			append(missing, sizeof(missing), "%s%s", dead++ ? ", " : "", check->list.names[i]);
+			not_built |= !strncmp(st->reason, "not built with PAPI", 19);
+		}
+	}
+	if (!hw)
+		return;
+	if (!live)
+		append(line, sizeof(line), " none %s; 'allocbench counters' says why",
+		       not_built ? "(not built with PAPI)" : "on this machine");
+	else if (dead)
+		append(line, sizeof(line), "; not %s ('allocbench counters' says why)", missing);
+	else
+		append(line, sizeof(line), " (the counters table below)");
+	put_wrapped(out, line, 80, "  ");
+}
+
 void report_counters_text_header(FILE *out, const struct run_report *report)
 {
 	const struct counters_check *check = &report->counters;
@@ -77,6 +113,10 @@ void report_counters_text_header(FILE *out, const struct run_report *report)
 		fputs(report->config->workload == WORKLOAD_FILL ?
 		      "counters: none (--counters none)\n" :
 		      "counters: none (they are counted in the fill workload)\n", out);
+		return;
+	}
+	if (!report->config->counters_given) {
+		counters_one_line(out, check);
 		return;
 	}
 	for (size_t i = 0; i < check->list.n; i++)
@@ -437,6 +477,7 @@ int report_counters_check_json(FILE *out, const struct counters_check *check)
 
 		cJSON_AddStringToObject(event, "name", check->list.names[i]);
 		cJSON_AddBoolToObject(event, "available", st->ok);
+		cJSON_AddBoolToObject(event, "unknown", st->unknown);
 		add_string_or_null(event, "component", st->component);
 		add_string_or_null(event, "description", st->description);
 		add_string_or_null(event, "reason", st->ok ? NULL : st->reason);

@@ -3,6 +3,7 @@
  * contract that scripts, `allocbench compare` and `allocbench plot` rely on.
  * Every field and its unit is documented in man/allocbench.1.
  */
+#include "verdict.h"
 #include "report_counters.h"
 #include "breakdown.h"
 #include "preload.h"
@@ -25,17 +26,13 @@
 static void add_metric(cJSON *obj, const struct run_report *report,
 		       const struct cell *cell, enum metric metric)
 {
-	double runs[RUN_MAX_REPEAT], floor_ns = 0;
+	double runs[RUN_MAX_REPEAT];
 	struct stat_summary s;
 
-	if (cell_summary(report, cell, metric, &s)) {
+	if (cell_summary(report, cell, metric, &s) || cell_runs(report, cell, metric, runs)) {
 		cJSON_AddNullToObject(obj, metric_name(metric));
 		return;
 	}
-	if (metric == METRIC_X_FLOOR)
-		report_floor_ns(report, cell->size, &floor_ns);
-	for (unsigned r = 0; r < cell->runs; r++)
-		metric_value(cell, &cell->samples[r], metric, floor_ns, &runs[r]);
 	cJSON_AddItemToObject(obj, metric_name(metric), json_stat(&s, runs, cell->runs));
 }
 
@@ -135,6 +132,14 @@ static cJSON *config_json(const struct run_config *config, unsigned jobs)
 	for (size_t i = 0; i < config->nsizes; i++)
 		cJSON_AddItemToArray(sizes, cJSON_CreateNumber((double)config->sizes[i]));
 	cJSON_AddItemToObject(obj, "sizes", sizes);
+	if (config->weights) {
+		/* random: each size's weight in the mix, in the order of sizes. */
+		cJSON *weights = cJSON_CreateArray();
+
+		for (size_t i = 0; i < config->nsizes; i++)
+			cJSON_AddItemToArray(weights, cJSON_CreateNumber(config->weights[i]));
+		cJSON_AddItemToObject(obj, "weights", weights);
+	}
 	for (size_t i = 0; i < config->nbackends; i++)
 		cJSON_AddItemToArray(backends, cJSON_CreateString(config->backends[i]->name));
 	cJSON_AddItemToObject(obj, "backends", backends);
@@ -385,6 +390,12 @@ int report_json_write(FILE *out, const struct run_report *report)
 		cJSON_AddItemToArray(results, cell_json(report, &report->cells[i]));
 	cJSON_AddItemToObject(root, "results", results);
 	report_counters_json_status(root, &report->counters);
+	{
+		cJSON *summary = verdict_json(report);
+
+		if (summary)
+			cJSON_AddItemToObject(root, "summary", summary);
+	}
 
 	return json_write_document(out, root);
 }

@@ -10,6 +10,7 @@
 #include "run.h"
 #include "stats.h"
 #include "table.h"
+#include "verdict.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -45,11 +46,16 @@ static void print_header(FILE *out, const struct run_report *report)
 	switch (config->workload) {
 	case WORKLOAD_RANDOM:
 		sizes[0] = '\0';
-		for (size_t i = 0; i < config->nsizes && used < sizeof(sizes); i++)
+		for (size_t i = 0; i < config->nsizes && used < sizeof(sizes); i++) {
 			used += (size_t)snprintf(sizes + used, sizeof(sizes) - used, "%s%zu",
 						 i ? "," : "", config->sizes[i]);
-		put_wrappedf(out, 80, "  ", "random: seed %llu, sizes %s B mixed in one heap",
-			     (unsigned long long)config->seed, sizes);
+			if (config->weights && used < sizeof(sizes))
+				used += (size_t)snprintf(sizes + used, sizeof(sizes) - used, ":%u",
+							 config->weights[i]);
+		}
+		put_wrappedf(out, 80, "  ", "random: seed %llu, sizes %s B mixed in one heap%s",
+			     (unsigned long long)config->seed, sizes,
+			     config->weights ? " (SIZE:WEIGHT)" : "");
 		break;
 	case WORKLOAD_THREADS:
 		put_wrappedf(out, 80, "  ",
@@ -72,6 +78,43 @@ static void print_header(FILE *out, const struct run_report *report)
 	}
 	report_counters_text_header(out, report);
 	fputc('\n', out);
+}
+
+/*
+ * The text's mark after a figure: '?' on an x floor whose runs lie on both
+ * sides of 1, '~' on a time whose runs spread widely; "" for the others.
+ */
+static const char *text_mark(const struct run_report *report, const struct cell *cell,
+			     const struct report_column *column)
+{
+	struct stat_summary s;
+
+	if (!cell->ok || cell_summary(report, cell, column->metric, &s))
+		return "";
+	if (column->kind == COL_METRIC_FIXED && column->metric == METRIC_X_FLOOR)
+		return report_x_floor_crosses(&s) ? "?" : "";
+	if (column->kind == COL_METRIC || column->kind == COL_METRIC_MEGA)
+		return report_time_spread_wide(&s) ? "~" : "";
+	return "";
+}
+
+/* 1 when a time column of the table carries the '~' of a wide spread. */
+static int any_time_spread_wide(const struct run_report *report)
+{
+	const struct report_column *columns;
+	size_t ncolumns;
+
+	columns = report_columns(report->config->workload, &ncolumns);
+	for (size_t i = 0; i < report->ncells; i++)
+		for (size_t c = 0; c < ncolumns; c++) {
+			struct stat_summary s;
+
+			if ((columns[c].kind == COL_METRIC || columns[c].kind == COL_METRIC_MEGA) &&
+			    !cell_summary(report, &report->cells[i], columns[c].metric, &s) &&
+			    report_time_spread_wide(&s))
+				return 1;
+		}
+	return 0;
 }
 
 static void print_footer(FILE *out, const struct run_report *report)
@@ -119,6 +162,18 @@ static void print_footer(FILE *out, const struct run_report *report)
 		fprintf(out, "overhead resolution: one page over the count, at most %.3g B per "
 			"chunk;\nwarm: the same fill again after freeing everything, in the same "
 			"process\n", worst);
+		for (size_t i = 0; i < report->ncells; i++) {
+			struct stat_summary s;
+
+			if (!cell_summary(report, &report->cells[i], METRIC_X_FLOOR, &s) &&
+			    report_x_floor_crosses(&s)) {
+				fputs("x floor: alloc ns over the floor's, each run over the floor run "
+				      "measured next\nto it; ?: the runs' ratios lie on both sides of "
+				      "1, neither faster nor\nslower than the floor beyond the noise\n",
+				      out);
+				break;
+			}
+		}
 		fputs("overhead A(M): the average A, and M the cost of one more chunk (the slope\n"
 		      "of the growth read at each quarter) where they differ by more than two\n"
 		      "pages over the count; --format json gives one_time_bytes too\n", out);
@@ -162,6 +217,9 @@ static void print_footer(FILE *out, const struct run_report *report)
 	default:
 		break;
 	}
+	if (any_time_spread_wide(report))
+		fprintf(out, "~: a time whose runs spread by more than %gx (max/min): the median "
+			"alone\nwould hide it\n", REPORT_TIME_SPREAD);
 	fputs("--format json gives min, max and every run\n", out);
 }
 
@@ -172,7 +230,7 @@ int report_text_write(FILE *out, const struct run_report *report)
 	const struct report_column *columns;
 	size_t ncolumns, identity = report_identity_columns(workload);
 	struct table table;
-	int ret;
+	int ret, color = color_enabled(out);
 
 	columns = report_columns(workload, &ncolumns);
 	for (size_t c = 0; c < ncolumns; c++) {
@@ -192,14 +250,19 @@ int report_text_write(FILE *out, const struct run_report *report)
 		for (size_t c = 0; c < shown; c++) {
 			char buf[TABLE_CELL];
 
-			report_column_format(buf, sizeof(buf), &columns[c], report, cell);
-			table_set(row, c, "%s", buf);
+			if (columns[c].kind == COL_BACKEND)
+				report_backend_label(buf, sizeof(buf), cell);
+			else
+				report_column_format(buf, sizeof(buf), &columns[c], report, cell);
+			table_set(row, c, "%s%s", buf, text_mark(report, cell, &columns[c]));
 		}
 		if (!cell->ok) {
 			char note[256];
 
 			snprintf(note, sizeof(note), "failed: %s", cell->error);
 			table_set_note(row, note);
+			if (color)
+				row->color = COLOR_RED;
 		}
 	}
 	ret = table_print(&table, out);
@@ -207,6 +270,8 @@ int report_text_write(FILE *out, const struct run_report *report)
 	print_footer(out, report);
 	ret |= report_counters_text_table(out, report);
 	if (breakdown_write_text(out, report))
+		ret = -1;
+	if (verdict_write_text(out, report))
 		ret = -1;
 	return ret || ferror(out) ? -1 : 0;
 }

@@ -181,18 +181,52 @@ int report_floor_ns(const struct run_report *report, size_t size, double *out)
 	return -1;
 }
 
+/*
+ * The floor's ns per chunk for CELL's run R: the floor's run of the same
+ * repetition, measured next to it (the floor is measured as often as the
+ * cells, interleaved with them), or the floor's median where that run is
+ * missing. -1 when the floor failed.
+ */
+static int floor_ns_of_run(const struct run_report *report, const struct cell *cell,
+			   unsigned r, double *out)
+{
+	for (size_t i = 0; i < report->nfloors; i++) {
+		const struct floor_cell *f = &report->floors[i];
+
+		if (f->size != cell->size)
+			continue;
+		if (f->ok && r < f->runs && f->samples[r].alloc_ns > 0) {
+			*out = f->samples[r].alloc_ns;
+			return 0;
+		}
+		break;
+	}
+	return report_floor_ns(report, cell->size, out);
+}
+
+int cell_runs(const struct run_report *report, const struct cell *cell, enum metric metric,
+	      double *values)
+{
+	if (!cell->ok || !cell->runs || !metric_applies(metric, report->config->workload))
+		return -1;
+	for (unsigned r = 0; r < cell->runs; r++) {
+		double floor_ns = 0;
+
+		if (metric == METRIC_X_FLOOR && floor_ns_of_run(report, cell, r, &floor_ns))
+			return -1;
+		if (metric_value(cell, &cell->samples[r], metric, floor_ns, &values[r]))
+			return -1;
+	}
+	return 0;
+}
+
 int cell_summary(const struct run_report *report, const struct cell *cell,
 		 enum metric metric, struct stat_summary *out)
 {
-	double values[RUN_MAX_REPEAT], floor_ns = 0;
+	double values[RUN_MAX_REPEAT];
 
-	if (!cell->ok || !cell->runs || !metric_applies(metric, report->config->workload))
+	if (cell_runs(report, cell, metric, values))
 		return -1;
-	if (metric == METRIC_X_FLOOR && report_floor_ns(report, cell->size, &floor_ns))
-		return -1;
-	for (unsigned r = 0; r < cell->runs; r++)
-		if (metric_value(cell, &cell->samples[r], metric, floor_ns, &values[r]))
-			return -1;
 	return stats_summarize(values, cell->runs, out);
 }
 
@@ -224,11 +258,15 @@ static void progress(const struct run_config *config, size_t done, size_t total,
 
 size_t run_mix_mean_size(const struct run_config *config)
 {
-	uint64_t sum = 0;
+	uint64_t sum = 0, n = 0;
 
-	for (size_t i = 0; i < config->nsizes; i++)
-		sum += config->sizes[i];
-	return (size_t)((sum + config->nsizes - 1) / config->nsizes);
+	for (size_t i = 0; i < config->nsizes; i++) {
+		uint64_t w = config->weights ? config->weights[i] : 1;
+
+		sum += config->sizes[i] * w;
+		n += w;
+	}
+	return (size_t)((sum + n - 1) / n);
 }
 
 /* Saturating arithmetic: UINT64_MAX stands for "more than 64 bits hold". */
@@ -517,6 +555,9 @@ static void measure_task(struct run_work *w, const struct run_task *task)
 		if (config->workload == WORKLOAD_RANDOM) {
 			params->nmix = config->nsizes;
 			memcpy(params->mix, config->sizes, config->nsizes * sizeof(config->sizes[0]));
+			if (config->weights)
+				memcpy(params->mix_weight, config->weights,
+				       config->nsizes * sizeof(config->weights[0]));
 			params->size = run_mix_mean_size(config);
 		}
 	}
@@ -643,23 +684,25 @@ int run_measure_all(const struct run_config *config, struct run_report *report)
 	}
 
 	/*
-	 * Repetitions are interleaved (every backend once, then again) so that a
-	 * slow moment of a shared machine spreads over all backends instead of
-	 * falling on one. The floor is the machine's, not a backend's: measured
-	 * once per size, first. --jobs N threads take the list in this order,
-	 * each running one measuring process at a time.
+	 * Repetitions are interleaved (the floor and every backend once, then
+	 * again) so that a slow moment of a shared machine spreads over all
+	 * backends instead of falling on one. The floor is measured as often as
+	 * the cells, each time right before them, so that a cell's x floor is
+	 * the ratio of two neighbours and its spread is the ratio's own. --jobs
+	 * N threads take the list in this order, each running one measuring
+	 * process at a time.
 	 */
-	w.ntasks = ncolumns * (config->repeat * config->nbackends + (size_t)with_floor);
+	w.ntasks = ncolumns * config->repeat * (config->nbackends + (size_t)with_floor);
 	w.tasks = calloc(w.ntasks, sizeof(*w.tasks));
 	if (!w.tasks)
 		return error("out of memory");
-	for (size_t s = 0, t = 0; s < ncolumns; s++) {
-		if (with_floor)
-			w.tasks[t++] = (struct run_task){ .column = s, .floor = 1 };
-		for (unsigned rep = 0; rep < config->repeat; rep++)
+	for (size_t s = 0, t = 0; s < ncolumns; s++)
+		for (unsigned rep = 0; rep < config->repeat; rep++) {
+			if (with_floor)
+				w.tasks[t++] = (struct run_task){ .column = s, .floor = 1 };
 			for (size_t b = 0; b < config->nbackends; b++)
 				w.tasks[t++] = (struct run_task){ .column = s, .backend = b };
-	}
+		}
 	w.config = config;
 	w.report = report;
 	pthread_mutex_init(&w.lock, NULL);

@@ -33,6 +33,9 @@ struct run_report;
 struct run_config {
 	size_t *sizes;                     /* chunk sizes in bytes, owned */
 	size_t nsizes;
+	unsigned *weights;                 /* random: each size's weight in the mix
+					      (--sizes 24:70,48:30), owned; NULL:
+					      every size as likely */
 	const struct backend **backends;   /* owned array of table entries */
 	size_t nbackends;
 	size_t backends_alloc;           /* room in backends (ALLOC_GROW) */

@@ -102,12 +102,14 @@ int table_print(const struct table *table, FILE *out)
 
 		size_t col = 0;
 
+		if (row->color)
+			fputs(row->color, out);
 		for (size_t c = 0; c < row->ncells; c++) {
 			print_cell(out, table, c, width[c], row->cells[c], gap);
 			col += (size_t)width[c] + (c ? (size_t)gap : 0);
 		}
 		if (!row->note) {
-			fputc('\n', out);
+			fputs(row->color ? COLOR_RESET "\n" : "\n", out);
 			continue;
 		}
 		/* The note (a failure's reason) wrapped within 80 columns, under itself. */
@@ -116,6 +118,8 @@ int table_print(const struct table *table, FILE *out)
 			col += 2;
 		}
 		put_wrapped_from(out, row->note, col, TABLE_WIDTH, col <= 40 ? spaces + 40 - col : "    ");
+		if (row->color)
+			fputs(COLOR_RESET, out);
 	}
 	return ferror(out) ? -1 : 0;
 }

@@ -18,6 +18,7 @@ struct table_row {
 	char cells[TABLE_MAX_COLUMNS][TABLE_CELL];
 	size_t ncells;   /* cells filled; fewer than the columns means the last spans */
 	char *note;      /* owned; printed after the filled cells when set */
+	const char *color; /* an SGR sequence (COLOR_RED) the row is printed in, or NULL */
 };
 
 struct table {

@@ -1,10 +1,12 @@
 #include "util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 __attribute__((format(printf, 2, 0)))
 static void vreport(const char *prefix, const char *fmt, va_list ap)
@@ -90,6 +92,84 @@ void format_bytes(char *buf, size_t size, uint64_t bytes)
 		u++;
 	}
 	snprintf(buf, size, "%llu %s", (unsigned long long)bytes, units[u]);
+}
+
+int color_enabled(FILE *out)
+{
+	const char *no_color = getenv("NO_COLOR");
+	int fd = fileno(out);
+
+	if (no_color && *no_color)
+		return 0;
+	return fd >= 0 && isatty(fd);
+}
+
+size_t name_distance(const char *a, const char *b)
+{
+	/* Three rows of the optimal string alignment distance. */
+	size_t rows[3][128], la = strnlen(a, 127), lb = strnlen(b, 127);
+	size_t *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
+
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+			size_t best = prev[j - 1] + (ca != cb);
+
+			if (prev[j] + 1 < best)
+				best = prev[j] + 1;
+			if (cur[j - 1] + 1 < best)
+				best = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == cb && prev2[j - 2] + 1 < best)
+				best = prev2[j - 2] + 1;
+			cur[j] = best;
+		}
+		{
+			size_t *t = prev2;
+
+			prev2 = prev;
+			prev = cur;
+			cur = t;
+		}
+	}
+	return prev[lb];
+}
+
+size_t nearest_names(const char *word, const char *const *names, size_t n, size_t max,
+		     char *buf, size_t size)
+{
+	size_t limit = strlen(word) / 3, best = (size_t)-1, found = 0, used = 0;
+
+	if (limit < 2)
+		limit = 2;
+	if (size)
+		*buf = '\0';
+	for (size_t i = 0; i < n; i++) {
+		size_t d = name_distance(word, names[i]);
+
+		if (d <= limit && d < best)
+			best = d;
+	}
+	/* The nearest first: every name at the best distance, then at one more. */
+	for (size_t d = best; d <= best + 1 && d <= limit && found < max; d++)
+		for (size_t i = 0; i < n && found < max; i++) {
+			int seen = 0;
+
+			if (name_distance(word, names[i]) != d)
+				continue;
+			for (size_t k = 0; k < i && !seen; k++)
+				seen = !strcmp(names[k], names[i]);
+			if (seen)
+				continue;
+			if (used < size)
+				used += (size_t)snprintf(buf + used, size - used, "%s%s",
+							 found ? ", " : "", names[i]);
+			found++;
+		}
+	return found;
 }
 
 void copy_string(char *dst, size_t dst_size, const char *src)

@@ -75,8 +75,35 @@ int grow_array(void *arrayp, size_t *alloc, size_t nr, size_t elem);
 /* "100 MiB" when BYTES is a whole number of a binary unit, else "123456 B". */
 void format_bytes(char *buf, size_t size, uint64_t bytes);
 
+/* SGR sequences for a terminal: regressions and failures in red. */
+#define COLOR_RED "\033[31m"
+#define COLOR_BOLD_RED "\033[1;31m"
+#define COLOR_RESET "\033[0m"
+
+/*
+ * 1 when text written to OUT may carry colour: OUT is a terminal and the
+ * NO_COLOR environment variable is unset or empty (https://no-color.org).
+ */
+int color_enabled(FILE *out);
+
 /* Copies SRC into DST of DST_SIZE bytes, always terminated, truncating. */
 void copy_string(char *dst, size_t dst_size, const char *src);
+
+/*
+ * The edit distance between A and B, ignoring case: insertions, deletions,
+ * substitutions and swaps of two neighbours count one each (names of at
+ * most 127 bytes; longer ones are compared on their first 127).
+ */
+size_t name_distance(const char *a, const char *b);
+
+/*
+ * The names among the N of NAMES nearest to WORD, for "did you mean": up to
+ * MAX of them, the nearest first, each within a third of WORD's length (at
+ * least 2) and none further than the nearest plus one, written to BUF of
+ * SIZE bytes as "a, b, c" ("" when none is near). Returns how many.
+ */
+size_t nearest_names(const char *word, const char *const *names, size_t n, size_t max,
+		     char *buf, size_t size);
 
 /*
  * Text that came from outside (a report read back, the host name, an

@@ -190,7 +190,7 @@ static uint64_t fnv1a(uint64_t hash, const void *data, size_t len)
 int random_plan_make(const struct measure_params *params, struct random_plan *plan,
 		     struct sample *sample)
 {
-	uint64_t state = params->seed, hash = 0xcbf29ce484222325ULL;
+	uint64_t state = params->seed, hash = 0xcbf29ce484222325ULL, total_weight = 0;
 	size_t nlive = 0, steps;
 	uint8_t *live_size;
 
@@ -218,6 +218,15 @@ int random_plan_make(const struct measure_params *params, struct random_plan *pl
 
 		hash = fnv1a(hash, &size, sizeof(size));
 	}
+	/* A weighted mix hashes its weights too; an unweighted one keeps its old checksum. */
+	for (size_t i = 0; params->mix_weight[0] && i < params->nmix; i++) {
+		uint64_t w = params->mix_weight[i];
+
+		if (!w)
+			return sample_fail(sample, "random: a weight of 0 in the mix");
+		hash = fnv1a(hash, &w, sizeof(w));
+		total_weight += w;
+	}
 	for (size_t k = 0; k < steps; k++) {
 		uint64_t r = splitmix64(&state);
 		/* Allocate with probability 1 - live/max: grows, then churns around half. */
@@ -227,7 +236,17 @@ int random_plan_make(const struct measure_params *params, struct random_plan *pl
 		uint32_t op;
 
 		if (do_alloc) {
-			uint32_t which = (uint32_t)(splitmix64(&state) % params->nmix);
+			uint32_t which;
+
+			if (!total_weight) {
+				which = (uint32_t)(splitmix64(&state) % params->nmix);
+			} else {
+				/* Each size as often as its weight says: 24:70,48:30. */
+				uint64_t pick = splitmix64(&state) % total_weight;
+
+				for (which = 0; pick >= params->mix_weight[which]; which++)
+					pick -= params->mix_weight[which];
+			}
 
 			op = which;
 			live_size[nlive++] = (uint8_t)which;

@@ -61,6 +61,9 @@ int workload_parse(const char *name, enum workload *workload);
  */
 unsigned workload_default_rounds(enum workload workload, size_t count);
 
+/* The largest weight of a size in a weighted mix (--sizes 24:70,48:30). */
+#define MEASURE_MAX_WEIGHT 1000000
+
 /* Most sizes one random workload mixes. */
 #define MEASURE_MAX_MIX 64
 
@@ -86,6 +89,9 @@ struct measure_params {
 	unsigned threads;        /* threads: how many run at once */
 	size_t nmix;             /* random: sizes in the mix */
 	size_t mix[MEASURE_MAX_MIX]; /* random: the sizes, bytes */
+	unsigned mix_weight[MEASURE_MAX_MIX]; /* random: their weights; all 0: every size
+						 as likely (the sequence of an unweighted
+						 mix is the one it always was) */
 	int replay_per_thread;   /* replay: 1 each recorded thread in a thread of its own,
 				    0 every call in one thread in the recorded order */
 

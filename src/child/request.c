@@ -108,7 +108,11 @@ static int format_value(const struct child_request *req, const struct field *f, 
 			break;
 		}
 		for (size_t i = 0; i < p->nmix; i++) {
-			n = snprintf(buf + used, size - used, "%s%zu", i ? "," : "", p->mix[i]);
+			/* A weighted mix: SIZE:WEIGHT (the weights are all set or none). */
+			n = p->mix_weight[0] ?
+			    snprintf(buf + used, size - used, "%s%zu:%u", i ? "," : "", p->mix[i],
+				     p->mix_weight[i]) :
+			    snprintf(buf + used, size - used, "%s%zu", i ? "," : "", p->mix[i]);
 			if (n < 0 || (size_t)n >= size - used)
 				return -1;
 			used += (size_t)n;
@@ -200,14 +204,28 @@ static int parse_value(struct child_request *req, const struct field *f, char *v
 		return workload_parse(value, AT(req, f, enum workload));
 	case FIELD_MIX:
 		p->nmix = 0;
+		memset(p->mix_weight, 0, sizeof(p->mix_weight));
 		if (!strcmp(value, "-"))
 			return 0;
 		/* The value is the child's own argument: split in place. */
 		for (item = value; item; item = next) {
+			char *weight;
+			uint64_t w;
+
 			if ((next = strchr(item, ',')))
 				*next++ = '\0';
+			if ((weight = strchr(item, ':')))
+				*weight++ = '\0';
+			/* Every size weighted, or none. */
+			if (p->nmix && !weight != !p->mix_weight[0])
+				return -1;
 			if (p->nmix == MEASURE_MAX_MIX || parse_u64(item, SIZE_MAX, &v) || !v)
 				return -1;
+			if (weight) {
+				if (parse_u64(weight, MEASURE_MAX_WEIGHT, &w) || !w)
+					return -1;
+				p->mix_weight[p->nmix] = (unsigned)w;
+			}
 			p->mix[p->nmix++] = (size_t)v;
 		}
 		return 0;

@@ -6,6 +6,12 @@
 expect_usage "unknown option" "unknown option '--bogus'" --bogus
 expect_usage "unknown short option" "unknown option '-Z'" -Z
 expect_usage "unknown command" "unknown command 'frobnicate'" frobnicate
+expect_usage "unknown command: nothing near, no guess" "unknown command 'frobnicate' \(expected" frobnicate
+expect_usage "mistyped command: did you mean" "unknown command 'compre'; did you mean compare\? \(expected" compre
+expect_usage "mistyped command, swapped letters" "unknown command 'plto'; did you mean plot\?" plto
+expect_usage "mistyped backend: did you mean" "unknown backend 'mallco' in --backend; did you mean malloc\? \(known backends" --backend mallco
+expect_usage "mistyped backend in a list" "unknown backend 'arean' in --backend; did you mean arena\?" --backend pool,arean
+expect_usage "mistyped third-party backend" "unknown backend 'jemaloc' in --backend; did you mean jemalloc\?" --backend jemaloc
 expect_usage "stray argument" "unexpected argument 'extra'" --total 1M extra
 expect_usage "missing value" "option '--sizes' needs a value" --sizes
 expect_usage "unknown backend lists the known" "unknown backend 'tcmallocx'.*malloc, pool, pool-locked, arena" --backend tcmallocx

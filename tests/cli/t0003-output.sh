@@ -27,6 +27,14 @@ check "config.workload" [ "$(jq_get "$j" config.workload)" = fill ]
 check "one result per backend and size" [ "$(jq_get "$j" 'results#')" = 12 ]
 check "one floor per size" [ "$(jq_get "$j" 'floor#')" = 3 ]
 check "floor has alloc_ns" le 0 "$(jq_get "$j" 'floor[0].alloc_ns.median')"
+check "the floor is measured as often as the cells (--repeat 2)" \
+	[ "$(jq_get "$j" 'floor[0].alloc_ns.runs#')" = 2 -a "$(jq_get "$j" 'floor[2].alloc_ns.runs#')" = 2 ]
+# x floor pairs each run with the floor run next to it.
+xf=$(jq_get "$j" 'results[backend=pool,size=40].x_floor.runs[1]')
+al=$(jq_get "$j" 'results[backend=pool,size=40].alloc_ns.runs[1]')
+fl=$(jq_get "$j" 'floor[1].alloc_ns.runs[1]')
+check "x floor of run 2 = its alloc ns over the floor's run 2" \
+	awk -v x="$xf" -v a="$al" -v f="$fl" 'BEGIN { d = x - a / f; exit !(f > 0 && d < 1e-9 && d > -1e-9) }'
 for b in malloc pool pool-locked arena; do
 	for s in 4 40 4000; do
 		r="results[backend=$b,size=$s]"

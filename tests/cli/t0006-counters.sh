@@ -30,6 +30,25 @@ if [ "$papi" = null ]; then
 fi
 check "counters command names the PAPI version" sh -c "echo '$papi' | grep -Eq '^[0-9]+\.[0-9]+'"
 
+# ------------------------------------------------ unknown names (typos)
+# A name no one has heard of is refused before measuring, with the nearest
+# known names; one that exists but cannot be counted here is not "unknown".
+expect_usage "run: a mistyped preset is an unknown event" \
+	"unknown event 'PAPI_TOT_CYCS' in --counters; did you mean PAPI_TOT_CYC\?" \
+	--counters PAPI_TOT_CYCS --sizes 40 --total 1M
+expect_usage "run: a mistyped event of allocbench's own" \
+	"unknown event 'allocbench::alocs' in --counters; did you mean allocbench::allocs\?" \
+	--counters allocbench::allocs,allocbench::alocs --sizes 40 --total 1M
+expect_usage "run: a component PAPI does not have" "unknown event 'nosuch:::thing' in --counters" \
+	--counters nosuch:::thing --sizes 40 --total 1M
+run_ab counters -f json --counters PAPI_TOT_CYCS,PAPI_TOT_CYC,allocbench::pool_block
+check "counters: the typo is unknown" [ "$(jq_get "$tmp/out" 'events[0].unknown')" = true ]
+check "counters: ... with the nearest name in its hint" sh -c "\"$JSONQ\" '$tmp/out' 'events[0].hint' | grep -q 'nearest known names: PAPI_TOT_CYC'"
+check "counters: a known preset is not unknown, counted here or not" [ "$(jq_get "$tmp/out" 'events[1].unknown')" = false ]
+check "counters: ... and its reason does not say unknown" sh -c "! \"$JSONQ\" '$tmp/out' 'events[1].reason' | grep -q unknown"
+check "counters: allocbench::pool_block is near allocbench::pool_blocks" \
+	sh -c "\"$JSONQ\" '$tmp/out' 'events[2].hint' | grep -q 'nearest known names: allocbench::pool_blocks'"
+
 # --------------------------------------------------------------- a run
 run_ab --sizes 4,40,4000 --total 1M --repeat 2 --pool-block 64K -q -f json -o "$tmp/c.json"
 j=$tmp/c.json
@@ -99,6 +118,13 @@ for s in 4 40 4000; do
 	check "arena $s: region within a page of the RSS delta" [ "$res" -lt $((delta + 4096 + align)) ]
 	check "arena $s: its region kept through the free loop (rewound, not unmapped)" \
 		[ "$(c arena $s arena_bytes_reserved free_total.max)" = "$res" ]
+	# ... as allocbench counters, the README and the man page say.
+	check "arena $s: the documentation says the region is kept through the free loop" sh -c "
+		'$AB' counters --counters allocbench::arena_bytes_reserved | tr -s ' \n' '  ' |
+			grep -q 'the same after the free loop' &&
+		grep -q 'arena_bytes_reserved.*the same after the free loop' '$top/README.md' &&
+		tr '\n' ' ' <'$top/man/allocbench.1' | grep -q 'alignment, after the allocation loop and after the free loop alike' &&
+		! grep -Eq 'arena_bytes_reserved.*0 after' '$top/README.md'"
 	check "arena $s: pool_blocks is 0" [ "$(c arena $s pool_blocks alloc_total.max)" = 0 ]
 done
 
@@ -107,6 +133,12 @@ done
 run_ab --sizes 4,40 --total 1M --repeat 1 -q
 check_if '!HW_COUNTERS' "default list, only allocbench's own live: no counters table" \
 	sh -c "! grep -q '^counters per chunk' '$tmp/out'"
+# Counters no one asked for (no --counters): one line, not the details.
+check "no --counters: one line about the hardware counters" \
+	[ "$(grep -c '^hardware counters: ' "$tmp/out")" = 1 -a "$(sed -n '/^hardware counters: /{n;p;}' "$tmp/out")" = "" ]
+check "no --counters: no counters live/n/a lines" sh -c "! grep -Eq '^(counters live|counters n/a|  hint)' '$tmp/out'"
+check_if '!HW_COUNTERS' "no --counters: says none and where to read why" \
+	grep -q "^hardware counters: none on this machine; 'allocbench counters' says why$" "$tmp/out"
 run_ab --sizes 4,40 --total 1M --repeat 1 -q --counters default
 check "text run exits 0" [ "$rc" -eq 0 ]
 # The header's lines are wrapped at 80 columns: read them joined.
@@ -139,22 +171,29 @@ check "--counters none: the text says so" grep -q '^counters: none' "$tmp/out"
 check "--counters none: no counters table" sh -c "! grep -q '^counters per chunk' '$tmp/out'"
 
 # ------------------------------------------------ names PAPI does not know
-run_ab --sizes 40 --backend pool --total 1M --repeat 1 -q -f json \
-	--counters bogus_event,allocbench::nosuch,nosuchcomp:::x,allocbench::allocs
-check "unknown events do not fail the run" [ "$rc" -eq 0 ]
-# Every host: not counted, and a reason that says so. PAPI's words differ:
-# its error code where perf_event is enabled, the component's disabled
-# reason where it is not.
-bogus=$(jq_get "$tmp/out" counters_status.bogus_event)
-check "an unknown name: a reason ($bogus)" sh -c 'printf "%s" "$1" | grep -Eq "^PAPI knows no event of this name[:;] .{8,}"' - "$bogus"
-check_if PERF_EVENT "an unknown name: PAPI's error code" \
-	sh -c 'printf "%s" "$1" | grep -q "^PAPI knows no event of this name: .*(PAPI_E[A-Z_]*)"' - "$bogus"
+# allocbench counters explains each; PAPI's words differ: its error code
+# where perf_event is enabled (the name is then unknown: a typo), the
+# component's disabled reason where it is not (PAPI cannot tell).
+run_ab counters -f json --counters bogus_event,allocbench::nosuch,nosuchcomp:::x,allocbench::allocs
+check "counters with unknown names exits 0" [ "$rc" -eq 0 ]
+bogus=$(jq_get "$tmp/out" 'events[0].reason')
+check_if PERF_EVENT "an unknown name: unknown event" \
+	sh -c 'printf "%s" "$1" | grep -q "^unknown event: PAPI knows no event of this name"' - "$bogus"
 check_if '!PERF_EVENT' "an unknown name: the disabled component and why" \
 	sh -c 'printf "%s" "$1" | grep -Eq "^PAPI knows no event of this name; the perf_event component, which would count it, is disabled: .+"' - "$bogus"
-check "an unknown allocbench event: what exists" sh -c "\"$JSONQ\" '$tmp/out' 'counters_status.sde:::allocbench::nosuch' | grep -q \"exports no event 'nosuch'; its events are allocs, frees\""
-check "an unknown component: a reason" sh -c "\"$JSONQ\" '$tmp/out' 'counters_status.nosuchcomp:::x' | grep -q 'PAPI knows no event'"
-check "the others are still counted" [ "$(jq_get "$tmp/out" 'results[0].counters.sde:::allocbench::allocs.alloc_total.median')" = 26214 ]
-check "an unknown event is null" [ "$(jq_get "$tmp/out" 'results[0].counters.bogus_event')" = null ]
+check_if '!PERF_EVENT' "... which cannot tell whether it exists: not unknown" [ "$(jq_get "$tmp/out" 'events[0].unknown')" = false ]
+check "an unknown allocbench event: what exists" sh -c "\"$JSONQ\" '$tmp/out' 'events[1].reason' | grep -q \"^unknown event: allocbench exports no event 'nosuch'; its events are allocs, frees\""
+check "an unknown component: unknown event" sh -c "\"$JSONQ\" '$tmp/out' 'events[2].reason' | grep -q \"^unknown event: PAPI has no component 'nosuchcomp'\""
+# The run measures without an event PAPI cannot place (it refuses a typo).
+if test_have_prereq '!PERF_EVENT'; then
+	run_ab --sizes 40 --backend pool --total 1M --repeat 1 -q -f json --counters bogus_event,allocbench::allocs
+	check "an event PAPI cannot place does not fail the run" [ "$rc" -eq 0 ]
+	check "the others are still counted" [ "$(jq_get "$tmp/out" 'results[0].counters.sde:::allocbench::allocs.alloc_total.median')" = 26214 ]
+	check "an uncounted event is null" [ "$(jq_get "$tmp/out" 'results[0].counters.bogus_event')" = null ]
+else
+	expect_usage "a name PAPI knows nowhere is refused" "unknown event 'bogus_event' in --counters" \
+		--sizes 40 --backend pool --total 1M --repeat 1 -q --counters bogus_event,allocbench::allocs
+fi
 
 # --------------------------------------------------------------- bad usage
 expect_usage "--counters empty" "invalid event '' in --counters: the list is empty" --counters ''
@@ -260,6 +299,9 @@ if make -s -C "$tmp/nopapi" PAPI=0 CFLAGS=-O0 SANITIZE= DEVELOPER=1 BUILD=out -j
 	"$tmp/nopapi/out/allocbench" --sizes 40 --backend pool --total 1M --repeat 1 -q >"$tmp/out" 2>"$tmp/err"
 	check "make PAPI=0: the run exits 0" [ $? -eq 0 ]
 	check "make PAPI=0: the run says why" \
+		grep -q "^hardware counters: none (not built with PAPI); 'allocbench counters' says why$" "$tmp/out"
+	"$tmp/nopapi/out/allocbench" --sizes 40 --backend pool --total 1M --repeat 1 -q --counters default >"$tmp/out" 2>"$tmp/err"
+	check "make PAPI=0: --counters given: every event and why" \
 		sh -c "sed -n '/^counters/,/^\$/p' '$tmp/out' | tr '\n' ' ' | tr -s ' ' | grep -q 'counters n/a: PAPI_TOT_CYC, .*: not built with PAPI'"
 	check "make PAPI=0: and measures" grep -Eq '^pool +40 +26214 ' "$tmp/out"
 else

@@ -90,4 +90,28 @@ done
 run_ab --workload threads --threads 3 --sizes 40 --total 1M --rounds 1 --repeat 1 -q
 check "threads text table" grep -Eq '^pool +40 +1 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$' "$tmp/out"
 
+# random with a weighted mix: SIZE:WEIGHT, the weights in the report, the
+# count from the weighted mean size, the sequence its own.
+run_ab --workload random --sizes 24:70,48:30 --backend malloc,pool --total 1M --repeat 1 -q -f json -o "$tmp/w.json"
+check "weighted mix exits 0" [ "$rc" -eq 0 ]
+check "weighted mix: config.weights" [ "$(jq_get "$tmp/w.json" config.weights)" = "[70,30]" ]
+check "weighted mix: config.sizes in the order given" [ "$(jq_get "$tmp/w.json" config.sizes)" = "[24,48]" ]
+# The weighted mean is 0.7 * 24 + 0.3 * 48 = 31.2, rounded up to 32: 1 MiB / 32.
+check "weighted mix: count from the weighted mean size" [ "$(jq_get "$tmp/w.json" 'results[0].count')" = 32768 ]
+check "weighted mix: every backend the same sequence" \
+	[ "$(jq_get "$tmp/w.json" 'results[backend=pool].checksum')" = "$(jq_get "$tmp/w.json" 'results[backend=malloc].checksum')" ]
+run_ab --workload random --sizes 24:70,48:30 --backend pool --total 1M --repeat 1 -q
+check "weighted mix: the header says SIZE:WEIGHT" grep -q 'sizes 24:70,48:30 B mixed in one heap (SIZE:WEIGHT)' "$tmp/out"
+run_ab --workload random --sizes 24:30,48:70 --backend malloc,pool --total 1M --repeat 1 -q -f json -o "$tmp/w2.json"
+run_ab compare "$tmp/w.json" "$tmp/w2.json"
+check "compare: other weights are other settings (exit 2)" [ "$rc" -eq 2 ]
+check "compare: ... named" grep -q "size weights (--sizes SIZE:WEIGHT)" "$tmp/err"
+expect_usage "weights outside random" "weights in --sizes \('24:70,48:30'\) apply to the random workload's mix, not to 'fill'" \
+	--sizes 24:70,48:30 --total 1M
+expect_usage "a size without its weight" "invalid size '48' in --sizes: a weighted mix gives every size its weight" \
+	--workload random --sizes 24:70,48 --total 1M
+expect_usage "a weight of 0" "invalid weight '0' of size 24 in --sizes" --workload random --sizes 24:0,48:1 --total 1M
+expect_usage "a weight too large" "invalid weight '2000000' of size 24 in --sizes" --workload random --sizes 24:2000000 --total 1M
+expect_usage "a size twice" "size 24 given twice in --sizes" --workload random --sizes 24:1,24:2 --total 1M
+
 test_done

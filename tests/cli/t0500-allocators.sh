@@ -190,6 +190,14 @@ if [ -n "${lib_jemalloc:-}" ]; then
 	# The user's own LD_PRELOAD is kept for the malloc backend and reported.
 	LD_PRELOAD=$lib_jemalloc "$AB" --backend malloc --sizes 40 --total 1M --repeat 1 -q -f json >"$tmp/u.json" 2>"$tmp/err"
 	check "LD_PRELOAD=jemalloc --backend malloc measures jemalloc" [ "$(jq_get "$tmp/u.json" 'results[0].allocator.name')" = jemalloc ]
+	check "... and the JSON carries its version" sh -c "\"$JSONQ\" '$tmp/u.json' 'results[0].allocator.version' | grep -Eq '^[0-9]+\.[0-9]+'"
+	# The main table names what served malloc, not "malloc" alone.
+	LD_PRELOAD=$lib_jemalloc "$AB" --backend malloc,pool --sizes 40 --total 1M --repeat 1 -q >"$tmp/u.txt" 2>"$tmp/err"
+	check "LD_PRELOAD=jemalloc --backend malloc: the row reads malloc (jemalloc VERSION)" \
+		grep -Eq '^malloc \(jemalloc [0-9]+\.[0-9]+\.[0-9]+\) +40 +[0-9]+ ' "$tmp/u.txt"
+	check "... the other backends keep their names" grep -Eq '^pool +40 ' "$tmp/u.txt"
+	"$AB" --backend malloc --sizes 40 --total 1M --repeat 1 -q >"$tmp/u.txt" 2>"$tmp/err"
+	check_if GLIBC_MALLOC "the C library's malloc is plain malloc" grep -Eq '^malloc +40 +[0-9]+ ' "$tmp/u.txt"
 	# ... and replaced by exactly the named library for the others.
 	if [ -n "${lib_mimalloc:-}" ]; then
 		LD_PRELOAD=$lib_jemalloc "$AB" --backend mimalloc --sizes 40 --total 1M --repeat 1 -q -f json >"$tmp/u.json" 2>"$tmp/err"

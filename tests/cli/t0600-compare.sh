@@ -36,7 +36,7 @@ run_ab compare "$b" "$b"
 check "identical files: three lines per row" [ "$(grep -Ec '^(malloc|pool|arena) +(4|40) +(overhead B|alloc ns|free ns) ' "$tmp/out")" -eq 18 ]
 check "the table has a heading" grep -Eq '^backend +size B +metric +baseline +current +change +limit +verdict$' "$tmp/out"
 check "the tolerance is stated per row (2 pages over 26214 chunks + spread)" grep -Eq "^pool +40 +overhead B .* tol $tol +unchanged\$" "$tmp/out"
-check "3 and 3 runs: time not tested, said so" grep -q 'time: not tested in 12 of 12 places: 3 and 3 runs reach p = 0.05 at best' "$tmp/out"
+check "3 and 3 runs: time not gated, said so" grep -q 'time: not gated in 12 of 12 places: 3 and 3 runs reach p = 0.05 at best' "$tmp/out"
 check "... with the runs the test needs" grep -q 'needs at least 4 on each side (--repeat 4)' "$tmp/out"
 check "compare writes nothing on stderr" [ ! -s "$tmp/err" ]
 
@@ -110,11 +110,19 @@ check "+30% median but overlapping runs: not significant, exit 0" [ "$rc" -eq 0 
 doctor "$b" "results[backend=pool,size=40].alloc_ns" x1.5 "$tmp/slow3.json"
 run_ab compare "$b" "$tmp/slow3.json"
 check "+50% with 3 and 3 runs: not tested, exit 0" [ "$rc" -eq 0 ]
-check "+50% with 3 and 3 runs: says not tested" grep -Eq '^pool +40 +alloc ns .* \+50\.0% +not tested +unchanged$' "$tmp/out"
+check "+50% with 3 and 3 runs: the verdict says not gated and why" grep -Eq '^pool +40 +alloc ns .* \+50\.0% +3 runs, need 4 +not gated$' "$tmp/out"
+check "+50% with 3 and 3 runs: no time line claims unchanged" sh -c "! grep -E ' (alloc|free) ns .*unchanged' '$tmp/out'"
+doctor "$b" "results[backend=pool,size=40].alloc_ns" '={"median":10,"min":9,"max":11,"runs":[9,11]}' "$tmp/two.json"
+run_ab compare "$b" "$tmp/two.json"
+check "3 against 2 runs: says both counts" grep -Eq '^pool +40 +alloc ns .*runs 3/2, need 4 +not gated$' "$tmp/out"
 
 # --backend: only those rows.
 run_ab compare --backend pool,arena "$b" "$tmp/plus1.json"
 check "--backend pool,arena: four rows" grep -q '^4 rows: 1 regressed' "$tmp/out"
+check "the summary names the regressed row and metric" grep -q '^regressed: pool 40 B (overhead B)$' "$tmp/out"
+doctor "$tmp/plus1.json" "results[backend=arena,size=4].overhead_bytes" +1 "$tmp/plus2.json"
+run_ab compare --backend pool,arena "$b" "$tmp/plus2.json"
+check "... and every regressed row" grep -q '^regressed: arena 4 B (overhead B), pool 40 B (overhead B)$' "$tmp/out"
 check "--backend: no malloc line" [ "$(grep -c '^malloc ' "$tmp/out")" -eq 0 ]
 
 # JSON for machines.
@@ -131,6 +139,10 @@ check "json: tolerance stated" near "$(jq_get "$j" "$r.overhead_bytes.tolerance_
 check_if RSS_EXACT "json: no percentage of a zero overhead" [ "$(jq_get "$j" 'rows[backend=pool,size=4].overhead_bytes.change_percent')" = null ]
 check "json: derived tolerance" [ "$(jq_get "$j" "$r.overhead_bytes.tolerance_source")" = derived ]
 check "json: time not tested with 3 runs" [ "$(jq_get "$j" "$r.alloc_ns.tested")" = false ]
+check "json: ... its verdict not gated, and why" [ "$(jq_get "$j" "$r.alloc_ns.verdict")" = "not gated" ] &&
+	[ "$(jq_get "$j" "$r.alloc_ns.gated")" = false ] &&
+	[ "$(jq_get "$j" "$r.alloc_ns.why_not_gated")" = "3 runs, need 4" ]
+check "json: a gated metric says so" [ "$(jq_get "$j" "$r.overhead_bytes.gated")" = true ]
 check "json: p-value of the untested time still given" near "$(jq_get "$j" "$r.alloc_ns.p_slower")" 0.5 0.5
 check "json: criteria" near "$(jq_get "$j" criteria.time.alpha)" 0.05 1e-12
 check "json: runs the test needs" [ "$(jq_get "$j" criteria.time.min_runs)" = 4 ]

@@ -1,0 +1,370 @@
+/*
+ * verdict.c - the best backend per size for memory and for time, against
+ * the C library's malloc, with spreads (verdict.h): for the text after the
+ * tables and for the JSON's "summary".
+ */
+#include "verdict.h"
+#include "report_columns.h"
+#include "run.h"
+#include "child/backend.h"
+#include "util.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+int verdict_wanted(const struct run_report *report)
+{
+	return report->config->nbackends > 1 && !report->interrupted;
+}
+
+int verdict_needs_code_changes(const struct cell *cell)
+{
+	const char *name = cell->backend->name;
+
+	return !strcmp(name, "pool") || !strcmp(name, "pool-locked") || !strcmp(name, "arena");
+}
+
+/* 1 when CELL is the C library's malloc, not a preloaded allocator under that name. */
+static int is_libc_malloc(const struct cell *cell)
+{
+	char label[128];
+
+	report_backend_label(label, sizeof(label), cell);
+	return !strcmp(label, "malloc");
+}
+
+static void aspect_init(struct verdict_aspect *a, const char *name, enum workload workload)
+{
+	memset(a, 0, sizeof(*a));
+	a->name = name;
+	if (!strcmp(name, "memory")) {
+		switch (workload) {
+		case WORKLOAD_FILL:
+			a->valid = 1;
+			a->metric = METRIC_OVERHEAD_BYTES;
+			a->unit = "B/chunk";
+			break;
+		case WORKLOAD_RANDOM:
+			a->valid = 1;
+			a->metric = METRIC_PEAK_RSS_BYTES;
+			a->unit = "bytes";
+			break;
+		default:
+			break;
+		}
+		return;
+	}
+	a->valid = 1;
+	switch (workload) {
+	case WORKLOAD_FILL:
+		a->metric = METRIC_ALLOC_NS;
+		a->unit = "ns";
+		break;
+	case WORKLOAD_CHURN:
+		a->metric = METRIC_CHURN_NS;
+		a->unit = "ns/pair";
+		break;
+	case WORKLOAD_RANDOM:
+		a->metric = METRIC_OP_NS;
+		a->unit = "ns/op";
+		break;
+	default:
+		a->metric = METRIC_OPS_PER_S;
+		a->unit = "ops/s";
+		a->higher_is_better = 1;
+		break;
+	}
+}
+
+/* 1 when A is better than B by its median. */
+static int better(const struct verdict_aspect *a, const struct stat_summary *x,
+		  const struct stat_summary *y)
+{
+	return a->higher_is_better ? x->median > y->median : x->median < y->median;
+}
+
+/* The ranges [min, max] of X and Y overlap: neither is better beyond the noise. */
+static int overlap(const struct stat_summary *x, const struct stat_summary *y)
+{
+	return x->min <= y->max && y->min <= x->max;
+}
+
+static void aspect_compute(const struct run_report *report, size_t column,
+			   struct verdict_aspect *a)
+{
+	struct verdict_entry all[VERDICT_MAX_BACKENDS];
+	size_t n = 0, best = 0;
+
+	if (!a->valid)
+		return;
+	for (size_t b = 0; b < report->config->nbackends && n < VERDICT_MAX_BACKENDS; b++) {
+		const struct cell *cell = &report->cells[column * report->config->nbackends + b];
+		struct stat_summary s;
+
+		if (cell_summary(report, cell, a->metric, &s))
+			continue;
+		if (is_libc_malloc(cell)) {
+			a->have_malloc = 1;
+			a->malloc_s = s;
+		}
+		all[n++] = (struct verdict_entry){ .cell = cell, .s = s };
+	}
+	if (!n) {
+		a->valid = 0;
+		return;
+	}
+	for (size_t i = 1; i < n; i++)
+		if (better(a, &all[i].s, &all[best].s))
+			best = i;
+	a->best[a->nbest++] = all[best];
+	for (size_t i = 0; i < n; i++)
+		if (i != best && overlap(&all[i].s, &all[best].s))
+			a->best[a->nbest++] = all[i];
+}
+
+int verdict_compute(const struct run_report *report, size_t column, struct verdict *out)
+{
+	enum workload workload = report->config->workload;
+
+	memset(out, 0, sizeof(*out));
+	out->size = workload == WORKLOAD_RANDOM ? 0 : report->config->sizes[column];
+	aspect_init(&out->memory, "memory", workload);
+	aspect_init(&out->time, "time", workload);
+	aspect_compute(report, column, &out->memory);
+	aspect_compute(report, column, &out->time);
+	return out->memory.valid || out->time.valid ? 0 : -1;
+}
+
+/* The columns a verdict is given for: one per size, random's one. */
+static size_t ncolumns(const struct run_report *report)
+{
+	return report->config->workload == WORKLOAD_RANDOM ? 1 : report->config->nsizes;
+}
+
+/* ---- text -------------------------------------------------------------- */
+
+/* "12.3" with about three significant digits; bytes and rates as whole numbers. */
+static void fmt(char *buf, size_t size, double v)
+{
+	double a = v < 0 ? -v : v;
+
+	snprintf(buf, size, a < 10 ? "%.2f" : a < 100 ? "%.1f" : "%.0f", v);
+}
+
+/* "12.3 [11.0-14.2]": a median and its runs' range. */
+static void fmt_range(char *buf, size_t size, const struct stat_summary *s)
+{
+	char med[32], lo[32], hi[32];
+
+	fmt(med, sizeof(med), s->median);
+	fmt(lo, sizeof(lo), s->min);
+	fmt(hi, sizeof(hi), s->max);
+	snprintf(buf, size, "%s [%s-%s]", med, lo, hi);
+}
+
+/* 1 when the C library's malloc is among A's best (no clear gain over it). */
+static int malloc_among_best(const struct verdict_aspect *a)
+{
+	for (size_t i = 0; i < a->nbest; i++)
+		if (is_libc_malloc(a->best[i].cell))
+			return 1;
+	return 0;
+}
+
+/* By how much the best beats malloc, in words; "" when malloc is absent. */
+static void against_malloc(char *buf, size_t size, const struct verdict_aspect *a)
+{
+	const struct stat_summary *b = &a->best[0].s, *m = &a->malloc_s;
+	char range[160], amount[64];
+
+	*buf = '\0';
+	if (!a->have_malloc)
+		return;
+	if (malloc_among_best(a)) {
+		snprintf(buf, size, "; malloc is %s: no gain over it beyond the noise",
+			 a->nbest == 1 ? "the best" : "among them");
+		return;
+	}
+	fmt_range(range, sizeof(range), m);
+	if (a->metric == METRIC_OVERHEAD_BYTES || a->metric == METRIC_PEAK_RSS_BYTES) {
+		fmt(amount, sizeof(amount), m->median - b->median);
+		snprintf(buf, size, "; %s %s less than malloc %s", amount, a->unit, range);
+	} else if (a->higher_is_better) {
+		snprintf(buf, size, "; %.2fx the rate of malloc %s",
+			 m->median > 0 ? b->median / m->median : 0, range);
+	} else {
+		snprintf(buf, size, "; %.2fx as fast as malloc %s",
+			 b->median > 0 ? m->median / b->median : 0, range);
+	}
+}
+
+/* "(needs code changes)", "(drop-in)", or both lists when the best mix them. */
+static void adoption(char *buf, size_t size, const struct verdict_aspect *a)
+{
+	size_t changes = 0, used;
+
+	for (size_t i = 0; i < a->nbest; i++)
+		changes += (size_t)verdict_needs_code_changes(a->best[i].cell);
+	if (changes == a->nbest || !changes) {
+		snprintf(buf, size, "(%s)", !changes ? "drop-in" :
+			 a->nbest == 1 ? "needs code changes" : "all need code changes");
+		return;
+	}
+	used = (size_t)snprintf(buf, size, "(needs code changes:");
+	for (int pass = 0; pass < 2; pass++) {
+		size_t k = 0;
+
+		if (pass && used < size)
+			used += (size_t)snprintf(buf + used, size - used, "; drop-in:");
+		for (size_t i = 0; i < a->nbest && used < size; i++)
+			if (verdict_needs_code_changes(a->best[i].cell) == !pass)
+				used += (size_t)snprintf(buf + used, size - used, "%s %s",
+							 k++ ? "," : "",
+							 a->best[i].cell->backend->name);
+	}
+	if (used < size)
+		snprintf(buf + used, size - used, ")");
+}
+
+/* 1 when every one of A's best has the same median, min and max: a tie. */
+static int all_tied(const struct verdict_aspect *a)
+{
+	for (size_t i = 1; i < a->nbest; i++)
+		if (a->best[i].s.median != a->best[0].s.median ||
+		    a->best[i].s.min != a->best[0].s.min || a->best[i].s.max != a->best[0].s.max)
+			return 0;
+	return 1;
+}
+
+static void write_aspect(FILE *out, const char *where, const struct verdict_aspect *a)
+{
+	char line[4096], range[160], vs[320], kind[512];
+	size_t used;
+
+	if (!a->valid)
+		return;
+	against_malloc(vs, sizeof(vs), a);
+	adoption(kind, sizeof(kind), a);
+	fmt_range(range, sizeof(range), &a->best[0].s);
+	if (a->nbest == 1) {
+		snprintf(line, sizeof(line), "%s%s: %s %s %s %s%s", where, a->name,
+			 a->best[0].cell->backend->name, kind, range, a->unit, vs);
+	} else if (all_tied(a)) {
+		used = (size_t)snprintf(line, sizeof(line), "%s%s:", where, a->name);
+		for (size_t i = 0; i < a->nbest && used < sizeof(line); i++)
+			used += (size_t)snprintf(line + used, sizeof(line) - used, "%s %s",
+						 i ? "," : "", a->best[i].cell->backend->name);
+		if (used < sizeof(line))
+			snprintf(line + used, sizeof(line) - used, " tie at %s %s %s%s", range,
+				 a->unit, kind, vs);
+	} else {
+		used = (size_t)snprintf(line, sizeof(line), "%s%s: no clear winner:", where,
+					a->name);
+		for (size_t i = 0; i < a->nbest && used < sizeof(line); i++) {
+			fmt_range(range, sizeof(range), &a->best[i].s);
+			used += (size_t)snprintf(line + used, sizeof(line) - used, "%s %s %s",
+						 i ? "," : "", a->best[i].cell->backend->name, range);
+		}
+		if (used < sizeof(line))
+			snprintf(line + used, sizeof(line) - used, " %s %s%s", a->unit, kind, vs);
+	}
+	put_wrapped(out, line, 80, "      ");
+}
+
+int verdict_write_text(FILE *out, const struct run_report *report)
+{
+	int any = 0;
+
+	if (!verdict_wanted(report))
+		return 0;
+	for (size_t c = 0; c < ncolumns(report); c++) {
+		struct verdict v;
+		char where[48];
+
+		if (verdict_compute(report, c, &v))
+			continue;
+		if (!any++)
+			fprintf(out, "\nverdict (median [min-max] of the runs; pool, pool-locked and "
+				"arena need\ncode changes, the others are drop-in; no clear winner "
+				"where ranges overlap):\n");
+		if (report->config->workload == WORKLOAD_RANDOM)
+			snprintf(where, sizeof(where), "  ");
+		else
+			snprintf(where, sizeof(where), "  %zu B ", v.size);
+		write_aspect(out, where, &v.memory);
+		write_aspect(out, where, &v.time);
+	}
+	return ferror(out) ? -1 : 0;
+}
+
+/* ---- JSON -------------------------------------------------------------- */
+
+static cJSON *stat_json(const struct stat_summary *s)
+{
+	cJSON *obj = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(obj, "median", s->median);
+	cJSON_AddNumberToObject(obj, "min", s->min);
+	cJSON_AddNumberToObject(obj, "max", s->max);
+	return obj;
+}
+
+static cJSON *aspect_json(const struct verdict_aspect *a)
+{
+	cJSON *obj = cJSON_CreateObject(), *best = cJSON_CreateArray();
+	const struct stat_summary *b = &a->best[0].s, *m = &a->malloc_s;
+
+	cJSON_AddStringToObject(obj, "metric", metric_name(a->metric));
+	cJSON_AddStringToObject(obj, "unit", a->unit);
+	cJSON_AddBoolToObject(obj, "higher_is_better", a->higher_is_better);
+	cJSON_AddBoolToObject(obj, "clear_winner", a->nbest == 1);
+	for (size_t i = 0; i < a->nbest; i++) {
+		cJSON *e = stat_json(&a->best[i].s);
+
+		cJSON_AddStringToObject(e, "backend", a->best[i].cell->backend->name);
+		cJSON_AddStringToObject(e, "adoption", verdict_needs_code_changes(a->best[i].cell) ?
+					"needs code changes" : "drop-in");
+		cJSON_AddItemToArray(best, e);
+	}
+	cJSON_AddItemToObject(obj, "best", best);
+	if (a->have_malloc) {
+		cJSON_AddItemToObject(obj, "malloc", stat_json(m));
+		/* Bytes less than malloc's; for times, how many times faster (rates: its rate over malloc's). */
+		if (a->metric == METRIC_OVERHEAD_BYTES || a->metric == METRIC_PEAK_RSS_BYTES)
+			cJSON_AddNumberToObject(obj, "less_than_malloc", m->median - b->median);
+		else if (a->higher_is_better)
+			cJSON_AddNumberToObject(obj, "times_malloc", m->median > 0 ? b->median / m->median : 0);
+		else
+			cJSON_AddNumberToObject(obj, "times_faster_than_malloc",
+						b->median > 0 ? m->median / b->median : 0);
+	}
+	return obj;
+}
+
+cJSON *verdict_json(const struct run_report *report)
+{
+	cJSON *summary, *verdicts;
+
+	if (!verdict_wanted(report))
+		return NULL;
+	summary = cJSON_CreateObject();
+	verdicts = cJSON_CreateArray();
+	cJSON_AddStringToObject(summary, "workload", workload_name(report->config->workload));
+	for (size_t c = 0; c < ncolumns(report); c++) {
+		struct verdict v;
+		cJSON *obj;
+
+		if (verdict_compute(report, c, &v))
+			continue;
+		obj = cJSON_CreateObject();
+		cJSON_AddNumberToObject(obj, "size", (double)v.size);
+		if (v.memory.valid)
+			cJSON_AddItemToObject(obj, "memory", aspect_json(&v.memory));
+		if (v.time.valid)
+			cJSON_AddItemToObject(obj, "time", aspect_json(&v.time));
+		cJSON_AddItemToArray(verdicts, obj);
+	}
+	cJSON_AddItemToObject(summary, "verdicts", verdicts);
+	return summary;
+}

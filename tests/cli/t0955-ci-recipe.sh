@@ -1,0 +1,61 @@
+#!/bin/sh
+# The README's GitHub Actions job builds as pasted: make, run with pkg-config
+# seeing the .pc files of the Debian packages the job installs and no others,
+# builds a working allocbench. A build dependency added to the Makefile
+# without its package in the recipe fails here.
+. "$(dirname "$0")/lib.sh"
+
+# The job: the yaml block under "### GitHub Actions".
+sed -n '/^### GitHub Actions/,/^## /p' "$top/README.md" |
+	sed -n '/^```yaml/,/^```/p' >"$tmp/job.yml"
+packages=$(sed -n 's/.*apt-get install -y //p' "$tmp/job.yml")
+# The make lines that build (not the install), with their variables.
+grep -E '^[[:space:]]*(sudo[[:space:]]+)?make([[:space:]]|$)' "$tmp/job.yml" |
+	grep -v 'install' | sed -E 's/^[[:space:]]*(sudo[[:space:]]+)?make//' >"$tmp/make-lines"
+
+check "the README has the job, its packages and its make" \
+	test -s "$tmp/job.yml" -a -n "$packages" -a -s "$tmp/make-lines"
+
+# Where the packages are installed here, their .pc files are the only ones
+# pkg-config sees (PKG_CONFIG_LIBDIR replaces its search path).
+test_lazy_prereq RECIPE_PACKAGES '
+	command -v dpkg-query >/dev/null || { echo "no dpkg-query (not Debian)"; exit 1; }
+	for p in '"$packages"'; do
+		dpkg-query -W -f="\${Status}" "$p" 2>/dev/null | grep -q "ok installed" ||
+			{ echo "package $p is not installed"; exit 1; }
+	done'
+mkdir -p "$tmp/pc" "$tmp/empty"
+if test_have_prereq RECIPE_PACKAGES; then
+	for p in $packages; do
+		dpkg -L "$p" | grep '\.pc$' | while read -r f; do
+			[ -f "$f" ] && cp "$f" "$tmp/pc/"
+		done
+	done
+fi
+
+# recipe_make PCDIR BUILD: make as the recipe runs it, into BUILD (never the
+# source tree's ./allocbench), with only PCDIR's .pc files; not the variables
+# of a make check that runs this test (CC, SANITIZE, PAPI...).
+recipe_make() {
+	(cd "$top" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u PKG_CONFIG_PATH \
+		PKG_CONFIG_LIBDIR="$1" sh -c "make -s -j2 $(head -n 1 "$tmp/make-lines") \
+		BUILD='$2' '$2/allocbench'" >"$tmp/make.out" 2>&1)
+}
+
+builds() {
+	recipe_make "$tmp/pc" "$tmp/build" &&
+		"$tmp/build/allocbench" --sizes 64 --total 64K --repeat 1 --backend pool \
+			-q >"$tmp/run.out" 2>&1 ||
+		{ cat "$tmp/make.out" "$tmp/run.out" 2>/dev/null | tail -n 5; return 1; }
+}
+check_if RECIPE_PACKAGES "make with only the recipe's packages ($packages) builds and runs" builds
+
+# The check itself can fail: with none of the packages' .pc files, make
+# stops and names what is missing.
+hidden() {
+	! recipe_make "$tmp/empty" "$tmp/build-none" &&
+		grep -q 'missing build dependencies' "$tmp/make.out"
+}
+check_if RECIPE_PACKAGES "without the packages' .pc files make stops at the missing dependencies" hidden
+
+test_done

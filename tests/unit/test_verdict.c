@@ -1,0 +1,119 @@
+/*
+ * Unit tests for verdict.c on reports built by hand: a clear winner when the
+ * best's range overlaps no other backend's, "no clear winner" with every
+ * overlapping backend when it does, the C library's malloc as the reference
+ * (and a preloaded allocator under the name malloc not taken for it), and
+ * pool, pool-locked and arena marked as needing code changes.
+ */
+#include "child/backend.h"
+#include "check.h"
+#include "report.h"
+#include "run.h"
+#include "verdict.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *render(const struct run_report *report)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	verdict_write_text(f, report);
+	fclose(f);
+	/* The wrapped lines joined: a continuation's newline and indent become one space. */
+	for (char *p = text, *q = text; p && *q; ) {
+		if (q[0] == '\n' && q[1] == ' ' && q[2] == ' ' && q[3] == ' ') {
+			*p++ = ' ';
+			for (q++; *q == ' '; q++)
+				;
+		} else {
+			*p++ = *q++;
+		}
+		if (!*q)
+			*p = '\0';
+	}
+	return text;
+}
+
+/* Three runs of alloc ns A, B, C and an overhead of OVERHEAD B/chunk (count 1024, size 16). */
+static void fill(struct sample *s, double a, double b, double c, double overhead)
+{
+	const double ns[3] = { a, b, c };
+
+	for (int r = 0; r < 3; r++)
+		s[r] = (struct sample){ .ok = 1, .rss_before_bytes = 1 << 20,
+					.rss_after_bytes = (1 << 20) + (uint64_t)((16 + overhead) * 1024),
+					.alloc_ns = ns[r], .free_ns = 1 };
+}
+
+int main(void)
+{
+	size_t sizes[] = { 16 };
+	const struct backend *backends[] = { &backend_malloc, &backend_pool, &backend_arena };
+	struct run_config config = {
+		.sizes = sizes, .nsizes = 1, .backends = backends, .nbackends = 3,
+		.total_bytes = 16384, .repeat = 3, .touch = TOUCH_PAGES, .pool_block_bytes = 4096,
+		.workload = WORKLOAD_FILL,
+	};
+	struct sample sm[3], sp[3], sa[3];
+	struct cell cells[3] = {
+		{ .backend = &backend_malloc, .size = 16, .count = 1024, .align = 16, .ok = 1, .samples = sm, .runs = 3 },
+		{ .backend = &backend_pool, .size = 16, .count = 1024, .align = 16, .ok = 1, .samples = sp, .runs = 3 },
+		{ .backend = &backend_arena, .size = 16, .count = 1024, .align = 16, .ok = 1, .samples = sa, .runs = 3 },
+	};
+	struct run_report report = { .config = &config, .cells = cells, .ncells = 3 };
+	struct verdict v;
+	char *text;
+
+	report.host.page_size = 4096;
+	for (int r = 0; r < 3; r++)
+		strcpy(sm[r].allocator.name, "glibc");
+	fill(sm, 40, 42, 44, 16);
+	fill(sp, 10, 11, 12, 0);
+	fill(sa, 20, 21, 22, 4);
+	CHECK("computed", !verdict_compute(&report, 0, &v));
+	CHECK("time: pool, a clear winner", v.time.nbest == 1 && v.time.best[0].cell == &cells[1]);
+	CHECK("time: malloc is the reference", v.time.have_malloc && v.time.malloc_s.median == 42);
+	CHECK("memory: pool, a clear winner", v.memory.nbest == 1 && v.memory.best[0].cell == &cells[1]);
+	CHECK("pool needs code changes, malloc does not",
+	      verdict_needs_code_changes(&cells[1]) && verdict_needs_code_changes(&cells[2]) &&
+	      !verdict_needs_code_changes(&cells[0]));
+	text = render(&report);
+	CHECK("text: pool, needs code changes, 3.82x as fast as malloc",
+	      text && strstr(text, "  16 B time: pool (needs code changes) 11.0 [10.0-12.0] ns; 3.82x as fast as malloc 42.0 [40.0-44.0]\n"));
+	CHECK("text: memory, 16.0 B/chunk less than malloc",
+	      text && strstr(text, "16.0 B/chunk less than malloc 16.0 [16.0-16.0]"));
+	free(text);
+
+	/* The arena's runs reach into the pool's: no clear winner between them. */
+	fill(sa, 11.5, 30, 31, 4);
+	CHECK("overlap: no clear winner", !verdict_compute(&report, 0, &v) && v.time.nbest == 2 &&
+	      v.time.best[0].cell == &cells[1] && v.time.best[1].cell == &cells[2]);
+	text = render(&report);
+	CHECK("text: no clear winner, both with their ranges",
+	      text && strstr(text, "time: no clear winner: pool 11.0 [10.0-12.0], arena 30.0 [11.5-31.0] ns"));
+	free(text);
+
+	/* malloc's runs reach the best's: no gain over it beyond the noise. */
+	fill(sm, 11, 42, 44, 16);
+	text = render(&report);
+	CHECK("text: malloc among the best is said", text && strstr(text, "malloc is among them"));
+	free(text);
+
+	/* A preloaded jemalloc under the name malloc is not the C library's. */
+	for (int r = 0; r < 3; r++)
+		strcpy(sm[r].allocator.name, "jemalloc");
+	CHECK("preloaded malloc: no reference", !verdict_compute(&report, 0, &v) && !v.time.have_malloc);
+
+	config.nbackends = 1;
+	report.ncells = 1;
+	text = render(&report);
+	CHECK("one backend: no verdict", text && !*text);
+	free(text);
+	return check_exit();
+}
