@@ -7,8 +7,8 @@
 #   make gate       the CI regression gate: pool, pool-locked and arena in fill,
 #                   churn and random against data/baseline*.json
 #   make baseline   measure the gate's baselines anew on this machine
-#   make install    PREFIX=/usr/local DESTDIR= (binary, 32-bit measuring
-#                   program, man page, completion)
+#   make install    PREFIX=/usr/local DESTDIR= (binary, recording library,
+#                   32-bit measuring program, man page, completion)
 #   make V=1        print every compiler command in full (default: "CC src/run.o")
 #   make fuzz       build the libFuzzer targets with clang and run each for
 #                   FUZZ_SECONDS (default 60); new crashes go to tests/fuzz/crashes/
@@ -26,6 +26,10 @@ BINDIR ?= $(PREFIX)/bin
 # The 32-bit measuring program: ../libexec/allocbench/ from BINDIR (src/abi.h).
 LIBEXECDIR ?= $(PREFIX)/libexec/allocbench
 MANDIR ?= $(PREFIX)/share/man/man1
+# The recording library (`allocbench record`), private to allocbench: the
+# binary finds it beside itself, in ../lib/allocbench, in its build folder,
+# then here.
+LIBDIR ?= $(PREFIX)/lib/allocbench
 # Where bash-completion loads a command's completion from on first use.
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 CC ?= cc
@@ -119,7 +123,7 @@ $(B)/config.mk:
 # src/heap_interpose.c defines malloc and friends for the whole program
 # (src/heap.h): the allocbench binary only, never a sanitizer build (the
 # sanitizer's runtime must own malloc), never the tests' or fuzzers' programs.
-SRC = $(filter-out src/heap_interpose.c $(PAPI_UNUSED),$(wildcard src/*.c src/child/*.c))
+SRC = $(filter-out src/heap_interpose.c src/record/recorder.c $(PAPI_UNUSED),$(wildcard src/*.c src/child/*.c src/record/*.c))
 OBJ = $(SRC:%.c=$(B)/%.o)
 # Everything but main: an archive, so that a unit test links only the
 # objects it uses.
@@ -155,7 +159,7 @@ CHILD32 ?= auto
 CHILD32_DEBIAN = gcc-multilib libc6-dev-i386
 CHILD32_SRC = src/child32/main.c $(filter-out src/child/child32_%,$(wildcard src/child/*.c)) \
 	src/heap.c src/heap_interpose.c src/probe.c src/util.c src/parse.c \
-	src/counters_list.c src/counters_nopapi.c
+	src/counters_list.c src/counters_nopapi.c src/record/trace.c
 CHILD32_OBJ = $(CHILD32_SRC:%.c=$(B)/m32/%.o)
 CHILD32_CFLAGS = -m32 -std=c11 -D_GNU_SOURCE -pthread -Isrc $(WARNINGS) $(CFLAGS) \
 	-DALLOCBENCH_PAPI=0 $(if $(filter 1,$(DEVELOPER)),-Werror)
@@ -170,8 +174,11 @@ ifeq ($(CHILD32_CAN),1)
 CHILD32_BIN = $(B)/allocbench-child32
 endif
 
+# The recording library (see its rule below).
+RECORD_LIB = $(B)/liballocbench-record.so
+
 .PHONY: all deps run check bench gate baseline install uninstall clean fuzz
-all: allocbench
+all: allocbench $(RECORD_LIB)
 
 # Installs the Debian packages the build needs when pkg-config cannot find
 # them (as root), or says exactly which to install.
@@ -204,6 +211,27 @@ $(B)/m32/src/%.o: src/%.c $(B)/build-flags
 
 $(B)/allocbench: $(BIN_OBJ) src/heap_interpose.sym $(B)/build-flags
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(BIN_LDFLAGS) -o $@ $(BIN_OBJ) $(LIBS)
+
+# The recording library, preloaded into the program `allocbench record`
+# runs: never built with sanitizers (it is the program's malloc), only the
+# names it interposes exported. The binary looks for it in its build folder
+# and in LIBDIR (src/record/record.h).
+RECORD_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread -fPIC -fvisibility=hidden -Isrc $(WARNINGS) $(CFLAGS) \
+	$(if $(filter 1,$(DEVELOPER)),-Werror)
+$(RECORD_LIB): src/record/recorder.c src/record/trace_format.h $(B)/build-flags
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) $(RECORD_CFLAGS) -shared $(LDFLAGS) -o $@ src/record/recorder.c -ldl
+
+$(B)/src/record/cmd_record.o: ALL_CFLAGS += -DALLOCBENCH_BUILDDIR='"$(CURDIR)/$(B)"' -DALLOCBENCH_LIBDIR='"$(LIBDIR)"'
+
+# The tests' own preloads and programs for record (tests/record/).
+RECORD_TEST = $(B)/tests/record/libcount.so $(B)/tests/record/threads
+$(B)/tests/record/libcount.so: tests/record/count.c $(B)/build-flags
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) $(RECORD_CFLAGS) -shared -o $@ $<
+$(B)/tests/record/threads: tests/record/threads.c $(B)/build-flags
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) -std=c11 -D_GNU_SOURCE -pthread $(WARNINGS) $(CFLAGS) -o $@ $<
 
 $(B)/src/%.o: src/%.c $(B)/build-flags $(B)/config.mk
 	@mkdir -p $(@D)
@@ -247,12 +275,12 @@ endif
 # The tests run the variant's own binary and tools ($(B)), named to them by
 # ABBUILD (tests/cli/lib.sh).
 check: deps
-	@$(MAKE) --no-print-directory $(B)/allocbench $(CHILD32_BIN) $(UNIT_BIN) $(TOOLS) $(FUZZ_REPLAY)
+	@$(MAKE) --no-print-directory $(B)/allocbench $(CHILD32_BIN) $(RECORD_LIB) $(RECORD_TEST) $(UNIT_BIN) $(TOOLS) $(FUZZ_REPLAY)
 	@$(if $(CHILD32_BIN),:,rm -f $(B)/allocbench-child32)
 	@$(CHECK_ENV) ABBUILD=$(CURDIR)/$(B) sh tests/run.sh $(UNIT_BIN)
 
 bench: deps
-	@$(MAKE) --no-print-directory allocbench $(B)/tests/tools/jsonq
+	@$(MAKE) --no-print-directory allocbench $(RECORD_LIB) $(B)/tests/tools/jsonq
 	@ABBUILD=$(CURDIR)/$(B) sh tests/bench.sh
 
 # Exit 1 when the overhead of pool or arena regressed against the committed
@@ -265,18 +293,21 @@ baseline: deps
 	@$(MAKE) --no-print-directory allocbench
 	sh tests/gate.sh --record
 
-install: allocbench
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPLETIONDIR)
+install: allocbench $(RECORD_LIB)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPLETIONDIR) $(DESTDIR)$(LIBDIR)
 	install -m 755 allocbench $(DESTDIR)$(BINDIR)/allocbench
 	if [ -f allocbench-child32 ]; then install -d $(DESTDIR)$(LIBEXECDIR) && \
 		install -m 755 allocbench-child32 $(DESTDIR)$(LIBEXECDIR)/allocbench-child32; fi
+	install -m 644 $(RECORD_LIB) $(DESTDIR)$(LIBDIR)/liballocbench-record.so
 	install -m 644 man/allocbench.1 $(DESTDIR)$(MANDIR)/allocbench.1
 	install -m 644 completion/allocbench.bash $(DESTDIR)$(COMPLETIONDIR)/allocbench
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/allocbench $(DESTDIR)$(MANDIR)/allocbench.1 \
-		$(DESTDIR)$(COMPLETIONDIR)/allocbench $(DESTDIR)$(LIBEXECDIR)/allocbench-child32
+		$(DESTDIR)$(COMPLETIONDIR)/allocbench $(DESTDIR)$(LIBEXECDIR)/allocbench-child32 \
+		$(DESTDIR)$(LIBDIR)/liballocbench-record.so
 	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
+	-rmdir $(DESTDIR)$(LIBDIR) 2>/dev/null
 
 # make fuzz: libFuzzer with AddressSanitizer and UndefinedBehaviorSanitizer.
 # Objects go to build/fuzz/ (never mixed with the ordinary ones). Each target

@@ -1,7 +1,8 @@
 # bash completion for allocbench(1)
 #
-# Completes the commands (run, compare, plot, show, counters, backends), each command's long
-# and short options, the values of the options that take one of a fixed set
+# Completes the commands (run, compare, plot, show, counters, backends, record,
+# report), each command's long and short options, the values of the options
+# that take one of a fixed set
 # (--backend, --workload, --format, --touch, plot's --metric, --x and --facet; the item after
 # the last comma of a comma-separated list), and file names for -o, --output,
 # --baseline and the reports that compare, plot and show read.
@@ -144,7 +145,7 @@ _allocbench() {
 	# The command is the first argument when it names one; otherwise run
 	# (src/main.c).
 	case ${COMP_WORDS[1]-} in
-	run | compare | plot | show | counters | backends)
+	run | compare | plot | show | counters | backends | record | report)
 		((cword > 1)) && cmd=${COMP_WORDS[1]}
 		;;
 	esac
@@ -153,7 +154,8 @@ _allocbench() {
 	case $cmd in
 	run)
 		opts=(--sizes -s --backend -b --total -t --repeat -r --touch --align
-			--pool-block --workload -w --rounds --seed --threads --counters
+			--pool-block --workload -w --rounds --seed --threads --trace
+			--replay-threads --counters
 			--abi --preload --format -f --output -o --label -l --export-json --export-csv
 			--export-markdown --baseline --timeout --jobs -j
 			--force --quiet -q --help -h --version -V)
@@ -173,6 +175,29 @@ _allocbench() {
 		;;
 	backends)
 		opts=(--format -f --help -h)
+		;;
+	record)
+		# After COMMAND, the words are COMMAND's: complete it as a command line.
+		for ((i = 2; i < cword; i++)); do
+			w=${COMP_WORDS[i]}
+			if [[ $w == -o || $w == --output ]]; then
+				((i++))
+			elif [[ $w == -- || $w != -* ]]; then
+				[[ $w == -- ]] && ((i++))
+				if declare -F _command_offset >/dev/null; then
+					_command_offset "$i"
+				elif ((i == cword)); then
+					mapfile -t COMPREPLY < <(compgen -c -- "$cur")
+				else
+					_allocbench_files "$cur"
+				fi
+				return
+			fi
+		done
+		opts=(--output -o --help -h)
+		;;
+	report)
+		opts=(--format -f --output -o --help -h)
 		;;
 	esac
 
@@ -212,7 +237,16 @@ _allocbench() {
 		_allocbench_list "$cur" 64 32
 		;;
 	run:--workload | run:-w)
-		_allocbench_words "$cur" fill churn random threads
+		_allocbench_words "$cur" fill churn random threads replay
+		;;
+	run:--replay-threads)
+		_allocbench_words "$cur" global per-thread
+		;;
+	run:--trace)
+		_allocbench_files "$cur"
+		;;
+	report:--format | report:-f)
+		_allocbench_words "$cur" text json
 		;;
 	run:--touch)
 		_allocbench_words "$cur" none first pages full
@@ -274,9 +308,11 @@ _allocbench() {
 		if [[ $cur == -* ]]; then
 			mapfile -t COMPREPLY < <(compgen -W "${opts[*]}" -- "$cur")
 		elif ((cword == 1)); then
-			mapfile -t COMPREPLY < <(compgen -W "run compare plot show counters backends" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "run compare plot show counters backends record report" -- "$cur")
 		elif [[ $cmd == compare || $cmd == plot || $cmd == show ]]; then
 			_allocbench_files "$cur" json
+		elif [[ $cmd == report ]]; then
+			_allocbench_files "$cur"
 		else
 			COMPREPLY=()
 		fi

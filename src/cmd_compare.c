@@ -77,8 +77,9 @@ static void compare_help(FILE *out)
 "\n"
 "Gated per workload: fill: overhead_bytes, alloc_ns, free_ns; churn:\n"
 "churn_ns, churn_cold_ns, page_faults and reserved_bytes (exact, where every\n"
-"run agrees); random: peak_rss_bytes, fragmentation, op_ns (the sequence\n"
-"checksums must match); threads: ops_per_s and speedup (lower is worse).\n"
+"run agrees); random and replay: peak_rss_bytes, fragmentation, op_ns (the\n"
+"sequence checksums must match); threads: ops_per_s and speedup (lower is\n"
+"worse).\n"
 "\n"
 "Options:\n", out);
 	cli_help_options(out, compare_options, 25);

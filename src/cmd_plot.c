@@ -8,6 +8,7 @@
 #include "output.h"
 #include "runner.h"
 #include "plot.h"
+#include "record/plot_bars.h"
 #include "plot_svg.h"
 #include "results.h"
 #include "util.h"
@@ -210,7 +211,7 @@ int cmd_plot(int argc, char **argv)
 	struct plot plot;
 	struct output out;
 	size_t loaded = 0;
-	int ret = 2;
+	int ret = 2, bars;
 
 	parse_plot_args(argc, argv, &args);
 	if (output_refuse_input(args.output_path, args.files, args.nfiles)) {
@@ -240,11 +241,17 @@ int cmd_plot(int argc, char **argv)
 		else if (!strcmp(files[0].workload, "random"))
 			parse_metrics("op_ns,fragmentation", &args);
 	}
-	if (plot_build(&plot, inputs, args.nfiles, args.metrics, args.nmetrics, &args.options))
+	/* Replay reports have no size axis: a bar per backend (record/plot_bars.h). */
+	bars = plot_bars_applies(inputs, args.nfiles);
+	if (bars && args.metrics_given)
+		usage_die("--metric does not apply to replay reports: their chart is peak RSS, "
+			  "RSS over peak live bytes and ns per call, a bar per backend");
+	if (!bars && plot_build(&plot, inputs, args.nfiles, args.metrics, args.nmetrics, &args.options))
 		goto done;
 	if (output_open(&out, args.output_path))
 		goto done;
-	if (plot_svg_write(&plot, out.file) || runner_interrupted()) {
+	if ((bars ? plot_bars_write(out.file, inputs, args.nfiles) : plot_svg_write(&plot, out.file)) ||
+	    runner_interrupted()) {
 		/* After a signal, main() ends by it: -o is left as it was. */
 		if (!runner_interrupted())
 			error("cannot write the chart to '%s': %s",

@@ -23,6 +23,7 @@
 #include "util.h"
 #include "abi.h"
 #include "child/workloads.h"
+#include "record/trace.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -50,6 +51,8 @@ enum {
 	OPT_EXPORT_MARKDOWN,
 	OPT_LABEL,
 	OPT_ABI,
+	OPT_TRACE,
+	OPT_REPLAY_THREADS,
 };
 
 /* The backends --backend knows, after its help. */
@@ -74,7 +77,9 @@ static void help_workloads(FILE *out)
 "    fill         allocate total in chunks, free, fill again warm\n"
 "    churn        create and destroy count objects, --rounds times\n"
 "    random       a seeded random live set mixing all --sizes\n"
-"    threads      --threads threads swap array elements through a temporary\n", out);
+"    threads      --threads threads swap array elements through a temporary\n"
+"    replay       a program's calls, recorded with allocbench record (--trace);\n"
+"                 default backends malloc,pool,arena\n", out);
 }
 
 static const struct cli_option run_options[] = {
@@ -118,6 +123,15 @@ static const struct cli_option run_options[] = {
 	  "random: the generator's seed (default 20120528)"),
 	CLI_OPT(OPT_THREADS, "threads", "N",
 	  "threads: threads at once, 1 to 256 (default: CPUs)"),
+	CLI_OPT(OPT_TRACE, "trace", "FILE",
+	  "replay: the trace allocbench record wrote"),
+	CLI_OPT(OPT_REPLAY_THREADS, "replay-threads", "MODE",
+	  "replay: global (default: every call in one thread in\n"
+	  "the recorded order, the same sequence on every\n"
+	  "backend, pool and arena included) or per-thread (each\n"
+	  "recorded thread in a thread of its own, a free from\n"
+	  "another thread after its allocation; malloc family\n"
+	  "only)"),
 	CLI_OPT(OPT_COUNTERS, "counters", "LIST",
 	  "events counted through PAPI around the allocation loop\n"
 	  "and the free loop, comma-separated: presets\n"
@@ -187,6 +201,8 @@ static void run_help(FILE *out)
 "       allocbench show [--format FORMAT] [-o FILE] REPORT.json...\n"
 "       allocbench counters [--counters LIST] [--format FORMAT]\n"
 "       allocbench backends [--format FORMAT]\n"
+"       allocbench record [-o FILE] [--] COMMAND [ARG...]\n"
+"       allocbench report TRACE [--format FORMAT]\n"
 "       allocbench --help | --version | COMMAND --help\n"
 "\n"
 "Measures what one allocation really costs: resident bytes and nanoseconds per\n"
@@ -710,6 +726,10 @@ struct run_args {
 	const char *threads;
 	const char *counters;
 	const char *abi;       /* --abi, or NULL for 64 */
+	int sizes_given;       /* --sizes was given */
+	int backends_given;    /* --backend was given */
+	int total_given;       /* --total was given */
+	const char *replay_threads;  /* --replay-threads */
 };
 
 /* Fills *CONFIG with the defaults. */
@@ -778,13 +798,27 @@ static void read_options(int argc, char **argv, struct run_config *config, struc
 	cli_parser_init(&parser, run_options, run_help, "allocbench --help", argc, argv);
 	while ((c = cli_next(&parser)) != -1) {
 		switch (c) {
+		case OPT_TRACE:
+			config->trace_path = cli_file_name(optarg, "--trace");
+			break;
+		case OPT_REPLAY_THREADS:
+			if (!strcmp(optarg, "per-thread"))
+				config->replay_per_thread = 1;
+			else if (strcmp(optarg, "global"))
+				usage_die("invalid --replay-threads '%s' (expected global or per-thread)",
+					  optarg);
+			args->replay_threads = optarg;
+			break;
 		case 's':
+			args->sizes_given = 1;
 			args->sizes = optarg;
 			break;
 		case 'b':
 			args->backends = optarg;
+			args->backends_given = 1;
 			break;
 		case 't':
+			args->total_given = 1;
 			config->total_bytes = parse_bytes_option("--total", optarg);
 			if (!config->total_bytes)
 				usage_die("invalid --total '%s': must be more than 0 bytes", optarg);
@@ -817,7 +851,7 @@ static void read_options(int argc, char **argv, struct run_config *config, struc
 			break;
 		case 'w':
 			if (workload_parse(optarg, &config->workload))
-				usage_die("unknown workload '%s' (expected fill, churn, random or threads)",
+				usage_die("unknown workload '%s' (expected fill, churn, random, threads or replay)",
 					  optarg);
 			break;
 		case OPT_ROUNDS:
@@ -916,10 +950,53 @@ static void read_options(int argc, char **argv, struct run_config *config, struc
 }
 
 /*
+ * The replay workload: --trace is read now (exit 2 when it is not a
+ * trace), its figures kept in CONFIG->replay; the sizes and the total are
+ * the trace's (its mean allocation size, its peak live bytes), not options.
+ */
+static void check_replay(struct run_config *config, struct run_args *args)
+{
+	static char mean[32];
+	struct replay_plan plan;
+	struct trace trace;
+	char why[512];
+
+	if (!config->trace_path)
+		usage_die("the replay workload needs --trace FILE (a trace allocbench record wrote)");
+	if (args->sizes_given || args->total_given)
+		usage_die("--sizes and --total do not apply to the replay workload: the trace "
+			  "decides every size and how much is alive");
+	if (trace_load(config->trace_path, &trace, why, sizeof(why)))
+		usage_die("%s", why);
+	if (trace_analyze(&trace, NULL, &plan))
+		usage_die("'%s' has too many allocations to replay (or memory ran out)",
+			  config->trace_path);
+	config->replay = (struct run_replay){
+		.calls = trace.nevents, .steps = plan.nops, .slots = plan.nslots,
+		.threads = plan.nthreads, .peak_live_bytes = plan.peak_live_bytes,
+		.alloc_bytes = plan.alloc_bytes, .allocs = plan.nallocs, .max_align = plan.max_align,
+		.cut_short = trace.header.state == TRACE_STATE_WRITING,
+	};
+	replay_plan_release(&plan);
+	trace_release(&trace);
+	if (!config->replay.steps)
+		usage_die("'%s' has no allocation to replay", config->trace_path);
+	if (!args->backends_given)
+		args->backends = RUN_DEFAULT_REPLAY_BACKENDS;
+	/* One column, at the mean size of an allocation (the memory bound's and the row's). */
+	snprintf(mean, sizeof(mean), "%llu",
+		 (unsigned long long)(config->replay.alloc_bytes / config->replay.allocs + 1));
+	args->sizes = mean;
+	config->total_bytes = config->replay.peak_live_bytes > config->replay.alloc_bytes /
+			      config->replay.allocs + 1 ? config->replay.peak_live_bytes :
+			      config->replay.alloc_bytes / config->replay.allocs + 1;
+}
+
+/*
  * What only the options together say: an option the workload ignores, the
  * lists, sizes larger than --total, what a process cannot hold. Exits 2.
  */
-static void check_options(struct run_config *config, const struct run_args *args)
+static void check_options(struct run_config *config, struct run_args *args)
 {
 	/* An option the chosen workload would silently ignore is a mistake. */
 	if (args->rounds && config->workload != WORKLOAD_CHURN && config->workload != WORKLOAD_THREADS)
@@ -939,6 +1016,14 @@ static void check_options(struct run_config *config, const struct run_args *args
 		config->counters.n = 0;
 	}
 
+	if (config->trace_path && config->workload != WORKLOAD_REPLAY)
+		usage_die("--trace '%s' applies to the replay workload, not '%s'",
+			  config->trace_path, workload_name(config->workload));
+	if (args->replay_threads && config->workload != WORKLOAD_REPLAY)
+		usage_die("--replay-threads '%s' applies to the replay workload, not '%s'",
+			  args->replay_threads, workload_name(config->workload));
+	if (config->workload == WORKLOAD_REPLAY)
+		check_replay(config, args);
 	parse_sizes(args->sizes, config);
 	parse_backends(args->backends, config);
 	if (config->weights && config->workload != WORKLOAD_RANDOM)

@@ -24,5 +24,9 @@ int cmd_backends(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 /* allocbench counters: which events this machine counts (cmd_counters.c). */
 int cmd_counters(int argc, char **argv);
+/* allocbench record COMMAND: runs it with the recording library (src/record/cmd_record.c). */
+int cmd_record(int argc, char **argv);
+/* allocbench report TRACE: a recorded program's allocations (src/record/cmd_report.c). */
+int cmd_report(int argc, char **argv);
 
 #endif

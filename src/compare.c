@@ -50,6 +50,7 @@ static const struct {
 	{ "fill", DEFS(fill_metrics) },
 	{ "churn", DEFS(churn_metrics) },
 	{ "random", DEFS(random_metrics) },
+	{ "replay", DEFS(random_metrics) },  /* a recorded sequence: the same three figures */
 	{ "threads", DEFS(threads_metrics) },
 };
 
@@ -307,10 +308,13 @@ static int compare_memory(struct comparison *c, struct compare_row *row,
 		m->derived_bytes = 2 + fabs(b->median) / 100;
 		break;
 	default: /* COMPARE_RULE_RATIO: RSS over the bytes alive */
-		if (results_row_number(row->baseline, "live_bytes", &live) || !(live > 0)) {
+		/* random: over the bytes alive at the end; replay: at the peak */
+		if (results_row_number(row->baseline, strcmp(row->workload, "replay") ? "live_bytes" :
+				       "peak_live_bytes", &live) || !(live > 0)) {
 			row_name(c->baseline, row->baseline, name, sizeof(name));
-			return error("'%s': %s has no \"live_bytes\" to judge its fragmentation by",
-				     c->baseline->path, name);
+			return error("'%s': %s has no \"%s\" to judge its fragmentation by",
+				     c->baseline->path, name,
+				     strcmp(row->workload, "replay") ? "live_bytes" : "peak_live_bytes");
 		}
 		m->derived_bytes = COMPARE_TOLERANCE_PAGES * page_size_of(c->baseline) / live;
 		break;
@@ -430,13 +434,14 @@ static int compare_row_metrics(struct comparison *c, struct compare_row *row)
 	return 0;
 }
 
-/* Random rows replay one sequence: different checksums are not comparable. */
+/* Random and replay rows run one sequence: different checksums are not comparable. */
 static int check_sequence(const struct comparison *c, const struct compare_row *row)
 {
 	const char *b = results_row_string(row->baseline, "checksum");
 	const char *cur = results_row_string(row->current, "checksum");
 
-	if (strcmp(row->workload, "random") || !row->baseline->ok || !row->current->ok)
+	if ((strcmp(row->workload, "random") && strcmp(row->workload, "replay")) ||
+	    !row->baseline->ok || !row->current->ok)
 		return 0;
 	if (!b || !cur)
 		return error("'%s': results[%zu] (%s) has no sequence \"checksum\"",

@@ -26,6 +26,8 @@ static const struct command commands[] = {
 	{ "show", cmd_show, 1 },
 	{ "counters", cmd_counters, 0 },
 	{ "backends", cmd_backends, 0 },
+	{ "record", cmd_record, 0 },
+	{ "report", cmd_report, 1 },
 	{ RUNNER_CHILD_COMMAND, child_main, 0 },
 };
 
@@ -40,7 +42,8 @@ static _Noreturn void unknown_command(const char *word)
 		if (strcmp(commands[i].name, RUNNER_CHILD_COMMAND))
 			names[n++] = commands[i].name;
 	nearest_names(word, names, n, 3, near, sizeof(near));
-	usage_die("unknown command '%s'%s%s%s (expected run, compare, plot, show, counters or backends; "
+	usage_die("unknown command '%s'%s%s%s (expected run, compare, plot, show, counters, "
+		  "backends, record or report; "
 		  "see allocbench --help)", word, *near ? "; did you mean " : "", near,
 		  *near ? "?" : "");
 }

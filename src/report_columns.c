@@ -58,6 +58,16 @@ static const struct report_column random_columns[] = {
 	{ "page", "faults", 0, COL_METRIC_COUNT, METRIC_PAGE_FAULTS },
 };
 
+static const struct report_column replay_columns[] = {
+	{ "", "backend", 0, COL_BACKEND, 0 },
+	{ "", "steps", 0, COL_OPS, 0 },
+	{ "", "ns/op", 0, COL_METRIC, METRIC_OP_NS },
+	{ "peak RSS", "KiB", 1, COL_METRIC_KIB, METRIC_PEAK_RSS_BYTES },
+	{ "peak live", "KiB", 1, COL_LIVE_KIB, 0 },
+	{ "RSS/live", "at peak", 1, COL_METRIC_FIXED, METRIC_FRAGMENTATION },
+	{ "page", "faults", 0, COL_METRIC_COUNT, METRIC_PAGE_FAULTS },
+};
+
 static const struct report_column threads_columns[] = {
 	{ "", "backend", 0, COL_BACKEND, 0 },
 	{ "size", "B", 1, COL_SIZE, 0 },
@@ -78,6 +88,8 @@ const struct report_column *report_columns(enum workload workload, size_t *n)
 		return COLUMNS(random_columns);
 	case WORKLOAD_THREADS:
 		return COLUMNS(threads_columns);
+	case WORKLOAD_REPLAY:
+		return COLUMNS(replay_columns);
 	default:
 		return COLUMNS(fill_columns);
 	}
@@ -113,7 +125,7 @@ static int format_short(char *buf, size_t size, double v)
 
 size_t report_identity_columns(enum workload workload)
 {
-	return workload == WORKLOAD_RANDOM ? 1 : 3;
+	return workload_one_column(workload) ? 1 : 3;
 }
 
 /* Three significant digits at least, no more decimals than that needs. */
@@ -198,7 +210,10 @@ void report_column_format(char *buf, size_t size, const struct report_column *c,
 		snprintf(buf, size, "%llu", (unsigned long long)cell->samples[0].ops);
 		return;
 	case COL_LIVE_KIB:
-		snprintf(buf, size, "%.0f", (double)cell->samples[0].live_bytes / 1024.0);
+		/* replay: the peak of the live set (a property of the trace); random: at the end */
+		snprintf(buf, size, "%.0f", (double)(cell->samples[0].peak_live_bytes ?
+						     cell->samples[0].peak_live_bytes :
+						     cell->samples[0].live_bytes) / 1024.0);
 		return;
 	case COL_VS_MALLOC:
 		base = cell_of(report, cell, "malloc");

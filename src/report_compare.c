@@ -163,7 +163,7 @@ static void put_criteria(FILE *out, const struct comparison *c, const char *pref
 			"%sbaseline's min-max spread; reserved B: regressed when higher, gated\n"
 			"%swhere every run of both sides agrees (a deterministic backend)\n",
 			prefix, more, more);
-	} else if (!strcmp(c->settings.workload, "random")) {
+	} else if (!strcmp(c->settings.workload, "random") || !strcmp(c->settings.workload, "replay")) {
 		fprintf(out, "%speak RSS, RSS/live: regressed when the median rose by more than "
 			"%d pages\n%s(over the live bytes for RSS/live) plus the baseline's "
 			"min-max spread;\n%sthe sequence checksums match\n", prefix,

@@ -149,6 +149,19 @@ static cJSON *config_json(const struct run_config *config, unsigned jobs)
 		cJSON_AddNumberToObject(obj, "seed", (double)config->seed);
 	if (config->workload == WORKLOAD_THREADS)
 		cJSON_AddNumberToObject(obj, "threads", config->threads);
+	if (config->workload == WORKLOAD_REPLAY) {
+		cJSON *r = cJSON_AddObjectToObject(obj, "replay");
+
+		cJSON_AddStringToObject(r, "trace", config->trace_path);
+		cJSON_AddStringToObject(r, "threads_mode",
+					config->replay_per_thread ? "per-thread" : "global");
+		cJSON_AddNumberToObject(r, "calls", (double)config->replay.calls);
+		cJSON_AddNumberToObject(r, "steps", (double)config->replay.steps);
+		cJSON_AddNumberToObject(r, "threads", config->replay.threads);
+		cJSON_AddNumberToObject(r, "peak_live_bytes", (double)config->replay.peak_live_bytes);
+		cJSON_AddBoolToObject(r, "cut_short", config->replay.cut_short);
+		cJSON_AddStringToObject(r, "policy", RUN_REPLAY_POLICY);
+	}
 	for (size_t i = 0; i < config->nsizes; i++)
 		cJSON_AddItemToArray(sizes, cJSON_CreateNumber((double)config->sizes[i]));
 	cJSON_AddItemToObject(obj, "sizes", sizes);
@@ -350,7 +363,23 @@ static cJSON *cell_json(const struct run_report *report, const struct cell *cell
 	}
 	if (config->workload == WORKLOAD_THREADS)
 		cJSON_AddNumberToObject(obj, "ops", cell->ok ? (double)cell->samples[0].ops : 0);
-	if (config->workload == WORKLOAD_FILL || config->workload == WORKLOAD_RANDOM) {
+	if (config->workload == WORKLOAD_REPLAY) {
+		char checksum[24];
+
+		if (cell->ok) {
+			snprintf(checksum, sizeof(checksum), "%016llx",
+				 (unsigned long long)cell->samples[0].checksum);
+			cJSON_AddNumberToObject(obj, "ops", (double)cell->samples[0].ops);
+			cJSON_AddNumberToObject(obj, "peak_live_bytes",
+						(double)cell->samples[0].peak_live_bytes);
+			cJSON_AddStringToObject(obj, "checksum", checksum);
+		} else {
+			cJSON_AddNullToObject(obj, "ops");
+			cJSON_AddNullToObject(obj, "peak_live_bytes");
+			cJSON_AddNullToObject(obj, "checksum");
+		}
+	}
+	if (config->workload == WORKLOAD_FILL || workload_one_column(config->workload)) {
 		const struct sample *median = cell->ok ? &cell->samples[cell_median_run(cell)] : NULL;
 
 		if (median) {

@@ -69,6 +69,17 @@ static void print_header(FILE *out, const struct run_report *report)
 			     "threads: %u at once, against 1 thread, swapping elements of a shared array",
 			     config->threads);
 		break;
+	case WORKLOAD_REPLAY:
+		put_wrappedf(out, 80, "  ",
+			     "replay: %s, %llu calls of %u thread%s%s, %s; peak live %llu bytes",
+			     config->trace_path, (unsigned long long)config->replay.calls,
+			     config->replay.threads, config->replay.threads == 1 ? "" : "s",
+			     config->replay.cut_short ? " (cut short)" : "",
+			     config->replay_per_thread ? "each in a thread of its own" :
+							 "in the recorded order in one thread",
+			     (unsigned long long)config->replay.peak_live_bytes);
+		put_wrappedf(out, 80, "  ", "%s", RUN_REPLAY_POLICY);
+		break;
 	default:
 		break;
 	}
@@ -200,6 +211,12 @@ static void print_footer(FILE *out, const struct run_report *report)
 		fputs("RSS/live: resident growth over the bytes still alive at the end\n", out);
 		break;
 	}
+	case WORKLOAD_REPLAY:
+		fputs("steps: the trace's calls replayed (free(NULL) and failed calls left out);\n"
+		      "peak RSS: the highest resident set during the replay over the one before\n"
+		      "it; peak live: the most bytes the program had asked for and not freed\n"
+		      "(the same for every backend); RSS/live at peak: peak RSS over peak live\n", out);
+		break;
 	case WORKLOAD_THREADS:
 		fputs("Mops/s: millions of swaps (allocate, copy, copy, copy, free) per second\n",
 		      out);

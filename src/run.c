@@ -29,7 +29,7 @@ static const struct {
 	[METRIC_LINEARITY_BYTES] = { "linearity_bytes", W(FILL) },
 	[METRIC_ALLOC_NS] = { "alloc_ns", W(FILL) },
 	[METRIC_FREE_NS] = { "free_ns", W(FILL) },
-	[METRIC_PAGE_FAULTS] = { "page_faults", W(FILL) | W(CHURN) | W(RANDOM) },
+	[METRIC_PAGE_FAULTS] = { "page_faults", W(FILL) | W(CHURN) | W(RANDOM) | W(REPLAY) },
 	[METRIC_FREE_PAGE_FAULTS] = { "free_page_faults", W(FILL) },
 	[METRIC_X_FLOOR] = { "x_floor", W(FILL) },
 	[METRIC_WARM_ALLOC_NS] = { "warm_alloc_ns", W(FILL) },
@@ -37,9 +37,9 @@ static const struct {
 	[METRIC_WARM_PAGE_FAULTS] = { "warm_page_faults", W(FILL) },
 	[METRIC_CHURN_NS] = { "churn_ns", W(CHURN) },
 	[METRIC_CHURN_COLD_NS] = { "churn_cold_ns", W(CHURN) },
-	[METRIC_OP_NS] = { "op_ns", W(RANDOM) },
-	[METRIC_PEAK_RSS_BYTES] = { "peak_rss_bytes", W(RANDOM) },
-	[METRIC_FRAGMENTATION] = { "fragmentation", W(RANDOM) },
+	[METRIC_OP_NS] = { "op_ns", W(RANDOM) | W(REPLAY) },
+	[METRIC_PEAK_RSS_BYTES] = { "peak_rss_bytes", W(RANDOM) | W(REPLAY) },
+	[METRIC_FRAGMENTATION] = { "fragmentation", W(RANDOM) | W(REPLAY) },
 	[METRIC_OPS_PER_S] = { "ops_per_s", W(THREADS) },
 	[METRIC_OPS_PER_S_PER_THREAD] = { "ops_per_s_per_thread", W(THREADS) },
 	[METRIC_OPS_PER_S_1THREAD] = { "ops_per_s_1thread", W(THREADS) },
@@ -345,6 +345,23 @@ uint64_t run_bound_bytes(const struct run_config *config, const struct backend *
 	backend = backend ? backend_base(backend) : NULL;
 	pooled = backend == &backend_pool || backend == &backend_pool_locked;
 
+	if (config->workload == WORKLOAD_REPLAY) {
+		/*
+		 * The trace's live set at its peak (twice, for the allocator's
+		 * own), two words per slot, the steps (24 bytes) and the calls
+		 * as read (56 bytes each) while they are made; the arena never
+		 * reuses, the pools keep a page each.
+		 */
+		const struct run_replay *r = &config->replay;
+
+		need = sat_add(sat_mul(r->peak_live_bytes, 2), sat_mul(r->slots, 16));
+		need = sat_add(need, sat_mul(r->calls, 24 + 56));
+		if (backend == &backend_arena)
+			need = sat_add(need, sat_add(r->alloc_bytes, sat_mul(r->allocs, 16)));
+		else if (pooled)
+			need = sat_add(need, 64 * page);
+		return sat_add(need, RUN_PROCESS_BYTES);
+	}
 	if (config->workload == WORKLOAD_RANDOM) {
 		/*
 		 * At most count chunks alive at once, each at most the largest of
@@ -391,10 +408,10 @@ uint64_t run_estimate_bytes(const struct run_config *config, size_t *size)
 
 			if (need > most) {
 				most = need;
-				*size = config->workload == WORKLOAD_RANDOM ? 0 : config->sizes[s];
+				*size = workload_one_column(config->workload) ? 0 : config->sizes[s];
 			}
 		}
-		if (config->workload == WORKLOAD_RANDOM)
+		if (workload_one_column(config->workload))
 			break;
 	}
 	return most;
@@ -545,6 +562,11 @@ static void measure_task(struct run_work *w, const struct run_task *task)
 			.workload = config->workload, .rounds = c->rounds, .seed = config->seed,
 			.threads = config->threads,
 		};
+		if (config->workload == WORKLOAD_REPLAY) {
+			params->size = config->sizes[0];  /* the trace's mean allocation */
+			req.trace_path = config->trace_path;
+			params->replay_per_thread = config->replay_per_thread;
+		}
 		if (config->workload == WORKLOAD_RANDOM) {
 			params->nmix = config->nsizes;
 			memcpy(params->mix, config->sizes, config->nsizes * sizeof(config->sizes[0]));
@@ -604,7 +626,10 @@ static int cell_init(const struct run_config *config, struct cell *c,
 {
 	c->backend = backend;
 	c->size = size;
-	if (config->workload == WORKLOAD_RANDOM) {
+	if (config->workload == WORKLOAD_REPLAY) {
+		c->count = config->replay.slots ? config->replay.slots : 1;
+		c->align = backend->uses_align ? config->align : backend_malloc_alignment();
+	} else if (config->workload == WORKLOAD_RANDOM) {
 		c->count = (size_t)(config->total_bytes / run_mix_mean_size(config));
 		c->align = backend->uses_align ? config->align : backend_malloc_alignment();
 	} else {
@@ -638,7 +663,7 @@ static void host_clean(struct host_info *host)
 int run_measure_all(const struct run_config *config, struct run_report *report)
 {
 	/* random measures every size in one heap: one cell per backend. */
-	size_t ncolumns = config->workload == WORKLOAD_RANDOM ? 1 : config->nsizes;
+	size_t ncolumns = workload_one_column(config->workload) ? 1 : config->nsizes;
 	int with_floor = config->workload == WORKLOAD_FILL;
 	pthread_t threads[RUN_MAX_JOBS];
 	struct run_work w = { 0 };
@@ -669,7 +694,7 @@ int run_measure_all(const struct run_config *config, struct run_report *report)
 		for (size_t b = 0; b < config->nbackends; b++)
 			if (cell_init(config, &report->cells[s * config->nbackends + b],
 				      config->backends[b],
-				      config->workload == WORKLOAD_RANDOM ? 0 : config->sizes[s]))
+				      workload_one_column(config->workload) ? 0 : config->sizes[s]))
 				return -1;
 	}
 

@@ -85,6 +85,19 @@ struct run_config {
 					      abi 32), each one allocation */
 	size_t nabi_rows;
 	size_t abi_rows_alloc;             /* room in abi_rows (ALLOC_GROW) */
+	const char *trace_path;            /* replay: --trace, as given */
+	int replay_per_thread;             /* replay: --replay-threads per-thread */
+	struct run_replay {                /* replay: the trace, as the parent read it */
+		uint64_t calls;            /* calls recorded */
+		uint64_t steps;            /* of them, steps replayed */
+		uint32_t slots;            /* chunks (one per allocation) */
+		uint32_t threads;          /* recorded threads */
+		uint64_t peak_live_bytes;  /* most bytes alive at once */
+		uint64_t alloc_bytes;      /* bytes of every allocating step */
+		uint64_t allocs;           /* allocating steps */
+		uint64_t max_align;        /* largest alignment asked for */
+		int cut_short;             /* the recorded process did not end cleanly */
+	} replay;
 };
 
 /*
@@ -97,6 +110,14 @@ struct run_config {
  * -1 when nothing could be measured (no memory).
  */
 int run_measure_all(const struct run_config *config, struct run_report *report);
+
+/* The default --backend of the replay workload: pool-locked does not replay. */
+#define RUN_DEFAULT_REPLAY_BACKENDS "malloc,pool,arena"
+
+/* What the replay does with the pool and the arena, said in every report (child/replay.c). */
+#define RUN_REPLAY_POLICY \
+	"pool: one pool per 16-byte size class up to 1024 B, larger or over-aligned " \
+	"requests to the C library; arena: one region, frees do nothing, realloc copies"
 
 /* The mean of the random workload's sizes, rounded up: the budget per live chunk. */
 size_t run_mix_mean_size(const struct run_config *config);

@@ -1,4 +1,5 @@
 /* backend_arena.c - bump allocation into one region (arena.h), like placement new. */
+#include "replay.h"
 #include "arena.h"
 #include "backend.h"
 #include "counters.h"
@@ -119,6 +120,8 @@ static int arena_run(const struct measure_params *params, struct sample *sample)
 		break;
 	case WORKLOAD_THREADS:
 		return arena_run_threads(params, sample);
+	case WORKLOAD_REPLAY:
+		return replay_run_arena(params, sample);
 	default:
 		return sample_fail(sample, "arena: unknown workload");
 	}

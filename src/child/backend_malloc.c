@@ -2,6 +2,7 @@
 #include "allocator.h"
 #include "backend.h"
 #include "heap.h"
+#include "replay.h"
 #include "workloads.h"
 
 #include <stdlib.h>
@@ -56,6 +57,8 @@ static int malloc_run(const struct measure_params *params, struct sample *sample
 		return measure_random(params, sample, params->plan, heap, libc_alloc, libc_release);
 	case WORKLOAD_THREADS:
 		return measure_threads(params, sample, heap, libc_attach, libc_thread);
+	case WORKLOAD_REPLAY:
+		return replay_run_malloc(params, sample);
 	case WORKLOAD_COUNT:
 		break;
 	}

@@ -7,6 +7,7 @@
 #include "counters.h"
 #include "parse.h"
 #include "pool.h"
+#include "replay.h"
 #include "workloads.h"
 
 #include <pthread.h>
@@ -167,6 +168,8 @@ static int pool_run(const struct measure_params *params, struct sample *sample)
 
 	if (params->workload == WORKLOAD_THREADS)
 		return pool_run_threads(params, sample);
+	if (params->workload == WORKLOAD_REPLAY)
+		return replay_run_pool(params, sample);
 	if (params->workload == WORKLOAD_RANDOM) {
 		static struct pool_mix mix;
 
@@ -253,6 +256,9 @@ static int pool_locked_run(const struct measure_params *params, struct sample *s
 	struct locked_pool l = { .lock = PTHREAD_MUTEX_INITIALIZER };
 	int ret;
 
+	if (params->workload == WORKLOAD_REPLAY)
+		return sample_fail(sample, "pool-locked does not replay a trace: its size classes are "
+				   "the pool backend's (replay on pool)");
 	if (params->workload == WORKLOAD_RANDOM) {
 		l.mix = &mix;
 		if (pool_mix_init(&mix, params)) {

@@ -2,6 +2,7 @@
  * child.c - the measuring process's entry (child.h): decode the request,
  * open the counters, run the backend's loop, send the sample.
  */
+#include "record/trace.h"
 #include "child.h"
 #include "backend.h"
 #include "request.h"
@@ -159,6 +160,7 @@ int child_main(int argc, char **argv)
 	struct child_request req;
 	struct measure_params *params = &req.params;
 	struct random_plan plan;
+	struct replay_plan replay;
 	struct sample sample;
 	const struct backend *backend = NULL;
 	struct counters counters;
@@ -205,6 +207,22 @@ int child_main(int argc, char **argv)
 			goto send;
 		params->plan = &plan;
 	}
+	/* The trace is read, and its steps made, before anything is measured, as random's plan. */
+	if (params->workload == WORKLOAD_REPLAY && !req.floor) {
+		struct trace trace;
+
+		if (trace_load(req.trace_path, &trace, why, sizeof(why))) {
+			sample_fail(&sample, "%s", why);
+			goto send;
+		}
+		if (trace_analyze(&trace, NULL, &replay)) {
+			trace_release(&trace);
+			sample_fail(&sample, "out of memory making the steps of '%s'", req.trace_path);
+			goto send;
+		}
+		trace_release(&trace);
+		params->replay = &replay;
+	}
 	if (req.floor)
 		measure_floor(params, &sample);
 	else if (req.preload_path)
@@ -215,6 +233,8 @@ int child_main(int argc, char **argv)
 		backend->run(params, &sample);
 	if (params->plan)
 		random_plan_release(&plan);
+	if (params->replay)
+		replay_plan_release(&replay);
 send:
 	if (req.counters.n)
 		counters_close(&counters);

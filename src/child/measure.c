@@ -38,6 +38,7 @@ static const char *const workload_names[] = {
 	[WORKLOAD_CHURN] = "churn",
 	[WORKLOAD_RANDOM] = "random",
 	[WORKLOAD_THREADS] = "threads",
+	[WORKLOAD_REPLAY] = "replay",
 };
 
 const char *workload_name(enum workload workload)

@@ -39,8 +39,15 @@ enum workload {
 	WORKLOAD_CHURN,   /* create count objects, destroy them, for rounds (README: Workloads) */
 	WORKLOAD_RANDOM,  /* a seeded random live set of mixed sizes (README: Workloads) */
 	WORKLOAD_THREADS, /* threads swap array elements through a temporary (README: Workloads) */
+	WORKLOAD_REPLAY,  /* a recorded program's calls (allocbench record; src/child/replay.h) */
 	WORKLOAD_COUNT
 };
+
+/* Whether WORKLOAD measures one heap of many sizes: one row per backend, no size column. */
+static inline int workload_one_column(enum workload workload)
+{
+	return workload == WORKLOAD_RANDOM || workload == WORKLOAD_REPLAY;
+}
 
 /* Name as given to --workload; NULL for an invalid value. */
 const char *workload_name(enum workload workload);
@@ -64,6 +71,7 @@ unsigned workload_default_rounds(enum workload workload, size_t count);
 #define MEASURE_MAX_THREADS 256
 
 struct random_plan;
+struct replay_plan;
 
 /*
  * The parameters of one measurement: what the parent sends (the fields of
@@ -84,9 +92,12 @@ struct measure_params {
 	unsigned mix_weight[MEASURE_MAX_MIX]; /* random: their weights; all 0: every size
 						 as likely (the sequence of an unweighted
 						 mix is the one it always was) */
+	int replay_per_thread;   /* replay: 1 each recorded thread in a thread of its own,
+				    0 every call in one thread in the recorded order */
 
 	/* Set up by the measuring process, never sent. */
 	const struct random_plan *plan; /* random: the sequence */
+	const struct replay_plan *replay; /* replay: the trace's steps */
 	struct counters *counters;  /* its open counters, or NULL when not counting */
 	unsigned segments;          /* fill: the loop in this many parts, an RSS reading
 				       after each (MEASURE_SEGMENTS; 1 = before and after only) */
@@ -140,6 +151,7 @@ struct sample {
 	uint64_t peak_rss_bytes;    /* highest resident set during the loop minus before */
 	double fragmentation;       /* (rss after - rss before) / live bytes */
 	uint64_t checksum;          /* FNV-1a of the operation sequence */
+	uint64_t peak_live_bytes;   /* replay: most bytes asked for and not yet freed */
 
 	/* threads */
 	unsigned threads;           /* threads run at once */

@@ -37,6 +37,7 @@ static const struct field fields[] = {
 	FIELD("backend", FIELD_STRING, backend),
 	FIELD("floor", FIELD_FLAG, floor),
 	FIELD("preload", FIELD_STRING, preload_path),
+	FIELD("trace", FIELD_STRING, trace_path),
 	FIELD("size", FIELD_SIZE, params.size),
 	FIELD("count", FIELD_SIZE, params.count),
 	FIELD("align", FIELD_SIZE, params.align),
@@ -46,6 +47,7 @@ static const struct field fields[] = {
 	FIELD("rounds", FIELD_UNSIGNED, params.rounds),
 	FIELD("seed", FIELD_U64, params.seed),
 	FIELD("threads", FIELD_UNSIGNED, params.threads),
+	FIELD("replay-threads", FIELD_FLAG, params.replay_per_thread),
 	FIELD("mix", FIELD_MIX, params.nmix),
 	FIELD("counters", FIELD_COUNTERS, counters),
 	FIELD("abi", FIELD_UNSIGNED, abi),
@@ -282,10 +284,15 @@ int child_request_decode(int argc, char **argv, struct child_request *req, char 
 		snprintf(why, why_size, "abi %u is neither 32 nor 64", req->abi);
 		return -1;
 	}
-	if (!p->size || !p->count || (!p->align && p->workload != WORKLOAD_RANDOM) ||
+	if (!p->size || !p->count ||
+	    (!p->align && p->workload != WORKLOAD_RANDOM && p->workload != WORKLOAD_REPLAY) ||
 	    (p->nmix != 0) != (p->workload == WORKLOAD_RANDOM)) {
 		snprintf(why, why_size, "size, count, align or mix out of range for workload %s",
 			 workload_name(p->workload));
+		return -1;
+	}
+	if ((p->workload == WORKLOAD_REPLAY) != (req->trace_path != NULL)) {
+		snprintf(why, why_size, "a trace is for the replay workload, and only it");
 		return -1;
 	}
 	return 0;

@@ -44,6 +44,7 @@ struct child_request {
 					 not a backend */
 	const char *preload_path;     /* the library LD_PRELOAD names in the child,
 					 which checks that it serves malloc; or NULL */
+	const char *trace_path;       /* replay: the trace the child reads; else NULL */
 	struct measure_params params; /* what the measured loop needs; its
 					 child-side pointers (plan, counters) are
 					 never sent */

@@ -14,10 +14,10 @@
  * here. The sizes are those of x86-64 and i386, the ABIs the tool builds for.
  */
 #if defined(__x86_64__) && defined(__LP64__)
-_Static_assert(sizeof(struct sample) == 2888,
+_Static_assert(sizeof(struct sample) == 2896,
 	       "struct sample changed: add the field to sample_wire.c's walk()");
 #elif defined(__i386__)
-_Static_assert(sizeof(struct sample) == 2848,
+_Static_assert(sizeof(struct sample) == 2856,
 	       "struct sample changed: add the field to sample_wire.c's walk()");
 #endif
 
@@ -137,6 +137,7 @@ static void walk(struct wire *w, struct sample *s)
 	wire_u64(w, &s->peak_rss_bytes);
 	wire_double(w, &s->fragmentation);
 	wire_u64(w, &s->checksum);
+	wire_u64(w, &s->peak_live_bytes);
 	wire_unsigned(w, &s->threads);
 	wire_double(w, &s->ops_per_s);
 	wire_double(w, &s->ops_per_s_1thread);

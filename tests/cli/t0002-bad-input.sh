@@ -42,7 +42,7 @@ expect_usage "--pool-block 0" "invalid --pool-block '0'" --pool-block 0
 expect_usage "unwritable -o" "cannot write '$tmp/no/such/dir/out.json'" --total 1M -o "$tmp/no/such/dir/out.json"
 expect_usage "empty -o" "empty file name for --output" -o ''
 
-expect_usage "unknown workload" "unknown workload 'sweep' \(expected fill, churn, random or threads\)" --workload sweep
+expect_usage "unknown workload" "unknown workload 'sweep' \(expected fill, churn, random, threads or replay\)" --workload sweep
 expect_usage "--threads 0" "invalid --threads '0': must be at least 1" --workload threads --threads 0
 expect_usage "--threads too many" "invalid --threads '257'" --workload threads --threads 257
 expect_usage "--rounds 0" "invalid --rounds '0': must be at least 1" --workload churn --rounds 0

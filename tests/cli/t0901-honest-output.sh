@@ -223,7 +223,7 @@ check "--quiet -Zq: --quiet is not blamed" sh -c "! grep -q -- '--quiet' '$tmp/e
 expect_usage "--output=x -Zq: the unknown option is -Z" "unknown option '-Z'" --output="$tmp/x" -Zq
 expect_usage "-qZ: the unknown option is -Z" "unknown option '-Z'" -qZ
 expect_usage "--t is ambiguous, with every candidate" \
-	"option '--t' is ambiguous: it could be --total, --touch, --threads, --timeout \(see allocbench --help\)" --t 1
+	"option '--t' is ambiguous: it could be --total, --touch, --threads, --trace, --timeout \(see allocbench --help\)" --t 1
 expect_usage "--po abbreviates one option, named in full: --pool-block needs a value" \
 	"option '--pool-block' needs a value" --po
 expect_usage "compare --max is ambiguous" \

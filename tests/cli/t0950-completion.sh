@@ -79,7 +79,7 @@ case_if() {
 }
 
 # ---------------------------------------------------------------- commands
-case_if "the commands first" "allocbench " offers_exactly run compare plot show counters backends
+case_if "the commands first" "allocbench " offers_exactly run compare plot show counters backends record report
 case_if "a command by its prefix" "allocbench co" offers_exactly compare counters
 case_if "run's options as the first word" "allocbench --ba" offers_exactly --backend --baseline
 case_if "a command's options" "allocbench compare --max-" offers_exactly --max-overhead --max-time

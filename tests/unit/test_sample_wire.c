@@ -58,6 +58,7 @@ int main(void)
 	in.peak_rss_bytes = 60236 * 1024;
 	in.fragmentation = 1.18;
 	in.checksum = 0x437e6d2cb37ebfc8ull;
+	in.peak_live_bytes = 0x0a0b0c0d0e0f1011ull;
 	in.threads = 256;
 	in.ops_per_s = 118e6;
 	in.ops_per_s_1thread = 56.1e6;
@@ -84,7 +85,7 @@ int main(void)
 
 	/* Header 16, then the fields: widths fixed, whatever the C types are. */
 	CHECK("size: header and fixed-width body",
-	      size == SAMPLE_WIRE_HEADER + 4 + 200 + 8 + 8 + 4 + MEASURE_SEGMENTS * 16 + 8 * 19 +
+	      size == SAMPLE_WIRE_HEADER + 4 + 200 + 8 + 8 + 4 + MEASURE_SEGMENTS * 16 + 8 * 20 +
 		      4 * 2 + 4 + COUNTERS_MAX * (4 + 1 + 8 + 8) + 32 + 96 + 256 + 4 + 8 + 4 +
 		      ALLOCINFO_MAX_STATS * (48 + 8));
 	n = sample_wire_encode(&in, wire);
@@ -116,6 +117,7 @@ int main(void)
 	CHECK("round trip: random", out.ops == 4609124 && out.op_ns == 81.2 &&
 	      out.live_bytes == in.live_bytes && out.peak_rss_bytes == in.peak_rss_bytes &&
 	      out.fragmentation == 1.18 && out.checksum == in.checksum);
+	CHECK("round trip: replay", out.peak_live_bytes == in.peak_live_bytes);
 	CHECK("round trip: threads", out.threads == 256 && out.ops_per_s == 118e6 &&
 	      out.ops_per_s_1thread == 56.1e6);
 	same = out.counters.n == COUNTERS_MAX;

@@ -1,0 +1,840 @@
+/*
+ * recorder.c - allocbench's recording library (liballocbench-record.so),
+ * preloaded by `allocbench record` into the program it runs. It defines
+ * malloc, calloc, realloc, reallocarray, free, posix_memalign,
+ * aligned_alloc, memalign, valloc and pvalloc, calls the next definition
+ * (the C library's, or a preloaded allocator's) and appends one record per
+ * call to the trace (trace_format.h).
+ *
+ * Why it is built this way:
+ * - The trace file is mapped MAP_SHARED and each thread writes its records
+ *   straight into a chunk of it that it alone owns: no lock and no system
+ *   call on the hot path (one atomic increment for the call's place in the
+ *   order), and a record is in the kernel's page cache the moment it is
+ *   committed, so a crash, abort, kill or _exit loses nothing that was
+ *   written. A chunk's `used` is stored after the record's bytes, so a
+ *   reader never sees half a record.
+ * - It never allocates. Calls made while it resolves the next malloc with
+ *   dlsym (which may call calloc) are served from a static buffer and not
+ *   recorded: they are the recorder's, not the program's.
+ * - The descriptor is only needed to grow the file (rarely); a program that
+ *   closes every descriptor, or reuses the number, makes it reopen the file
+ *   by its absolute path.
+ * - A signal handler that allocates while the same thread is writing a
+ *   record puts its own records into a small per-thread queue, written
+ *   after the interrupted one.
+ * - fork: the child unmaps the parent's trace and starts its own, FILE.PID,
+ *   with its own order from 1. exec and _exit mark the trace's end; exit
+ *   marks it in a destructor. Without any mark the trace was cut short.
+ */
+#include "trace_format.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define EXPORT __attribute__((visibility("default")))
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* Address space reserved for the mapping; a larger trace counts as lost. */
+#define TRACE_MAP_BYTES ((uint64_t)1 << 36)
+/* Records a thread's signal handlers may queue while it writes one. */
+#define STASH_RECORDS 64
+
+/* ------------------------------------------------------------ the next allocator */
+
+static struct {
+	void *(*malloc)(size_t);
+	void *(*calloc)(size_t, size_t);
+	void *(*realloc)(void *, size_t);
+	void (*free)(void *);
+	int (*posix_memalign)(void **, size_t, size_t);
+	void *(*aligned_alloc)(size_t, size_t);
+	void *(*memalign)(size_t, size_t);
+	void *(*valloc)(size_t);
+	void *(*pvalloc)(size_t);
+	int (*execve)(const char *, char *const[], char *const[]);
+	int (*execvpe)(const char *, char *const[], char *const[]);
+	int (*fexecve)(int, char *const[], char *const[]);
+	int (*pthread_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *);
+} next;
+
+enum { INIT_NONE, INIT_RUNNING, INIT_READY };
+static int init_state;   /* INIT_*, atomically */
+
+/* What dlsym allocates while it resolves: never freed, never recorded. */
+static unsigned char boot[1 << 16] __attribute__((aligned(64)));
+static size_t boot_used;
+
+static void *boot_alloc(size_t size, size_t align)
+{
+	size_t cur = __atomic_load_n(&boot_used, __ATOMIC_RELAXED), at, end;
+
+	if (align < 16)
+		align = 16;
+	do {
+		at = (cur + align - 1) & ~(align - 1);
+		end = at + size;
+		if (end > sizeof(boot) || end < at)
+			return NULL;
+	} while (!__atomic_compare_exchange_n(&boot_used, &cur, end, 0, __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+	return boot + at;
+}
+
+static int is_boot(const void *p)
+{
+	return (const unsigned char *)p >= boot && (const unsigned char *)p < boot + sizeof(boot);
+}
+
+/* ------------------------------------------------------------ the trace */
+
+static struct trace_header *hdr;   /* the mapping; NULL when not recording */
+static int trace_fd = -1;
+static dev_t trace_dev;
+static ino_t trace_ino;
+static char trace_path[4096];
+static uint64_t file_bytes;        /* the file's size, as this process set it */
+static int grow_lock;
+static uint64_t seq_counter;       /* the last place in the order handed out */
+static int threaded;               /* the process may have a second thread (seq_next()) */
+static unsigned generation;        /* changes when a fork child starts its own trace */
+
+struct rec {
+	unsigned kind;
+	uint64_t seq;
+	uint64_t f[4];
+};
+
+struct thread_state {
+	unsigned generation;       /* of the chunk below */
+	struct trace_chunk *chunk; /* the thread's chunk, NULL before its first record */
+	uint32_t thread;           /* its index in this trace */
+	int has_index;
+	uint64_t prev_seq;
+	uintptr_t prev_ptr;
+	volatile int busy;         /* writing a record: a signal handler queues its own */
+	volatile unsigned stash_head, stash_tail;
+	struct rec stash[STASH_RECORDS];
+};
+
+static __thread struct thread_state ts __attribute__((tls_model("initial-exec")));
+
+static void lock_grow(void)
+{
+	while (__atomic_exchange_n(&grow_lock, 1, __ATOMIC_ACQUIRE))
+		sched_yield();
+}
+
+static void unlock_grow(void)
+{
+	__atomic_store_n(&grow_lock, 0, __ATOMIC_RELEASE);
+}
+
+/* Writes the decimal V at P; returns the end. */
+static char *put_decimal(char *p, unsigned long v)
+{
+	char digits[24];
+	int n = 0;
+
+	do
+		digits[n++] = (char)('0' + v % 10);
+	while ((v /= 10));
+	while (n)
+		*p++ = digits[--n];
+	*p = '\0';
+	return p;
+}
+
+/* The trace's descriptor, reopened by path if the program closed or reused it. */
+static int trace_fd_get(void)
+{
+	struct stat st;
+	int fd;
+
+	if (trace_fd >= 0 && !fstat(trace_fd, &st) && st.st_dev == trace_dev && st.st_ino == trace_ino)
+		return trace_fd;
+	fd = open(trace_path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || st.st_dev != trace_dev || st.st_ino != trace_ino) {
+		close(fd);
+		return -1;
+	}
+	trace_fd = fd;
+	return fd;
+}
+
+/* Makes the file at least END bytes long. Returns 0, or -1. */
+static int trace_grow(uint64_t end)
+{
+	int ret = 0;
+
+	lock_grow();
+	if (end > file_bytes) {
+		uint64_t want = file_bytes + file_bytes / 4;
+		int fd = trace_fd_get();
+
+		if (want < file_bytes + (1 << 20))
+			want = file_bytes + (1 << 20);
+		if (want < end)
+			want = end;
+		if (want > TRACE_MAP_BYTES)
+			want = TRACE_MAP_BYTES;
+		if (fd < 0 || ftruncate(fd, (off_t)want)) {
+			ret = -1;
+		} else {
+			/*
+			 * The new pages, made writable in one call: a fault per
+			 * page of a shared file mapping, in the program's own
+			 * calls, cost more than the records themselves. An
+			 * older kernel refuses (EINVAL): they fault one by one.
+			 */
+			uint64_t from = file_bytes & ~(uint64_t)4095;
+
+			madvise((char *)hdr + from, want - from, MADV_POPULATE_WRITE);
+			file_bytes = want;
+		}
+	}
+	unlock_grow();
+	return ret;
+}
+
+/* Cuts the file to the chunks claimed and marks how it ended. */
+static void trace_end(enum trace_state state)
+{
+	int fd;
+
+	if (!hdr)
+		return;
+	lock_grow();
+	fd = trace_fd_get();
+	{
+		uint64_t chunks = __atomic_load_n(&hdr->chunks, __ATOMIC_ACQUIRE);
+		uint64_t end = TRACE_HEADER_BYTES + chunks * TRACE_CHUNK_BYTES;
+
+		if (fd >= 0 && end <= file_bytes && !ftruncate(fd, (off_t)end))
+			file_bytes = end;
+	}
+	unlock_grow();
+	__atomic_store_n(&hdr->state, (uint32_t)state, __ATOMIC_RELEASE);
+}
+
+/*
+ * Opens this process's trace: FILE for the process `allocbench record`
+ * started, FILE.PID for any other, FILE.PID.N when that exists (the same
+ * process after an exec). Sets hdr, or leaves it NULL.
+ */
+static void trace_open(void)
+{
+	const char *path = getenv("ALLOCBENCH_RECORD_FILE");
+	const char *root = getenv("ALLOCBENCH_RECORD_ROOT");
+	const char *session = getenv("ALLOCBENCH_RECORD_SESSION");
+	unsigned long pid = (unsigned long)getpid();
+	size_t len;
+	struct stat st;
+	struct timespec now;
+	void *map;
+	int fd = -1;
+	char *end;
+
+	if (!path || path[0] != '/' || (len = strlen(path)) + 48 > sizeof(trace_path))
+		return;
+	for (int attempt = 0; attempt < 10 && fd < 0; attempt++) {
+		memcpy(trace_path, path, len + 1);
+		end = trace_path + len;
+		if (attempt == 0) {
+			if (!root || strtoul(root, NULL, 10) != pid)
+				continue;
+		} else {
+			*end++ = '.';
+			end = put_decimal(end, pid);
+			if (attempt > 1) {
+				*end++ = '.';
+				put_decimal(end, (unsigned long)attempt);
+			}
+		}
+		fd = open(trace_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd < 0 && errno != EEXIST)
+			return;
+	}
+	if (fd < 0)
+		return;
+	/* Out of the way of a program that dup2()s onto low numbers. */
+	{
+		int high = fcntl(fd, F_DUPFD_CLOEXEC, 500);
+
+		if (high >= 0) {
+			close(fd);
+			fd = high;
+		}
+	}
+	file_bytes = TRACE_HEADER_BYTES + 16 * TRACE_CHUNK_BYTES;
+	if (fstat(fd, &st) || ftruncate(fd, (off_t)file_bytes)) {
+		close(fd);
+		return;
+	}
+	map = mmap(NULL, TRACE_MAP_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+	if (map == MAP_FAILED) {
+		close(fd);
+		return;
+	}
+	trace_fd = fd;
+	trace_dev = st.st_dev;
+	trace_ino = st.st_ino;
+	hdr = map;
+	memcpy(hdr->magic, TRACE_MAGIC, sizeof(hdr->magic));
+	hdr->version = TRACE_VERSION;
+	hdr->header_bytes = TRACE_HEADER_BYTES;
+	hdr->chunk_bytes = TRACE_CHUNK_BYTES;
+	hdr->pid = (uint32_t)pid;
+	hdr->ppid = (uint32_t)getppid();
+	hdr->session = session ? strtoull(session, NULL, 10) : 0;
+	clock_gettime(CLOCK_REALTIME, &now);
+	hdr->start_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	hdr->exit_status = -1;
+	{
+		ssize_t n = readlink("/proc/self/exe", hdr->command, sizeof(hdr->command) - 1);
+
+		if (n < 0)
+			hdr->command[0] = '\0';
+	}
+}
+
+static void trace_close_inherited(void)
+{
+	if (hdr)
+		munmap(hdr, TRACE_MAP_BYTES);
+	if (trace_fd >= 0)
+		close(trace_fd);
+	hdr = NULL;
+	trace_fd = -1;
+}
+
+static void fork_prepare(void)
+{
+	lock_grow();
+}
+
+static void fork_parent(void)
+{
+	unlock_grow();
+}
+
+/* The child's trace starts clean: its own file, its own order, its own threads. */
+static void fork_child(void)
+{
+	unlock_grow();
+	if (!hdr)
+		return;
+	trace_close_inherited();
+	seq_counter = 0;
+	threaded = 0;  /* the forking thread is the child's only one */
+	generation++;
+	ts.chunk = NULL;
+	ts.has_index = 0;
+	ts.busy = 0;
+	ts.stash_head = ts.stash_tail = 0;
+	trace_open();
+}
+
+/* Resolves the next allocator and opens the trace. Returns 1 when ready. */
+static int init_slow(void)
+{
+	int expected = INIT_NONE;
+
+	if (__atomic_load_n(&init_state, __ATOMIC_ACQUIRE) == INIT_READY)
+		return 1;
+	if (!__atomic_compare_exchange_n(&init_state, &expected, INIT_RUNNING, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return 0;  /* being resolved (by this thread, inside dlsym): the boot buffer */
+	next.malloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "malloc");
+	next.calloc = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "calloc");
+	next.realloc = (void *(*)(void *, size_t))dlsym(RTLD_NEXT, "realloc");
+	next.free = (void (*)(void *))dlsym(RTLD_NEXT, "free");
+	next.posix_memalign = (int (*)(void **, size_t, size_t))dlsym(RTLD_NEXT, "posix_memalign");
+	next.aligned_alloc = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "aligned_alloc");
+	next.memalign = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "memalign");
+	next.valloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "valloc");
+	next.pvalloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "pvalloc");
+	next.execve = (int (*)(const char *, char *const[], char *const[]))dlsym(RTLD_NEXT, "execve");
+	next.execvpe = (int (*)(const char *, char *const[], char *const[]))dlsym(RTLD_NEXT, "execvpe");
+	next.fexecve = (int (*)(int, char *const[], char *const[]))dlsym(RTLD_NEXT, "fexecve");
+	next.pthread_create = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))
+		dlsym(RTLD_NEXT, "pthread_create");
+	if (!next.malloc || !next.calloc || !next.realloc || !next.free)
+		abort();  /* nothing to forward to: no allocator at all */
+	trace_open();
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
+	__atomic_store_n(&init_state, INIT_READY, __ATOMIC_RELEASE);
+	return 1;
+}
+
+static inline int ready(void)
+{
+	return LIKELY(__atomic_load_n(&init_state, __ATOMIC_ACQUIRE) == INIT_READY) || init_slow();
+}
+
+__attribute__((constructor)) static void recorder_start(void)
+{
+	ready();
+}
+
+__attribute__((destructor)) static void recorder_stop(void)
+{
+	trace_end(TRACE_STATE_EXIT);
+}
+
+/* ------------------------------------------------------------ records */
+
+static inline unsigned char *put_varint(unsigned char *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (unsigned char)v;
+	return p;
+}
+
+static inline uint64_t zigzag(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static inline unsigned char *put_ptr(unsigned char *p, uint64_t ptr)
+{
+	int64_t d;
+	uint64_t v;
+
+	if (!ptr)
+		return put_varint(p, 0);
+	d = (int64_t)(ptr - ts.prev_ptr);
+	v = (d & 15) ? zigzag(d) << 1 | 1 : zigzag(d / 16) << 1;
+	ts.prev_ptr = ptr;
+	return put_varint(p, v + 1);
+}
+
+/* A fresh chunk for this thread; NULL when the trace cannot grow. */
+static struct trace_chunk *chunk_claim(void)
+{
+	uint64_t k, end;
+	struct trace_chunk *c;
+
+	if (ts.generation != generation || !ts.has_index) {
+		ts.generation = generation;
+		ts.thread = __atomic_fetch_add(&hdr->threads, 1, __ATOMIC_RELAXED);
+		if (ts.thread)
+			__atomic_store_n(&threaded, 1, __ATOMIC_SEQ_CST);
+		ts.has_index = 1;
+		ts.prev_seq = 0;
+	}
+	k = __atomic_fetch_add(&hdr->chunks, 1, __ATOMIC_ACQ_REL);
+	end = TRACE_HEADER_BYTES + (k + 1) * TRACE_CHUNK_BYTES;
+	if (end > TRACE_MAP_BYTES)
+		return NULL;
+	if (end > __atomic_load_n(&file_bytes, __ATOMIC_ACQUIRE) && trace_grow(end))
+		return NULL;
+	c = (struct trace_chunk *)(void *)((char *)hdr + TRACE_HEADER_BYTES + k * TRACE_CHUNK_BYTES);
+	c->thread = ts.thread;
+	c->base_seq = ts.prev_seq;
+	ts.prev_ptr = 0;
+	return c;
+}
+
+static void rec_write(const struct rec *r)
+{
+	struct trace_chunk *c = ts.chunk;
+	unsigned char *start, *p;
+
+	if (UNLIKELY(!c || ts.generation != generation ||
+		     c->used + TRACE_RECORD_MAX > TRACE_PAYLOAD_BYTES)) {
+		c = ts.chunk = chunk_claim();
+		if (!c) {
+			__atomic_fetch_add(&hdr->lost, 1, __ATOMIC_RELAXED);
+			return;
+		}
+	}
+	start = p = (unsigned char *)(c + 1) + c->used;
+	p = put_varint(p, zigzag((int64_t)(r->seq - ts.prev_seq)) << 4 | r->kind);
+	switch (r->kind) {
+	case TRACE_MALLOC:
+	case TRACE_VALLOC:
+	case TRACE_PVALLOC:
+		p = put_varint(p, r->f[0]);
+		p = put_ptr(p, r->f[1]);
+		break;
+	case TRACE_CALLOC:
+	case TRACE_POSIX_MEMALIGN:
+	case TRACE_ALIGNED_ALLOC:
+	case TRACE_MEMALIGN:
+		p = put_varint(p, r->f[0]);
+		p = put_varint(p, r->f[1]);
+		p = put_ptr(p, r->f[2]);
+		break;
+	case TRACE_REALLOC:
+		p = put_ptr(p, r->f[0]);
+		p = put_varint(p, r->f[1]);
+		p = put_ptr(p, r->f[2]);
+		p = put_varint(p, r->f[3]);
+		break;
+	case TRACE_FREE:
+		p = put_ptr(p, r->f[0]);
+		break;
+	}
+	ts.prev_seq = r->seq;
+	__atomic_store_n(&c->used, c->used + (uint32_t)(p - start), __ATOMIC_RELEASE);
+}
+
+static void emit(const struct rec *r)
+{
+	if (UNLIKELY(ts.busy)) {
+		/* A signal handler interrupted this thread's own record. */
+		unsigned head = ts.stash_head;
+
+		if (head - ts.stash_tail >= STASH_RECORDS) {
+			__atomic_fetch_add(&hdr->lost, 1, __ATOMIC_RELAXED);
+			return;
+		}
+		ts.stash[head % STASH_RECORDS] = *r;
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		ts.stash_head = head + 1;
+		return;
+	}
+	ts.busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	rec_write(r);
+	while (ts.stash_tail != ts.stash_head) {
+		struct rec queued = ts.stash[ts.stash_tail % STASH_RECORDS];
+
+		rec_write(&queued);
+		ts.stash_tail = ts.stash_tail + 1;
+	}
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	ts.busy = 0;
+}
+
+/*
+ * 1 once the process may have a second thread: pthread_create() sets it
+ * before the thread exists, a thread's first record (a thread the C
+ * library started itself) too. Until then the order is one thread's and
+ * needs no atomic increment (a locked instruction is a third of what the
+ * recorder adds to a malloc).
+ */
+static inline uint64_t seq_next(void)
+{
+#if defined(__x86_64__)
+	/*
+	 * One xadd without the lock prefix: a signal handler (which comes
+	 * between two instructions) cannot split it, as it could split a load
+	 * and a store.
+	 */
+	if (__builtin_expect(!__atomic_load_n(&threaded, __ATOMIC_RELAXED), 1)) {
+		uint64_t v = 1;
+
+		__asm__ volatile("xaddq %0, %1" : "+r"(v), "+m"(seq_counter));
+		return v + 1;
+	}
+#endif
+	return __atomic_add_fetch(&seq_counter, 1, __ATOMIC_RELAXED);
+}
+
+EXPORT int pthread_create(pthread_t *thread, const pthread_attr_t *attr,
+			  void *(*start)(void *), void *arg)
+{
+	__atomic_store_n(&threaded, 1, __ATOMIC_SEQ_CST);
+	ready();
+	return next.pthread_create(thread, attr, start, arg);
+}
+
+#define RECORD(KIND, SEQ, A, B, C, D)                                          \
+	do {                                                                   \
+		if (hdr) {                                                     \
+			struct rec r_ = { (KIND), (SEQ), { (uint64_t)(A), (uint64_t)(B), \
+							    (uint64_t)(C), (uint64_t)(D) } }; \
+			emit(&r_);                                             \
+		}                                                              \
+	} while (0)
+
+/* ------------------------------------------------------------ the interface */
+
+EXPORT void *malloc(size_t size)
+{
+	void *p;
+
+	if (UNLIKELY(!ready()))
+		return boot_alloc(size, 16);
+	p = next.malloc(size);
+	RECORD(TRACE_MALLOC, seq_next(), size, (uintptr_t)p, 0, 0);
+	return p;
+}
+
+EXPORT void *calloc(size_t nmemb, size_t size)
+{
+	void *p;
+
+	if (UNLIKELY(!ready())) {
+		size_t bytes;
+
+		return __builtin_mul_overflow(nmemb, size, &bytes) ? NULL : boot_alloc(bytes, 16);
+	}
+	p = next.calloc(nmemb, size);
+	RECORD(TRACE_CALLOC, seq_next(), nmemb, size, (uintptr_t)p, 0);
+	return p;
+}
+
+EXPORT void free(void *ptr)
+{
+	uint64_t seq;
+
+	if (UNLIKELY(is_boot(ptr)))
+		return;
+	if (UNLIKELY(!ready()))
+		return;
+	seq = hdr ? seq_next() : 0;
+	next.free(ptr);
+	RECORD(TRACE_FREE, seq, (uintptr_t)ptr, 0, 0, 0);
+}
+
+EXPORT void *realloc(void *ptr, size_t size)
+{
+	uint64_t seq;
+	void *p;
+
+	if (UNLIKELY(is_boot(ptr) || !ready())) {
+		size_t have;
+
+		p = ready() ? next.malloc(size) : boot_alloc(size, 16);
+		if (p && ptr) {
+			have = (size_t)(boot + sizeof(boot) - (unsigned char *)ptr);
+			memcpy(p, ptr, have < size ? have : size);
+		}
+		return p;
+	}
+	seq = hdr ? seq_next() : 0;
+	p = next.realloc(ptr, size);
+	RECORD(TRACE_REALLOC, seq, (uintptr_t)ptr, size, (uintptr_t)p, seq_next() - seq);
+	return p;
+}
+
+EXPORT void *reallocarray(void *ptr, size_t nmemb, size_t size)
+{
+	size_t bytes;
+
+	if (__builtin_mul_overflow(nmemb, size, &bytes)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return realloc(ptr, bytes);
+}
+
+EXPORT int posix_memalign(void **out, size_t align, size_t size)
+{
+	int ret;
+
+	if (UNLIKELY(!ready())) {
+		*out = boot_alloc(size, align);
+		return *out ? 0 : ENOMEM;
+	}
+	ret = next.posix_memalign(out, align, size);
+	RECORD(TRACE_POSIX_MEMALIGN, seq_next(), align, size, ret ? 0 : (uintptr_t)*out, 0);
+	return ret;
+}
+
+EXPORT void *aligned_alloc(size_t align, size_t size)
+{
+	void *p;
+
+	if (UNLIKELY(!ready()))
+		return boot_alloc(size, align);
+	p = next.aligned_alloc(align, size);
+	RECORD(TRACE_ALIGNED_ALLOC, seq_next(), align, size, (uintptr_t)p, 0);
+	return p;
+}
+
+EXPORT void *memalign(size_t align, size_t size)
+{
+	void *p;
+
+	if (UNLIKELY(!ready()))
+		return boot_alloc(size, align);
+	p = next.memalign(align, size);
+	RECORD(TRACE_MEMALIGN, seq_next(), align, size, (uintptr_t)p, 0);
+	return p;
+}
+
+EXPORT void *valloc(size_t size)
+{
+	void *p;
+
+	if (UNLIKELY(!ready()))
+		return boot_alloc(size, 4096);
+	p = next.valloc(size);
+	RECORD(TRACE_VALLOC, seq_next(), size, (uintptr_t)p, 0, 0);
+	return p;
+}
+
+EXPORT void *pvalloc(size_t size)
+{
+	void *p;
+
+	if (UNLIKELY(!ready()))
+		return boot_alloc(size, 4096);
+	p = next.pvalloc(size);
+	RECORD(TRACE_PVALLOC, seq_next(), size, (uintptr_t)p, 0, 0);
+	return p;
+}
+
+/* ------------------------------------------------------------ how the process ends */
+
+/*
+ * exec replaces the image: the trace ends here, unless the exec fails. A
+ * vfork child shares the parent's memory (and trace): it marks nothing.
+ */
+static int exec_begin(void)
+{
+	if (!hdr || getpid() != (pid_t)hdr->pid)
+		return 0;
+	trace_end(TRACE_STATE_EXEC);
+	return 1;
+}
+
+static void exec_failed(int marked)
+{
+	if (marked)
+		__atomic_store_n(&hdr->state, TRACE_STATE_WRITING, __ATOMIC_RELEASE);
+}
+
+EXPORT int execve(const char *path, char *const argv[], char *const envp[])
+{
+	int marked, ret, saved;
+
+	ready();
+	marked = exec_begin();
+	ret = next.execve(path, argv, envp);
+	saved = errno;
+	exec_failed(marked);
+	errno = saved;
+	return ret;
+}
+
+EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	int marked, ret, saved;
+
+	ready();
+	marked = exec_begin();
+	ret = next.execvpe(file, argv, envp);
+	saved = errno;
+	exec_failed(marked);
+	errno = saved;
+	return ret;
+}
+
+EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
+{
+	int marked, ret, saved;
+
+	ready();
+	marked = exec_begin();
+	ret = next.fexecve(fd, argv, envp);
+	saved = errno;
+	exec_failed(marked);
+	errno = saved;
+	return ret;
+}
+
+
+EXPORT int execv(const char *path, char *const argv[])
+{
+	return execve(path, argv, environ);
+}
+
+EXPORT int execvp(const char *file, char *const argv[])
+{
+	return execvpe(file, argv, environ);
+}
+
+/* execl, execlp, execle: the arguments gathered into an array on the stack. */
+#define EXECL_MAX 4096
+
+static int execl_common(int kind, const char *path, const char *arg0, va_list ap)
+{
+	char *argv[EXECL_MAX];
+	char *const *envp = environ;
+	int n = 0;
+
+	argv[n++] = (char *)(uintptr_t)arg0;
+	while (arg0 && (argv[n] = va_arg(ap, char *))) {
+		if (++n == EXECL_MAX) {
+			errno = E2BIG;
+			return -1;
+		}
+	}
+	if (!arg0)
+		argv[0] = NULL;
+	if (kind == 'e')
+		envp = va_arg(ap, char *const *);
+	return kind == 'p' ? execvpe(path, argv, envp) : execve(path, argv, envp);
+}
+
+EXPORT int execl(const char *path, const char *arg, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, arg);
+	ret = execl_common('l', path, arg, ap);
+	va_end(ap);
+	return ret;
+}
+
+EXPORT int execlp(const char *file, const char *arg, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, arg);
+	ret = execl_common('p', file, arg, ap);
+	va_end(ap);
+	return ret;
+}
+
+EXPORT int execle(const char *path, const char *arg, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, arg);
+	ret = execl_common('e', path, arg, ap);
+	va_end(ap);
+	return ret;
+}
+
+EXPORT __attribute__((noreturn)) void _exit(int status)
+{
+	/* A vfork child shares the parent's trace: it leaves it alone. */
+	if (hdr && getpid() == (pid_t)hdr->pid) {
+		hdr->exit_status = status;
+		trace_end(TRACE_STATE__EXIT);
+	}
+	for (;;)
+		syscall(SYS_exit_group, status);
+}
+
+EXPORT __attribute__((noreturn)) void _Exit(int status)
+{
+	_exit(status);
+}

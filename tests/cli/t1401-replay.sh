@@ -1,0 +1,95 @@
+#!/bin/sh
+# --workload replay: a recorded trace replayed on malloc, pool, arena and
+# every installed third-party allocator, each in fresh processes: every row
+# measured, the same steps (checksum) on every backend, peak_live_bytes the
+# trace's own (allocbench report), the allocator named; per-thread replay
+# on the malloc family; what is refused.
+. "$(dirname "$0")/lib.sh"
+
+THREADS=$ABBUILD/tests/record/threads
+test_lazy_prereq NOASAN '[ $asan = 0 ] || { echo "built with AddressSanitizer, whose runtime must come first in LD_PRELOAD"; exit 1; }'
+
+if ! test_have_prereq NOASAN; then
+	skip "replay" "$prereq_why"
+	test_done
+	exit 0
+fi
+"$AB" record -o "$tmp/th.trace" "$THREADS" >/dev/null 2>&1
+"$AB" report "$tmp/th.trace" -f json >"$tmp/report.json"
+peak=$(jq_get "$tmp/report.json" peak_live_bytes)
+backends=malloc,pool,arena
+for a in jemalloc mimalloc tcmalloc; do
+	if test_have_prereq "$(echo "$a" | tr a-z A-Z)"; then
+		backends=$backends,$a
+	else
+		skip "replay on $a" "$prereq_why"
+	fi
+done
+
+run_ab --workload replay --trace "$tmp/th.trace" --backend "$backends" --repeat 2 -q -f json -o "$tmp/r.json"
+check "replay on $backends exits 0" test "$rc" = 0
+n=$(jq_get "$tmp/r.json" "results#")
+check "one row per backend" test "$n" = "$(echo "$backends" | tr ',' '\n' | wc -l)"
+sum=$(jq_get "$tmp/r.json" "results[0].checksum")
+i=0
+while [ "$i" -lt "$n" ]; do
+	b=$(jq_get "$tmp/r.json" "results[$i].backend")
+	check "$b: measured, peak_live_bytes is the trace's ($peak), the same steps" \
+		test "$(jq_get "$tmp/r.json" "results[$i].status") $(jq_get "$tmp/r.json" "results[$i].peak_live_bytes") $(jq_get "$tmp/r.json" "results[$i].checksum")" = "ok $peak $sum"
+	check "$b: peak RSS, RSS over live bytes at the peak, ns per step, page faults" \
+		awk -v r="$(jq_get "$tmp/r.json" "results[$i].peak_rss_bytes.median")" \
+		    -v f="$(jq_get "$tmp/r.json" "results[$i].fragmentation.median")" \
+		    -v t="$(jq_get "$tmp/r.json" "results[$i].op_ns.median")" \
+		    -v p="$(jq_get "$tmp/r.json" "results[$i].page_faults.median")" -v l="$peak" \
+		    'BEGIN { exit !(r > 0 && t > 0 && p > 0 && f > 0 && (f - r / l) ^ 2 < 1e-6) }'
+	i=$((i + 1))
+done
+check "malloc's row names the allocator and its version" \
+	test "$(jq_get "$tmp/r.json" 'results[backend=malloc].allocator.name')" = glibc
+check "the steps are the trace's calls less free(NULL) and failures" \
+	test "$(jq_get "$tmp/r.json" 'results[0].ops')" = \
+	     "$(( $(jq_get "$tmp/report.json" calls.total) - $(jq_get "$tmp/report.json" free_null) - $(jq_get "$tmp/report.json" failed_allocations) - $(jq_get "$tmp/report.json" unknown_frees) ))"
+check "the report says the replay's order and what pool and arena do" \
+	sh -c '[ "$1" = global ] && echo "$2" | grep -q "one pool per 16-byte size class"' sh \
+	"$(jq_get "$tmp/r.json" config.replay.threads_mode)" "$(jq_get "$tmp/r.json" config.replay.policy)"
+
+run_ab --workload replay --trace "$tmp/th.trace" --backend malloc --repeat 1 -q
+check "the text report: a row per backend, the policy" \
+	sh -c 'grep -q "^malloc  *129[0-9]* " "$1" && grep -q "frees do nothing" "$1"' sh "$tmp/out"
+
+run_ab --workload replay --replay-threads per-thread --trace "$tmp/th.trace" --backend malloc,pool \
+	--repeat 1 -q -f json -o "$tmp/pt.json"
+check "per-thread: malloc replays each recorded thread in its own, same peak live bytes" \
+	test "$(jq_get "$tmp/pt.json" 'results[backend=malloc].status') $(jq_get "$tmp/pt.json" 'results[backend=malloc].peak_live_bytes')" = "ok $peak"
+check "per-thread: the pool refuses, saying why" \
+	sh -c '[ "$1" = failed ] && echo "$2" | grep -q "replay-threads global"' sh \
+	"$(jq_get "$tmp/pt.json" 'results[backend=pool].status')" "$(jq_get "$tmp/pt.json" 'results[backend=pool].error')"
+
+# compare takes replay reports: the same three figures as random's, the sequence checked.
+run_ab --workload replay --trace "$tmp/th.trace" --backend malloc,pool --repeat 2 -q -f json -o "$tmp/c1.json"
+run_ab compare "$tmp/c1.json" "$tmp/c1.json"
+check "compare: a replay report against itself, no regression" \
+	sh -c '[ '"$rc"' = 0 ] && grep -q "^pool  *0  *peak RSS B" "$1" && grep -q "checksums match" "$1"' sh "$tmp/out"
+rss=$(jq_get "$tmp/c1.json" 'results[backend=pool].peak_rss_bytes.median')
+doctor "$tmp/c1.json" 'results[backend=pool].peak_rss_bytes' \
+	"={\"median\": $((rss * 2)), \"min\": $((rss * 2)), \"max\": $((rss * 2)), \"runs\": [$((rss * 2)), $((rss * 2))]}" \
+	"$tmp/c2.json"
+run_ab compare "$tmp/c1.json" "$tmp/c2.json"
+check "compare: twice the peak RSS on the pool regresses" \
+	sh -c '[ '"$rc"' = 1 ] && grep -q "^pool .*peak RSS B.*regressed" "$1"' sh "$tmp/out"
+
+# plot draws a replay report as bars: a bar per backend in each of three panels.
+run_ab plot "$tmp/c1.json" -o "$tmp/c.svg"
+check "plot: a replay report gives a bar per backend for each of 3 figures" \
+	sh -c '[ '"$rc"' = 0 ] && [ "$(grep -c "<rect x=" "$1")" = 6 ] && grep -q "peak RSS over peak live" "$1"' sh "$tmp/c.svg"
+check_if XMLLINT "plot: the bar chart is well-formed XML" xmllint --noout "$tmp/c.svg"
+expect_usage "plot: --metric with replay reports" "does not apply to replay reports" plot --metric op_ns "$tmp/c1.json"
+
+expect_usage "replay without --trace" "needs --trace" --workload replay
+expect_usage "--trace with another workload" "--trace '.*' applies to the replay workload" --trace "$tmp/th.trace"
+expect_usage "--sizes with replay" "do not apply to the replay workload" --workload replay --trace "$tmp/th.trace" --sizes 4
+expect_usage "an invalid --replay-threads" "invalid --replay-threads 'both'" --workload replay --trace "$tmp/th.trace" --replay-threads both
+printf 'x%.0s' $(seq 300) >"$tmp/bad.trace"
+expect_usage "a file that is not a trace" "is not an allocbench trace" --workload replay --trace "$tmp/bad.trace"
+
+test_done
