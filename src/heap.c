@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
@@ -15,6 +16,44 @@ __attribute__((weak)) const int heap_interposed = 0;
 
 static struct heap_functions measured;
 static int measured_found;
+
+/*
+ * Has the C library's malloc set itself up, in this thread, without
+ * allocating anything.
+ *
+ * glibc sets its malloc up on the first call (ptmalloc_init() in
+ * malloc/arena.c, up to glibc 2.41; 2.42 does it at start-up) and gives
+ * the calling thread the main arena, whose count of attached threads starts
+ * at 1 for it. That set-up takes no lock: it assumes the first call comes
+ * from the main thread, before any other thread exists, as in any program
+ * whose main thread calls malloc. Here the main thread never does (its
+ * calls go to the zone), so in a measuring process with threads the first
+ * calls of glibc's malloc came from several new threads at once: two of
+ * them could both run the set-up and both take the main arena with its one
+ * count, and the second to exit failed glibc's assertion
+ * "a->attached_threads > 0" in __malloc_arena_thread_freeres (the replay's
+ * per-thread mode, about once in 45 runs on a loaded machine).
+ *
+ * mallinfo2() runs the same set-up and only reads the arenas: no chunk is
+ * allocated, no heap is grown, so the measured loops still find the
+ * allocator as a fresh program does. It is glibc's own mallinfo2, looked up
+ * in libc.so.6 itself (a preloaded allocator's would set that allocator up
+ * instead). Without glibc, or with one older than 2.33, nothing is done.
+ */
+static void libc_malloc_init(void)
+{
+#ifdef __GLIBC__
+	void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+	struct mallinfo2 (*info)(void);
+
+	if (!libc)
+		return;
+	*(void **)&info = dlsym(libc, "mallinfo2");
+	if (info)
+		(void)info();
+	dlclose(libc);
+#endif
+}
 
 const struct heap_functions *heap_measured(void)
 {
@@ -34,6 +73,7 @@ const struct heap_functions *heap_measured(void)
 	*(void **)&measured.malloc_usable_size = dlsym(RTLD_NEXT, "malloc_usable_size");
 	if (!measured.malloc || !measured.free || !measured.calloc || !measured.realloc)
 		return NULL;
+	libc_malloc_init();
 	measured_found = 1;
 	return &measured;
 }
