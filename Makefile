@@ -233,6 +233,17 @@ $(B)/tests/record/threads: tests/record/threads.c $(B)/build-flags
 	@mkdir -p $(@D)
 	$(QUIET_LINK)$(CC) -std=c11 -D_GNU_SOURCE -pthread $(WARNINGS) $(CFLAGS) -o $@ $<
 
+# The measured allocator's first calls from threads, in a program built as
+# the binary is (src/heap_interpose.c): never under a sanitizer.
+ifeq ($(SANITIZE),)
+HEAP_TEST = $(B)/tests/heap/threads
+endif
+$(B)/tests/heap/threads: tests/heap/threads.c src/heap.c src/heap.h src/heap_interpose.c \
+		src/heap_interpose.sym $(B)/build-flags
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -Isrc $(ALL_LDFLAGS) -Wl,--dynamic-list=src/heap_interpose.sym \
+		-o $@ tests/heap/threads.c src/heap.c src/heap_interpose.c -ldl
+
 $(B)/src/%.o: src/%.c $(B)/build-flags $(B)/config.mk
 	@mkdir -p $(@D)
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) -MMD -MP -c -o $@ $<
@@ -275,7 +286,7 @@ endif
 # The tests run the variant's own binary and tools ($(B)), named to them by
 # ABBUILD (tests/cli/lib.sh).
 check: deps
-	@$(MAKE) --no-print-directory $(B)/allocbench $(CHILD32_BIN) $(RECORD_LIB) $(RECORD_TEST) $(UNIT_BIN) $(TOOLS) $(FUZZ_REPLAY)
+	@$(MAKE) --no-print-directory $(B)/allocbench $(CHILD32_BIN) $(RECORD_LIB) $(RECORD_TEST) $(HEAP_TEST) $(UNIT_BIN) $(TOOLS) $(FUZZ_REPLAY)
 	@$(if $(CHILD32_BIN),:,rm -f $(B)/allocbench-child32)
 	@$(CHECK_ENV) ABBUILD=$(CURDIR)/$(B) sh tests/run.sh $(UNIT_BIN)
 
