@@ -44,6 +44,17 @@ static void put_number(FILE *out, double v)
 	fputs(buf, out);
 }
 
+/* ",MEDIAN,MIN,MAX": the three columns of a figure. */
+static void put_summary(FILE *out, const struct stat_summary *s)
+{
+	fputc(',', out);
+	put_number(out, s->median);
+	fputc(',', out);
+	put_number(out, s->min);
+	fputc(',', out);
+	put_number(out, s->max);
+}
+
 static const char *const fixed_head[] = {
 	"workload", "backend", "size_bytes", "count", "align_bytes", "status", "resolution_bytes",
 };
@@ -85,12 +96,7 @@ static void put_cell(FILE *out, const struct run_report *report, const struct ce
 			fputs(",,,", out);
 			continue;
 		}
-		fputc(',', out);
-		put_number(out, s.median);
-		fputc(',', out);
-		put_number(out, s.min);
-		fputc(',', out);
-		put_number(out, s.max);
+		put_summary(out, &s);
 	}
 	for (int b = 0; b < BREAKDOWN_COUNT; b++) {
 		struct stat_summary s;
@@ -99,12 +105,7 @@ static void put_cell(FILE *out, const struct run_report *report, const struct ce
 			fputs(",,,", out);
 			continue;
 		}
-		fputc(',', out);
-		put_number(out, s.median);
-		fputc(',', out);
-		put_number(out, s.min);
-		fputc(',', out);
-		put_number(out, s.max);
+		put_summary(out, &s);
 	}
 	{
 		char who[160];

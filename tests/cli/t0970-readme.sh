@@ -41,6 +41,13 @@ awk -v dir="$tmp/blocks" '
 nblocks=$(ls "$tmp/blocks" | grep -c '^block\.')
 check "the README marks its runnable examples (11 blocks or more, $nblocks found)" [ "$nblocks" -ge 11 ]
 
+# ABI32: this build has the 32-bit measuring program and this machine runs
+# it (as in t0016).
+test_lazy_prereq ABI32 '
+	"$AB" --abi 32 --sizes 4 --total 4K --repeat 1 --backend arena -q -f json \
+		>"$tmp/.abi32.json" 2>"$tmp/.abi32.err" && exit 0
+	tail -n 1 "$tmp/.abi32.err"; exit 1'
+
 i=1
 while [ "$i" -le "$nblocks" ]; do
 	b=$tmp/blocks/block.$i
@@ -51,12 +58,16 @@ while [ "$i" -le "$nblocks" ]; do
 		i=$((i + 1))
 		continue
 	fi
+	cp "$b" "$b.run"
 	# AddressSanitizer must be the first library loaded: no LD_PRELOAD example there.
-	if grep -q 'LD_PRELOAD=' "$b" && ! test_have_prereq '!ASAN'; then
+	if grep -q 'LD_PRELOAD=' "$b.run" && ! test_have_prereq '!ASAN'; then
 		skip "README line $line: the LD_PRELOAD example" "$prereq_why"
-		grep -v 'LD_PRELOAD=' "$b" >"$b.run"
-	else
-		cp "$b" "$b.run"
+		grep -v 'LD_PRELOAD=' "$b.run" >"$b.tmp" && mv "$b.tmp" "$b.run"
+	fi
+	# --abi 32 needs the 32-bit measuring program (make CHILD32=0 has none).
+	if grep -q -- '--abi 32' "$b.run" && ! test_have_prereq ABI32; then
+		skip "README line $line: the --abi 32 example" "$prereq_why"
+		grep -v -- '--abi 32' "$b.run" >"$b.tmp" && mv "$b.tmp" "$b.run"
 	fi
 	(cd "$tmp/work" && PATH="$tmp/bin:$PATH" sh -e "$b.run") >"$tmp/out" 2>"$tmp/err"
 	rc=$?

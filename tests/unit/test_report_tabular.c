@@ -6,30 +6,13 @@
  */
 #include "child/backend.h"
 #include "check.h"
+#include "render.h"
 #include "report.h"
 #include "run.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Writes REPORT with WRITE into a string the caller frees. */
-static char *render(int (*write)(FILE *, const struct run_report *), const struct run_report *report)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	if (!f)
-		return NULL;
-	if (write(f, report)) {
-		fclose(f);
-		free(text);
-		return NULL;
-	}
-	fclose(f);
-	return text;
-}
 
 int main(void)
 {
@@ -65,7 +48,7 @@ int main(void)
 
 	report.host.page_size = 4096;
 	strcpy(report.host.hostname, "h|ost");
-	csv = render(report_csv_write, &report);
+	csv = render_report(report_csv_write, &report);
 	CHECK("csv written", csv != NULL);
 	if (!csv)
 		return check_exit();
@@ -86,7 +69,7 @@ int main(void)
 		     "\"boom, \"\"quoted\"\"\nand | piped\"\n") != NULL);
 	free(csv);
 
-	md = render(report_markdown_write, &report);
+	md = render_report(report_markdown_write, &report);
 	CHECK("markdown written", md != NULL);
 	if (!md)
 		return check_exit();
@@ -132,7 +115,7 @@ int main(void)
 		for (size_t i = 0; i + 6 < sizeof(cells[1].error); i += 6)
 			memcpy(cells[1].error + i, "cause ", 6);
 		cells[1].error[sizeof(cells[1].error) - 1] = '\0';
-		text = render(report_text_write, &report);
+		text = render_report(report_text_write, &report);
 		CHECK("text written", text != NULL);
 		if (!text)
 			return check_exit();

@@ -5,6 +5,7 @@
  */
 #include "child/backend.h"
 #include "check.h"
+#include "render.h"
 #include "report.h"
 #include "report_columns.h"
 #include "run.h"
@@ -13,23 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char *render(const struct run_report *report)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	if (!f)
-		return NULL;
-	if (report_text_write(f, report)) {
-		fclose(f);
-		free(text);
-		return NULL;
-	}
-	fclose(f);
-	return text;
-}
 
 int main(void)
 {
@@ -62,7 +46,7 @@ int main(void)
 	      !report_time_spread_wide(&s));
 	CHECK("a time of nothing is not", !cell_summary(&report, &cells[0], METRIC_WARM_ALLOC_NS, &s) &&
 	      !report_time_spread_wide(&s));
-	text = render(&report);
+	text = render_report(report_text_write, &report);
 	row = text ? strstr(text, "\nmalloc ") : NULL;
 	CHECK("text: the noisy alloc ns is marked", row && strstr(row, " 40.0~ "));
 	CHECK("text: the steady free ns is not", row && strstr(row, " 11.0 "));
@@ -70,7 +54,7 @@ int main(void)
 	free(text);
 	for (int r = 0; r < 3; r++)
 		samples[r].alloc_ns = steady[r];
-	text = render(&report);
+	text = render_report(report_text_write, &report);
 	CHECK("text: no mark, no footer line when every time is steady",
 	      text && !strchr(strstr(text, "\nmalloc ") + 1, '~'));
 	free(text);

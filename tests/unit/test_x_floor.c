@@ -5,6 +5,7 @@
  */
 #include "child/backend.h"
 #include "check.h"
+#include "render.h"
 #include "report.h"
 #include "run.h"
 #include "stats.h"
@@ -12,23 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char *render(const struct run_report *report)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	if (!f)
-		return NULL;
-	if (report_text_write(f, report)) {
-		fclose(f);
-		free(text);
-		return NULL;
-	}
-	fclose(f);
-	return text;
-}
 
 int main(void)
 {
@@ -69,7 +53,7 @@ int main(void)
 	      runs[2] > 1.199 && runs[2] < 1.201);
 	CHECK("x floor: no spread where the pool follows the floor",
 	      !cell_summary(&report, &cells[0], METRIC_X_FLOOR, &s) && s.max - s.min < 1e-9);
-	text = render(&report);
+	text = render_report(report_text_write, &report);
 	row = text ? strstr(text, "\npool ") : NULL;
 	CHECK("text: 1.20 without a mark", row && strstr(row, " 1.20 ") && !strchr(strtok(row + 1, "\n"), '?'));
 	CHECK("text: no ? line", text && !strstr(text, "?: the runs' ratios"));
@@ -81,7 +65,7 @@ int main(void)
 	pool_samples[2].alloc_ns = 39;
 	CHECK("x floor crosses 1: min below, max above",
 	      !cell_summary(&report, &cells[0], METRIC_X_FLOOR, &s) && s.min < 1 && s.max > 1);
-	text = render(&report);
+	text = render_report(report_text_write, &report);
 	row = text ? strstr(text, "\npool ") : NULL;
 	CHECK("text: the ratio is marked ?", row && strstr(row, " 1.00? "));
 	CHECK("text: and the mark explained", text && strstr(text, "?: the runs' ratios lie on both sides of"));
