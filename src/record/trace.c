@@ -153,8 +153,67 @@ static int event_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* A chunk with records, where it is and whose they are (trace_load()). */
+struct chunk_ref {
+	uint32_t thread;
+	uint32_t used;
+	uint64_t base_seq;
+	const struct trace_chunk *chunk;
+};
+
+/* By thread, then base_seq, the longer of two copies first. */
+static int chunk_ref_cmp(const void *a, const void *b)
+{
+	const struct chunk_ref *x = a, *y = b;
+
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	if (x->base_seq != y->base_seq)
+		return x->base_seq < y->base_seq ? -1 : 1;
+	return x->used > y->used ? -1 : x->used < y->used;
+}
+
+/*
+ * The chunks that hold records, in each thread's order, one of each pair
+ * of copies: two chunks of a thread that start at the same base_seq are the
+ * recorder's window and its copy in the file, both still there when the
+ * process ended between writing the copy and emptying the window. NULL
+ * when out of memory.
+ */
+static struct chunk_ref *chunks_in_order(const unsigned char *map, uint64_t nchunks,
+					 size_t *n, uint64_t *bad)
+{
+	struct chunk_ref *refs = calloc(nchunks ? (size_t)nchunks : 1, sizeof(*refs));
+	size_t kept = 0;
+
+	*n = 0;
+	if (!refs)
+		return NULL;
+	for (uint64_t k = 0; k < nchunks; k++) {
+		const struct trace_chunk *c = (const void *)(map + TRACE_HEADER_BYTES + k * TRACE_CHUNK_BYTES);
+
+		if (c->used > TRACE_PAYLOAD_BYTES) {
+			(*bad)++;
+			continue;
+		}
+		if (c->used)
+			refs[(*n)++] = (struct chunk_ref){ c->thread, c->used, c->base_seq, c };
+	}
+	qsort(refs, *n, sizeof(*refs), chunk_ref_cmp);
+	for (size_t i = 0; i < *n; i++) {
+		if (kept && refs[kept - 1].thread == refs[i].thread &&
+		    refs[kept - 1].base_seq == refs[i].base_seq)
+			continue;
+		refs[kept++] = refs[i];
+	}
+	*n = kept;
+	return refs;
+}
+
 int trace_load(const char *path, struct trace *t, char *why, size_t why_size)
 {
+	struct chunk_ref *refs;
+	size_t nrefs;
 	const struct trace_header *h;
 	unsigned char *map;
 	struct stat st;
@@ -203,24 +262,24 @@ int trace_load(const char *path, struct trace *t, char *why, size_t why_size)
 	if (h->chunks < nchunks)
 		nchunks = h->chunks;
 	t->trace_bytes = TRACE_HEADER_BYTES + nchunks * TRACE_CHUNK_BYTES;
-	for (uint64_t k = 0; k < nchunks; k++) {
-		const struct trace_chunk *c = (const void *)(map + TRACE_HEADER_BYTES + k * TRACE_CHUNK_BYTES);
-		int ret;
+	refs = chunks_in_order(map, nchunks, &nrefs, &t->bad_chunks);
+	for (size_t i = 0; refs && i < nrefs; i++) {
+		int ret = chunk_decode(t, &alloc, refs[i].chunk);
 
-		if (c->used > TRACE_PAYLOAD_BYTES) {
-			t->bad_chunks++;
-			continue;
-		}
-		ret = chunk_decode(t, &alloc, c);
 		if (ret < 0) {
-			munmap(map, (size_t)st.st_size);
-			trace_release(t);
-			snprintf(why, why_size, "out of memory reading '%s'", path);
-			return -1;
+			free(refs);
+			refs = NULL;
+			break;
 		}
 		t->bad_chunks += (uint64_t)ret;
 	}
 	munmap(map, (size_t)st.st_size);
+	if (!refs) {
+		trace_release(t);
+		snprintf(why, why_size, "out of memory reading '%s'", path);
+		return -1;
+	}
+	free(refs);
 	/* One thread's trace is in order already. */
 	for (size_t i = 1; i < t->nevents; i++) {
 		if (t->events[i - 1].seq > t->events[i].seq) {

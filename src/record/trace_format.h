@@ -6,7 +6,11 @@
  *
  * A trace is one file per process image: a header of TRACE_HEADER_BYTES,
  * then chunks of TRACE_CHUNK_BYTES. Each chunk belongs to one thread and
- * starts with a struct trace_chunk; its payload is a run of records. All
+ * starts with a struct trace_chunk; its payload is a run of records (the
+ * bytes after `used` mean nothing). A thread's chunks are in its order by
+ * base_seq, not by their place in the file; two chunks of one thread with
+ * the same base_seq are copies (the recorder's window and its copy in the
+ * file, recorder.c), of which a reader keeps the one with the larger used. All
  * integers in the header and chunk headers are little-endian; records are
  * made of LEB128 varints (7 bits a byte, low group first, high bit = more).
  *

@@ -4,7 +4,8 @@
  * with an encoder of its own: calls in two threads in an interleaved
  * order, a realloc whose old address another thread gets before the
  * realloc's second place, a cross-thread free, a chunk whose last record
- * is not complete, the states, and files that are not traces.
+ * is not complete, a chunk and its copy (the recorder's window), the
+ * states, and files that are not traces.
  */
 #include "check.h"
 #include "record/trace.h"
@@ -170,6 +171,39 @@ int main(void)
 	CHECK("a bad chunk: counted, the other read", path && !trace_load(path, &t, why, sizeof(why)) &&
 	      t.bad_chunks == 1 && t.nevents == 5 &&
 	      !strcmp(trace_state_name(t.header.state), "complete (exit)"));
+	trace_release(&t);
+	unlink(path);
+
+	/*
+	 * The recorder's window (trace_format.h): thread 0's latest records in
+	 * the file's first chunk, its earlier ones in the second, and a copy of
+	 * the first in the third (the process ended between writing the copy
+	 * and emptying the window). Each call is read once, in order.
+	 */
+	memset(file, 0, sizeof(file));
+	nchunks = 0;
+	a = chunk(0);
+	b = chunk(0);
+	{
+		uint64_t base = 3;
+
+		memcpy(a.start - 8, &base, 8);
+		a.prev_seq = base;
+	}
+	head(&a, 4, TRACE_FREE); ptr(&a, 0x1000);
+	head(&a, 5, TRACE_MALLOC); varint(&a, 8); ptr(&a, 0x1000);
+	chunk_end(&a, (uint32_t)(a.p - a.start));
+	head(&b, 1, TRACE_MALLOC); varint(&b, 16); ptr(&b, 0x1000);
+	head(&b, 2, TRACE_MALLOC); varint(&b, 16); ptr(&b, 0x2000);
+	head(&b, 3, TRACE_FREE); ptr(&b, 0x2000);
+	chunk_end(&b, (uint32_t)(b.p - b.start));
+	memcpy(file + 256 + 2 * 4096, file + 256, 4096);
+	nchunks = 3;
+	path = write_trace(TRACE_STATE_WRITING, "e", 1, "ABTRACE");
+	CHECK("a window and its copy: each call once, in order",
+	      path && !trace_load(path, &t, why, sizeof(why)) && t.nevents == 5 &&
+	      t.events[0].seq == 1 && t.events[3].seq == 4 && t.events[4].seq == 5 &&
+	      t.events[4].size == 8 && t.events[4].ret == 0x1000 && t.bad_chunks == 0);
 	trace_release(&t);
 	unlink(path);
 
