@@ -51,6 +51,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -132,8 +133,8 @@ struct rec {
 
 struct thread_state {
 	unsigned generation;       /* of the chunk below */
-	struct trace_chunk *window; /* its WINDOW_CHUNKS chunks, NULL before its first record */
-	struct trace_chunk *chunk;  /* the one being written: window + slot */
+	struct trace_chunk *window[WINDOW_CHUNKS]; /* its chunks, claimed as first needed */
+	struct trace_chunk *chunk;  /* the one being written: window[slot] */
 	unsigned slot;
 	uint32_t thread;           /* its index in this trace */
 	int has_index;
@@ -347,7 +348,8 @@ static void fork_child(void)
 	seq_counter = 0;
 	threaded = 0;  /* the forking thread is the child's only one */
 	generation++;
-	ts.window = ts.chunk = NULL;
+	memset(ts.window, 0, sizeof(ts.window));
+	ts.chunk = NULL;
 	ts.has_index = 0;
 	ts.busy = 0;
 	ts.stash_head = ts.stash_tail = 0;
@@ -515,13 +517,14 @@ static struct trace_chunk *chunks_claim(uint64_t n)
 	return chunk_at(k + n - 1) ? chunk_at(k) : NULL;
 }
 
-/* Copies the full window into chunks of their own. Returns 0, or -1. */
+/* Copies the full window into new chunks, one write. Returns 0, or -1. */
 static int window_flush(void)
 {
-	const size_t bytes = (size_t)WINDOW_CHUNKS * TRACE_CHUNK_BYTES;
+	struct iovec iov[WINDOW_CHUNKS];
 	struct trace_chunk *to = chunks_claim(WINDOW_CHUNKS);
+	size_t left = (size_t)WINDOW_CHUNKS * TRACE_CHUNK_BYTES;
 	off_t at;
-	int fd;
+	int fd, first = 0;
 
 	if (!to)
 		return -1;
@@ -531,26 +534,31 @@ static int window_flush(void)
 	unlock_grow();
 	if (fd < 0)
 		return -1;
-	for (size_t done = 0; done < bytes;) {
-		ssize_t n = pwrite(fd, (const char *)ts.window + done, bytes - done, at + (off_t)done);
+	for (int i = 0; i < WINDOW_CHUNKS; i++)
+		iov[i] = (struct iovec){ ts.window[i], TRACE_CHUNK_BYTES };
+	while (left) {
+		ssize_t n = pwritev(fd, iov + first, WINDOW_CHUNKS - first, at);
 
 		if (n <= 0) {
 			if (n < 0 && errno == EINTR)
 				continue;
 			return -1;
 		}
-		done += (size_t)n;
+		left -= (size_t)n;
+		at += (off_t)n;
+		while (n > 0 && (size_t)n >= iov[first].iov_len)
+			n -= (ssize_t)iov[first++].iov_len;
+		if (n > 0) {
+			iov[first].iov_base = (char *)iov[first].iov_base + n;
+			iov[first].iov_len -= (size_t)n;
+		}
 	}
 	return 0;
 }
 
-static inline struct trace_chunk *window_chunk(unsigned slot)
-{
-	return (struct trace_chunk *)(void *)((char *)ts.window + (size_t)slot * TRACE_CHUNK_BYTES);
-}
-
 /*
- * The thread's next chunk with room for records: the next of its window,
+ * The thread's next chunk with room for records: the next of its window
+ * (claimed the first time, so that a short-lived thread takes one chunk),
  * or, when all are full, the window copied out and started again (its
  * chunks emptied). NULL when the trace cannot grow (the call is counted as
  * lost; the window keeps what it has).
@@ -559,6 +567,7 @@ static __attribute__((noinline)) struct trace_chunk *window_next(void)
 {
 	int saved = errno;  /* the program's: a successful call leaves it */
 	struct trace_chunk *c;
+	unsigned slot;
 
 	if (ts.generation != generation || !ts.has_index) {
 		ts.generation = generation;
@@ -567,28 +576,32 @@ static __attribute__((noinline)) struct trace_chunk *window_next(void)
 			__atomic_store_n(&threaded, 1, __ATOMIC_SEQ_CST);
 		ts.has_index = 1;
 		ts.prev_seq = 0;
-		ts.window = ts.chunk = NULL;
+		memset(ts.window, 0, sizeof(ts.window));
+		ts.chunk = NULL;
 	}
-	if (!ts.window) {
-		ts.window = chunks_claim(WINDOW_CHUNKS);
-		ts.slot = 0;
+	if (!ts.chunk) {
+		slot = 0;
 	} else if (ts.slot + 1 < WINDOW_CHUNKS) {
-		ts.slot++;
+		slot = ts.slot + 1;
 	} else if (!window_flush()) {
 		/* The copies hold these records now: the window starts again. */
 		for (unsigned i = 0; i < WINDOW_CHUNKS; i++)
-			__atomic_store_n(&window_chunk(i)->used, 0, __ATOMIC_RELEASE);
-		ts.slot = 0;
+			__atomic_store_n(&ts.window[i]->used, 0, __ATOMIC_RELEASE);
+		slot = 0;
 	} else {
 		errno = saved;
-		return NULL;
+		return NULL;  /* the window keeps what it has */
 	}
-	if (!ts.window) {
-		errno = saved;
-		return NULL;
+	if (!ts.window[slot]) {
+		ts.window[slot] = chunks_claim(1);
+		if (!ts.window[slot]) {
+			errno = saved;
+			return NULL;
+		}
+		ts.window[slot]->thread = ts.thread;
 	}
-	c = ts.chunk = window_chunk(ts.slot);
-	c->thread = ts.thread;
+	ts.slot = slot;
+	c = ts.chunk = ts.window[slot];
 	c->base_seq = ts.prev_seq;
 	ts.prev_ptr = 0;
 	errno = saved;
