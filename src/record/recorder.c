@@ -14,9 +14,10 @@
  *   is committed, so a crash, abort, kill or _exit loses nothing that was
  *   written. A chunk's `used` is stored after the record's bytes, so a
  *   reader never sees half a record.
- * - A full window is copied with one pwrite() into a fresh chunk of the
- *   file, and the thread starts again at the window's start: it writes
- *   into the same, cache-hot page all along. Writing through the mapping
+ * - A thread's window is WINDOW_CHUNKS chunks (claimed as it first needs
+ *   each). When all are full they are copied with one pwritev() into as
+ *   many fresh chunks of the file, and the thread starts again at the
+ *   window's first: it writes into the same, cache-hot 32 KiB all along. Writing through the mapping
  *   into ever new pages cost more than the records (a fault or a cache miss
  *   per page; 40% of the recorder's time in make bench). Between the copy
  *   and the restart the window and its copy hold the same records with the
