@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 static const char *const touch_names[] = {
@@ -84,6 +85,42 @@ int sample_fail(struct sample *sample, const char *fmt, ...)
 	vsnprintf(sample->error, sizeof(sample->error), fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+int loop_peak_start(struct loop_peak *lp, struct sample *sample)
+{
+	lp->total_before = 0;
+	lp->fd = probe_rss_open();
+	if (lp->fd < 0 || probe_rss_read(lp->fd, &sample->rss_before_bytes) ||
+	    probe_rss_total_read(lp->fd, &lp->total_before)) {
+		if (lp->fd >= 0)
+			close(lp->fd);
+		return sample_fail(sample, "cannot read the resident set size from /proc/self/smaps_rollup");
+	}
+	if (probe_meminfo_read("/proc/self/status", "VmHWM", &sample->peak_memory_bytes))
+		sample->peak_memory_bytes = 0;
+	if (probe_meminfo_read("/proc/self/status", "RssFile", &lp->file_before))
+		lp->file_before = 0;
+	lp->reset = probe_peak_reset();
+	return 0;
+}
+
+uint64_t loop_peak_stop(struct loop_peak *lp, struct sample *sample)
+{
+	uint64_t peak, file_after;
+	struct rusage ru;
+
+	probe_rss_read(lp->fd, &sample->rss_after_bytes);
+	close(lp->fd);
+	if (lp->reset || probe_meminfo_read("/proc/self/status", "VmHWM", &peak)) {
+		/* An older kernel: ru_maxrss, an upper bound (probe.h). */
+		getrusage(RUSAGE_SELF, &ru);
+		peak = (uint64_t)ru.ru_maxrss * 1024;
+	}
+	if (!probe_meminfo_read("/proc/self/status", "RssFile", &file_after) &&
+	    file_after > lp->file_before && peak - lp->total_before > file_after - lp->file_before)
+		peak -= file_after - lp->file_before;
+	return peak > lp->total_before ? peak - lp->total_before : 0;
 }
 
 void **measure_map_pointers(size_t count, struct sample *sample)

@@ -188,6 +188,33 @@ void **measure_map_pointers(size_t count, struct sample *sample);
 void measure_unmap_pointers(void **ptrs, size_t count);
 
 /*
+ * The peak of a measured loop alone (random, replay): what the process
+ * reached before it (the plan, PAPI's set-up) goes to SAMPLE's
+ * peak_memory_bytes, for the memory guard, and the kernel's high-water
+ * mark starts again (probe_peak_reset()). File pages the loop maps (its own
+ * code, 64 KiB at a time by the kernel's fault-around, where it was not
+ * mapped yet) are not the allocator's: their growth is taken off the peak.
+ */
+struct loop_peak {
+	int fd;                 /* the RSS reader (probe_rss_open()) */
+	int reset;              /* probe_peak_reset()'s result */
+	uint64_t total_before;  /* the whole resident set before the loop */
+	uint64_t file_before;   /* RssFile before the loop */
+};
+
+/*
+ * Before the loop: reads SAMPLE's rss_before_bytes and peak_memory_bytes
+ * and starts the peak again. Returns 0, or -1 with SAMPLE failed.
+ */
+int loop_peak_start(struct loop_peak *lp, struct sample *sample);
+
+/*
+ * After the loop: reads SAMPLE's rss_after_bytes and closes the reader.
+ * Returns the loop's peak resident set over the one before it.
+ */
+uint64_t loop_peak_stop(struct loop_peak *lp, struct sample *sample);
+
+/*
  * The floor: the measured loop of measure_fill() with the allocator replaced
  * by the next SIZE bytes of one fresh mapping: COUNT chunks laid end to end,
  * touched with the same policy, their addresses stored as a backend's are.

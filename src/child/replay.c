@@ -184,16 +184,9 @@ static int replay_malloc_threads(const struct measure_params *params, struct sam
 		if (live[i])
 			libc_replay_release(ctx, live[i], 0);
 	if (!failed) {
-		sample->ops = plan->nops;
+		replay_sample_done(sample, plan, probe_elapsed_ns(t0, t1),
+				   peak > before ? peak - before : 0);
 		sample->threads = plan->nthreads;
-		sample->op_ns = plan->nops ? probe_elapsed_ns(t0, t1) / (double)plan->nops : 0;
-		sample->peak_rss_bytes = peak > before ? peak - before : 0;
-		sample->peak_live_bytes = plan->peak_live_bytes;
-		sample->live_bytes = plan->live_bytes_end;
-		sample->checksum = plan->checksum;
-		sample->fragmentation = plan->peak_live_bytes ?
-			(double)sample->peak_rss_bytes / (double)plan->peak_live_bytes : 0;
-		sample->ok = 1;
 	}
 out:
 	if (version)

@@ -9,7 +9,6 @@
 #include "measure.h"
 #include "record/trace.h"
 
-#include <sys/resource.h>
 
 /* The pool backend's largest size class; larger requests go to malloc. */
 #define REPLAY_POOL_MAX_BYTES 1024
@@ -66,6 +65,24 @@ void replay_threads_free(struct replay_thread_steps *t, uint32_t n);
 		REPLAY_STEP(&plan->ops[k], TOUCH, alloc, resize, release);
 
 /*
+ * What a replay that succeeded measured, both ways of replaying: the plan's
+ * figures, ELAPSED_NS over its steps and the loop's PEAK_RSS; SAMPLE ok.
+ */
+static inline void replay_sample_done(struct sample *sample, const struct replay_plan *plan,
+				      double elapsed_ns, uint64_t peak_rss)
+{
+	sample->ops = plan->nops;
+	sample->op_ns = plan->nops ? elapsed_ns / (double)plan->nops : 0;
+	sample->peak_rss_bytes = peak_rss;
+	sample->peak_live_bytes = plan->peak_live_bytes;
+	sample->live_bytes = plan->live_bytes_end;
+	sample->checksum = plan->checksum;
+	sample->fragmentation = plan->peak_live_bytes ?
+		(double)peak_rss / (double)plan->peak_live_bytes : 0;
+	sample->ok = 1;
+}
+
+/*
  * Runs PARAMS->replay in the recorded order with ALLOC (ALIGN 0: natural;
  * ZERO: calloc), RESIZE (realloc: the chunk, its meta, the new size) and
  * RELEASE, touching each chunk per PARAMS->touch, and fills ops, op_ns,
@@ -82,13 +99,12 @@ measure_replay(const struct measure_params *params, struct sample *sample, void 
 {
 	const struct replay_plan *plan = params->replay;
 	const uintptr_t page = (uintptr_t)probe_page_size();
-	uint64_t faults0, total_before = 0, peak, file_before, file_after;
 	size_t nslots = plan->nslots ? plan->nslots : 1, k;
+	struct loop_peak lp;
 	struct probe_time t0, t1;
-	struct rusage ru;
-	uint64_t *meta;
+	uint64_t faults0, peak, *meta;
 	void **live;
-	int fd, peak_reset, failed = 0;
+	int failed = 0;
 
 	live = measure_map_pointers(nslots, sample);
 	meta = live ? (uint64_t *)(void *)measure_map_pointers(nslots, sample) : NULL;
@@ -97,21 +113,11 @@ measure_replay(const struct measure_params *params, struct sample *sample, void 
 			measure_unmap_pointers(live, nslots);
 		return -1;
 	}
-	fd = probe_rss_open();
-	if (fd < 0 || probe_rss_read(fd, &sample->rss_before_bytes) ||
-	    probe_rss_total_read(fd, &total_before)) {
-		if (fd >= 0)
-			close(fd);
+	if (loop_peak_start(&lp, sample)) {
 		measure_unmap_pointers(live, nslots);
 		measure_unmap_pointers((void **)(void *)meta, nslots);
-		return sample_fail(sample, "cannot read the resident set size from /proc/self/smaps_rollup");
+		return -1;
 	}
-	/* As measure_random(): the loop's own peak, its code's file pages taken off. */
-	if (probe_meminfo_read("/proc/self/status", "VmHWM", &sample->peak_memory_bytes))
-		sample->peak_memory_bytes = 0;
-	if (probe_meminfo_read("/proc/self/status", "RssFile", &file_before))
-		file_before = 0;
-	peak_reset = probe_peak_reset();
 	faults0 = probe_minor_faults();
 	t0 = probe_now();
 	switch (params->touch) {
@@ -123,15 +129,7 @@ measure_replay(const struct measure_params *params, struct sample *sample, void 
 	}
 	t1 = probe_now();
 	sample->alloc_faults = probe_minor_faults() - faults0;
-	probe_rss_read(fd, &sample->rss_after_bytes);
-	close(fd);
-	if (peak_reset || probe_meminfo_read("/proc/self/status", "VmHWM", &peak)) {
-		getrusage(RUSAGE_SELF, &ru);
-		peak = (uint64_t)ru.ru_maxrss * 1024;
-	}
-	if (!probe_meminfo_read("/proc/self/status", "RssFile", &file_after) &&
-	    file_after > file_before && peak - total_before > file_after - file_before)
-		peak -= file_after - file_before;
+	peak = loop_peak_stop(&lp, sample);
 	for (size_t i = 0; i < nslots; i++)
 		if (live[i])
 			release(ctx, live[i], meta[i]);
@@ -140,15 +138,7 @@ measure_replay(const struct measure_params *params, struct sample *sample, void 
 	if (failed)
 		return sample_fail(sample, "step %zu of %zu: allocation of %llu bytes failed", k,
 				   plan->nops, (unsigned long long)plan->ops[k - 1].size);
-	sample->ops = plan->nops;
-	sample->op_ns = plan->nops ? probe_elapsed_ns(t0, t1) / (double)plan->nops : 0;
-	sample->peak_rss_bytes = peak > total_before ? peak - total_before : 0;
-	sample->peak_live_bytes = plan->peak_live_bytes;
-	sample->live_bytes = plan->live_bytes_end;
-	sample->checksum = plan->checksum;
-	sample->fragmentation = plan->peak_live_bytes ?
-		(double)sample->peak_rss_bytes / (double)plan->peak_live_bytes : 0;
-	sample->ok = 1;
+	replay_sample_done(sample, plan, probe_elapsed_ns(t0, t1), peak);
 	return 0;
 }
 

@@ -129,39 +129,19 @@ measure_random(const struct measure_params *params, struct sample *sample,
 	       void (*release)(void *ctx, void *chunk))
 {
 	const uintptr_t page = (uintptr_t)probe_page_size();
-	uint64_t faults0, total_before = 0, peak, file_before, file_after;
+	struct loop_peak lp;
 	struct probe_time t0, t1;
 	size_t k, nlive = 0;
-	struct rusage ru;
+	uint64_t faults0, peak;
 	void **live;
-	int fd, peak_reset;
 
 	live = measure_map_pointers(plan->max_live, sample);
 	if (!live)
 		return -1;
-	fd = probe_rss_open();
-	if (fd < 0 || probe_rss_read(fd, &sample->rss_before_bytes) ||
-	    probe_rss_total_read(fd, &total_before)) {
-		if (fd >= 0)
-			close(fd);
+	if (loop_peak_start(&lp, sample)) {
 		measure_unmap_pointers(live, plan->max_live);
-		return sample_fail(sample, "cannot read the resident set size from /proc/self/smaps_rollup");
+		return -1;
 	}
-	/*
-	 * The peak of the loop alone: what the process reached before it (the
-	 * plan, PAPI's set-up) is kept for the memory guard, then the kernel's
-	 * high-water mark starts again from here (probe_peak_reset()).
-	 */
-	if (probe_meminfo_read("/proc/self/status", "VmHWM", &sample->peak_memory_bytes))
-		sample->peak_memory_bytes = 0;
-	/*
-	 * File pages the loop maps (its own code, 64 KiB at a time by the
-	 * kernel's fault-around, where it was not mapped yet) are not the
-	 * allocator's: their growth is taken off the peak.
-	 */
-	if (probe_meminfo_read("/proc/self/status", "RssFile", &file_before))
-		file_before = 0;
-	peak_reset = probe_peak_reset();
 	faults0 = probe_minor_faults();
 	t0 = probe_now();
 	switch (params->touch) {
@@ -173,16 +153,7 @@ measure_random(const struct measure_params *params, struct sample *sample,
 	}
 	t1 = probe_now();
 	sample->alloc_faults = probe_minor_faults() - faults0;
-	probe_rss_read(fd, &sample->rss_after_bytes);
-	close(fd);
-	if (peak_reset || probe_meminfo_read("/proc/self/status", "VmHWM", &peak)) {
-		/* An older kernel: ru_maxrss, an upper bound (probe.h). */
-		getrusage(RUSAGE_SELF, &ru);
-		peak = (uint64_t)ru.ru_maxrss * 1024;
-	}
-	if (!probe_meminfo_read("/proc/self/status", "RssFile", &file_after) &&
-	    file_after > file_before && peak - total_before > file_after - file_before)
-		peak -= file_after - file_before;
+	peak = loop_peak_stop(&lp, sample);
 	for (size_t i = 0; i < nlive; i++)
 		release(ctx, live[i]);
 	measure_unmap_pointers(live, plan->max_live);
@@ -190,7 +161,7 @@ measure_random(const struct measure_params *params, struct sample *sample,
 		return sample_fail(sample, "operation %zu of %zu: allocation failed", k + 1, plan->nops);
 	sample->ops = plan->nops;
 	sample->op_ns = probe_elapsed_ns(t0, t1) / (double)plan->nops;
-	sample->peak_rss_bytes = peak > total_before ? peak - total_before : 0;
+	sample->peak_rss_bytes = peak;
 	sample->live_bytes = plan->live_bytes;
 	sample->checksum = plan->checksum;
 	sample->fragmentation = plan->live_bytes ?
