@@ -663,21 +663,8 @@ static __attribute__((noinline)) void stash_drain(void)
 	while (ts.stash_tail != ts.stash_head) {
 		struct rec q = ts.stash[ts.stash_tail % STASH_RECORDS];
 
-		switch (q.kind) {
-		case TRACE_MALLOC: rec_write(TRACE_MALLOC, q.seq, q.f[0], q.f[1], 0, 0); break;
-		case TRACE_VALLOC: rec_write(TRACE_VALLOC, q.seq, q.f[0], q.f[1], 0, 0); break;
-		case TRACE_PVALLOC: rec_write(TRACE_PVALLOC, q.seq, q.f[0], q.f[1], 0, 0); break;
-		case TRACE_CALLOC: rec_write(TRACE_CALLOC, q.seq, q.f[0], q.f[1], q.f[2], 0); break;
-		case TRACE_POSIX_MEMALIGN:
-			rec_write(TRACE_POSIX_MEMALIGN, q.seq, q.f[0], q.f[1], q.f[2], 0);
-			break;
-		case TRACE_ALIGNED_ALLOC:
-			rec_write(TRACE_ALIGNED_ALLOC, q.seq, q.f[0], q.f[1], q.f[2], 0);
-			break;
-		case TRACE_MEMALIGN: rec_write(TRACE_MEMALIGN, q.seq, q.f[0], q.f[1], q.f[2], 0); break;
-		case TRACE_REALLOC: rec_write(TRACE_REALLOC, q.seq, q.f[0], q.f[1], q.f[2], q.f[3]); break;
-		case TRACE_FREE: rec_write(TRACE_FREE, q.seq, q.f[0], 0, 0, 0); break;
-		}
+		/* Not a constant here: rec_write() switches on it, as the stash is rare. */
+		rec_write(q.kind, q.seq, q.f[0], q.f[1], q.f[2], q.f[3]);
 		ts.stash_tail = ts.stash_tail + 1;
 	}
 }
