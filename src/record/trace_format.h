@@ -1,5 +1,5 @@
 /*
- * trace_format.h - the on-disk layout of an allocation trace, version 1,
+ * trace_format.h - the on-disk layout of an allocation trace, version 2,
  * shared by the recording library (recorder.c), which writes it, and the
  * reader (trace.c), which record, report and the replaying child use.
  * allocbench(1), section TRACE FORMAT, documents it for other tools.
@@ -31,6 +31,15 @@
  * 1 + P where D = pointer - previous pointer of the chunk (0 at its start,
  * NULL not counted) and P = zigzag(D / 16) << 1 when D is a multiple of 16,
  * zigzag(D) << 1 | 1 otherwise. zigzag(x) = (x << 1) ^ (x >> 63).
+ *
+ * Damage is told from data by checksums (version 2): a chunk is sealed when
+ * no more records go into it (its copy out of the window, and every window
+ * chunk when the trace ends) by storing trace_chunk_checksum() in `check`;
+ * an unsealed chunk has check 0, which only a trace in TRACE_STATE_WRITING
+ * (its program killed) may hold, and only in a thread's last WINDOW chunks.
+ * The header is sealed when the trace ends (header_check). Version 1 had
+ * no checksum and a chunk header of TRACE_CHUNK_HEADER_V1_BYTES: a reader
+ * still reads it, finding what damage the fields allow.
  */
 #ifndef ALLOCBENCH_TRACE_FORMAT_H
 #define ALLOCBENCH_TRACE_FORMAT_H
@@ -38,7 +47,7 @@
 #include <stdint.h>
 
 #define TRACE_MAGIC "ABTRACE"       /* 8 bytes with its NUL */
-#define TRACE_VERSION 1
+#define TRACE_VERSION 2            /* what the recorder writes; version 1 still read */
 #define TRACE_HEADER_BYTES 256
 #define TRACE_CHUNK_BYTES 4096
 
@@ -76,10 +85,22 @@ struct trace_header {
 	uint32_t pid;            /* the process */
 	uint32_t ppid;           /* its parent when it started */
 	uint64_t start_ns;       /* CLOCK_REALTIME at its first call, ns */
-	uint64_t lost;           /* calls not recorded (trace too large, nested too deep) */
+	uint64_t lost;           /* calls not recorded (lost_why says why) */
 	int32_t exit_status;     /* exit()'s status; -1 when not known */
 	uint32_t threads;        /* thread indexes handed out */
 	char command[128];       /* the program (/proc/self/exe's target, cut) */
+	/* version 2 */
+	uint32_t lost_why;       /* enum trace_lost: the first reason calls were lost */
+	int32_t lost_errno;      /* errno of the failed write or growth (TRACE_LOST_WRITE) */
+	uint64_t header_check;   /* trace_header_checksum() once the trace ended; 0 before */
+};
+
+/* Why calls were not recorded (header.lost_why): the first reason met. */
+enum trace_lost {
+	TRACE_LOST_NONE = 0,
+	TRACE_LOST_FULL = 1,     /* the trace reached its largest size */
+	TRACE_LOST_WRITE = 2,    /* the file could not grow or be written (lost_errno) */
+	TRACE_LOST_NESTED = 3,   /* a signal handler's calls overflowed its queue */
 };
 
 /* The start of every chunk; the payload follows it. */
@@ -87,9 +108,60 @@ struct trace_chunk {
 	uint32_t used;           /* payload bytes of complete records */
 	uint32_t thread;         /* the thread's index, from 0 in order of first call */
 	uint64_t base_seq;       /* prev_seq of the chunk's first record */
+	uint64_t check;          /* version 2: trace_chunk_checksum() once sealed, else 0 */
 };
 
+_Static_assert(sizeof(struct trace_header) <= TRACE_HEADER_BYTES, "the header fits its bytes");
+_Static_assert(sizeof(struct trace_chunk) == 24, "a chunk header of 24 bytes");
+
+#define TRACE_CHUNK_HEADER_V1_BYTES 16  /* version 1's chunk header: no check */
 #define TRACE_PAYLOAD_BYTES (TRACE_CHUNK_BYTES - (uint32_t)sizeof(struct trace_chunk))
+
+/*
+ * FNV-1a over 8-byte little-endian words (the last one zero-padded), from
+ * SEED: a change confined to one word always changes it, any other with
+ * odds of 2^-64 not to. Never 0, which means "not sealed".
+ */
+static inline uint64_t trace_checksum_words(uint64_t h, const void *data, uint64_t bytes)
+{
+	const unsigned char *p = (const unsigned char *)data;
+
+	for (uint64_t i = 0; i < bytes; i += 8) {
+		uint64_t w = 0;
+
+		for (unsigned b = 0; b < 8 && i + b < bytes; b++)
+			w |= (uint64_t)p[i + b] << (8 * b);
+		h = (h ^ w) * 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/*
+ * The checksum of a chunk: its used, thread and base_seq, then its first
+ * USED payload bytes (the caller checks that used fits the payload).
+ */
+static inline uint64_t trace_chunk_checksum(const struct trace_chunk *c)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t fields[2] = { (uint64_t)c->used | (uint64_t)c->thread << 32, c->base_seq };
+
+	h = trace_checksum_words(h, fields, sizeof(fields));
+	h = trace_checksum_words(h, c + 1, c->used);
+	return h ? h : 1;
+}
+
+/* The checksum of a header: its TRACE_HEADER_BYTES with header_check taken as 0. */
+static inline uint64_t trace_header_checksum(const struct trace_header *h)
+{
+	struct trace_header copy = *h;
+	uint64_t sum;
+
+	copy.header_check = 0;
+	sum = trace_checksum_words(0xcbf29ce484222325ULL, &copy, sizeof(copy));
+	sum = trace_checksum_words(sum, (const char *)h + sizeof(copy),
+				   TRACE_HEADER_BYTES - sizeof(copy));
+	return sum ? sum : 1;
+}
 
 /* Longest record: a varint of up to 10 bytes for each of five fields. */
 #define TRACE_RECORD_MAX 50
