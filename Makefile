@@ -225,13 +225,16 @@ $(RECORD_LIB): src/record/recorder.c src/record/trace_format.h $(B)/build-flags
 $(B)/src/record/cmd_record.o: ALL_CFLAGS += -DALLOCBENCH_BUILDDIR='"$(CURDIR)/$(B)"' -DALLOCBENCH_LIBDIR='"$(LIBDIR)"'
 
 # The tests' own preloads and programs for record (tests/record/).
-RECORD_TEST = $(B)/tests/record/libcount.so $(B)/tests/record/threads
+RECORD_TEST = $(B)/tests/record/libcount.so $(B)/tests/record/threads $(B)/tests/record/tracehead
 $(B)/tests/record/libcount.so: tests/record/count.c $(B)/build-flags
 	@mkdir -p $(@D)
 	$(QUIET_LINK)$(CC) $(RECORD_CFLAGS) -shared -o $@ $<
 $(B)/tests/record/threads: tests/record/threads.c $(B)/build-flags
 	@mkdir -p $(@D)
 	$(QUIET_LINK)$(CC) -std=c11 -D_GNU_SOURCE -pthread $(WARNINGS) $(CFLAGS) -o $@ $<
+$(B)/tests/record/tracehead: tests/record/tracehead.c src/record/trace_format.h $(B)/build-flags
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) -std=c11 -D_GNU_SOURCE -Isrc $(WARNINGS) $(CFLAGS) -o $@ $<
 
 # The measured allocator's first calls from threads, in a program built as
 # the binary is (src/heap_interpose.c): never under a sanitizer.

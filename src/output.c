@@ -22,14 +22,7 @@ static char *dir_of(const char *path)
 	return strndup(path, (size_t)(slash - path));
 }
 
-/*
- * Follows PATH's symbolic links to the file they lead to, existing or not,
- * and stores it in *OUT (malloc'd) with its directory resolved by realpath().
- * Sets *MAGIC when a link lives in /proc (/dev/stdout -> /proc/self/fd/1):
- * such a link names an open file, not a path, and is written in place.
- * Returns 0, or -1 with errno set.
- */
-static int resolve_links(const char *path, char **out, int *magic)
+int output_resolve_links(const char *path, char **out, int *magic)
 {
 	char *cur = strdup(path), *dir = NULL, *real = NULL;
 	int hops = 0;
@@ -105,7 +98,7 @@ int output_open(struct output *out, const char *path)
 		return 0;
 	}
 	errno = 0;
-	if (resolve_links(path, &out->target, &magic))
+	if (output_resolve_links(path, &out->target, &magic))
 		return error("cannot write '%s': %s", path, strerror(errno));
 	exists = !stat(out->target, &st);
 	/*

@@ -45,6 +45,15 @@ int output_commit(struct output *out);
  */
 int output_refuse_input(const char *path, const char *const *inputs, size_t n);
 
+/*
+ * Follows PATH's symbolic links to the file they lead to, existing or not,
+ * and stores it in *OUT (malloc'd) with its directory resolved by realpath().
+ * Sets *MAGIC when a link lives in /proc (/dev/stdout -> /proc/self/fd/1):
+ * such a link names an open file, not a path, and is written in place.
+ * Returns 0, or -1 with errno set.
+ */
+int output_resolve_links(const char *path, char **out, int *magic);
+
 /* Removes the temporary file without touching PATH. */
 void output_abort(struct output *out);
 

@@ -7,11 +7,13 @@
  */
 #include "cli.h"
 #include "commands.h"
+#include "output.h"
 #include "record/record.h"
 #include "record/trace.h"
 #include "util.h"
 
 #include <dirent.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -51,9 +53,15 @@ static void record_help(FILE *out)
 "allocbench --workload replay --trace TRACE. The format is in allocbench(1),\n"
 "TRACE FORMAT.\n"
 "\n"
+"FILE is a regular file (replaced) or a new one; a symbolic link is written\n"
+"through. COMMAND is never harmed by its trace: when the trace cannot be\n"
+"written (a full disk), recording stops and the summary says how many calls\n"
+"were not recorded. SIGINT, SIGTERM and SIGHUP are passed on to COMMAND.\n"
+"\n"
 "Exits with COMMAND's status, 128 + N after signal N; 127 when COMMAND is not\n"
 "found, 2 when it cannot be recorded (a setuid or setgid program, or one\n"
-"with file capabilities, ignores LD_PRELOAD).\n"
+"with file capabilities, ignores LD_PRELOAD; a 32-bit program) or FILE is\n"
+"refused (a device, FIFO or directory, or a path too long).\n"
 "\n"
 "options:\n", out);
 	cli_help_options(out, record_options, 25);
@@ -117,6 +125,26 @@ static int command_find(const char *name, char *buf, size_t size)
 	}
 }
 
+/* Why H's calls were lost, in BUF (SIZE bytes); returns BUF. */
+static const char *lost_reason(const struct trace_header *h, char *buf, size_t size)
+{
+	switch (h->lost_why) {
+	case TRACE_LOST_WRITE:
+		snprintf(buf, size, "the trace could not be written: %s", strerror(h->lost_errno));
+		break;
+	case TRACE_LOST_FULL:
+		snprintf(buf, size, "the trace reached its largest size");
+		break;
+	case TRACE_LOST_NESTED:
+		snprintf(buf, size, "signal handlers nested too deep");
+		break;
+	default:
+		snprintf(buf, size, "no reason recorded");
+		break;
+	}
+	return buf;
+}
+
 /* One line of the summary for the trace at PATH; returns its call count, or -1. */
 static int64_t summarize(const char *path, uint64_t session, int root)
 {
@@ -146,12 +174,15 @@ static int64_t summarize(const char *path, uint64_t session, int root)
 			used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s %" PRIu64,
 						 used ? ", " : "", trace_kind_name(k), calls[k]);
 	fprintf(stderr, "allocbench: %s: pid %" PRIu32 " (%s), %zu calls (%s) in %" PRIu32
-		" thread%s, %" PRIu64 " bytes (%.2f per call), %s%s\n",
+		" thread%s, %" PRIu64 " bytes (%.2f per call), %s",
 		path, t.header.pid, t.header.command, t.nevents, used ? line : "none", threads,
 		threads == 1 ? "" : "s", t.trace_bytes,
 		t.nevents ? (double)t.trace_bytes / (double)t.nevents : 0.0,
-		trace_state_name(t.header.state),
-		t.header.lost ? " (some calls lost: see allocbench report)" : "");
+		trace_state_name(t.header.state));
+	if (t.header.lost)
+		fprintf(stderr, "; incomplete: %" PRIu64 " calls not recorded (%s)", t.header.lost,
+			lost_reason(&t.header, why, sizeof(why)));
+	fputc('\n', stderr);
 	trace_release(&t);
 	return (int64_t)t.nevents;
 }
@@ -198,17 +229,154 @@ static void summarize_others(const char *file, uint64_t session)
 	free(names);
 }
 
+/* What a file of mode MODE is, for a message. */
+static const char *file_kind(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return "directory";
+	if (S_ISCHR(mode))
+		return "character device";
+	if (S_ISBLK(mode))
+		return "block device";
+	if (S_ISFIFO(mode))
+		return "FIFO";
+	if (S_ISSOCK(mode))
+		return "socket";
+	return "special file";
+}
+
+/*
+ * The trace's absolute path for -o OUTPUT into FILE (SIZE bytes), its
+ * symbolic links followed: the target is written, the link kept. A
+ * regular file there is removed (the library creates FILE itself, with
+ * O_EXCL); a new one must be creatable. Anything else (a device, a FIFO, a
+ * directory, a path too long for the library) is refused untouched.
+ * Returns 0, or -1 after printing why.
+ */
+static int trace_file_for(const char *output, char *file, size_t size)
+{
+	char cwd[PATH_MAX], *path = NULL, *target = NULL;
+	struct stat st;
+	int magic, fd, ret = -1;
+
+	if (output[0] != '/' && !getcwd(cwd, sizeof(cwd)))
+		return error("cannot find the current directory: %s", strerror(errno));
+	if (asprintf(&path, "%s%s%s", output[0] == '/' ? "" : cwd, output[0] == '/' ? "" : "/",
+		     output) < 0)
+		die_out_of_memory();
+	if (output_resolve_links(path, &target, &magic)) {
+		if (errno == ENAMETOOLONG)
+			error("--output is too long: a trace's path may have %d bytes at most",
+			      RECORD_FILE_MAX);
+		else
+			error("cannot write '%s': %s", output, strerror(errno));
+		goto out;
+	}
+	if (magic) {
+		error("cannot write a trace to '%s': it names an open file (/proc), not a path",
+		      output);
+		goto out;
+	}
+	if (strlen(target) > RECORD_FILE_MAX) {
+		error("--output is too long: a trace's path may have %d bytes at most, '%.40s...' "
+		      "has %zu", RECORD_FILE_MAX, target, strlen(target));
+		goto out;
+	}
+	if (!lstat(target, &st) && !S_ISREG(st.st_mode)) {
+		error("cannot write a trace to '%s': it is a %s, not a regular file (left as it was)",
+		      output, file_kind(st.st_mode));
+		goto out;
+	}
+	if (unlink(target) && errno != ENOENT) {
+		error("cannot replace '%s': %s", output, strerror(errno));
+		goto out;
+	}
+	fd = open(target, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd < 0) {
+		error("cannot write '%s': %s", output, strerror(errno));
+		goto out;
+	}
+	close(fd);
+	unlink(target);
+	snprintf(file, size, "%s", target);
+	ret = 0;
+out:
+	free(path);
+	free(target);
+	return ret;
+}
+
+/*
+ * Whether the dynamic loader would skip the library for the program EXE:
+ * an ELF file of another class or machine than this binary's (a 32-bit
+ * program). Writes why into WHY. A file that is not ELF (a script) passes.
+ */
+static int elf_foreign(const char *exe, char *why, size_t size)
+{
+	unsigned char mine[EI_NIDENT + 4], theirs[EI_NIDENT + 4];
+	int fd;
+	ssize_t n;
+
+	fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, mine, sizeof(mine));
+	close(fd);
+	if (n != (ssize_t)sizeof(mine))
+		return 0;
+	fd = open(exe, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, theirs, sizeof(theirs));
+	close(fd);
+	if (n != (ssize_t)sizeof(theirs) || memcmp(theirs, ELFMAG, SELFMAG))
+		return 0;
+	if (theirs[EI_CLASS] != mine[EI_CLASS]) {
+		snprintf(why, size, "it is a %d-bit program, and the recording library is %d-bit",
+			 theirs[EI_CLASS] == ELFCLASS32 ? 32 : 64, mine[EI_CLASS] == ELFCLASS32 ? 32 : 64);
+		return 1;
+	}
+	/* e_machine, after e_ident and e_type, in the file's byte order (the same class as ours). */
+	if (memcmp(theirs + EI_NIDENT + 2, mine + EI_NIDENT + 2, 2) || theirs[EI_DATA] != mine[EI_DATA]) {
+		snprintf(why, size, "it is built for another machine than the recording library");
+		return 1;
+	}
+	return 0;
+}
+
+/* The signals record passes on to the recorded program (as timeout does), while it waits. */
+static const int forward[] = { SIGINT, SIGTERM, SIGHUP };
+#define FORWARDS (sizeof(forward) / sizeof(forward[0]))
+static volatile pid_t forward_pid;
+static volatile sig_atomic_t forwarded;
+
+/*
+ * SIGINT, SIGTERM or SIGHUP for record goes to COMMAND too, unless the
+ * kernel sent it (a terminal's ^C or hangup reaches the whole foreground
+ * process group, COMMAND included: passing it on would deliver it twice).
+ */
+static void forward_signal(int sig, siginfo_t *info, void *context)
+{
+	(void)context;
+	forwarded = sig;
+	if (info->si_code != SI_KERNEL && forward_pid > 0)
+		kill(forward_pid, sig);
+}
+
 int cmd_record(int argc, char **argv)
 {
 	const char *output = RECORD_DEFAULT_FILE;
-	char file[PATH_MAX], lib[PATH_MAX], exe[PATH_MAX], cwd[PATH_MAX], session_text[32];
+	char file[PATH_MAX], lib[PATH_MAX], exe[PATH_MAX], session_text[32], why[256];
 	char root_text[32], *preload = NULL;
 	const char *old_preload;
-	struct sigaction ignore = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	struct sigaction ignore = { .sa_handler = SIG_IGN }, pass = { .sa_sigaction = forward_signal,
+								      .sa_flags = SA_SIGINFO };
+	struct sigaction old_quit, old_forward[FORWARDS];
+	sigset_t block, old_mask;
 	struct stat st;
 	struct timespec now;
 	uint64_t session;
-	int i, status, ret, fd;
+	int i, status, ret;
 	pid_t pid;
 
 	/* The options end at the first word that is not one: COMMAND's own follow. */
@@ -257,33 +425,17 @@ int cmd_record(int argc, char **argv)
 		      "LD_PRELOAD for such a program, so nothing would be recorded", exe);
 		return 2;
 	}
+	if (elf_foreign(exe, why, sizeof(why))) {
+		error("cannot record '%s': %s, so nothing would be recorded", exe, why);
+		return 2;
+	}
 	if (record_library_find(lib, sizeof(lib))) {
 		error("cannot find the recording library " RECORD_LIBRARY_NAME " (looked beside the "
 		      "binary, in ../lib/allocbench, and in " ALLOCBENCH_LIBDIR ")");
 		return 2;
 	}
-	if (output[0] == '/') {
-		snprintf(file, sizeof(file), "%s", output);
-	} else {
-		if (!getcwd(cwd, sizeof(cwd))) {
-			error("cannot find the current directory: %s", strerror(errno));
-			return 2;
-		}
-		if ((size_t)snprintf(file, sizeof(file), "%s/%s", cwd, output) >= sizeof(file))
-			usage_die("--output '%s' is too long", output);
-	}
-	/* The process writes FILE itself (O_EXCL): an old trace goes now, and a bad path is said now. */
-	if (unlink(file) && errno != ENOENT) {
-		error("cannot replace '%s': %s", output, strerror(errno));
+	if (trace_file_for(output, file, sizeof(file)))
 		return 2;
-	}
-	fd = open(file, O_WRONLY | O_CREAT | O_EXCL, 0644);
-	if (fd < 0) {
-		error("cannot write '%s': %s", output, strerror(errno));
-		return 2;
-	}
-	close(fd);
-	unlink(file);
 	clock_gettime(CLOCK_REALTIME, &now);
 	session = ((uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec) ^ ((uint64_t)getpid() << 40);
 	snprintf(session_text, sizeof(session_text), "%" PRIu64, session);
@@ -294,6 +446,11 @@ int cmd_record(int argc, char **argv)
 
 	fflush(stdout);
 	fflush(stderr);
+	/* Held until the handlers know COMMAND's pid: none may end record before. */
+	sigemptyset(&block);
+	for (size_t k = 0; k < FORWARDS; k++)
+		sigaddset(&block, forward[k]);
+	sigprocmask(SIG_BLOCK, &block, &old_mask);
 	pid = fork();
 	if (pid < 0) {
 		error("cannot start '%s': %s", argv[i], strerror(errno));
@@ -301,6 +458,7 @@ int cmd_record(int argc, char **argv)
 		return 2;
 	}
 	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, &old_mask, NULL);
 		snprintf(root_text, sizeof(root_text), "%ld", (long)getpid());
 		if (setenv("LD_PRELOAD", preload, 1) || setenv(RECORD_FILE_ENV, file, 1) ||
 		    setenv(RECORD_ROOT_ENV, root_text, 1) || setenv(RECORD_SESSION_ENV, session_text, 1))
@@ -310,20 +468,36 @@ int cmd_record(int argc, char **argv)
 		_exit(errno == ENOENT ? 127 : 126);
 	}
 	free(preload);
-	/* As the shell's `time`: the keyboard's signals are for COMMAND, which decides. */
+	/*
+	 * SIGQUIT as the shell's `time`: the keyboard's is for COMMAND, which
+	 * decides. SIGINT, SIGTERM and SIGHUP are passed on, and record waits
+	 * for COMMAND to end (a signal ignored when record started stays so).
+	 */
+	forward_pid = pid;
 	sigemptyset(&ignore.sa_mask);
-	sigaction(SIGINT, &ignore, &old_int);
+	sigemptyset(&pass.sa_mask);
 	sigaction(SIGQUIT, &ignore, &old_quit);
+	for (size_t k = 0; k < FORWARDS; k++) {
+		sigaction(forward[k], NULL, &old_forward[k]);
+		if (old_forward[k].sa_handler != SIG_IGN)
+			sigaction(forward[k], &pass, NULL);
+	}
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
 			error("cannot wait for '%s': %s", argv[i], strerror(errno));
 			return 1;
 		}
 	}
-	sigaction(SIGINT, &old_int, NULL);
+	forward_pid = 0;
 	sigaction(SIGQUIT, &old_quit, NULL);
 	ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	if (summarize(file, session, 1) < 0) {
+	if (!stat(file, &st) && st.st_size == 0) {
+		error("the trace '%s' is empty: there was no room for it (is the file system full?)",
+		      file);
+		if (!ret)
+			ret = 1;
+	} else if (summarize(file, session, 1) < 0) {
 		if (access(file, F_OK))
 			error("no trace was written to '%s': '%s' did not load the recording library "
 			      "(a statically linked program ignores LD_PRELOAD)", output, exe);
@@ -334,5 +508,13 @@ int cmd_record(int argc, char **argv)
 	if (WIFSIGNALED(status))
 		fprintf(stderr, "allocbench: '%s' was killed by signal %d (%s): exit status %d\n",
 			argv[i], WTERMSIG(status), strsignal(WTERMSIG(status)), ret);
+	/* Ended by the signal record passed on: record ends by it too, as a shell expects. */
+	for (size_t k = 0; k < FORWARDS; k++)
+		sigaction(forward[k], &old_forward[k], NULL);
+	if (WIFSIGNALED(status) && WTERMSIG(status) == forwarded) {
+		fflush(NULL);
+		signal(forwarded, SIG_DFL);
+		raise(forwarded);
+	}
 	return ret;
 }

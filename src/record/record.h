@@ -20,6 +20,14 @@
 #define RECORD_SESSION_ENV "ALLOCBENCH_RECORD_SESSION" /* written into every trace's header */
 
 /*
+ * The library keeps a trace's path in RECORD_PATH_MAX bytes, a process's
+ * FILE.PID.N suffix included: FILE (absolute) may have at most
+ * RECORD_FILE_MAX bytes, or nothing would be recorded.
+ */
+#define RECORD_PATH_MAX 4096
+#define RECORD_FILE_MAX (RECORD_PATH_MAX - 48)
+
+/*
  * Finds the recording library, without configuration: beside the running
  * binary (/proc/self/exe), in ../lib/allocbench from it (an installed
  * binary), in the build folder it was built in, then in the install

@@ -34,10 +34,19 @@
  * - A signal handler that allocates while the same thread is writing a
  *   record puts its own records into a small per-thread queue, written
  *   after the interrupted one.
+ * - The program is never harmed by its trace. A store into a part of a
+ *   shared file mapping that has no block behind it, when none can be had
+ *   (a full disk, a quota), is SIGBUS: every part is reserved with
+ *   fallocate() before a record goes into it. When the trace cannot grow or
+ *   be written, recording stops in the process (trace_stop()) and its calls
+ *   are counted as lost, with the reason, in the header.
  * - fork: the child unmaps the parent's trace and starts its own, FILE.PID,
- *   with its own order from 1. exec and _exit mark the trace's end; exit
- *   marks it in a destructor. Without any mark the trace was cut short.
+ *   with its own order from 1. exec and _exit end the trace; exit ends it
+ *   in a destructor: the window chunks and the header are sealed with
+ *   their checksums (a copy out of the window is sealed as it is written).
+ *   Without an end the trace was cut short, its window chunks unsealed.
  */
+#include "record.h"
 #include "trace_format.h"
 
 #include <dlfcn.h>
@@ -119,12 +128,27 @@ static struct trace_header *hdr;   /* the mapping; NULL when not recording */
 static int trace_fd = -1;
 static dev_t trace_dev;
 static ino_t trace_ino;
-static char trace_path[4096];
-static uint64_t file_bytes;        /* the file's size, as this process set it */
+static char trace_path[RECORD_PATH_MAX];
+static uint64_t file_bytes;        /* the file's size, reserved from its start (trace_reserve()) */
 static int grow_lock;
 static uint64_t seq_counter;       /* the last place in the order handed out */
 static int threaded;               /* the process may have a second thread (seq_next()) */
-static unsigned generation;        /* changes when a fork child starts its own trace */
+
+/* Whether calls are recorded (rec_mode). */
+enum {
+	REC_ON,       /* recording */
+	REC_STOPPED,  /* the trace could not grow or be written: calls counted in lost */
+	REC_ENDED,    /* the trace ended (exit, exec, _exit) and is sealed: nothing touches it */
+};
+static int rec_mode;               /* REC_*, atomically */
+static int rec_mode_before_end;    /* rec_mode before trace_end(), for an exec that fails */
+/*
+ * Changes whenever every thread must pass through window_next() before its
+ * next record: a fork child's new trace, a stop, an end, a failed exec. The
+ * hot path compares it with its own copy, so that no other check is added.
+ */
+static unsigned generation;
+static unsigned fork_generation;   /* changes when a fork child starts its own trace */
 
 struct rec {
 	unsigned kind;
@@ -133,7 +157,8 @@ struct rec {
 };
 
 struct thread_state {
-	unsigned generation;       /* of the chunk below */
+	unsigned generation;       /* the last one window_next() saw */
+	unsigned fork_generation;  /* of the chunks below */
 	struct trace_chunk *window[WINDOW_CHUNKS]; /* its chunks, claimed as first needed */
 	struct trace_chunk *chunk;  /* the one being written: window[slot] */
 	unsigned slot;
@@ -174,7 +199,11 @@ static char *put_decimal(char *p, unsigned long v)
 	return p;
 }
 
-/* The trace's descriptor, reopened by path if the program closed or reused it. */
+/*
+ * The trace's descriptor, reopened by path if the program closed or reused
+ * it. Returns it, or -1 with errno set (ENOENT: the file was removed or
+ * replaced).
+ */
 static int trace_fd_get(void)
 {
 	struct stat st;
@@ -187,16 +216,47 @@ static int trace_fd_get(void)
 		return -1;
 	if (fstat(fd, &st) || st.st_dev != trace_dev || st.st_ino != trace_ino) {
 		close(fd);
+		errno = ENOENT;
 		return -1;
 	}
 	trace_fd = fd;
 	return fd;
 }
 
-/* Makes the file at least END bytes long. Returns 0, or -1. */
-static int trace_grow(uint64_t end)
+/*
+ * Gives the file blocks from FROM to TO (and that size, if larger), so that
+ * a store into that part of the mapping never faults for want of space (a
+ * hole that cannot be filled is SIGBUS to the program). Where fallocate()
+ * is not supported, writes zeros. Returns 0, or an errno.
+ */
+static int file_reserve(int fd, uint64_t from, uint64_t to)
 {
-	int ret = 0;
+	static const unsigned char zeros[TRACE_CHUNK_BYTES];
+
+	if (!fallocate(fd, 0, (off_t)from, (off_t)(to - from)))
+		return 0;
+	if (errno != EOPNOTSUPP && errno != ENOSYS)
+		return errno;
+	while (from < to) {
+		size_t n = to - from < sizeof(zeros) ? (size_t)(to - from) : sizeof(zeros);
+		ssize_t w = pwrite(fd, zeros, n, (off_t)from);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? errno : ENOSPC;
+		from += (uint64_t)w;
+	}
+	return 0;
+}
+
+/*
+ * Reserves the file up to at least END bytes: by a quarter more (1 MiB at
+ * least) where there is room, else exactly. Returns 0, or an errno.
+ */
+static int trace_reserve(uint64_t end)
+{
+	int err = 0;
 
 	lock_grow();
 	if (end > file_bytes) {
@@ -205,37 +265,134 @@ static int trace_grow(uint64_t end)
 
 		if (want < file_bytes + (1 << 20))
 			want = file_bytes + (1 << 20);
-		if (want < end)
-			want = end;
 		if (want > TRACE_MAP_BYTES)
 			want = TRACE_MAP_BYTES;
-		if (fd < 0 || ftruncate(fd, (off_t)want))
-			ret = -1;
-		else
-			file_bytes = want;
+		if (want < end)
+			want = end;
+		if (fd < 0)
+			err = errno;
+		else if (!(err = file_reserve(fd, file_bytes, want)))
+			__atomic_store_n(&file_bytes, want, __ATOMIC_RELEASE);
+		else if (want > end && !(err = file_reserve(fd, file_bytes, end)))
+			__atomic_store_n(&file_bytes, end, __ATOMIC_RELEASE);
 	}
 	unlock_grow();
-	return ret;
+	return err;
 }
 
-/* Cuts the file to the chunks claimed and marks how it ended. */
-static void trace_end(enum trace_state state)
+/* trace_chunk_checksum() of a chunk's fields and PAYLOAD, 8 bytes a load. */
+static uint64_t chunk_sum(uint32_t used, uint32_t thread, uint64_t base_seq, const void *payload)
 {
+	const unsigned char *p = payload;
+	uint64_t h = 0xcbf29ce484222325ULL, i = 0, w;
+	uint64_t fields[2] = { (uint64_t)used | (uint64_t)thread << 32, base_seq };
+
+	h = trace_checksum_words(h, fields, sizeof(fields));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; i + 8 <= used; i += 8) {
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * 0x100000001b3ULL;
+	}
+#endif
+	(void)w;
+	h = trace_checksum_words(h, p + i, used - i);
+	return h ? h : 1;
+}
+
+/* Seals chunk C as it is now (its used read once). */
+static void chunk_seal(struct trace_chunk *c)
+{
+	uint32_t used = __atomic_load_n(&c->used, __ATOMIC_ACQUIRE);
+
+	if (used > TRACE_PAYLOAD_BYTES)
+		return;  /* not ours to judge: the reader will */
+	__atomic_store_n(&c->check, chunk_sum(used, c->thread, c->base_seq, c + 1), __ATOMIC_RELEASE);
+}
+
+/* The chunks the file covers. */
+static uint64_t chunks_covered(void)
+{
+	uint64_t bytes = __atomic_load_n(&file_bytes, __ATOMIC_ACQUIRE);
+
+	return bytes < TRACE_HEADER_BYTES ? 0 : (bytes - TRACE_HEADER_BYTES) / TRACE_CHUNK_BYTES;
+}
+
+/* Takes back the chunks claimed beyond what the file covers (their claims failed). */
+static void chunks_clip(void)
+{
+	uint64_t covered = chunks_covered(), n = __atomic_load_n(&hdr->chunks, __ATOMIC_ACQUIRE);
+
+	while (n > covered &&
+	       !__atomic_compare_exchange_n(&hdr->chunks, &n, covered, 0, __ATOMIC_ACQ_REL,
+					    __ATOMIC_ACQUIRE))
+		;
+}
+
+/* Records the first reason calls are lost (the calls themselves are counted by the caller). */
+static void trace_lose(enum trace_lost why, int err)
+{
+	uint32_t none = TRACE_LOST_NONE;
+
+	if (__atomic_compare_exchange_n(&hdr->lost_why, &none, (uint32_t)why, 0, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE))
+		__atomic_store_n(&hdr->lost_errno, err, __ATOMIC_RELEASE);
+}
+
+/*
+ * The trace cannot go on (it is full, or cannot grow or be written): no
+ * thread writes another record in this process, and its calls count as
+ * lost. The trace is sealed as usual when the process ends.
+ */
+static void trace_stop(enum trace_lost why, int err)
+{
+	int on = REC_ON;
+
+	trace_lose(why, err);
+	if (__atomic_compare_exchange_n(&rec_mode, &on, REC_STOPPED, 0, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE))
+		__atomic_add_fetch(&generation, 1, __ATOMIC_ACQ_REL);
+	chunks_clip();
+}
+
+/*
+ * Ends the trace: no more records, the file cut to the chunks claimed,
+ * every chunk not sealed yet (the windows) sealed, then the header with
+ * STATE. Calls other threads make after it are neither recorded nor
+ * counted: they come after the end. A thread caught in the middle of a
+ * record (a few instructions) may still change its chunk after the seal,
+ * which a reader then reports as damage. EXIT_STATUS: -1 when not known.
+ */
+static void trace_end(enum trace_state state, int exit_status)
+{
+	uint64_t chunks, end;
 	int fd;
 
 	if (!hdr)
 		return;
 	lock_grow();
-	fd = trace_fd_get();
-	{
-		uint64_t chunks = __atomic_load_n(&hdr->chunks, __ATOMIC_ACQUIRE);
-		uint64_t end = TRACE_HEADER_BYTES + chunks * TRACE_CHUNK_BYTES;
-
-		if (fd >= 0 && end <= file_bytes && !ftruncate(fd, (off_t)end))
-			file_bytes = end;
+	if (__atomic_load_n(&rec_mode, __ATOMIC_ACQUIRE) == REC_ENDED) {
+		unlock_grow();
+		return;
 	}
-	unlock_grow();
+	rec_mode_before_end = __atomic_exchange_n(&rec_mode, REC_ENDED, __ATOMIC_ACQ_REL);
+	__atomic_add_fetch(&generation, 1, __ATOMIC_ACQ_REL);
+	chunks_clip();
+	chunks = __atomic_load_n(&hdr->chunks, __ATOMIC_ACQUIRE);
+	end = TRACE_HEADER_BYTES + chunks * TRACE_CHUNK_BYTES;
+	fd = trace_fd_get();
+	if (fd >= 0 && end < file_bytes && !ftruncate(fd, (off_t)end))
+		__atomic_store_n(&file_bytes, end, __ATOMIC_RELEASE);
+	for (uint64_t k = 0; k < chunks; k++) {
+		struct trace_chunk *c = (struct trace_chunk *)(void *)((char *)hdr + TRACE_HEADER_BYTES +
+								       k * TRACE_CHUNK_BYTES);
+
+		if (!__atomic_load_n(&c->check, __ATOMIC_ACQUIRE))
+			chunk_seal(c);
+	}
+	hdr->exit_status = exit_status;
 	__atomic_store_n(&hdr->state, (uint32_t)state, __ATOMIC_RELEASE);
+	__atomic_store_n(&hdr->header_check, trace_header_checksum(hdr), __ATOMIC_RELEASE);
+	unlock_grow();
 }
 
 /*
@@ -253,10 +410,10 @@ static void trace_open(void)
 	struct stat st;
 	struct timespec now;
 	void *map;
-	int fd = -1;
+	int fd = -1, err;
 	char *end;
 
-	if (!path || path[0] != '/' || (len = strlen(path)) + 48 > sizeof(trace_path))
+	if (!path || path[0] != '/' || (len = strlen(path)) > RECORD_FILE_MAX)
 		return;
 	for (int attempt = 0; attempt < 10 && fd < 0; attempt++) {
 		memcpy(trace_path, path, len + 1);
@@ -287,8 +444,13 @@ static void trace_open(void)
 			fd = high;
 		}
 	}
+	/*
+	 * Room for the header and 16 chunks, else for the header alone: a
+	 * trace that says why nothing is in it (no space) is better than none.
+	 */
 	file_bytes = TRACE_HEADER_BYTES + 16 * TRACE_CHUNK_BYTES;
-	if (fstat(fd, &st) || ftruncate(fd, (off_t)file_bytes)) {
+	if (fstat(fd, &st) || ((err = file_reserve(fd, 0, file_bytes)) &&
+			       file_reserve(fd, 0, file_bytes = TRACE_HEADER_BYTES))) {
 		close(fd);
 		return;
 	}
@@ -300,7 +462,11 @@ static void trace_open(void)
 	trace_fd = fd;
 	trace_dev = st.st_dev;
 	trace_ino = st.st_ino;
+	rec_mode = REC_ON;
+	__atomic_add_fetch(&generation, 1, __ATOMIC_ACQ_REL);
 	hdr = map;
+	if (err)
+		trace_stop(TRACE_LOST_WRITE, err);
 	memcpy(hdr->magic, TRACE_MAGIC, sizeof(hdr->magic));
 	hdr->version = TRACE_VERSION;
 	hdr->header_bytes = TRACE_HEADER_BYTES;
@@ -348,6 +514,7 @@ static void fork_child(void)
 	trace_close_inherited();
 	seq_counter = 0;
 	threaded = 0;  /* the forking thread is the child's only one */
+	fork_generation++;
 	generation++;
 	memset(ts.window, 0, sizeof(ts.window));
 	ts.chunk = NULL;
@@ -401,7 +568,7 @@ __attribute__((constructor)) static void recorder_start(void)
 
 __attribute__((destructor)) static void recorder_stop(void)
 {
-	trace_end(TRACE_STATE_EXIT);
+	trace_end(TRACE_STATE_EXIT, -1);
 }
 
 /* ------------------------------------------------------------ records */
@@ -498,52 +665,76 @@ static inline unsigned char *put_ptr(unsigned char *p, uint64_t ptr)
 	return put_varint(p, v + 1);
 }
 
-/* Makes the file cover chunk K; returns its address, or NULL. */
-static struct trace_chunk *chunk_at(uint64_t k)
+/* Chunk K's address (the file may not cover it). */
+static inline struct trace_chunk *chunk_addr(uint64_t k)
 {
-	uint64_t end = TRACE_HEADER_BYTES + (k + 1) * TRACE_CHUNK_BYTES;
-
-	if (end > TRACE_MAP_BYTES)
-		return NULL;
-	if (end > __atomic_load_n(&file_bytes, __ATOMIC_ACQUIRE) && trace_grow(end))
-		return NULL;
 	return (struct trace_chunk *)(void *)((char *)hdr + TRACE_HEADER_BYTES + k * TRACE_CHUNK_BYTES);
 }
 
-/* Claims N consecutive chunks that the file covers; the first, or NULL. */
+/*
+ * Makes the file cover chunk K, its blocks reserved; returns its address,
+ * or NULL after stopping the trace (it is full, or cannot grow).
+ */
+static struct trace_chunk *chunk_at(uint64_t k)
+{
+	uint64_t end = TRACE_HEADER_BYTES + (k + 1) * TRACE_CHUNK_BYTES;
+	int err;
+
+	if (end > TRACE_MAP_BYTES) {
+		trace_stop(TRACE_LOST_FULL, 0);
+		return NULL;
+	}
+	if (end > __atomic_load_n(&file_bytes, __ATOMIC_ACQUIRE) && (err = trace_reserve(end))) {
+		trace_stop(TRACE_LOST_WRITE, err);
+		return NULL;
+	}
+	return chunk_addr(k);
+}
+
+/* Claims N consecutive chunks that the file covers; the first, or NULL (the trace stopped). */
 static struct trace_chunk *chunks_claim(uint64_t n)
 {
 	uint64_t k = __atomic_fetch_add(&hdr->chunks, n, __ATOMIC_ACQ_REL);
 
-	return chunk_at(k + n - 1) ? chunk_at(k) : NULL;
+	return chunk_at(k + n - 1) ? chunk_addr(k) : NULL;
 }
 
-/* Copies the full window into new chunks, one write. Returns 0, or -1. */
+/*
+ * Copies the full window into new chunks, each sealed in the copy, with
+ * one write. Returns 0, or -1 after stopping the trace: the window keeps
+ * its records, and the chunks claimed for the copy are left as empty
+ * (sealed) copies of them, so that no half-written copy is in the file.
+ */
 static int window_flush(void)
 {
-	struct iovec iov[WINDOW_CHUNKS];
+	struct trace_chunk head[WINDOW_CHUNKS];
+	struct iovec iov[2 * WINDOW_CHUNKS];
 	struct trace_chunk *to = chunks_claim(WINDOW_CHUNKS);
 	size_t left = (size_t)WINDOW_CHUNKS * TRACE_CHUNK_BYTES;
 	off_t at;
-	int fd, first = 0;
+	int fd, first = 0, err;
 
 	if (!to)
 		return -1;
 	at = (off_t)((char *)to - (char *)hdr);
+	for (int i = 0; i < WINDOW_CHUNKS; i++) {
+		head[i] = *ts.window[i];
+		head[i].check = chunk_sum(head[i].used, head[i].thread, head[i].base_seq, ts.window[i] + 1);
+		iov[2 * i] = (struct iovec){ &head[i], sizeof(head[i]) };
+		iov[2 * i + 1] = (struct iovec){ ts.window[i] + 1, TRACE_PAYLOAD_BYTES };
+	}
 	lock_grow();
 	fd = trace_fd_get();
+	err = errno;
 	unlock_grow();
-	if (fd < 0)
-		return -1;
-	for (int i = 0; i < WINDOW_CHUNKS; i++)
-		iov[i] = (struct iovec){ ts.window[i], TRACE_CHUNK_BYTES };
-	while (left) {
-		ssize_t n = pwritev(fd, iov + first, WINDOW_CHUNKS - first, at);
+	while (fd >= 0 && left) {
+		ssize_t n = pwritev(fd, iov + first, 2 * WINDOW_CHUNKS - first, at);
 
 		if (n <= 0) {
 			if (n < 0 && errno == EINTR)
 				continue;
-			return -1;
+			err = n < 0 ? errno : EIO;
+			break;
 		}
 		left -= (size_t)n;
 		at += (off_t)n;
@@ -554,24 +745,40 @@ static int window_flush(void)
 			iov[first].iov_len -= (size_t)n;
 		}
 	}
-	return 0;
+	if (!left)
+		return 0;
+	/* The claimed chunks are reserved: storing into them is safe. */
+	for (int i = 0; i < WINDOW_CHUNKS; i++) {
+		struct trace_chunk *c = to + i;
+
+		c->used = 0;
+		c->thread = head[i].thread;
+		c->base_seq = head[i].base_seq;
+		c->check = chunk_sum(0, c->thread, c->base_seq, c + 1);
+	}
+	trace_stop(TRACE_LOST_WRITE, err);
+	return -1;
 }
 
 /*
- * The thread's next chunk with room for records: the next of its window
- * (claimed the first time, so that a short-lived thread takes one chunk),
- * or, when all are full, the window copied out and started again (its
- * chunks emptied). NULL when the trace cannot grow (the call is counted as
- * lost; the window keeps what it has).
+ * The thread's next chunk with room for records: its current one when it
+ * has room (after a failed exec, unsealed again), else the next of its
+ * window (claimed the first time, so that a short-lived thread takes one
+ * chunk), or, when all are full, the window copied out and started again
+ * (its chunks emptied). NULL when the trace is not recording (stopped or
+ * ended; the window keeps what it has).
  */
 static __attribute__((noinline)) struct trace_chunk *window_next(void)
 {
 	int saved = errno;  /* the program's: a successful call leaves it */
+	unsigned gen = __atomic_load_n(&generation, __ATOMIC_ACQUIRE);
 	struct trace_chunk *c;
 	unsigned slot;
 
-	if (ts.generation != generation || !ts.has_index) {
-		ts.generation = generation;
+	if (__atomic_load_n(&rec_mode, __ATOMIC_ACQUIRE) != REC_ON)
+		return NULL;
+	if (ts.fork_generation != fork_generation || !ts.has_index) {
+		ts.fork_generation = fork_generation;
 		ts.thread = __atomic_fetch_add(&hdr->threads, 1, __ATOMIC_RELAXED);
 		if (ts.thread)
 			__atomic_store_n(&threaded, 1, __ATOMIC_SEQ_CST);
@@ -580,14 +787,22 @@ static __attribute__((noinline)) struct trace_chunk *window_next(void)
 		memset(ts.window, 0, sizeof(ts.window));
 		ts.chunk = NULL;
 	}
-	if (!ts.chunk) {
+	ts.generation = gen;
+	c = ts.chunk;
+	if (c && c->used <= TRACE_PAYLOAD_BYTES - RECORD_ROOM) {
+		__atomic_store_n(&c->check, 0, __ATOMIC_RELEASE);
+		return c;
+	}
+	if (!c) {
 		slot = 0;
 	} else if (ts.slot + 1 < WINDOW_CHUNKS) {
 		slot = ts.slot + 1;
 	} else if (!window_flush()) {
-		/* The copies hold these records now: the window starts again. */
-		for (unsigned i = 0; i < WINDOW_CHUNKS; i++)
+		/* The copies hold these records now: the window starts again (unsealed first). */
+		for (unsigned i = 0; i < WINDOW_CHUNKS; i++) {
+			__atomic_store_n(&ts.window[i]->check, 0, __ATOMIC_RELEASE);
 			__atomic_store_n(&ts.window[i]->used, 0, __ATOMIC_RELEASE);
+		}
 		slot = 0;
 	} else {
 		errno = saved;
@@ -603,10 +818,18 @@ static __attribute__((noinline)) struct trace_chunk *window_next(void)
 	}
 	ts.slot = slot;
 	c = ts.chunk = ts.window[slot];
+	__atomic_store_n(&c->check, 0, __ATOMIC_RELEASE);
 	c->base_seq = ts.prev_seq;
 	ts.prev_ptr = 0;
 	errno = saved;
 	return c;
+}
+
+/* A call that could not be recorded: counted while the trace is stopped, not after its end. */
+static __attribute__((noinline)) void rec_lost(void)
+{
+	if (__atomic_load_n(&rec_mode, __ATOMIC_ACQUIRE) == REC_STOPPED)
+		__atomic_fetch_add(&hdr->lost, 1, __ATOMIC_RELAXED);
 }
 
 /* The record's fields; the kind is a constant where it is inlined. */
@@ -617,11 +840,11 @@ rec_write(unsigned kind, uint64_t seq, uint64_t a, uint64_t b, uint64_t c3, uint
 	unsigned char *start, *p;
 	uint32_t used;
 
-	if (UNLIKELY(!c || ts.generation != generation ||
+	if (UNLIKELY(!c || ts.generation != __atomic_load_n(&generation, __ATOMIC_RELAXED) ||
 		     (used = c->used) > TRACE_PAYLOAD_BYTES - RECORD_ROOM)) {
 		c = window_next();
 		if (!c) {
-			__atomic_fetch_add(&hdr->lost, 1, __ATOMIC_RELAXED);
+			rec_lost();
 			return;
 		}
 		used = c->used;
@@ -676,7 +899,10 @@ static __attribute__((noinline)) void stash_push(unsigned kind, uint64_t seq, ui
 	unsigned head = ts.stash_head;
 
 	if (head - ts.stash_tail >= STASH_RECORDS) {
-		__atomic_fetch_add(&hdr->lost, 1, __ATOMIC_RELAXED);
+		if (__atomic_load_n(&rec_mode, __ATOMIC_ACQUIRE) != REC_ENDED) {
+			trace_lose(TRACE_LOST_NESTED, 0);
+			__atomic_fetch_add(&hdr->lost, 1, __ATOMIC_RELAXED);
+		}
 		return;
 	}
 	ts.stash[head % STASH_RECORDS] = (struct rec){ kind, seq, { a, b, c, d } };
@@ -879,14 +1105,21 @@ static int exec_begin(void)
 {
 	if (!hdr || getpid() != (pid_t)hdr->pid)
 		return 0;
-	trace_end(TRACE_STATE_EXEC);
+	trace_end(TRACE_STATE_EXEC, -1);
 	return 1;
 }
 
+/* The exec failed: the trace goes on, unsealed (each thread unseals its chunk as it writes again). */
 static void exec_failed(int marked)
 {
-	if (marked)
-		__atomic_store_n(&hdr->state, TRACE_STATE_WRITING, __ATOMIC_RELEASE);
+	if (!marked)
+		return;
+	lock_grow();
+	__atomic_store_n(&hdr->header_check, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&hdr->state, TRACE_STATE_WRITING, __ATOMIC_RELEASE);
+	__atomic_store_n(&rec_mode, rec_mode_before_end, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&generation, 1, __ATOMIC_ACQ_REL);
+	unlock_grow();
 }
 
 EXPORT int execve(const char *path, char *const argv[], char *const envp[])
@@ -999,8 +1232,7 @@ EXPORT __attribute__((noreturn)) void _exit(int status)
 {
 	/* A vfork child shares the parent's trace: it leaves it alone. */
 	if (hdr && getpid() == (pid_t)hdr->pid) {
-		hdr->exit_status = status;
-		trace_end(TRACE_STATE__EXIT);
+		trace_end(TRACE_STATE__EXIT, status);
 	}
 	for (;;)
 		syscall(SYS_exit_group, status);
