@@ -382,17 +382,17 @@ static void trace_end(enum trace_state state, int exit_status)
 {
 	uint64_t chunks, end;
 	uint32_t known;
-	int fd;
+	int fd, before;
 
 	if (!hdr)
 		return;
-	lock_grow();
-	if (__atomic_load_n(&rec_mode, __ATOMIC_ACQUIRE) == REC_ENDED) {
-		unlock_grow();
+	/* Ended before the lock: a signal handler's record now never waits for it. */
+	before = __atomic_exchange_n(&rec_mode, REC_ENDED, __ATOMIC_ACQ_REL);
+	if (before == REC_ENDED)
 		return;
-	}
-	rec_mode_before_end = __atomic_exchange_n(&rec_mode, REC_ENDED, __ATOMIC_ACQ_REL);
 	__atomic_add_fetch(&generation, 1, __ATOMIC_ACQ_REL);
+	lock_grow();
+	rec_mode_before_end = before;
 	chunks_clip();
 	chunks = __atomic_load_n(&hdr->chunks, __ATOMIC_ACQUIRE);
 	end = TRACE_HEADER_BYTES + chunks * TRACE_CHUNK_BYTES;

@@ -107,6 +107,12 @@ run_ab record -o "$tmp/s.trace" "$THREADS" exec
 head_of "$tmp/s.trace"
 check "exec: every chunk and the header sealed" \
 	test "$h_state $h_header $h_unsealed $h_bad" = "2 ok 0 0"
+run_ab record -o "$tmp/s.trace" "$THREADS" execfail
+head_of "$tmp/s.trace"
+"$AB" report "$tmp/s.trace" -f json >"$tmp/s.json" 2>/dev/null
+check "a failed exec: the trace goes on (2000 calls more), sealed again at exit, no damaged chunk" \
+	sh -c '[ "$1 $2 $3 $4" = "1 ok 0 0" ] && [ "$5" -ge 131530 ]' sh \
+	"$h_state" "$h_header" "$h_unsealed" "$h_bad" "$(jq_get "$tmp/s.json" calls.total)"
 run_ab record -o "$tmp/s.trace" "$THREADS" segv
 head_of "$tmp/s.trace"
 check "a crash: state writing, the header not sealed, only window chunks unsealed (6 threads of 8)" \

@@ -9,7 +9,8 @@
  * aborts after the work; "segv" crashes; "_exit" ends with _exit(3);
  * "closefds" closes every descriptor, then allocates 200000 chunks;
  * "signal" allocates in a SIGALRM handler while the main thread calls free;
- * "exec" execs /bin/true at the end.
+ * "exec" execs /bin/true at the end; "execfail" tries to exec a file that
+ * does not exist, then allocates 1000 chunks more.
  */
 #include <malloc.h>
 #include <pthread.h>
@@ -178,6 +179,12 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "exec")) {
 		execl("/bin/true", "true", (char *)NULL);
 		return 1;
+	} else if (!strcmp(mode, "execfail")) {
+		execl("/nonexistent/program", "program", (char *)NULL);
+		for (int i = 0; i < 1000; i++) {
+			sink = malloc(32);
+			free(sink);
+		}
 	}
 	return 0;
 }
