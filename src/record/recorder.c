@@ -243,10 +243,14 @@ static int file_reserve(int fd, uint64_t from, uint64_t to)
 {
 	static const unsigned char zeros[TRACE_CHUNK_BYTES];
 
-	if (!fallocate(fd, 0, (off_t)from, (off_t)(to - from)))
-		return 0;
-	if (errno != EOPNOTSUPP && errno != ENOSYS)
-		return errno;
+	for (;;) {
+		if (!fallocate(fd, 0, (off_t)from, (off_t)(to - from)))
+			return 0;
+		if (errno == EOPNOTSUPP || errno == ENOSYS)
+			break;  /* not here: zeros */
+		if (errno != EINTR)
+			return errno;
+	}
 	while (from < to) {
 		size_t n = to - from < sizeof(zeros) ? (size_t)(to - from) : sizeof(zeros);
 		ssize_t w = pwrite(fd, zeros, n, (off_t)from);
