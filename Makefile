@@ -137,8 +137,10 @@ BIN_OBJ = $(OBJ)
 endif
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:%.c=$(B)/%)
-# The tests' helpers: read a JSON value, write a doctored copy, check a schema.
-TOOLS = $(B)/tests/tools/jsonq $(B)/tests/tools/jsonset $(B)/tests/tools/schemacheck
+# The tests' helpers: read a JSON value, write a doctored copy, check a schema;
+# make, seal and break traces.
+TOOLS = $(B)/tests/tools/jsonq $(B)/tests/tools/jsonset $(B)/tests/tools/schemacheck \
+	$(B)/tests/tools/tracetool
 
 # The fuzz targets (tests/fuzz/fuzz_*.c), one per parser of outside input.
 # make check replays their committed corpus and crash inputs through
