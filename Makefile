@@ -235,6 +235,13 @@ $(B)/tests/record/threads: tests/record/threads.c $(B)/build-flags
 	@mkdir -p $(@D)
 	$(QUIET_LINK)$(CC) -std=c11 -D_GNU_SOURCE -pthread $(WARNINGS) $(CFLAGS) -o $@ $<
 
+# A preload that changes a file under the program reading it (tests/cli/t1403).
+FILESHIM = $(B)/tests/tools/libfileshim.so
+$(FILESHIM): tests/tools/fileshim.c $(B)/build-flags
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) -std=c11 -fPIC $(WARNINGS) $(CFLAGS) $(if $(filter 1,$(DEVELOPER)),-Werror) \
+		-shared $(LDFLAGS) -o $@ $< -ldl
+
 # The measured allocator's first calls from threads, in a program built as
 # the binary is (src/heap_interpose.c): never under a sanitizer.
 ifeq ($(SANITIZE),)
@@ -288,7 +295,7 @@ endif
 # The tests run the variant's own binary and tools ($(B)), named to them by
 # ABBUILD (tests/cli/lib.sh).
 check: deps
-	@$(MAKE) --no-print-directory $(B)/allocbench $(CHILD32_BIN) $(RECORD_LIB) $(RECORD_TEST) $(HEAP_TEST) $(UNIT_BIN) $(TOOLS) $(FUZZ_REPLAY)
+	@$(MAKE) --no-print-directory $(B)/allocbench $(CHILD32_BIN) $(RECORD_LIB) $(RECORD_TEST) $(FILESHIM) $(HEAP_TEST) $(UNIT_BIN) $(TOOLS) $(FUZZ_REPLAY)
 	@$(if $(CHILD32_BIN),:,rm -f $(B)/allocbench-child32)
 	@$(CHECK_ENV) ABBUILD=$(CURDIR)/$(B) sh tests/run.sh $(UNIT_BIN)
 

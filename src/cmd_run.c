@@ -972,7 +972,6 @@ static void read_options(int argc, char **argv, struct run_config *config, struc
  */
 static void check_replay(struct run_config *config, struct run_args *args)
 {
-	static char mean[32];
 	struct replay_plan plan;
 	struct trace trace;
 	char why[512];
@@ -998,10 +997,16 @@ static void check_replay(struct run_config *config, struct run_args *args)
 		usage_die("'%s' has no allocation to replay", config->trace_path);
 	if (!args->backends_given)
 		args->backends = RUN_DEFAULT_REPLAY_BACKENDS;
-	/* One column, at the mean size of an allocation (the memory bound's and the row's). */
-	snprintf(mean, sizeof(mean), "%llu",
-		 (unsigned long long)(config->replay.alloc_bytes / config->replay.allocs + 1));
-	args->sizes = mean;
+	/*
+	 * One column, at the mean size of an allocation (the memory bound's and
+	 * the row's): the trace's, not --sizes (whose limits are for options).
+	 */
+	free(config->sizes);
+	config->sizes = calloc(1, sizeof(*config->sizes));
+	if (!config->sizes)
+		die_out_of_memory();
+	config->sizes[0] = (size_t)(config->replay.alloc_bytes / config->replay.allocs + 1);
+	config->nsizes = 1;
 	config->total_bytes = config->replay.peak_live_bytes > config->replay.alloc_bytes /
 			      config->replay.allocs + 1 ? config->replay.peak_live_bytes :
 			      config->replay.alloc_bytes / config->replay.allocs + 1;
@@ -1039,7 +1044,8 @@ static void check_options(struct run_config *config, struct run_args *args)
 			  args->replay_threads, workload_name(config->workload));
 	if (config->workload == WORKLOAD_REPLAY)
 		check_replay(config, args);
-	parse_sizes(args->sizes, config);
+	else
+		parse_sizes(args->sizes, config);
 	parse_backends(args->backends, config);
 	if (config->weights && config->workload != WORKLOAD_RANDOM)
 		usage_die("weights in --sizes ('%s') apply to the random workload's mix, not to "
@@ -1131,11 +1137,13 @@ static int check_memory(const struct run_config *config)
 			     (unsigned long long)(need >> 20), size,
 			     (unsigned long long)(available >> 20),
 			     config->workload == WORKLOAD_REPLAY ? "" : "a smaller --total, or ");
-	return error("--total %llu bytes needs about %llu MiB (the chunks of the mix, their "
-		     "8-byte pointers, the plan and the allocator's overhead), more than the "
-		     "%llu MiB available (MemAvailable); use a smaller --total, or --force to "
-		     "measure anyway", (unsigned long long)config->total_bytes,
-		     (unsigned long long)(need >> 20), (unsigned long long)(available >> 20));
+	return error("%s needs about %llu MiB (the chunks %s, their 8-byte pointers, the plan "
+		     "and the allocator's overhead), more than the %llu MiB available "
+		     "(MemAvailable); use %s--force to measure anyway", total_subject(config),
+		     (unsigned long long)(need >> 20),
+		     config->workload == WORKLOAD_REPLAY ? "alive at its peak" : "of the mix",
+		     (unsigned long long)(available >> 20),
+		     config->workload == WORKLOAD_REPLAY ? "" : "a smaller --total, or ");
 }
 
 /*
