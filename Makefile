@@ -145,7 +145,7 @@ TOOLS = $(B)/tests/tools/jsonq $(B)/tests/tools/jsonset $(B)/tests/tools/schemac
 # The fuzz targets (tests/fuzz/fuzz_*.c), one per parser of outside input.
 # make check replays their committed corpus and crash inputs through
 # tests/fuzz/replay.c, built with the ordinary compiler.
-FUZZ_TARGETS = parse counters results
+FUZZ_TARGETS = parse counters results trace
 FUZZ_REPLAY = $(FUZZ_TARGETS:%=$(B)/tests/fuzz/replay_%)
 
 # The 32-bit measuring program of run --abi 32 (src/abi.h): the measuring
