@@ -76,9 +76,20 @@ printf 'header threads=1 lost=5 lost_why=2 lost_errno=28\nchunk\nmalloc seq=1 si
 run_ab report "$tmp/l.trace"
 check "incomplete: the calls not recorded and why" \
 	grep -q "incomplete: 5 calls not recorded (the file could not be written: No space left on device)" "$tmp/out"
-{ echo "header threads=1 state=0"; s=0; for c in $(seq 10); do
-	echo "chunk base=$s"; echo "malloc seq=$((s + 1)) size=8 ret=0x1000"; echo "free seq=$((s + 2)) ptr=0x1000"; s=$((s + 2))
-  done; } | make_trace "$tmp/w.trace" 2
+# cut_short SEALED...: 10 chunks of thread 0 in a trace cut short, those given sealed.
+cut_short() {
+	echo "header threads=1 state=0"; s=0
+	for c in 1 2 3 4 5 6 7 8 9 10; do
+		seal=0; for k in "$@"; do [ "$k" = "$c" ] && seal=1; done
+		echo "chunk base=$s seal=$seal"; echo "malloc seq=$((s + 1)) size=8 ret=0x1000"
+		echo "free seq=$((s + 2)) ptr=0x1000"; s=$((s + 2))
+	done
+}
+cut_short 1 2 | make_trace "$tmp/w.trace" 2
+run_ab report "$tmp/w.trace"
+check "cut short: its last 8 chunks unsealed (the window) read" \
+	sh -c '[ '"$rc"' = 0 ] && grep -q "8 chunks not sealed" "$1"' sh "$tmp/out"
+cut_short 1 3 | make_trace "$tmp/w.trace" 2
 refused "cut short: an unsealed chunk not among its thread's last 8 is damaged" \
 	"chunk 1 at byte 4352: not sealed \(check 0\), yet not one of thread 0's last 8 chunks" "$tmp/w.trace"
 

@@ -12,9 +12,10 @@
  *   tracetool flipany IN OUT SEED  the same, any bit of the file; prints the
  *                               offset, and "unused" when the byte means nothing
  *   tracetool make OUT VERSION  a trace from the records on standard input,
- *                               one a line (sealed when VERSION is 2):
+ *                               one a line (sealed when VERSION is 2 and
+ *                               the state not 0; else the chunks with seal=1):
  *                                 header threads=N state=S chunks=N lost=N
- *                                 chunk thread=T base=SEQ [used=N]
+ *                                 chunk thread=T base=SEQ [used=N] [seal=1]
  *                                 KIND seq=N [size= ptr= ret= align= nmemb= done=]
  *                               (KIND as trace_kind_name(); numbers decimal
  *                               or 0x...)
@@ -207,6 +208,7 @@ static void make(const char *out, unsigned version)
 	uint32_t hb = version == 1 ? TRACE_CHUNK_HEADER_V1_BYTES : (uint32_t)sizeof(struct trace_chunk);
 	char line[512];
 	uint64_t n = 0, chunks_field = UINT64_MAX;
+	int seal_chunk[64] = { 0 };
 
 	data = calloc(cap, 1);
 	size = TRACE_HEADER_BYTES;
@@ -245,6 +247,7 @@ static void make(const char *out, unsigned version)
 			prev_ptr = 0;
 			start = pos = (unsigned char *)cur + hb;
 			explicit_used = strstr(line, " used=") != NULL;
+			seal_chunk[n - 1] = (int)field(line, "seal", 0);
 			if (explicit_used)
 				cur->used = (uint32_t)field(line, "used", 0);
 			continue;
@@ -294,6 +297,9 @@ static void make(const char *out, unsigned version)
 			chunk(k)->check = trace_chunk_checksum(chunk(k));
 		header()->header_check = trace_header_checksum(header());
 	}
+	for (uint64_t k = 0; version == 2 && k < n; k++)
+		if (seal_chunk[k])
+			chunk(k)->check = trace_chunk_checksum(chunk(k));
 	save(out, data, size);
 }
 
