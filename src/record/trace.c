@@ -344,7 +344,8 @@ static int same_event(const struct trace_event *a, const struct trace_event *b)
  */
 static int chunks_order(struct reader *r, const struct trace *t, struct chunk_meta *m, size_t n)
 {
-	qsort(m, n, sizeof(*m), chunk_meta_cmp);
+	if (n)
+		qsort(m, n, sizeof(*m), chunk_meta_cmp);
 	for (size_t i = 0; i < n; i++) {
 		size_t end, kept = i;
 
@@ -651,7 +652,8 @@ static int trace_load_from(struct reader *r, struct trace *t)
 	{
 		size_t kept = 0;
 
-		qsort(metas, nmetas, sizeof(*metas), chunk_meta_first_cmp);
+		if (nmetas)
+			qsort(metas, nmetas, sizeof(*metas), chunk_meta_first_cmp);
 		for (size_t i = 0; i < nmetas; i++) {
 			if (metas[i].dropped)
 				continue;
