@@ -137,13 +137,15 @@ BIN_OBJ = $(OBJ)
 endif
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:%.c=$(B)/%)
-# The tests' helpers: read a JSON value, write a doctored copy, check a schema.
-TOOLS = $(B)/tests/tools/jsonq $(B)/tests/tools/jsonset $(B)/tests/tools/schemacheck
+# The tests' helpers: read a JSON value, write a doctored copy, check a schema;
+# make, seal and break traces.
+TOOLS = $(B)/tests/tools/jsonq $(B)/tests/tools/jsonset $(B)/tests/tools/schemacheck \
+	$(B)/tests/tools/tracetool
 
 # The fuzz targets (tests/fuzz/fuzz_*.c), one per parser of outside input.
 # make check replays their committed corpus and crash inputs through
 # tests/fuzz/replay.c, built with the ordinary compiler.
-FUZZ_TARGETS = parse counters results
+FUZZ_TARGETS = parse counters results trace
 FUZZ_REPLAY = $(FUZZ_TARGETS:%=$(B)/tests/fuzz/replay_%)
 
 # The 32-bit measuring program of run --abi 32 (src/abi.h): the measuring
@@ -236,6 +238,13 @@ $(B)/tests/record/tracehead: tests/record/tracehead.c src/record/trace_format.h 
 	@mkdir -p $(@D)
 	$(QUIET_LINK)$(CC) -std=c11 -D_GNU_SOURCE -Isrc $(WARNINGS) $(CFLAGS) -o $@ $<
 
+# A preload that changes a file under the program reading it (tests/cli/t1403).
+FILESHIM = $(B)/tests/tools/libfileshim.so
+$(FILESHIM): tests/tools/fileshim.c $(B)/build-flags
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) -std=c11 -fPIC $(WARNINGS) $(CFLAGS) $(if $(filter 1,$(DEVELOPER)),-Werror) \
+		-shared $(LDFLAGS) -o $@ $< -ldl
+
 # The measured allocator's first calls from threads, in a program built as
 # the binary is (src/heap_interpose.c): never under a sanitizer.
 ifeq ($(SANITIZE),)
@@ -289,7 +298,7 @@ endif
 # The tests run the variant's own binary and tools ($(B)), named to them by
 # ABBUILD (tests/cli/lib.sh).
 check: deps
-	@$(MAKE) --no-print-directory $(B)/allocbench $(CHILD32_BIN) $(RECORD_LIB) $(RECORD_TEST) $(HEAP_TEST) $(UNIT_BIN) $(TOOLS) $(FUZZ_REPLAY)
+	@$(MAKE) --no-print-directory $(B)/allocbench $(CHILD32_BIN) $(RECORD_LIB) $(RECORD_TEST) $(FILESHIM) $(HEAP_TEST) $(UNIT_BIN) $(TOOLS) $(FUZZ_REPLAY)
 	@$(if $(CHILD32_BIN),:,rm -f $(B)/allocbench-child32)
 	@$(CHECK_ENV) ABBUILD=$(CURDIR)/$(B) sh tests/run.sh $(UNIT_BIN)
 

@@ -638,6 +638,22 @@ static uint64_t parse_bytes_option(const char *option, const char *text)
 }
 
 /*
+ * What decides how much is alive, as a message names it: --total, or the
+ * replayed trace's peak (the user gave no --total then).
+ */
+static const char *total_subject(const struct run_config *config)
+{
+	static char buf[4200];
+
+	if (config->workload == WORKLOAD_REPLAY)
+		snprintf(buf, sizeof(buf), "trace '%s' (a peak of %llu live bytes)", config->trace_path,
+			 (unsigned long long)config->total_bytes);
+	else
+		snprintf(buf, sizeof(buf), "--total %llu", (unsigned long long)config->total_bytes);
+	return buf;
+}
+
+/*
  * Refuses (exit 2) a --total whose measurements a process cannot hold: more
  * chunks than the random workload's plan can name, or a memory bound (the
  * chunks, their pointers, the pool's blocks) beyond a 64-bit address space.
@@ -664,10 +680,10 @@ static void check_representable(const struct run_config *config)
 			char bytes[32];
 
 			if (config->backends[b]->abi == 32 && need > RUN_MAX_BOUND_BYTES_32)
-				usage_die("--total %llu cannot be measured at size %zu in a 32-bit "
+				usage_die("%s cannot be measured at size %zu in a 32-bit "
 					  "process (--abi 32): %llu chunks need up to %llu bytes, "
 					  "more than its 4 GiB address space holds beside the "
-					  "program (%llu)", total, config->sizes[i],
+					  "program (%llu)", total_subject(config), config->sizes[i],
 					  (unsigned long long)count, (unsigned long long)need,
 					  (unsigned long long)RUN_MAX_BOUND_BYTES_32);
 			if (need <= RUN_MAX_BOUND_BYTES)
@@ -676,9 +692,9 @@ static void check_representable(const struct run_config *config)
 				snprintf(bytes, sizeof(bytes), "more than 2^64");
 			else
 				snprintf(bytes, sizeof(bytes), "%llu", (unsigned long long)need);
-			usage_die("--total %llu cannot be measured at size %zu: %llu chunks with "
+			usage_die("%s cannot be measured at size %zu: %llu chunks with "
 				  "their pointers need %s bytes, more than a process can address "
-				  "(%llu)", total, config->sizes[i], (unsigned long long)count,
+				  "(%llu)", total_subject(config), config->sizes[i], (unsigned long long)count,
 				  bytes, (unsigned long long)RUN_MAX_BOUND_BYTES);
 		}
 	}
@@ -956,7 +972,6 @@ static void read_options(int argc, char **argv, struct run_config *config, struc
  */
 static void check_replay(struct run_config *config, struct run_args *args)
 {
-	static char mean[32];
 	struct replay_plan plan;
 	struct trace trace;
 	char why[512];
@@ -968,11 +983,10 @@ static void check_replay(struct run_config *config, struct run_args *args)
 			  "decides every size and how much is alive");
 	if (trace_load(config->trace_path, &trace, why, sizeof(why)))
 		usage_die("%s", why);
-	if (trace_analyze(&trace, NULL, &plan))
-		usage_die("'%s' has too many allocations to replay (or memory ran out)",
-			  config->trace_path);
+	if (trace_analyze(config->trace_path, &trace, NULL, &plan, why, sizeof(why)))
+		usage_die("%s", why);
 	config->replay = (struct run_replay){
-		.calls = trace.nevents, .steps = plan.nops, .slots = plan.nslots,
+		.calls = trace.nevents, .steps = plan.nops, .checksum = plan.checksum, .slots = plan.nslots,
 		.threads = plan.nthreads, .peak_live_bytes = plan.peak_live_bytes,
 		.alloc_bytes = plan.alloc_bytes, .allocs = plan.nallocs, .max_align = plan.max_align,
 		.cut_short = trace.header.state == TRACE_STATE_WRITING,
@@ -983,10 +997,16 @@ static void check_replay(struct run_config *config, struct run_args *args)
 		usage_die("'%s' has no allocation to replay", config->trace_path);
 	if (!args->backends_given)
 		args->backends = RUN_DEFAULT_REPLAY_BACKENDS;
-	/* One column, at the mean size of an allocation (the memory bound's and the row's). */
-	snprintf(mean, sizeof(mean), "%llu",
-		 (unsigned long long)(config->replay.alloc_bytes / config->replay.allocs + 1));
-	args->sizes = mean;
+	/*
+	 * One column, at the mean size of an allocation (the memory bound's and
+	 * the row's): the trace's, not --sizes (whose limits are for options).
+	 */
+	free(config->sizes);
+	config->sizes = calloc(1, sizeof(*config->sizes));
+	if (!config->sizes)
+		die_out_of_memory();
+	config->sizes[0] = (size_t)(config->replay.alloc_bytes / config->replay.allocs + 1);
+	config->nsizes = 1;
 	config->total_bytes = config->replay.peak_live_bytes > config->replay.alloc_bytes /
 			      config->replay.allocs + 1 ? config->replay.peak_live_bytes :
 			      config->replay.alloc_bytes / config->replay.allocs + 1;
@@ -1024,7 +1044,8 @@ static void check_options(struct run_config *config, struct run_args *args)
 			  args->replay_threads, workload_name(config->workload));
 	if (config->workload == WORKLOAD_REPLAY)
 		check_replay(config, args);
-	parse_sizes(args->sizes, config);
+	else
+		parse_sizes(args->sizes, config);
 	parse_backends(args->backends, config);
 	if (config->weights && config->workload != WORKLOAD_RANDOM)
 		usage_die("weights in --sizes ('%s') apply to the random workload's mix, not to "
@@ -1109,17 +1130,20 @@ static int check_memory(const struct run_config *config)
 	if (need <= available)
 		return 0;
 	if (size)
-		return error("--total %llu bytes needs about %llu MiB at size %zu (the chunks, "
+		return error("%s needs about %llu MiB at size %zu (the chunks, "
 			     "their 8-byte pointers and the allocator's overhead), more than "
-			     "the %llu MiB available (MemAvailable); use a smaller --total, or "
-			     "--force to measure anyway", (unsigned long long)config->total_bytes,
+			     "the %llu MiB available (MemAvailable); use %s--force to measure "
+			     "anyway", total_subject(config),
 			     (unsigned long long)(need >> 20), size,
-			     (unsigned long long)(available >> 20));
-	return error("--total %llu bytes needs about %llu MiB (the chunks of the mix, their "
-		     "8-byte pointers, the plan and the allocator's overhead), more than the "
-		     "%llu MiB available (MemAvailable); use a smaller --total, or --force to "
-		     "measure anyway", (unsigned long long)config->total_bytes,
-		     (unsigned long long)(need >> 20), (unsigned long long)(available >> 20));
+			     (unsigned long long)(available >> 20),
+			     config->workload == WORKLOAD_REPLAY ? "" : "a smaller --total, or ");
+	return error("%s needs about %llu MiB (the chunks %s, their 8-byte pointers, the plan "
+		     "and the allocator's overhead), more than the %llu MiB available "
+		     "(MemAvailable); use %s--force to measure anyway", total_subject(config),
+		     (unsigned long long)(need >> 20),
+		     config->workload == WORKLOAD_REPLAY ? "alive at its peak" : "of the mix",
+		     (unsigned long long)(available >> 20),
+		     config->workload == WORKLOAD_REPLAY ? "" : "a smaller --total, or ");
 }
 
 /*

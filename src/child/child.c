@@ -13,6 +13,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,7 +165,7 @@ int child_main(int argc, char **argv)
 	struct sample sample;
 	const struct backend *backend = NULL;
 	struct counters counters;
-	char why[256];
+	char why[1024];
 	uint64_t hwm;
 	static unsigned char wire[SAMPLE_WIRE_HEADER + sizeof(struct sample)];
 
@@ -215,12 +216,21 @@ int child_main(int argc, char **argv)
 			sample_fail(&sample, "%s", why);
 			goto send;
 		}
-		if (trace_analyze(&trace, NULL, &replay)) {
+		if (trace_analyze(req.trace_path, &trace, NULL, &replay, why, sizeof(why))) {
 			trace_release(&trace);
-			sample_fail(&sample, "out of memory making the steps of '%s'", req.trace_path);
+			sample_fail(&sample, "%s", why);
 			goto send;
 		}
 		trace_release(&trace);
+		/* The parent read it first: a trace replaced or changed since is not measured. */
+		if (replay.nops != req.trace_steps || replay.checksum != req.trace_check) {
+			sample_fail(&sample, "trace '%s' changed since allocbench read it: %" PRIu64
+				    " steps (checksum %016" PRIx64 ") now, %" PRIu64 " (%016" PRIx64
+				    ") then", req.trace_path, (uint64_t)replay.nops, replay.checksum,
+				    req.trace_steps, req.trace_check);
+			replay_plan_release(&replay);
+			goto send;
+		}
 		params->replay = &replay;
 	}
 	if (req.floor)

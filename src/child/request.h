@@ -45,6 +45,10 @@ struct child_request {
 	const char *preload_path;     /* the library LD_PRELOAD names in the child,
 					 which checks that it serves malloc; or NULL */
 	const char *trace_path;       /* replay: the trace the child reads; else NULL */
+	uint64_t trace_steps;         /* replay: the steps the parent made of it (0 else) */
+	uint64_t trace_check;         /* replay: their checksum (replay_plan): the child,
+					 which reads the trace again, fails unless it
+					 makes the same */
 	struct measure_params params; /* what the measured loop needs; its
 					 child-side pointers (plan, counters) are
 					 never sent */

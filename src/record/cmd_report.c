@@ -3,7 +3,7 @@
  * allocations as a profile (trace.h): calls by kind, sizes, the peak of
  * live bytes and chunks, lifetimes, threads and cross-thread frees, as text
  * or JSON. Exit status: 0, 1 when the report cannot be written, 2 bad
- * usage or an unreadable trace. Like the other cmd_*.c files, it may exit.
+ * usage or an unreadable, truncated or damaged trace. Like the other cmd_*.c files, it may exit.
  */
 #include "cli.h"
 #include "commands.h"
@@ -41,9 +41,27 @@ static double percent(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0;
 }
 
+/* Why calls were not recorded (header.lost_why), in words; BUF holds an errno's. */
+static const char *lost_reason(const struct trace_header *h, char *buf, size_t size)
+{
+	switch (h->lost_why) {
+	case TRACE_LOST_FULL:
+		return "the trace reached its largest size";
+	case TRACE_LOST_WRITE:
+		snprintf(buf, size, "the file could not be written: %s",
+			 h->lost_errno > 0 ? strerror(h->lost_errno) : "error unknown");
+		return buf;
+	case TRACE_LOST_NESTED:
+		return "signal handlers nested deeper than the recorder's queue";
+	default:
+		return h->version < 2 ? "the trace could not grow, or signal handlers nested too "
+			"deep: a version 1 trace does not say which" : "reason not recorded";
+	}
+}
+
 static int write_text(FILE *out, const char *path, const struct trace *t, const struct trace_stats *st)
 {
-	char bytes[64];
+	char bytes[64], reason[160];
 	uint64_t allocs = 0;
 
 	fprintf(out, "trace %s: pid %" PRIu32 ", %s, %s\n", path, t->header.pid,
@@ -52,11 +70,12 @@ static int write_text(FILE *out, const char *path, const struct trace *t, const 
 	if (t->header.state == TRACE_STATE_WRITING)
 		fprintf(out, "  cut short: the process ended without exit, exec or _exit (killed or "
 			"crashed); read up to its last complete record\n");
+	if (t->unsealed_chunks)
+		fprintf(out, "  %" PRIu64 " chunks not sealed (the recorder's window when it stopped)\n",
+			t->unsealed_chunks);
 	if (t->header.lost)
-		fprintf(out, "  %" PRIu64 " calls were not recorded (the trace could not grow, or signal "
-			"handlers nested too deep)\n", t->header.lost);
-	if (t->bad_chunks)
-		fprintf(out, "  %" PRIu64 " chunks could not be read to their end\n", t->bad_chunks);
+		fprintf(out, "  incomplete: %" PRIu64 " calls not recorded (%s)\n", t->header.lost,
+			lost_reason(&t->header, reason, sizeof(reason)));
 	fprintf(out, "  %" PRIu64 " calls in %" PRIu32 " threads, %" PRIu64 " bytes of trace "
 		"(%.2f bytes per call)\n", st->calls[0], st->nthreads, t->trace_bytes,
 		st->calls[0] ? (double)t->trace_bytes / (double)st->calls[0] : 0.0);
@@ -120,6 +139,7 @@ static int write_text(FILE *out, const char *path, const struct trace *t, const 
 static int write_json(FILE *out, const char *path, const struct trace *t, const struct trace_stats *st)
 {
 	cJSON *root = cJSON_CreateObject(), *o, *a, *item;
+	char reason[160];
 
 	if (!root)
 		return -1;
@@ -131,7 +151,11 @@ static int write_json(FILE *out, const char *path, const struct trace *t, const 
 	cJSON_AddStringToObject(o, "state", trace_state_name(t->header.state));
 	cJSON_AddBoolToObject(o, "cut_short", t->header.state == TRACE_STATE_WRITING);
 	cJSON_AddNumberToObject(o, "lost_calls", (double)t->header.lost);
-	cJSON_AddNumberToObject(o, "bad_chunks", (double)t->bad_chunks);
+	if (t->header.lost)
+		cJSON_AddStringToObject(o, "lost_why", lost_reason(&t->header, reason, sizeof(reason)));
+	else
+		cJSON_AddNullToObject(o, "lost_why");
+	cJSON_AddNumberToObject(o, "unsealed_chunks", (double)t->unsealed_chunks);
 	cJSON_AddNumberToObject(o, "bytes", (double)t->trace_bytes);
 	o = cJSON_AddObjectToObject(root, "calls");
 	for (unsigned k = 1; k < TRACE_KINDS; k++)
@@ -213,7 +237,9 @@ static void report_help(FILE *out)
 "when it happened, how long chunks lived (in calls), the threads, and the\n"
 "frees made by a thread other than the allocating one. A trace cut short\n"
 "(the program was killed or crashed) is read up to its last complete record\n"
-"and said to be cut short.\n"
+"and said to be cut short; calls the recorder could not record are counted\n"
+"with the reason. A truncated or damaged trace is refused (exit 2), the\n"
+"message saying where.\n"
 "\n"
 "options:\n", out);
 	cli_help_options(out, report_options, 25);
@@ -249,10 +275,10 @@ int cmd_report(int argc, char **argv)
 		error("%s", why);
 		return 2;
 	}
-	if (trace_analyze(&t, &st, NULL)) {
-		error("out of memory analysing '%s'", argv[optind]);
+	if (trace_analyze(argv[optind], &t, &st, NULL, why, sizeof(why))) {
+		error("%s", why);
 		trace_release(&t);
-		return 1;
+		return 2;
 	}
 	if (output_open(&out, output_path))
 		goto done;

@@ -15,6 +15,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * The most bytes a call that succeeded can have asked for, and the most
+ * that can be alive at once: what an address space holds (x86-64's with
+ * 5-level page tables is 2^57 bytes). More is a damaged trace.
+ */
+#define TRACE_SIZE_MAX ((uint64_t)1 << 56)
+#define TRACE_LIVE_MAX ((uint64_t)1 << 57)
+
+/* A thread's chunks that may be unsealed while it is written (recorder.c's WINDOW_CHUNKS). */
+#define TRACE_WINDOW_CHUNKS 8
+
 /* One recorded call. */
 struct trace_event {
 	uint64_t seq;       /* its place in the process's order */
@@ -35,7 +46,11 @@ struct trace {
 					cut short keeps the unused room it had grown by) */
 	struct trace_event *events;  /* every complete record, in seq order */
 	size_t nevents;
-	uint64_t bad_chunks;         /* chunks whose records could not all be decoded */
+	uint64_t unsealed_chunks;    /* version 2, cut short: chunks with records and no check */
+	int sealed;                  /* 1: ended, and every chunk and the header verified by its
+					checksum; 0: version 1, cut short, or a version 2 trace
+					that ended with nothing sealed (a recorder that did not
+					seal yet), checked by its fields only */
 };
 
 /* The kind's name as a C program calls it ("malloc", ...); NULL for none. */
@@ -45,12 +60,25 @@ const char *trace_kind_name(unsigned kind);
 const char *trace_state_name(uint32_t state);
 
 /*
- * Reads the trace at PATH into *T. A trace cut short (the process killed
- * or crashed) is read up to its last complete record. Returns 0, or -1
- * with WHY (WHY_SIZE bytes) saying what is wrong: not readable, not a
- * trace, another version.
+ * Reads the trace at PATH into *T, with pread() (a file that shrinks
+ * meanwhile is an error, never a signal), believing nothing: every field
+ * is checked against the header and the file, version 2's checksums
+ * verified (an unsealed chunk only in a trace cut short, among its
+ * thread's last TRACE_WINDOW_CHUNKS), each thread's chunks must follow on
+ * from seq 0, each place in the order be taken once, a realloc end after it
+ * starts, a successful call's size and alignment fit an address space.
+ * A trace cut short (the process killed or crashed: state WRITING) is read
+ * up to its last complete record. Returns 0, or -1 with WHY (WHY_SIZE
+ * bytes) a message naming the trace and what is wrong, where: "trace 'x'
+ * is truncated: ...", "trace 'x' is damaged: chunk 12 at byte 49408:
+ * thread 4294967295 out of range (1 thread)", not a trace, another
+ * version, not readable.
  */
 int trace_load(const char *path, struct trace *t, char *why, size_t why_size);
+
+/* trace_load() on SIZE bytes at DATA, a trace called NAME in messages (the fuzz target). */
+int trace_load_buffer(const char *name, const void *data, size_t size, struct trace *t, char *why,
+		      size_t why_size);
 
 /* Frees what trace_load() allocated. */
 void trace_release(struct trace *t);
@@ -120,7 +148,7 @@ struct replay_plan {
 	uint32_t nthreads;
 	uint64_t peak_live_bytes;  /* of the sequence; equals trace_stats.peak_live_bytes */
 	uint64_t live_bytes_end;
-	uint64_t checksum;         /* FNV-1a of the steps */
+	uint64_t checksum;         /* FNV-1a of the steps (kind, alignment, slot, thread, size) */
 	uint64_t skipped;          /* calls with nothing to replay: failures, free(NULL), unknown frees */
 	uint64_t alloc_bytes;      /* bytes of every allocating step (realloc's new size included) */
 	uint64_t nallocs;          /* allocating steps */
@@ -128,12 +156,14 @@ struct replay_plan {
 };
 
 /*
- * Goes through T's calls in order, following each chunk from its
- * allocation to its free by address, and fills *STATS (may be NULL) and
- * *PLAN (may be NULL). Returns 0, or -1 when out of memory or the trace
- * has more allocations than a slot can number.
+ * Goes through T (read from NAME by trace_load()) in order, following each
+ * chunk from its allocation to its free by address, and fills *STATS (may
+ * be NULL) and *PLAN (may be NULL). Returns 0, or -1 with WHY (WHY_SIZE
+ * bytes) naming the trace: damaged (more bytes alive at once than
+ * TRACE_LIVE_MAX), more calls than a slot can number, out of memory.
  */
-int trace_analyze(const struct trace *t, struct trace_stats *stats, struct replay_plan *plan);
+int trace_analyze(const char *name, const struct trace *t, struct trace_stats *stats,
+		  struct replay_plan *plan, char *why, size_t why_size);
 
 void trace_stats_release(struct trace_stats *stats);
 void replay_plan_release(struct replay_plan *plan);

@@ -5,7 +5,7 @@
 # sanitizers under make SANITIZE=...): a crash fixed once stays fixed.
 . "$(dirname "$0")/lib.sh"
 
-for t in parse counters results; do
+for t in parse counters results trace; do
 	bin=$ABBUILD/tests/fuzz/replay_$t
 	if [ ! -x "$bin" ]; then
 		not_ok "replay $t" "$bin is not built (make check builds it)"

@@ -79,7 +79,7 @@ expect_usage "report without a trace" "needs one trace" report
 expect_usage "report with an invalid --format" "invalid --format 'xml'" report -f xml "$tmp/none"
 printf 'not a trace at all, but long enough to have a header: %0300d\n' 0 >"$tmp/bad.trace"
 expect_usage "report of a file that is not a trace" "is not an allocbench trace" report "$tmp/bad.trace"
-expect_usage "report of a missing file" "cannot read '$tmp/none'" report "$tmp/none"
+expect_usage "report of a missing file" "cannot read trace '$tmp/none'" report "$tmp/none"
 
 run_ab record -o "$tmp/x.trace" no-such-command-here
 check "a COMMAND not found exits 127 and says so" \

@@ -86,6 +86,7 @@ static const char *write_trace(uint32_t state, const char *name, uint32_t versio
 	u32 = 4096; memcpy(file + 16, &u32, 4);
 	memcpy(file + 20, &state, 4);
 	memcpy(file + 24, &u64, 8);
+	u32 = 2; memcpy(file + 68, &u32, 4);  /* threads */
 	snprintf(path, sizeof(path), "/tmp/test_trace.%ld.%s", (long)getpid(), name);
 	f = fopen(path, "wb");
 	if (!f || fwrite(file, 1, 256 + nchunks * 4096, f) != 256 + nchunks * 4096 || fclose(f))
@@ -137,7 +138,7 @@ int main(void)
 	CHECK("calloc's size is nmemb * size", t.events[6].size == 16 && t.events[6].align == 2);
 	CHECK("cut short: the header's state", t.header.state == TRACE_STATE_WRITING &&
 	      !strcmp(trace_state_name(t.header.state), "cut short"));
-	CHECK("it analyses", !trace_analyze(&t, &st, &plan));
+	CHECK("it analyses", !trace_analyze(path, &t, &st, &plan, why, sizeof(why)));
 	CHECK("calls by kind", st.calls[TRACE_MALLOC] == 3 && st.calls[TRACE_REALLOC] == 1 &&
 	      st.calls[TRACE_FREE] == 4 && st.calls[TRACE_CALLOC] == 1 && st.calls[0] == 9);
 	CHECK("free(NULL) counted, no unknown free (the reused address resolved)",
@@ -165,13 +166,12 @@ int main(void)
 	trace_release(&t);
 	unlink(path);
 
-	/* A chunk whose used exceeds its payload is counted bad, the others read. */
+	/* A chunk whose used exceeds its payload: the trace is damaged, saying where. */
 	memset(file + 256 + 4096, 0xff, 4);
 	path = write_trace(TRACE_STATE_EXIT, "b", 1, "ABTRACE");
-	CHECK("a bad chunk: counted, the other read", path && !trace_load(path, &t, why, sizeof(why)) &&
-	      t.bad_chunks == 1 && t.nevents == 5 &&
-	      !strcmp(trace_state_name(t.header.state), "complete (exit)"));
-	trace_release(&t);
+	CHECK("a bad chunk: the trace is refused, naming the chunk and the field",
+	      path && trace_load(path, &t, why, sizeof(why)) &&
+	      strstr(why, "is damaged: chunk 1 at byte 4352: used 4294967295"));
 	unlink(path);
 
 	/*
@@ -203,17 +203,21 @@ int main(void)
 	CHECK("a window and its copy: each call once, in order",
 	      path && !trace_load(path, &t, why, sizeof(why)) && t.nevents == 5 &&
 	      t.events[0].seq == 1 && t.events[3].seq == 4 && t.events[4].seq == 5 &&
-	      t.events[4].size == 8 && t.events[4].ret == 0x1000 && t.bad_chunks == 0);
+	      t.events[4].size == 8 && t.events[4].ret == 0x1000);
 	trace_release(&t);
 	unlink(path);
 
-	path = write_trace(TRACE_STATE_EXIT, "c", 2, "ABTRACE");
+	path = write_trace(TRACE_STATE_EXIT, "c", 3, "ABTRACE");
 	CHECK("another version is refused, naming it", path && trace_load(path, &t, why, sizeof(why)) &&
-	      strstr(why, "version 2"));
+	      strstr(why, "version is 3"));
 	unlink(path);
-	path = write_trace(TRACE_STATE_EXIT, "d", 1, "XBTRACE");
+	path = write_trace(TRACE_STATE_EXIT, "d", 1, "XYZRACE");
 	CHECK("no magic: not a trace", path && trace_load(path, &t, why, sizeof(why)) &&
 	      strstr(why, "is not an allocbench trace"));
+	unlink(path);
+	path = write_trace(TRACE_STATE_EXIT, "d", 1, "XBTRACE");
+	CHECK("a magic one byte off: damaged", path && trace_load(path, &t, why, sizeof(why)) &&
+	      strstr(why, "is damaged: byte 0 of its magic"));
 	unlink(path);
 	CHECK("a missing file: cannot read it", trace_load("/nonexistent/trace", &t, why, sizeof(why)) &&
 	      strstr(why, "cannot read"));

@@ -1,0 +1,151 @@
+/*
+ * fuzz_trace.c - libFuzzer target for the trace reader (trace_load_buffer())
+ * and what report and replay do with what it accepts (trace_analyze()).
+ *
+ * Its mutator knows the format (trace_format.h): besides libFuzzer's byte
+ * mutations it sets the fields issue 25 found believed (a chunk's thread,
+ * used and base, the header's threads, chunks and state), and then, most of
+ * the time, seals the result again (each chunk's check and the header's), so
+ * that mutations get past the checksums to the checks of every field: a
+ * record's size, alignment, realloc order, a thread index.
+ */
+#include "record/trace.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
+/* libFuzzer's own; absent from tests/fuzz/replay.c, which never mutates. */
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size) __attribute__((weak));
+
+static volatile uint64_t walked;
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct trace t;
+	struct trace_stats st;
+	struct replay_plan plan;
+	char why[512];
+	uint64_t sum = 0;
+
+	if (trace_load_buffer("fuzz.trace", data, size, &t, why, sizeof(why)))
+		return 0;
+	if (!trace_analyze("fuzz.trace", &t, &st, &plan, why, sizeof(why))) {
+		for (uint32_t i = 0; i < st.nthreads; i++)
+			sum += st.threads[i].calls;
+		for (size_t i = 0; i < plan.nops; i++)
+			sum += plan.ops[i].slot + plan.ops[i].align_log2;
+		/* What the replay relies on: every slot and thread in range. */
+		for (size_t i = 0; i < plan.nops; i++)
+			if (plan.ops[i].slot >= plan.nslots || plan.ops[i].thread >= plan.nthreads)
+				abort();
+		trace_stats_release(&st);
+		replay_plan_release(&plan);
+	}
+	walked = walked + sum;
+	trace_release(&t);
+	return 0;
+}
+
+static uint32_t rnd(unsigned *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return *seed >> 8;
+}
+
+static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
+static void put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
+
+static uint32_t interesting32(unsigned *seed, uint32_t near)
+{
+	static const uint32_t values[] = { 0, 1, 2, 7, 8, 0x7fffffff, 0x80000000, 0xffffffff,
+		TRACE_PAYLOAD_BYTES, TRACE_PAYLOAD_BYTES + 1 };
+
+	return rnd(seed) & 1 ? values[rnd(seed) % (sizeof(values) / sizeof(values[0]))] :
+	       near + (rnd(seed) % 5) - 2;
+}
+
+/* Seals a version 2 DATA (SIZE bytes) as trace_format.h says: every chunk, then the header. */
+static void reseal(uint8_t *data, size_t size)
+{
+	struct trace_header h;
+	uint64_t n;
+
+	if (size < TRACE_HEADER_BYTES)
+		return;
+	memcpy(&h, data, sizeof(h));
+	if (h.version != 2)
+		return;
+	n = (size - TRACE_HEADER_BYTES) / TRACE_CHUNK_BYTES;
+	if (h.chunks < n)
+		n = h.chunks;
+	for (uint64_t k = 0; k < n; k++) {
+		uint8_t *c = data + TRACE_HEADER_BYTES + k * TRACE_CHUNK_BYTES;
+		struct trace_chunk *chunk = malloc(TRACE_CHUNK_BYTES);
+
+		if (!chunk)
+			return;
+		memcpy(chunk, c, TRACE_CHUNK_BYTES);
+		if (chunk->used <= TRACE_PAYLOAD_BYTES)
+			put64(c + offsetof(struct trace_chunk, check), trace_chunk_checksum(chunk));
+		free(chunk);
+	}
+	if (h.state != TRACE_STATE_WRITING) {
+		struct trace_header *whole = malloc(TRACE_HEADER_BYTES);
+
+		if (!whole)
+			return;
+		memcpy(whole, data, TRACE_HEADER_BYTES);
+		put64(data + offsetof(struct trace_header, header_check), trace_header_checksum(whole));
+		free(whole);
+	}
+}
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+	uint32_t choice = rnd(&seed) % 8;
+	uint64_t nchunks = size > TRACE_HEADER_BYTES ? (size - TRACE_HEADER_BYTES) / TRACE_CHUNK_BYTES : 0;
+	uint32_t chunk_header = size >= 12 && data[8] == 1 ? TRACE_CHUNK_HEADER_V1_BYTES :
+				(uint32_t)sizeof(struct trace_chunk);
+
+	if (choice < 3 && LLVMFuzzerMutate) {
+		/* libFuzzer's bytes, in a chunk's records most of the time. */
+		size = LLVMFuzzerMutate(data, size, max_size);
+	} else if (choice < 6 && nchunks) {
+		uint8_t *c = data + TRACE_HEADER_BYTES + (rnd(&seed) % nchunks) * TRACE_CHUNK_BYTES;
+		uint32_t v;
+
+		switch (rnd(&seed) % 4) {
+		case 0:  /* thread */
+			memcpy(&v, c + 4, 4);
+			put32(c + 4, interesting32(&seed, v));
+			break;
+		case 1:  /* used */
+			memcpy(&v, c, 4);
+			put32(c, interesting32(&seed, v));
+			break;
+		case 2:  /* base_seq */
+			put64(c + 8, (uint64_t)interesting32(&seed, 0));
+			break;
+		default: /* a byte of a record: a size, an alignment, a realloc's done */
+			c[chunk_header + rnd(&seed) % (TRACE_CHUNK_BYTES - chunk_header)] ^=
+				(uint8_t)(1u << (rnd(&seed) % 8));
+			break;
+		}
+	} else if (size >= TRACE_HEADER_BYTES) {
+		static const size_t fields[] = { offsetof(struct trace_header, threads),
+			offsetof(struct trace_header, chunks), offsetof(struct trace_header, state),
+			offsetof(struct trace_header, lost_why), offsetof(struct trace_header, version) };
+		size_t at = fields[rnd(&seed) % (sizeof(fields) / sizeof(fields[0]))];
+		uint32_t v;
+
+		memcpy(&v, data + at, 4);
+		put32(data + at, interesting32(&seed, v));
+	}
+	if (rnd(&seed) % 4)
+		reseal(data, size);
+	return size;
+}
