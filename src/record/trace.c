@@ -56,8 +56,6 @@ struct reader {
 	uint64_t size;                 /* the file's size when it was opened */
 	char *why;
 	size_t why_size;
-	int unsealed;                  /* version 2 ended without header_check (header_check()) */
-	uint64_t sealed_chunks;        /* chunks whose check verified */
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -378,12 +376,7 @@ static int chunks_order(struct reader *r, const struct trace *t, struct chunk_me
 				    "'s first chunk starts after seq %" PRIu64 ", not 0 (its chunks "
 				    "before are missing)", m[i].index, chunk_at(m[i].index),
 				    m[i].thread, m[i].base_seq);
-		/*
-		 * A trace cut short with no chunk sealed at all was written by a
-		 * recorder that does not seal yet: its chunks are checked by their
-		 * fields, as version 1's are.
-		 */
-		if (t->header.version >= 2 && !r->unsealed && r->sealed_chunks) {
+		if (t->header.version >= 2) {
 			size_t left = 0;
 
 			for (size_t j = end; j-- > i;) {
@@ -484,12 +477,9 @@ static int header_check(struct reader *r, const unsigned char *raw, struct trace
 			    "reads versions 1 and 2)", h->version);
 	}
 	if (h->version >= 2 && h->state != TRACE_STATE_WRITING && !h->header_check) {
-		/*
-		 * Ended, and not sealed: written by the recorder of version 2's
-		 * layout before it sealed anything. Read as version 1 is, by its
-		 * fields, provided no chunk is sealed either (trace_load_from()).
-		 */
-		r->unsealed = 1;
+		/* The recorder seals the header as it marks the end: a state without one is damage. */
+		return fail(r, "is damaged: its header says it ended (%s) but is not sealed "
+			    "(header_check 0)", trace_state_name(h->state));
 	} else if (h->version >= 2 && h->state != TRACE_STATE_WRITING) {
 		/* Sealed when it ended: every other field is checked by it. */
 		if (h->header_check != trace_header_checksum(whole))
@@ -609,14 +599,7 @@ static int trace_load_from(struct reader *r, struct trace *t)
 				     "does not match", k + i, chunk_at(k + i));
 				goto out;
 			}
-			if (t->header.version >= 2 && c.check)
-				r->sealed_chunks++;
-			if (r->unsealed && c.check) {
-				fail(r, "is damaged: chunk %" PRIu64 " at byte %" PRIu64 ": sealed, in a trace "
-				     "whose header is not (header_check 0)", k + i, chunk_at(k + i));
-				goto out;
-			}
-			if (t->header.version >= 2 && !c.check && !r->unsealed) {
+			if (t->header.version >= 2 && !c.check) {
 				if (t->header.state != TRACE_STATE_WRITING) {
 					fail(r, "is damaged: chunk %" PRIu64 " at byte %" PRIu64 ": not sealed "
 					     "(check 0) in a trace that ended (%s)", k + i, chunk_at(k + i),
@@ -647,7 +630,7 @@ static int trace_load_from(struct reader *r, struct trace *t)
 	}
 	if (chunks_order(r, t, metas, nmetas) || seqs_unique(r, t, metas, nmetas))
 		goto out;
-	t->sealed = t->header.version >= 2 && !r->unsealed && t->header.state != TRACE_STATE_WRITING;
+	t->sealed = t->header.version >= 2 && t->header.state != TRACE_STATE_WRITING;
 	/* Keep one copy of each chunk's records, in the process's order. */
 	{
 		size_t kept = 0;
