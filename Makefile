@@ -233,6 +233,19 @@ $(B)/tests/record/threads: tests/record/threads.c $(B)/build-flags
 	@mkdir -p $(@D)
 	$(QUIET_LINK)$(CC) -std=c11 -D_GNU_SOURCE -pthread $(WARNINGS) $(CFLAGS) -o $@ $<
 
+# The reference of the exactness test (tests/cli/t0017-exact.sh): a plain
+# fill with the project's pool and arena, never under a sanitizer (its
+# malloc must be the one allocbench measures); 32-bit too where the 32-bit
+# measuring program is built.
+EXACT_SRC = tests/exact/plain.c src/child/pool.c src/child/arena.c src/probe.c src/util.c
+EXACT_TEST = $(B)/tests/exact/plain $(if $(CHILD32_BIN),$(B)/tests/exact/plain32)
+$(B)/tests/exact/plain: $(EXACT_SRC) $(B)/build-flags
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) -std=c11 -D_GNU_SOURCE -Isrc -Isrc/child $(WARNINGS) $(CFLAGS) -o $@ $(EXACT_SRC)
+$(B)/tests/exact/plain32: $(EXACT_SRC) $(B)/build-flags
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) -m32 -std=c11 -D_GNU_SOURCE -Isrc -Isrc/child $(WARNINGS) $(CFLAGS) -o $@ $(EXACT_SRC)
+
 # The measured allocator's first calls from threads, in a program built as
 # the binary is (src/heap_interpose.c): never under a sanitizer.
 ifeq ($(SANITIZE),)
@@ -286,7 +299,7 @@ endif
 # The tests run the variant's own binary and tools ($(B)), named to them by
 # ABBUILD (tests/cli/lib.sh).
 check: deps
-	@$(MAKE) --no-print-directory $(B)/allocbench $(CHILD32_BIN) $(RECORD_LIB) $(RECORD_TEST) $(HEAP_TEST) $(UNIT_BIN) $(TOOLS) $(FUZZ_REPLAY)
+	@$(MAKE) --no-print-directory $(B)/allocbench $(CHILD32_BIN) $(RECORD_LIB) $(RECORD_TEST) $(HEAP_TEST) $(EXACT_TEST) $(UNIT_BIN) $(TOOLS) $(FUZZ_REPLAY)
 	@$(if $(CHILD32_BIN),:,rm -f $(B)/allocbench-child32)
 	@$(CHECK_ENV) ABBUILD=$(CURDIR)/$(B) sh tests/run.sh $(UNIT_BIN)
 
