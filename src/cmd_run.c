@@ -1173,6 +1173,11 @@ static void settings_of_config(const struct run_config *config, struct compare_s
 	}
 	if (config->workload == WORKLOAD_THREADS)
 		out->threads = config->threads;
+	if (config->workload == WORKLOAD_REPLAY) {
+		out->replay_threads = config->replay_per_thread ? "per-thread" : "global";
+		compare_settings_trace(out, config->replay.calls, config->replay.steps,
+				       config->replay.threads, config->replay.peak_live_bytes);
+	}
 	if (config->workload == WORKLOAD_RANDOM) {
 		size_t used = 0;
 
@@ -1216,7 +1221,7 @@ static int load_report(const struct run_report *report, const char *name,
 /* Whether a run with CONFIG measures ROW's backend and size. */
 static int measures(const struct run_config *config, const struct result_row *row)
 {
-	int size_found = config->workload == WORKLOAD_RANDOM && row->size == 0;
+	int size_found = workload_one_column(config->workload) && row->size == 0;
 
 	for (size_t i = 0; i < config->nsizes && !size_found; i++)
 		size_found = config->sizes[i] == row->size;
