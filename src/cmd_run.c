@@ -1050,7 +1050,6 @@ static void check_options(struct run_config *config, struct run_args *args)
 				  "nothing would be allocated", config->sizes[i],
 				  (unsigned long long)config->total_bytes);
 	check_representable(config);
-	check_outputs(config);
 }
 
 /*
@@ -1066,6 +1065,7 @@ static void parse_run(int argc, char **argv, struct run_config *config)
 	config->argc = argc;
 	config->argv = argv;
 	read_options(argc, argv, config, &args);
+	check_outputs(config);  /* before any input is read */
 	check_options(config, &args);
 }
 
