@@ -157,8 +157,8 @@ static const struct cli_option run_options[] = {
 	  "table)"),
 	CLI_OPT_OUTPUT(
 	  "write the report to FILE (via a temporary file that\n"
-	  "is renamed into place; through a link, its target)\n"
-	  "instead of standard output"),
+	  "is linked into place; through a link, its target)\n"
+	  "instead of standard output; not an input's file"),
 	CLI_OPT('l', "label", "TEXT",
 	  "what this run is of (\"before the fix\"): kept in the\n"
 	  "report, shown by show, compare and plot"),
