@@ -346,13 +346,14 @@ static int file_id_of(const struct output_use *use, struct file_id *id)
 
 /*
  * 1 when A and B are one file that writing one would spoil for the other:
- * not a character device (a terminal, a null device), which takes any
- * number of writers.
+ * not a character device (a terminal, a null device) nor a socket, which
+ * take any number of readers and writers.
  */
 static int same_file(const struct file_id *a, const struct file_id *b)
 {
 	if (a->exists && b->exists)
-		return a->dev == b->dev && a->ino == b->ino && !S_ISCHR(a->mode);
+		return a->dev == b->dev && a->ino == b->ino && !S_ISCHR(a->mode) &&
+		       !S_ISSOCK(a->mode);
 	return a->target && b->target && !strcmp(a->target, b->target);
 }
 

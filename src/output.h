@@ -56,7 +56,7 @@ struct output_use {
  * the other wrote. Files are compared by device and inode with their links
  * followed (symbolic and hard links, /dev/stdout), an output that does not
  * exist yet by the path it will be created at; a character device (a
- * terminal, a null device) takes any number of writers. Call it before
+ * terminal, a null device) or a socket takes any number of writers. Call it before
  * reading or writing anything. Returns 0, or -1 after printing an error
  * that names both.
  */
