@@ -137,10 +137,10 @@ BIN_OBJ = $(OBJ)
 endif
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 UNIT_BIN = $(UNIT_SRC:%.c=$(B)/%)
-# The tests' helpers: read a JSON value, write a doctored copy, check a schema;
-# make, seal and break traces.
+# The tests' helpers: read a JSON value, write a doctored copy, write damaged
+# copies, check a schema; make, seal and break traces.
 TOOLS = $(B)/tests/tools/jsonq $(B)/tests/tools/jsonset $(B)/tests/tools/schemacheck \
-	$(B)/tests/tools/tracetool
+	$(B)/tests/tools/jsonmutate $(B)/tests/tools/tracetool
 
 # The fuzz targets (tests/fuzz/fuzz_*.c), one per parser of outside input.
 # make check replays their committed corpus and crash inputs through
@@ -245,6 +245,19 @@ $(FILESHIM): tests/tools/fileshim.c $(B)/build-flags
 	$(QUIET_LINK)$(CC) -std=c11 -fPIC $(WARNINGS) $(CFLAGS) $(if $(filter 1,$(DEVELOPER)),-Werror) \
 		-shared $(LDFLAGS) -o $@ $< -ldl
 
+# The reference of the exactness test (tests/cli/t0017-exact.sh): a plain
+# fill with the project's pool and arena, never under a sanitizer (its
+# malloc must be the one allocbench measures); 32-bit too where the 32-bit
+# measuring program is built.
+EXACT_SRC = tests/exact/plain.c src/child/pool.c src/child/arena.c src/probe.c src/util.c
+EXACT_TEST = $(B)/tests/exact/plain $(if $(CHILD32_BIN),$(B)/tests/exact/plain32)
+$(B)/tests/exact/plain: $(EXACT_SRC) $(B)/build-flags
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) -std=c11 -D_GNU_SOURCE -Isrc -Isrc/child $(WARNINGS) $(CFLAGS) -o $@ $(EXACT_SRC)
+$(B)/tests/exact/plain32: $(EXACT_SRC) $(B)/build-flags
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) -m32 -std=c11 -D_GNU_SOURCE -Isrc -Isrc/child $(WARNINGS) $(CFLAGS) -o $@ $(EXACT_SRC)
+
 # The measured allocator's first calls from threads, in a program built as
 # the binary is (src/heap_interpose.c): never under a sanitizer.
 ifeq ($(SANITIZE),)
@@ -298,7 +311,7 @@ endif
 # The tests run the variant's own binary and tools ($(B)), named to them by
 # ABBUILD (tests/cli/lib.sh).
 check: deps
-	@$(MAKE) --no-print-directory $(B)/allocbench $(CHILD32_BIN) $(RECORD_LIB) $(RECORD_TEST) $(FILESHIM) $(HEAP_TEST) $(UNIT_BIN) $(TOOLS) $(FUZZ_REPLAY)
+	@$(MAKE) --no-print-directory $(B)/allocbench $(CHILD32_BIN) $(RECORD_LIB) $(RECORD_TEST) $(FILESHIM) $(HEAP_TEST) $(EXACT_TEST) $(UNIT_BIN) $(TOOLS) $(FUZZ_REPLAY)
 	@$(if $(CHILD32_BIN),:,rm -f $(B)/allocbench-child32)
 	@$(CHECK_ENV) ABBUILD=$(CURDIR)/$(B) sh tests/run.sh $(UNIT_BIN)
 

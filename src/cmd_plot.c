@@ -51,7 +51,7 @@ static const struct cli_option plot_options[] = {
 	  "panel per metric (default)"),
 	CLI_OPT_OUTPUT(
 	  "write the SVG to FILE (via a temporary file that is\n"
-	  "renamed into place) instead of standard output"),
+	  "linked into place) instead of standard output"),
 	CLI_OPT_HELP,
 	CLI_OPTIONS_END,
 };

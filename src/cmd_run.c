@@ -157,8 +157,8 @@ static const struct cli_option run_options[] = {
 	  "table)"),
 	CLI_OPT_OUTPUT(
 	  "write the report to FILE (via a temporary file that\n"
-	  "is renamed into place; through a link, its target)\n"
-	  "instead of standard output"),
+	  "is linked into place; through a link, its target)\n"
+	  "instead of standard output; not an input's file"),
 	CLI_OPT('l', "label", "TEXT",
 	  "what this run is of (\"before the fix\"): kept in the\n"
 	  "report, shown by show, compare and plot"),
@@ -780,26 +780,36 @@ static void set_export(struct run_config *config, size_t index, const char *path
 }
 
 /*
- * Refuses (exit 2) one file given to two of -o and the --export options:
- * the second write would replace the first.
+ * Refuses (exit 2) one file given to two of -o (standard output without
+ * it) and the --export options, the second write would replace the first;
+ * or one of them that is an input (--trace, --baseline, a --preload
+ * library): it would be destroyed. By device and inode, not by name.
  */
-static void check_exports(const struct run_config *config)
+static void check_outputs(const struct run_config *config)
 {
+	struct output_use *uses = calloc(3 + RUN_MAX_EXPORTS + config->npreloads, sizeof(*uses));
+	size_t n = 0;
+
+	if (!uses)
+		die_out_of_memory();
+	uses[n++] = (struct output_use){ config->output_path ? config->output_path : "-",
+					 config->output_path ? "--output" : "the report", 1 };
 	for (size_t i = 0; i < RUN_MAX_EXPORTS; i++) {
 		const struct run_export *e = &config->exports[i];
 
-		if (!e->path)
-			continue;
-		if (!strcmp(e->path, "-"))
+		if (e->path && !strcmp(e->path, "-"))
 			usage_die("%s '-': standard output holds the --format report; "
 				  "name a file", e->option);
-		if (config->output_path && !strcmp(config->output_path, e->path))
-			usage_die("'%s' is given to both --output and %s", e->path, e->option);
-		for (size_t k = 0; k < i; k++)
-			if (config->exports[k].path && !strcmp(config->exports[k].path, e->path))
-				usage_die("'%s' is given to both %s and %s", e->path,
-					  config->exports[k].option, e->option);
+		uses[n++] = (struct output_use){ e->path, e->option, 1 };
 	}
+	uses[n++] = (struct output_use){ config->trace_path, "--trace", 0 };
+	uses[n++] = (struct output_use){ config->baseline_path, "--baseline", 0 };
+	for (size_t i = 0; i < config->npreloads; i++)
+		if (config->preloads[i]->from_option)
+			uses[n++] = (struct output_use){ config->preloads[i]->path, "--preload", 0 };
+	if (output_refuse_same(uses, n))
+		exit(2);
+	free(uses);
 }
 
 /* Reads the options of ARGV into *CONFIG and *ARGS; exits 2 on a bad one. */
@@ -1061,7 +1071,6 @@ static void check_options(struct run_config *config, struct run_args *args)
 				  "nothing would be allocated", config->sizes[i],
 				  (unsigned long long)config->total_bytes);
 	check_representable(config);
-	check_exports(config);
 }
 
 /*
@@ -1077,6 +1086,7 @@ static void parse_run(int argc, char **argv, struct run_config *config)
 	config->argc = argc;
 	config->argv = argv;
 	read_options(argc, argv, config, &args);
+	check_outputs(config);  /* before any input is read */
 	check_options(config, &args);
 }
 
@@ -1187,6 +1197,11 @@ static void settings_of_config(const struct run_config *config, struct compare_s
 	}
 	if (config->workload == WORKLOAD_THREADS)
 		out->threads = config->threads;
+	if (config->workload == WORKLOAD_REPLAY) {
+		out->replay_threads = config->replay_per_thread ? "per-thread" : "global";
+		compare_settings_trace(out, config->replay.calls, config->replay.steps,
+				       config->replay.threads, config->replay.peak_live_bytes);
+	}
 	if (config->workload == WORKLOAD_RANDOM) {
 		size_t used = 0;
 
@@ -1230,7 +1245,7 @@ static int load_report(const struct run_report *report, const char *name,
 /* Whether a run with CONFIG measures ROW's backend and size. */
 static int measures(const struct run_config *config, const struct result_row *row)
 {
-	int size_found = config->workload == WORKLOAD_RANDOM && row->size == 0;
+	int size_found = workload_one_column(config->workload) && row->size == 0;
 
 	for (size_t i = 0; i < config->nsizes && !size_found; i++)
 		size_found = config->sizes[i] == row->size;

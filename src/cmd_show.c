@@ -19,7 +19,7 @@ static const struct cli_option show_options[] = {
 	  "text (default: the tables a run prints), markdown\n"
 	  "or csv"),
 	CLI_OPT_OUTPUT(
-	  "write to FILE (via a temporary file renamed into\n"
+	  "write to FILE (via a temporary file linked into\n"
 	  "place) instead of standard output"),
 	CLI_OPT_HELP,
 	CLI_OPTIONS_END,
@@ -39,8 +39,9 @@ static void show_help(FILE *out)
 	cli_help_options(out, show_options, 25);
 	fputs(
 "\n"
-"Exit status: 0, 1 the output could not be written, 2 bad usage or a file\n"
-"that is not an allocbench report.\n", out);
+"Exit status: 0, 1 the output could not be written, 2 bad usage, an output\n"
+"that is one of the reports, or a file that is not an allocbench report (or\n"
+"whose rows do not match its config.backends and config.sizes).\n", out);
 }
 
 static const struct report_writer show_writers[] = {

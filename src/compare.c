@@ -117,6 +117,18 @@ int compare_settings_of_file(const struct result_file *file, struct compare_sett
 		results_file_numbers(file, "config.sizes", out->sizes, sizeof(out->sizes));
 		results_file_numbers(file, "config.weights", out->weights, sizeof(out->weights));
 	}
+	if (!strcmp(file->workload, "replay")) {
+		double calls, steps, threads, peak;
+
+		out->replay_threads = results_file_string(file, "config.replay.threads_mode");
+		if (!results_file_number(file, "config.replay.calls", &calls) &&
+		    !results_file_number(file, "config.replay.steps", &steps) &&
+		    !results_file_number(file, "config.replay.threads", &threads) &&
+		    !results_file_number(file, "config.replay.peak_live_bytes", &peak) &&
+		    calls >= 0 && steps >= 0 && threads >= 0 && peak >= 0)
+			compare_settings_trace(out, (uint64_t)calls, (uint64_t)steps,
+					       (uint64_t)threads, (uint64_t)peak);
+	}
 	out->jobs = 1;
 	if (!results_file_number(file, "config.jobs", &v)) {
 		if (v < 1 || v > RUN_MAX_JOBS || v != floor(v))
@@ -125,6 +137,15 @@ int compare_settings_of_file(const struct result_file *file, struct compare_sett
 		out->jobs = (unsigned)v;
 	}
 	return 0;
+}
+
+void compare_settings_trace(struct compare_settings *out, uint64_t calls, uint64_t steps,
+			    uint64_t threads, uint64_t peak_live_bytes)
+{
+	snprintf(out->trace, sizeof(out->trace), "a trace of %llu calls (%llu steps), %llu "
+		 "threads, peak live %llu bytes", (unsigned long long)calls,
+		 (unsigned long long)steps, (unsigned long long)threads,
+		 (unsigned long long)peak_live_bytes);
 }
 
 static int differ(const char *setting, const char *baseline_value, const char *baseline_name,
@@ -175,6 +196,12 @@ int compare_settings_check(const struct compare_settings *b, const char *b_name,
 		snprintf(cv, sizeof(cv), "%.0f", c->seed);
 		return differ("seed (--seed)", bv, b_name, cv, c_name);
 	}
+	/* A replay: one trace, replayed the same way; another is another experiment. */
+	if (b->replay_threads && c->replay_threads && strcmp(b->replay_threads, c->replay_threads))
+		return differ("replay thread mode (--replay-threads)", b->replay_threads, b_name,
+			      c->replay_threads, c_name);
+	if (*b->trace && *c->trace && strcmp(b->trace, c->trace))
+		return differ("trace (--trace)", b->trace, b_name, c->trace, c_name);
 	if (*b->sizes && *c->sizes && strcmp(b->sizes, c->sizes))
 		return differ("size mix (--sizes)", b->sizes, b_name, c->sizes, c_name);
 	if ((*b->sizes || *c->sizes) && strcmp(b->weights, c->weights))

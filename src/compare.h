@@ -121,7 +121,18 @@ struct compare_settings {
 	char sizes[256];          /* random: config.sizes, the mix; "" otherwise */
 	char weights[256];        /* random: config.weights, "" when unweighted */
 	unsigned jobs;            /* config.jobs: measuring processes at once; 1 when absent */
+	const char *replay_threads; /* replay: config.replay.threads_mode, "global" or
+				       "per-thread"; NULL when absent */
+	char trace[160];          /* replay: what the trace holds (compare_settings_trace());
+				     "" when absent */
 };
+
+/*
+ * Fills OUT->trace with what identifies a replay's trace, whatever its
+ * path: its calls, the steps replayed, its threads and its peak of live bytes.
+ */
+void compare_settings_trace(struct compare_settings *out, uint64_t calls, uint64_t steps,
+			    uint64_t threads, uint64_t peak_live_bytes);
 
 /*
  * Reads the settings of FILE into *OUT (pointing into FILE). Returns 0, or
@@ -134,7 +145,8 @@ int compare_settings_of_file(const struct result_file *file, struct compare_sett
  * Checks that BASELINE and CURRENT (named BASELINE_NAME, CURRENT_NAME in the
  * message) were measured the same way: workload, total, touch policy,
  * alignment, pool block, sanitizers, rounds, threads, the random seed and
- * mix (all but the first three when both record them). Returns 0, or -1 after an error that names the setting and both
+ * mix, a replay's thread mode and trace (all but the first three when both
+ * record them). Returns 0, or -1 after an error that names the setting and both
  * values.
  */
 int compare_settings_check(const struct compare_settings *baseline, const char *baseline_name,

@@ -1,7 +1,8 @@
 /*
  * output.h - where a report goes: stdout, or -o FILE written to a temporary
- * file beside FILE and renamed into place, so that a reader never sees half
- * a report and a failed run leaves FILE as it was.
+ * file without a name in FILE's directory (O_TMPFILE) and linked into place
+ * when done, so that a reader never sees half a report, and a failed or
+ * killed run (SIGKILL too) leaves FILE as it was and nothing beside it.
  */
 #ifndef ALLOCBENCH_OUTPUT_H
 #define ALLOCBENCH_OUTPUT_H
@@ -12,12 +13,16 @@ struct output {
 	FILE *file;       /* where to write */
 	char *path;       /* -o FILE, or NULL for stdout */
 	char *target;     /* FILE with its symbolic links followed: what is replaced */
-	char *tmp_path;   /* the temporary file beside the target */
+	char *tmp_path;   /* the named temporary file beside the target, where the
+			     file system has no O_TMPFILE; NULL: the file has no name */
 	int direct;       /* FILE is a device or pipe, written in place */
 };
 
 /*
- * Opens PATH's temporary file (PATH NULL or "-": stdout). Call it before
+ * Opens PATH's temporary file (PATH NULL or "-": stdout): a nameless one in
+ * the target's directory, or where the file system cannot make those, a
+ * named one beside the target (removed by output_abort(), which the
+ * commands call on a catchable signal). Call it before
  * measuring, so that an unwritable path is refused before anything runs.
  * A symbolic link is followed to its target (created when the link dangles),
  * which output_commit() replaces: the link stays a link. An existing target
@@ -30,18 +35,36 @@ struct output {
 int output_open(struct output *out, const char *path);
 
 /*
- * Flushes and checks for write errors (a full disk, /dev/full), then renames
- * the temporary file into place. Returns 0, or -1 after printing why; the
- * temporary file is removed on failure.
+ * Flushes and checks for write errors (a full disk, /dev/full), then puts
+ * the temporary file in place of the target atomically: linked there when
+ * the target does not exist, otherwise linked under a unique name beside it
+ * and renamed over it (signals held between the two). Returns 0, or -1
+ * after printing why; the temporary file is removed on failure.
  */
 int output_commit(struct output *out);
 
+/* A file a command reads or writes, for output_refuse_same(). */
+struct output_use {
+	const char *path;    /* as given; "-": standard input or output; NULL: unused */
+	const char *option;  /* how it was given ("-o", "--trace"); NULL: an operand */
+	int output;          /* 1: written, 0: read */
+};
+
 /*
- * Refuses an output PATH (-o; NULL or "-" is standard output, never refused)
- * that is one of the N files of INPUTS ("-" for standard input): the same
- * file (device and inode, through links) would be overwritten by what is
- * read from it. Call it before reading anything. Returns 0, or -1 after
- * printing an error that names the file.
+ * Refuses an output of USES (N of them) that is one of the inputs, or
+ * another of the outputs: writing it would destroy what is read, or what
+ * the other wrote. Files are compared by device and inode with their links
+ * followed (symbolic and hard links, /dev/stdout), an output that does not
+ * exist yet by the path it will be created at; a character device (a
+ * terminal, a null device) or a socket takes any number of writers. Call it before
+ * reading or writing anything. Returns 0, or -1 after printing an error
+ * that names both.
+ */
+int output_refuse_same(const struct output_use *uses, size_t n);
+
+/*
+ * output_refuse_same() for the output PATH (-o; NULL or "-": standard
+ * output) and the N files of INPUTS ("-" for standard input).
  */
 int output_refuse_input(const char *path, const char *const *inputs, size_t n);
 

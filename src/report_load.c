@@ -59,18 +59,47 @@ static int fail(struct loaded_report *r, const char *fmt, ...)
 	return -1;
 }
 
-/* The backend called NAME, added to R's when it is new; NULL when out of memory. */
-static const struct backend *backend_named(struct loaded_report *r, const char *name,
-					   size_t room)
+/* The index of the backend called NAME in R's, or -1. */
+static long backend_index(const struct loaded_report *r, const char *name)
 {
 	for (size_t i = 0; i < r->nbackends; i++)
 		if (!strcmp(r->backends[i].name, name))
-			return &r->backends[i];
-	if (r->nbackends == room)
-		return NULL;
-	r->backends[r->nbackends].name = name;
-	r->backends[r->nbackends].summary = "";
-	return &r->backends[r->nbackends++];
+			return (long)i;
+	return -1;
+}
+
+/*
+ * R's backends: config.backends, or where a report lacks it, the names of
+ * the rows in their order. Returns 0, or -1 after an error naming the field.
+ */
+static int load_backends(struct loaded_report *r, const cJSON *config)
+{
+	const cJSON *names = member(config, "backends"), *item;
+	size_t room = (size_t)cJSON_GetArraySize(names) + r->file.nrows, i = 0;
+
+	r->backends = calloc(room ? room : 1, sizeof(*r->backends));
+	if (!r->backends)
+		return fail(r, "out of memory");
+	if (!names) {
+		for (size_t k = 0; k < r->file.nrows; k++)
+			if (backend_index(r, r->file.rows[k].backend) < 0)
+				r->backends[r->nbackends++].name = r->file.rows[k].backend;
+	} else if (!cJSON_IsArray(names)) {
+		return fail(r, "config.backends is not a list of backend names");
+	}
+	cJSON_ArrayForEach(item, names) {
+		if (!cJSON_IsString(item) || !*item->valuestring)
+			return fail(r, "config.backends[%zu] is not a backend name", i);
+		if (backend_index(r, item->valuestring) >= 0)
+			return fail(r, "config.backends names '%s' twice", item->valuestring);
+		r->backends[r->nbackends++].name = item->valuestring;
+		i++;
+	}
+	for (size_t k = 0; k < r->nbackends; k++)
+		r->backends[k].summary = "";
+	if (!r->nbackends)
+		return fail(r, "config.backends is empty: the report names no backend");
+	return 0;
 }
 
 static void load_host(struct host_info *host, const cJSON *obj)
@@ -118,7 +147,11 @@ static int load_config(struct loaded_report *r, const cJSON *config)
 	cJSON_ArrayForEach(item, sizes) {
 		if (!cJSON_IsNumber(item) || item->valuedouble < 1 || item->valuedouble > 1e15)
 			return fail(r, "config.sizes[%zu] is not a size in bytes", n);
-		c->sizes[n++] = (size_t)item->valuedouble;
+		c->sizes[n] = (size_t)item->valuedouble;
+		for (size_t k = 0; k < n; k++)
+			if (c->sizes[k] == c->sizes[n])
+				return fail(r, "config.sizes names %zu twice", c->sizes[n]);
+		n++;
 	}
 	c->nsizes = n;
 	if (c->workload == WORKLOAD_RANDOM && n > MEASURE_MAX_MIX)
@@ -274,6 +307,93 @@ static int load_cell(struct loaded_report *r, const cJSON *row, struct cell *cel
 	return 0;
 }
 
+/*
+ * The rows into the grid every writer reads (struct run_report: one cell per
+ * size and backend, size-major; random and replay one column): each cell
+ * from the one row of its backend and size. The document is believed in
+ * nothing: a row of a backend config.backends does not name, of a size
+ * config.sizes does not, a row given twice, or a cell without its row is
+ * refused, naming the field. Returns 0, or -1 after the error.
+ */
+static int load_grid(struct loaded_report *r)
+{
+	int one_column = workload_one_column(r->config.workload);
+	size_t ncolumns = one_column ? 1 : r->config.nsizes, nb = r->nbackends;
+	size_t ncells = ncolumns * nb;
+	size_t *from = calloc(ncells, sizeof(*from));  /* the row of each cell, + 1; 0: none */
+
+	r->config.backends = calloc(nb, sizeof(*r->config.backends));
+	r->report.cells = calloc(ncells, sizeof(*r->report.cells));
+	r->loaded = calloc(ncells, sizeof(*r->loaded));
+	if (!from || !r->config.backends || !r->report.cells || !r->loaded) {
+		free(from);
+		return fail(r, "out of memory");
+	}
+	for (size_t b = 0; b < nb; b++)
+		r->config.backends[b] = &r->backends[b];
+	r->config.nbackends = nb;
+	r->report.ncells = ncells;  /* every cell is released, loaded or not */
+	if (!r->file.nrows) {
+		free(from);
+		return fail(r, "results is empty: the report holds no measurement");
+	}
+	for (size_t k = 0; k < r->file.nrows; k++) {
+		const struct result_row *row = &r->file.rows[k];
+		long b = backend_index(r, row->backend);
+		size_t column = 0, at;
+
+		if (b < 0) {
+			free(from);
+			return fail(r, "results[%zu].backend '%s' is not in config.backends", k,
+				    row->backend);
+		}
+		if (one_column && row->size) {
+			free(from);
+			return fail(r, "results[%zu].size is %llu: a %s report's rows have size 0 "
+				    "(the whole run)", k, (unsigned long long)row->size,
+				    workload_name(r->config.workload));
+		}
+		while (!one_column && column < ncolumns && r->config.sizes[column] != row->size)
+			column++;
+		if (column == ncolumns) {
+			free(from);
+			return fail(r, "results[%zu].size %llu is not in config.sizes", k,
+				    (unsigned long long)row->size);
+		}
+		at = column * nb + (size_t)b;
+		if (from[at]) {
+			size_t first = from[at] - 1;
+
+			free(from);
+			return fail(r, "results[%zu] repeats results[%zu] (backend '%s', size %llu)",
+				    k, first, row->backend, (unsigned long long)row->size);
+		}
+		from[at] = k + 1;
+	}
+	for (size_t at = 0; at < ncells; at++) {
+		const char *name = r->backends[at % nb].name;
+		size_t size = one_column ? 0 : r->config.sizes[at / nb];
+		size_t k = from[at] - 1;
+
+		if (!from[at]) {
+			free(from);
+			if (one_column)
+				return fail(r, "results has no row for backend '%s', which "
+					    "config.backends names", name);
+			return fail(r, "results has no row for backend '%s' at size %zu, which "
+				    "config.backends and config.sizes name", name, size);
+		}
+		r->report.cells[at].backend = &r->backends[at % nb];
+		if (load_cell(r, r->file.rows[k].json, &r->report.cells[at], &r->loaded[at], k)) {
+			free(from);
+			return -1;
+		}
+		r->report.failed |= !r->report.cells[at].ok;
+	}
+	free(from);
+	return 0;
+}
+
 /* One element of "floor". */
 static int load_floor(struct loaded_report *r, const cJSON *obj, struct floor_cell *f)
 {
@@ -347,7 +467,7 @@ static char *command_line_text(const cJSON *words)
 int report_load(const char *path, struct loaded_report *out)
 {
 	const cJSON *root, *config, *floors, *item;
-	size_t nnames, i = 0;
+	size_t i = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (results_load(path, &out->file))
@@ -365,30 +485,8 @@ int report_load(const char *path, struct loaded_report *out)
 	load_host(&out->report.host, member(root, "host"));
 	load_counters_check(out, root);
 
-	/* The backends: config.backends, then any other name a row gives. */
-	nnames = (size_t)cJSON_GetArraySize(member(config, "backends")) + out->file.nrows;
-	out->backends = calloc(nnames ? nnames : 1, sizeof(*out->backends));
-	out->config.backends = calloc(nnames ? nnames : 1, sizeof(*out->config.backends));
-	out->report.cells = calloc(out->file.nrows ? out->file.nrows : 1, sizeof(*out->report.cells));
-	out->loaded = calloc(out->file.nrows ? out->file.nrows : 1, sizeof(*out->loaded));
-	if (!out->backends || !out->config.backends || !out->report.cells || !out->loaded)
-		return fail(out, "out of memory");
-	cJSON_ArrayForEach(item, member(config, "backends"))
-		if (cJSON_IsString(item))
-			backend_named(out, item->valuestring, nnames);
-	for (size_t k = 0; k < out->file.nrows; k++) {
-		const struct result_row *row = &out->file.rows[k];
-		struct cell *cell = &out->report.cells[k];
-
-		cell->backend = backend_named(out, row->backend, nnames);
-		if (load_cell(out, row->json, cell, &out->loaded[k], k))
-			return -1;
-		out->report.failed |= !cell->ok;
-		out->report.ncells = k + 1;
-	}
-	for (size_t k = 0; k < out->nbackends; k++)
-		out->config.backends[k] = &out->backends[k];
-	out->config.nbackends = out->nbackends;
+	if (load_backends(out, config) || load_grid(out))
+		return -1;
 
 	floors = member(root, "floor");
 	if (cJSON_GetArraySize(floors) > 0) {

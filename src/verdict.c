@@ -99,9 +99,14 @@ static void aspect_compute(const struct run_report *report, size_t column,
 	if (!a->valid)
 		return;
 	for (size_t b = 0; b < report->config->nbackends && n < VERDICT_MAX_BACKENDS; b++) {
-		const struct cell *cell = &report->cells[column * report->config->nbackends + b];
+		size_t at = column * report->config->nbackends + b;
+		const struct cell *cell;
 		struct stat_summary s;
 
+		/* The grid is whole (report.h); a report that is not has no cell there. */
+		if (at >= report->ncells)
+			break;
+		cell = &report->cells[at];
 		if (cell_summary(report, cell, a->metric, &s))
 			continue;
 		if (is_libc_malloc(cell)) {

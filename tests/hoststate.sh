@@ -15,6 +15,11 @@
 #                /proc/meminfo bound over it in a private mount namespace.
 # longcpu        a CPU model name of about 100 characters: a copy of
 #                /proc/cpuinfo bound over it in the same way.
+# busy           a machine shared with other work, as CI's runners are: one
+#                busy loop per CPU and a process that keeps mapping,
+#                touching and unmapping a quarter of MemAvailable (at most
+#                4 GiB; no swap is used), all for the whole command
+#                (tests/hoststate/busy.c, built here with cc).
 #
 # lowmem and longcpu need root (unshare -m, mount --bind); nothing outside
 # the command's own mount namespace changes. Before running COMMAND it checks,
@@ -29,13 +34,14 @@ LONG_MODEL="Intel(R) Xeon(R) Processor @ 2.10GHz (hoststate.sh: a fake model nam
 
 usage() {
 	echo "usage: sh tests/hoststate.sh STATE[,STATE...] COMMAND [ARG...]" >&2
-	echo "states: perf-disabled, perf-nopmu, lowmem[=MIB], longcpu" >&2
+	echo "states: perf-disabled, perf-nopmu, lowmem[=MIB], longcpu, busy" >&2
 	exit 2
 }
 [ $# -ge 2 ] || usage
 states=$1; shift
 fake=$(mktemp -d) || exit 2
-trap 'rm -rf "$fake"' EXIT
+load=
+trap '[ -z "$load" ] || kill $load 2>/dev/null; rm -rf "$fake"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -60,11 +66,28 @@ for state in $(echo "$states" | tr ',' ' '); do
 		sed "s/^model name.*/model name	: $LONG_MODEL/" /proc/cpuinfo >"$fake/cpuinfo" || exit 2
 		binds="$binds $fake/cpuinfo:/proc/cpuinfo"
 		checks="$checks longcpu" ;;
+	busy)
+		checks="$checks busy" ;;
 	*)
 		echo "hoststate: unknown state '$state'" >&2
 		usage ;;
 	esac
 done
+
+# The load, started before the state is checked so that the check runs
+# under it too; the real MemAvailable, whatever lowmem says.
+case " $checks " in *" busy "*)
+	${CC:-cc} -std=c11 -O2 -o "$fake/busy" "$top/tests/hoststate/busy.c" || {
+		echo "hoststate: busy: cannot build tests/hoststate/busy.c with ${CC:-cc}" >&2
+		exit 2
+	}
+	mib=$(awk '/^MemAvailable:/ { m = int($2 / 1024 / 4); if (m > 4096) m = 4096; print m }' /proc/meminfo)
+	cpus=$(getconf _NPROCESSORS_ONLN)
+	for _ in $(seq "$cpus"); do
+		"$fake/busy" cpu & load="$load $!"
+	done
+	"$fake/busy" mem "$mib" & load="$load $!"
+esac
 
 # in_state COMMAND...: COMMAND with the files of the state bound in place.
 in_state() {
@@ -126,7 +149,17 @@ for c in $checks; do
 			exit 2
 		}
 		echo "hoststate: longcpu: cpu_model '$got' (${#got} characters)" >&2 ;;
+	busy)
+		for p in $load; do
+			kill -0 "$p" 2>/dev/null || {
+				echo "hoststate: busy not reproduced: load process $p ended" >&2
+				exit 2
+			}
+		done
+		echo "hoststate: busy: $cpus busy loops, $mib MiB touched over and over (pids$load)" >&2 ;;
 	esac
 done
 
 in_state "$@"
+rc=$?
+exit $rc
