@@ -14,7 +14,7 @@
  *   is committed, so a crash, abort, kill or _exit loses nothing that was
  *   written. A chunk's `used` is stored after the record's bytes, so a
  *   reader never sees half a record.
- * - A thread's window is WINDOW_CHUNKS chunks (claimed as it first needs
+ * - A thread's window is TRACE_WINDOW_CHUNKS chunks (claimed as it first needs
  *   each). When all are full they are copied with one pwritev() into as
  *   many fresh chunks of the file, and the thread starts again at the
  *   window's first: it writes into the same, cache-hot 32 KiB all along. Writing through the mapping
@@ -71,8 +71,6 @@
 
 /* Address space reserved for the mapping; a larger trace counts as lost. */
 #define TRACE_MAP_BYTES ((uint64_t)1 << 36)
-/* A thread's window: the chunks it writes into, copied out when all are full. */
-#define WINDOW_CHUNKS 8
 /* Records a thread's signal handlers may queue while it writes one. */
 #define STASH_RECORDS 64
 
@@ -169,7 +167,7 @@ struct rec {
 struct thread_state {
 	unsigned generation;       /* the last one window_next() saw */
 	unsigned fork_generation;  /* of the chunks below */
-	struct trace_chunk *window[WINDOW_CHUNKS]; /* its chunks, claimed as first needed */
+	struct trace_chunk *window[TRACE_WINDOW_CHUNKS]; /* its chunks, claimed as first needed */
 	struct trace_chunk *chunk;  /* the one being written: window[slot] */
 	unsigned slot;
 	uint32_t thread;           /* its index in this trace */
@@ -332,12 +330,12 @@ static uint64_t chunk_sum(uint32_t used, uint32_t thread, uint64_t base_seq, con
  * computed side by side, as far as all go, so that they overlap (8 times
  * faster than one after the other).
  */
-static void window_sums(struct trace_chunk head[WINDOW_CHUNKS])
+static void window_sums(struct trace_chunk head[TRACE_WINDOW_CHUNKS])
 {
-	const unsigned char *p[WINDOW_CHUNKS];
-	uint64_t h[WINDOW_CHUNKS], common = TRACE_PAYLOAD_BYTES, i = 0;
+	const unsigned char *p[TRACE_WINDOW_CHUNKS];
+	uint64_t h[TRACE_WINDOW_CHUNKS], common = TRACE_PAYLOAD_BYTES, i = 0;
 
-	for (int c = 0; c < WINDOW_CHUNKS; c++) {
+	for (int c = 0; c < TRACE_WINDOW_CHUNKS; c++) {
 		p[c] = (const unsigned char *)(ts.window[c] + 1);
 		h[c] = sum_fields(head[c].used, head[c].thread, head[c].base_seq);
 		if (head[c].used < common)
@@ -346,7 +344,7 @@ static void window_sums(struct trace_chunk head[WINDOW_CHUNKS])
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	for (; i + 8 <= common; i += 8) {
 #pragma GCC unroll 8
-		for (int c = 0; c < WINDOW_CHUNKS; c++) {
+		for (int c = 0; c < TRACE_WINDOW_CHUNKS; c++) {
 			uint64_t w;
 
 			memcpy(&w, p[c] + i, 8);
@@ -354,7 +352,7 @@ static void window_sums(struct trace_chunk head[WINDOW_CHUNKS])
 		}
 	}
 #endif
-	for (int c = 0; c < WINDOW_CHUNKS; c++)
+	for (int c = 0; c < TRACE_WINDOW_CHUNKS; c++)
 		head[c].check = sum_rest(h[c], p[c], i, head[c].used);
 }
 
@@ -773,17 +771,17 @@ static struct trace_chunk *chunks_claim(uint64_t n)
  */
 static int window_flush(void)
 {
-	struct trace_chunk head[WINDOW_CHUNKS];
-	struct iovec iov[2 * WINDOW_CHUNKS];
-	struct trace_chunk *to = chunks_claim(WINDOW_CHUNKS);
-	size_t left = (size_t)WINDOW_CHUNKS * TRACE_CHUNK_BYTES;
+	struct trace_chunk head[TRACE_WINDOW_CHUNKS];
+	struct iovec iov[2 * TRACE_WINDOW_CHUNKS];
+	struct trace_chunk *to = chunks_claim(TRACE_WINDOW_CHUNKS);
+	size_t left = (size_t)TRACE_WINDOW_CHUNKS * TRACE_CHUNK_BYTES;
 	off_t at;
 	int fd, first = 0, err;
 
 	if (!to)
 		return -1;
 	at = (off_t)((char *)to - (char *)hdr);
-	for (int i = 0; i < WINDOW_CHUNKS; i++) {
+	for (int i = 0; i < TRACE_WINDOW_CHUNKS; i++) {
 		head[i] = *ts.window[i];
 		iov[2 * i] = (struct iovec){ &head[i], sizeof(head[i]) };
 		iov[2 * i + 1] = (struct iovec){ ts.window[i] + 1, TRACE_PAYLOAD_BYTES };
@@ -794,7 +792,7 @@ static int window_flush(void)
 	err = errno;
 	unlock_grow();
 	while (fd >= 0 && left) {
-		ssize_t n = pwritev(fd, iov + first, 2 * WINDOW_CHUNKS - first, at);
+		ssize_t n = pwritev(fd, iov + first, 2 * TRACE_WINDOW_CHUNKS - first, at);
 
 		if (n <= 0) {
 			if (n < 0 && errno == EINTR)
@@ -814,7 +812,7 @@ static int window_flush(void)
 	if (!left)
 		return 0;
 	/* The claimed chunks are reserved: storing into them is safe. */
-	for (int i = 0; i < WINDOW_CHUNKS; i++) {
+	for (int i = 0; i < TRACE_WINDOW_CHUNKS; i++) {
 		struct trace_chunk *c = to + i;
 
 		c->used = 0;
@@ -861,11 +859,11 @@ static __attribute__((noinline)) struct trace_chunk *window_next(void)
 	}
 	if (!c) {
 		slot = 0;
-	} else if (ts.slot + 1 < WINDOW_CHUNKS) {
+	} else if (ts.slot + 1 < TRACE_WINDOW_CHUNKS) {
 		slot = ts.slot + 1;
 	} else if (!window_flush()) {
 		/* The copies hold these records now: the window starts again (unsealed first). */
-		for (unsigned i = 0; i < WINDOW_CHUNKS; i++) {
+		for (unsigned i = 0; i < TRACE_WINDOW_CHUNKS; i++) {
 			__atomic_store_n(&ts.window[i]->check, 0, __ATOMIC_RELEASE);
 			__atomic_store_n(&ts.window[i]->used, 0, __ATOMIC_RELEASE);
 		}

@@ -338,7 +338,7 @@ static int same_event(const struct trace_event *a, const struct trace_event *b)
  * window and its copy in the file (the shorter one must be the start of
  * the longer). Each thread's chunks must follow on: the first starts at
  * seq 0, each next one where the one before ended. An unsealed chunk must
- * be one of its thread's last WINDOW_CHUNKS. Returns 0, or -1.
+ * be one of its thread's last TRACE_WINDOW_CHUNKS. Returns 0, or -1.
  */
 static int chunks_order(struct reader *r, const struct trace *t, struct chunk_meta *m, size_t n)
 {

@@ -23,9 +23,6 @@
 #define TRACE_SIZE_MAX ((uint64_t)1 << 56)
 #define TRACE_LIVE_MAX ((uint64_t)1 << 57)
 
-/* A thread's chunks that may be unsealed while it is written (recorder.c's WINDOW_CHUNKS). */
-#define TRACE_WINDOW_CHUNKS 8
-
 /* One recorded call. */
 struct trace_event {
 	uint64_t seq;       /* its place in the process's order */

@@ -36,7 +36,8 @@
  * no more records go into it (its copy out of the window, and every window
  * chunk when the trace ends) by storing trace_chunk_checksum() in `check`;
  * an unsealed chunk has check 0, which only a trace in TRACE_STATE_WRITING
- * (its program killed) may hold, and only in a thread's last WINDOW chunks.
+ * (its program killed) may hold, and only in a thread's last
+ * TRACE_WINDOW_CHUNKS.
  * The header is sealed when the trace ends (header_check). Version 1 had
  * no checksum and a chunk header of TRACE_CHUNK_HEADER_V1_BYTES: a reader
  * still reads it, finding what damage the fields allow.
@@ -50,6 +51,9 @@
 #define TRACE_VERSION 2            /* what the recorder writes; version 1 still read */
 #define TRACE_HEADER_BYTES 256
 #define TRACE_CHUNK_BYTES 4096
+/* A thread's window: the chunks it writes into, copied out when all are full
+   (recorder.c); the only ones that may be unsealed in a trace cut short. */
+#define TRACE_WINDOW_CHUNKS 8
 
 /* The kinds of record (the low 4 bits of a record's first varint). */
 enum trace_kind {
