@@ -103,17 +103,22 @@ in_state() {
 		exec "$@"' - "$binds" "$@"
 }
 
-# The state, as the binary sees it: its own report.
-if [ ! -x "$AB" ]; then
-	echo "hoststate: $AB is not built: cannot check the state (make build/default/allocbench)" >&2
-	exit 2
-fi
-in_state "$AB" --sizes 4 --total 4K --repeat 1 --backend arena --counters none \
-	-f json >"$fake/report.json" 2>"$fake/err" &&
-in_state "$AB" counters --counters PAPI_TOT_CYC -f json >"$fake/counters.json" 2>>"$fake/err" || {
-	echo "hoststate: allocbench fails in this state: $(cat "$fake/err")" >&2
-	exit 2
-}
+# The state, as the binary sees it (busy alone needs no binary: its load is
+# checked by its processes, so a fresh clone can run make check in it).
+case $(echo $checks) in
+busy) ;;
+*)
+	if [ ! -x "$AB" ]; then
+		echo "hoststate: $AB is not built: cannot check the state (make build/default/allocbench)" >&2
+		exit 2
+	fi
+	in_state "$AB" --sizes 4 --total 4K --repeat 1 --backend arena --counters none \
+		-f json >"$fake/report.json" 2>"$fake/err" &&
+	in_state "$AB" counters --counters PAPI_TOT_CYC -f json >"$fake/counters.json" 2>>"$fake/err" || {
+		echo "hoststate: allocbench fails in this state: $(cat "$fake/err")" >&2
+		exit 2
+	}
+esac
 # field NAME [FILE]: the first value of NAME in FILE (the run's report), as text.
 field() {
 	sed -n "s/^[[:space:]]*\"$1\":[[:space:]]*\"*\([^\"]*\)\"*,*\$/\1/p" "${2:-$fake/report.json}" | head -n 1
