@@ -41,7 +41,9 @@ usage() {
 states=$1; shift
 fake=$(mktemp -d) || exit 2
 load=
-trap '[ -z "$load" ] || kill $load 2>/dev/null; rm -rf "$fake"' EXIT
+# The load dies with this script: SIGKILL, which a job not yet past its exec
+# cannot take for a trap of the shell's and then lose.
+trap '[ -z "$load" ] || kill -9 $load 2>/dev/null; rm -rf "$fake"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
