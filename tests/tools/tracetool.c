@@ -42,7 +42,7 @@ static void die(const char *msg, const char *arg)
 static void load(const char *path)
 {
 	FILE *f = fopen(path, "rb");
-	long n;
+	long n = 0;
 
 	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
 		die("cannot read", path);
