@@ -14,7 +14,7 @@ for b in malloc pool arena; do
 done
 missing=
 for opt in $(grep -o -- '--[a-z][a-z0-9-]*' "$tmp/out" | sort -u); do
-	grep -q -- "${opt#--}" "$top/man/allocbench.1" || missing="$missing $opt"
+	grep -q -- "${opt#--}" "$top/man/allocbench-run.1" || missing="$missing $opt"
 done
 check "every --help option is in the man page${missing:+ (missing:$missing)}" [ -z "$missing" ]
 

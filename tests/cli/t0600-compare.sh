@@ -181,10 +181,10 @@ for opt in --max-overhead --max-time --alpha --backend --format --output; do
 done
 missing=
 for opt in $(grep -o -- '--[a-z][a-z0-9-]*' "$tmp/out" | sort -u); do
-	grep -q -- "${opt#--}" "$top/man/allocbench.1" || missing="$missing $opt"
+	grep -q -- "${opt#--}" "$top/man/allocbench-compare.1" || missing="$missing $opt"
 done
 check "every compare --help option is in the man page${missing:+ (missing:$missing)}" [ -z "$missing" ]
-check "the man page has a compare section" grep -q '^\.SS .*compare' "$top/man/allocbench.1"
+check "compare has a man page of its own" grep -q '^\.TH ALLOCBENCH-COMPARE ' "$top/man/allocbench-compare.1"
 run_ab --help
 check "the main help names compare" grep -q 'allocbench compare BASELINE.json CURRENT.json' "$tmp/out"
 

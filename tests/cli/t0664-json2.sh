@@ -45,7 +45,7 @@ check "40 rows take less than 160 KB ($size bytes)" [ "$size" -lt 160000 ]
 
 # Every figure a row holds, in every workload, is in the man page's table of
 # units and scopes.
-sed -n '/^field  *unit  *scope$/,/^\.fi$/p' "$top/man/allocbench.1" >"$tmp/table"
+sed -n '/^field  *unit  *scope$/,/^\.fi$/p' "$top/man/allocbench-run.1" >"$tmp/table"
 check "the man page has the table of units and scopes" [ -s "$tmp/table" ]
 for w in "fill --sizes 40" "churn --sizes 40 --rounds 2" "random --sizes 24,48" "threads --sizes 40 --threads 2 --rounds 2"; do
 	# shellcheck disable=SC2086

@@ -77,10 +77,10 @@ for opt in --metric --label --x --facet --output --help; do
 done
 missing=
 for opt in $(grep -o -- '--[a-z][a-z0-9-]*' "$tmp/out" | sort -u); do
-	grep -q -- "${opt#--}" "$top/man/allocbench.1" || missing="$missing $opt"
+	grep -q -- "${opt#--}" "$top/man/allocbench-plot.1" || missing="$missing $opt"
 done
 check "every plot --help option is in the man page${missing:+ (missing:$missing)}" [ -z "$missing" ]
-check "the man page has a plot section" grep -q '^\.SS.*plot' "$top/man/allocbench.1"
+check "plot has a man page of its own" grep -q '^\.TH ALLOCBENCH-PLOT ' "$top/man/allocbench-plot.1"
 
 # ---- real reports ----------------------------------------------------------
 

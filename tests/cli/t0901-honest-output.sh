@@ -258,7 +258,7 @@ check "run --help is longer than a stdio buffer (what the check above relies on)
 # such line is one of the requests the page uses, and the rendered page has
 # no run-together prose: a word over 30 characters is a path, an
 # assignment or an identifier.
-page=$top/man/allocbench.1
+page=$top/man/allocbench-run.1
 # no_stray_dot: no line starts with '.' or "'" but a request of this list
 # (or a comment, .\").
 no_stray_dot() {
