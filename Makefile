@@ -30,6 +30,8 @@ MANDIR ?= $(PREFIX)/share/man/man1
 # binary finds it beside itself, in ../lib/allocbench, in its build folder,
 # then here.
 LIBDIR ?= $(PREFIX)/lib/allocbench
+# The man pages: allocbench(1), the overview, and one per command.
+MANPAGES = $(wildcard man/*.1)
 # Where bash-completion loads a command's completion from on first use.
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 CC ?= cc
@@ -179,7 +181,7 @@ endif
 # The recording library (see its rule below).
 RECORD_LIB = $(B)/liballocbench-record.so
 
-.PHONY: all deps run check bench gate baseline install uninstall clean fuzz
+.PHONY: all deps run readme-sample check bench gate baseline install uninstall clean fuzz
 all: allocbench $(RECORD_LIB)
 
 # Installs the Debian packages the build needs when pkg-config cannot find
@@ -298,9 +300,26 @@ $(B)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB) $(B)/bu
 	@mkdir -p $(@D)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) -Isrc $(ALL_LDFLAGS) -o $@ tests/fuzz/replay.c $< $(LIB) $(LIBS)
 
+# all, not allocbench alone: the recording library too, so that the next
+# allocbench record finds it.
 run: deps
-	@$(MAKE) --no-print-directory allocbench
+	@$(MAKE) --no-print-directory all
 	./allocbench
+
+# The README's sample output is what ./allocbench prints with the defaults,
+# pasted between its two marker comments (tests/cli/t0972-readme-sample.sh
+# checks that it has the shape of a fresh run's output).
+README_SAMPLE_BEGIN = <!-- readme-sample: begin (make readme-sample writes this block) -->
+README_SAMPLE_END = <!-- readme-sample: end -->
+readme-sample: deps
+	@$(MAKE) --no-print-directory all
+	./allocbench -q >$(B)/readme-sample.txt
+	awk -v sample=$(B)/readme-sample.txt -v b='$(README_SAMPLE_BEGIN)' -v e='$(README_SAMPLE_END)' \
+		'$$0 == b { print; print "```"; while ((getline l <sample) > 0) print l; print "```"; skip = 1; found++; next } \
+		 $$0 == e { skip = 0; print; next } !skip { print } \
+		 END { if (found != 1 || skip) { print "readme-sample: the README lacks its two markers" >"/dev/stderr"; exit 1 } }' \
+		README.md >README.md.tmp
+	mv README.md.tmp README.md
 
 # Under the sanitizers, LeakSanitizer must not report what libsde keeps
 # (tests/lsan.supp); the measuring children inherit the setting.
@@ -335,11 +354,11 @@ install: allocbench $(RECORD_LIB)
 	if [ -f allocbench-child32 ]; then install -d $(DESTDIR)$(LIBEXECDIR) && \
 		install -m 755 allocbench-child32 $(DESTDIR)$(LIBEXECDIR)/allocbench-child32; fi
 	install -m 644 $(RECORD_LIB) $(DESTDIR)$(LIBDIR)/liballocbench-record.so
-	install -m 644 man/allocbench.1 $(DESTDIR)$(MANDIR)/allocbench.1
+	install -m 644 $(MANPAGES) $(DESTDIR)$(MANDIR)/
 	install -m 644 completion/allocbench.bash $(DESTDIR)$(COMPLETIONDIR)/allocbench
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/allocbench $(DESTDIR)$(MANDIR)/allocbench.1 \
+	rm -f $(DESTDIR)$(BINDIR)/allocbench $(addprefix $(DESTDIR)$(MANDIR)/,$(notdir $(MANPAGES))) \
 		$(DESTDIR)$(COMPLETIONDIR)/allocbench $(DESTDIR)$(LIBEXECDIR)/allocbench-child32 \
 		$(DESTDIR)$(LIBDIR)/liballocbench-record.so
 	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
