@@ -1,19 +1,19 @@
 #!/bin/sh
-# The README's GitHub Actions job builds as pasted: make, run with pkg-config
+# The GitHub Actions job of allocbench-compare(1) builds as pasted: make, run with pkg-config
 # seeing the .pc files of the Debian packages the job installs and no others,
 # builds a working allocbench. A build dependency added to the Makefile
 # without its package in the recipe fails here.
 . "$(dirname "$0")/lib.sh"
 
-# The job: the yaml block under "### GitHub Actions".
-sed -n '/^### GitHub Actions/,/^## /p' "$top/README.md" |
-	sed -n '/^```yaml/,/^```/p' >"$tmp/job.yml"
+# The job: the .EX block under ".SS GitHub Actions", unescaped (\- is -).
+sed -n '/^\.SS GitHub Actions$/,/^\.S[HS] /p' "$top/man/allocbench-compare.1" |
+	sed -n '/^\.EX$/,/^\.EE$/p' | sed '/^\.E[XE]$/d; s/\\-/-/g; s/\\e/\\/g' >"$tmp/job.yml"
 packages=$(sed -n 's/.*apt-get install -y //p' "$tmp/job.yml")
 # The make lines that build (not the install), with their variables.
 grep -E '^[[:space:]]*(sudo[[:space:]]+)?make([[:space:]]|$)' "$tmp/job.yml" |
 	grep -v 'install' | sed -E 's/^[[:space:]]*(sudo[[:space:]]+)?make//' >"$tmp/make-lines"
 
-check "the README has the job, its packages and its make" \
+check "allocbench-compare(1) has the job, its packages and its make" \
 	test -s "$tmp/job.yml" -a -n "$packages" -a -s "$tmp/make-lines"
 
 # Where the packages are installed here, their .pc files are the only ones
