@@ -1,0 +1,42 @@
+#!/bin/sh
+# The man pages: one per command (allocbench-CMD.1, as git's), each with the
+# sections a reader looks for, rendered by groff without a warning, of the
+# binary's version; allocbench(1) lists them all in SEE ALSO.
+. "$(dirname "$0")/lib.sh"
+
+version=$("$AB" --version | cut -d' ' -f2)
+cmds="run compare show plot counters backends record report"
+for c in $cmds; do
+	run_ab "$c" --help
+	check "$c --help exits 0" [ "$rc" -eq 0 ]
+	check "man/allocbench-$c.1 exists" [ -f "$top/man/allocbench-$c.1" ]
+	check "allocbench(1) lists allocbench-$c(1) in SEE ALSO" \
+		sh -c "sed -n '/^\.SH SEE ALSO/,\$p' '$top/man/allocbench.1' | grep -q '^\.BR allocbench-$c (1)'"
+done
+check "every page in man/ is one of a command or the overview" \
+	sh -c "cd '$top/man' && for f in *.1; do case \$f in allocbench.1) ;; allocbench-*.1)
+		c=\${f#allocbench-}; case ' $cmds ' in *\" \${c%.1} \"*) ;; *) exit 1 ;; esac ;; *) exit 1 ;; esac; done"
+
+test_lazy_prereq GROFF 'command -v groff >/dev/null || { echo "no groff (apt-get install groff-base)"; exit 1; }'
+for page in "$top"/man/*.1; do
+	pg=$(basename "$page" .1)
+	check "$pg: .TH names the page and the version $version" \
+		grep -Eq "^\\.TH $(echo "$pg" | tr a-z A-Z) 1 \"[0-9-]+\" \"allocbench $version\"" "$page"
+	for s in NAME SYNOPSIS DESCRIPTION 'EXIT STATUS' EXAMPLES 'SEE ALSO'; do
+		check "$pg: has a section $s" grep -q "^\\.SH $s\$" "$page"
+	done
+	case $pg in allocbench) ;; *) check "$pg: has a section OPTIONS" grep -q '^\.SH OPTIONS$' "$page" ;; esac
+	# A line that starts with '.' or "'" is a request of this list (or a
+	# comment): prose that does not is not swallowed.
+	check "$pg: every line starting with '.' or an apostrophe is a known request" sh -c "
+		! grep -nE \"^[.']\" '$page' |
+			grep -vE ':[.](B|BI|BR|I|IB|IR|IP|PP|RB|RE|RI|RS|SH|SS|TH|TP|br|nf|fi|EX|EE)( |\$)' |
+			grep -vF ':.\\\"' | grep ."
+	if test_have_prereq GROFF; then
+		groff -ww -man -z "$page" >"$tmp/groff.err" 2>&1
+		check "$pg: groff -ww -man renders it without a warning" [ ! -s "$tmp/groff.err" ]
+	else
+		skip "$pg: groff -ww -man renders it without a warning" "$prereq_why"
+	fi
+done
+test_done
