@@ -5,7 +5,8 @@
 # heading lines, the same tables' headers, a row for the same backends and
 # sizes with as many columns, and the same paragraphs (their first line up to
 # its first colon, digits masked). A column, a table or a section added to
-# the output and not to the README (make readme-sample) fails here.
+# the output and not to the README (make readme-sample) fails here. And the
+# README stays at most 300 lines (issue 26).
 . "$(dirname "$0")/lib.sh"
 
 begin='<!-- readme-sample: begin (make readme-sample writes this block) -->'
@@ -13,6 +14,8 @@ end='<!-- readme-sample: end -->'
 awk -v b="$begin" -v e="$end" '$0 == e { p = 0 } p && !/^```/ { print } $0 == b { p = 1 }' \
 	"$top/README.md" >"$tmp/sample"
 check "the README has the sample between its markers" [ -s "$tmp/sample" ]
+lines=$(wc -l <"$top/README.md")
+check "the README is read in five minutes: at most 300 lines ($lines)" [ "$lines" -le 300 ]
 check "make readme-sample writes the sample between the same markers" \
 	sh -c "grep -qF -- '$begin' '$top/Makefile' && grep -qF -- '$end' '$top/Makefile'"
 
