@@ -1,71 +1,15 @@
 /* plot_svg.c - a chart of allocbench reports (plot.h) as SVG; see plot_svg.h. */
 #include "plot.h"
 #include "plot_svg.h"
+#include "svg.h"
 #include "util.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- text --------------------------------------------------------------- */
-
-/*
- * Writes S as XML text or attribute value: markup characters as entities,
- * white space as a space, other control characters and invalid UTF-8 as
- * U+FFFD. At most MAX characters (0: all), ending in an ellipsis when cut,
- * because the chart has no way to measure or wrap text.
- */
-static void put_text(FILE *out, const char *s, size_t max)
-{
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	size_t chars = 0;
-
-	while (*p) {
-		size_t n = text_char_length(p);
-
-		if (max && chars + 1 == max && p[n ? n : 1]) {
-			fputs("\xe2\x80\xa6", out);
-			return;
-		}
-		chars++;
-		if (!n) {
-			fputs("\xef\xbf\xbd", out);
-			p++;
-			continue;
-		}
-		switch (*p) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&apos;", out); break;
-		case '\t': case '\n': case '\r': fputc(' ', out); break;
-		default:
-			if (*p < 0x20)
-				fputs("\xef\xbf\xbd", out);
-			else
-				fwrite(p, 1, n, out);
-		}
-		p += n;
-	}
-}
-
-/* put_text() of a printf-formatted string. */
-static void put_textf(FILE *out, size_t max, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void put_textf(FILE *out, size_t max, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	put_text(out, buf, max);
-}
 
 /* A size tick: "40", "4K", "1M" (binary units). */
 static void format_size_tick(char *buf, size_t size, uint64_t bytes)
@@ -136,12 +80,7 @@ static void format_log_tick(char *buf, size_t size, int m, int e)
 #define NOTE_HEIGHT 15.0
 #define MAX_FAILURE_NOTES 6
 
-/* Okabe and Ito's colours, yellow left out (too faint on white), in an
- * order that keeps the first few far apart in hue and in grey. */
-static const char *const colours[] = {
-	"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
-};
-#define NSTYLES (sizeof(colours) / sizeof(colours[0]))
+#define NSTYLES SVG_COLOURS
 
 /* One marker shape per colour, centred on 0,0, about 10 px across. */
 static const char *const marker_paths[NSTYLES] = {
@@ -289,7 +228,7 @@ static void put_title(FILE *out, const struct plot *plot)
 	}
 	if (used > 62)
 		snprintf(title, sizeof(title), "%zu metrics", nmetrics);
-	put_textf(out, 0, "allocbench: %s by %s", title, plot->bars ? "backend" : "chunk size");
+	svg_put_textf(out, 0, "allocbench: %s by %s", title, plot->bars ? "backend" : "chunk size");
 }
 
 /* The legend name of a series: "pool", "pool (churn)". */
@@ -305,7 +244,7 @@ static void series_name(char *buf, size_t size, const struct plot_series *s)
  * hollow for the others. */
 static void put_marker_style(FILE *out, const struct plot_series *s)
 {
-	const char *colour = colours[s->style % NSTYLES];
+	const char *colour = svg_colours[s->style % NSTYLES];
 
 	if (s->input == 0)
 		fprintf(out, "fill=\"%s\" stroke=\"#ffffff\" stroke-width=\"0.8\"", colour);
@@ -385,7 +324,7 @@ static void write_bar(FILE *out, const struct plot *plot, const struct plot_pane
 		      size_t si, double top)
 {
 	const struct plot_series *s = &plot->series[si];
-	const char *colour = colours[s->style % NSTYLES];
+	const char *colour = svg_colours[s->style % NSTYLES];
 	double x, width, y0 = y_of(plot, panel, top, 0);
 
 	bar_place(plot, panel, si, &x, &width);
@@ -426,22 +365,22 @@ static void write_series(FILE *out, const struct plot *plot, const struct plot_p
 		return;
 	series_name(name, sizeof(name), s);
 	fputs("<g class=\"series\" data-file=\"", out);
-	put_text(out, plot->inputs[s->input].file->path, 0);
+	svg_put_text(out, plot->inputs[s->input].file->path, 0);
 	fputs("\" data-label=\"", out);
-	put_text(out, plot->inputs[s->input].label, 0);
+	svg_put_text(out, plot->inputs[s->input].label, 0);
 	fputs("\" data-backend=\"", out);
-	put_text(out, s->backend, 0);
+	svg_put_text(out, s->backend, 0);
 	if (s->workload_shown) {
 		fputs("\" data-workload=\"", out);
-		put_text(out, s->workload, 0);
+		svg_put_text(out, s->workload, 0);
 	}
 	/* A dense series says how its line is drawn (no markers). */
 	if (s->dense)
 		fprintf(out, "\" data-line=\"%s", panel->steps ? "steps" : "straight");
 	fprintf(out, "\" data-points=\"%zu\" data-failed=\"%zu\" fill=\"none\" stroke=\"%s\">\n",
-		n, s->nfailures, colours[s->style % NSTYLES]);
+		n, s->nfailures, svg_colours[s->style % NSTYLES]);
 	fputs("<title>", out);
-	put_textf(out, 0, "%s, %s: %zu point%s, %zu failed", name, plot->inputs[s->input].label,
+	svg_put_textf(out, 0, "%s, %s: %zu point%s, %zu failed", name, plot->inputs[s->input].label,
 		  n, n == 1 ? "" : "s", s->nfailures);
 	fputs("</title>\n", out);
 	if (plot->bars) {
@@ -522,12 +461,12 @@ static void write_panel(FILE *out, const struct plot *plot, const struct plot_pa
 	int e_hi = panel->log_y ? (int)ceil(log10(panel->y_hi) - 1e-9) : 0;
 
 	fputs("<g class=\"panel\" data-metric=\"", out);
-	put_text(out, panel->metric, 0);
+	svg_put_text(out, panel->metric, 0);
 	fputs("\" data-field=\"", out);
-	put_text(out, panel->field, 0);
+	svg_put_text(out, panel->field, 0);
 	if (panel->facet) {
 		fputs("\" data-facet=\"", out);
-		put_text(out, panel->facet, 0);
+		svg_put_text(out, panel->facet, 0);
 	}
 	fprintf(out, "\" data-x-scale=\"%s\" data-y-scale=\"%s\">\n",
 		plot->bars ? "none" : plot->x_scale == PLOT_X_LINEAR ? "linear" : "log",
@@ -535,9 +474,9 @@ static void write_panel(FILE *out, const struct plot *plot, const struct plot_pa
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" font-weight=\"bold\">",
 		PLOT_LEFT, top - 9);
 	if (panel->facet)
-		put_textf(out, 80, "%s \xe2\x80\x94 %s", panel->facet, panel->heading);
+		svg_put_textf(out, 80, "%s \xe2\x80\x94 %s", panel->facet, panel->heading);
 	else
-		put_text(out, panel->heading, 80);
+		svg_put_text(out, panel->heading, 80);
 	fputs("</text>\n", out);
 
 	/* Grid first, so that the data lies on top of it. */
@@ -627,7 +566,7 @@ static void write_panel(FILE *out, const struct plot *plot, const struct plot_pa
 			bar_place(plot, panel, si, &x, &width);
 			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x,
 				bottom + 15);
-			put_text(out, plot->series[si].backend, 14);
+			svg_put_text(out, plot->series[si].backend, 14);
 			fputs("</text>\n", out);
 		}
 		fprintf(out, "</g>\n<text class=\"x-label\" x=\"%.1f\" y=\"%.1f\" "
@@ -641,7 +580,7 @@ static void write_panel(FILE *out, const struct plot *plot, const struct plot_pa
 	}
 	fprintf(out, "<text class=\"y-label\" transform=\"translate(%.1f %.1f) rotate(-90)\" "
 		"text-anchor=\"middle\">", PLOT_LEFT - 62, mid);
-	put_text(out, panel->unit, 34);
+	svg_put_text(out, panel->unit, 34);
 	fprintf(out, " (%s)</text>\n", panel->log_y ? "log scale" : "linear");
 
 	for (size_t si = 0; si < plot->nseries; si++)
@@ -662,20 +601,20 @@ static double write_legend(FILE *out, const struct plot *plot, double top)
 		if (plot->ninputs > 1) {
 			fprintf(out, "<text class=\"legend-file\" x=\"%.1f\" y=\"%.1f\" "
 				"font-weight=\"bold\">", legend_left(plot), y + 4);
-			put_text(out, plot->inputs[in].label, 34);
+			svg_put_text(out, plot->inputs[in].label, 34);
 			fputs("</text>\n", out);
 			y += LEGEND_ROW;
 		}
 		for (size_t si = 0; si < plot->nseries; si++) {
 			const struct plot_series *s = &plot->series[si];
-			const char *colour = colours[s->style % NSTYLES];
+			const char *colour = svg_colours[s->style % NSTYLES];
 			char name[256];
 
 			if (s->input != in)
 				continue;
 			series_name(name, sizeof(name), s);
 			fprintf(out, "<g class=\"legend-entry\" data-backend=\"");
-			put_text(out, s->backend, 0);
+			svg_put_text(out, s->backend, 0);
 			fputs("\">\n", out);
 			/* A dense series is a line; a sparse one its markers alone; a bar a swatch. */
 			if (plot->bars) {
@@ -698,9 +637,9 @@ static double write_legend(FILE *out, const struct plot *plot, double top)
 			}
 			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">", legend_left(plot) + 44, y + 4);
 			if (s->nfailures)
-				put_textf(out, 38, "%s (%zu failed: \xc3\x97)", name, s->nfailures);
+				svg_put_textf(out, 38, "%s (%zu failed: \xc3\x97)", name, s->nfailures);
 			else
-				put_text(out, name, 38);
+				svg_put_text(out, name, 38);
 			fputs("</text>\n</g>\n", out);
 			y += LEGEND_ROW;
 		}
@@ -745,7 +684,7 @@ static double write_notes(FILE *out, const struct plot *plot, double top)
 				continue;
 			series_name(name, sizeof(name), s);
 			fprintf(out, "<text class=\"note-failed\" x=\"20\" y=\"%.1f\">", y);
-			put_textf(out, 140, "\xc3\x97 failed: %s at %llu B%s%s: %s", name,
+			svg_put_textf(out, 140, "\xc3\x97 failed: %s at %llu B%s%s: %s", name,
 				  (unsigned long long)s->failures[f].size_bytes,
 				  plot->ninputs > 1 ? " in " : "",
 				  plot->ninputs > 1 ? plot->inputs[s->input].label : "",
@@ -770,27 +709,27 @@ static double write_notes(FILE *out, const struct plot *plot, double top)
 		if (!plot->panels[p].missing)
 			continue;
 		fprintf(out, "<text class=\"note-missing\" x=\"20\" y=\"%.1f\">", y);
-		put_textf(out, 140, "%zu successful result%s without a value for %s, left out",
+		svg_put_textf(out, 140, "%zu successful result%s without a value for %s, left out",
 			  plot->panels[p].missing, plot->panels[p].missing == 1 ? "" : "s",
 			  plot->panels[p].field);
 		fputs("</text>\n", out);
 		y += NOTE_HEIGHT;
 	}
 	fprintf(out, "<text x=\"20\" y=\"%.1f\">", y);
-	put_textf(out, 0, "allocbench %s plot of ", ALLOCBENCH_VERSION);
+	svg_put_textf(out, 0, "allocbench %s plot of ", ALLOCBENCH_VERSION);
 	for (size_t in = 0; in < plot->ninputs; in++) {
 		const struct result_file *file = plot->inputs[in].file;
 
 		if (in && in >= 4) {
-			put_textf(out, 0, " and %zu more", plot->ninputs - in);
+			svg_put_textf(out, 0, " and %zu more", plot->ninputs - in);
 			break;
 		}
 		if (in)
 			fputs(", ", out);
-		put_text(out, strcmp(file->path, "-") ? file->path : "standard input", 40);
+		svg_put_text(out, strcmp(file->path, "-") ? file->path : "standard input", 40);
 		if (*file->created) {
 			fputs(" (", out);
-			put_text(out, file->created, 32);
+			svg_put_text(out, file->created, 32);
 			fputs(")", out);
 		}
 	}
@@ -802,7 +741,7 @@ static double write_notes(FILE *out, const struct plot *plot, double top)
 static void subtitle_line(FILE *out, double *y, const char *cls, const char *text)
 {
 	fprintf(out, "<text class=\"%s\" x=\"20\" y=\"%.1f\">", cls, *y);
-	put_text(out, text, 136);
+	svg_put_text(out, text, 136);
 	fputs("</text>\n", out);
 	*y += LINE_HEIGHT;
 }
