@@ -161,7 +161,8 @@ CHILD32 ?= auto
 CHILD32_DEBIAN = gcc-multilib libc6-dev-i386
 CHILD32_SRC = src/child32/main.c $(filter-out src/child/child32_%,$(wildcard src/child/*.c)) \
 	src/heap.c src/heap_interpose.c src/probe.c src/util.c src/parse.c \
-	src/counters_list.c src/counters_nopapi.c src/record/trace.c
+	src/counters_list.c src/counters_nopapi.c src/record/trace.c src/record/trace_check.c \
+	src/record/trace_analyze.c
 CHILD32_OBJ = $(CHILD32_SRC:%.c=$(B)/m32/%.o)
 CHILD32_CFLAGS = -m32 -std=c11 -D_GNU_SOURCE -pthread -Isrc $(WARNINGS) $(CFLAGS) \
 	-DALLOCBENCH_PAPI=0 $(if $(filter 1,$(DEVELOPER)),-Werror)
