@@ -1,7 +1,8 @@
 /*
  * trace_read.h - what the parts of the trace reader share (trace.c reads,
- * trace_check.c checks): where the bytes come from, what each chunk held.
- * Private to src/record/trace*.c: trace.h is the reader's interface.
+ * trace_check.c checks): where the bytes come from, what each chunk held;
+ * and trace_align_log2(), which trace_analyze.c uses too. Private to
+ * src/record/trace*.c: trace.h is the reader's interface.
  */
 #ifndef ALLOCBENCH_TRACE_READ_H
 #define ALLOCBENCH_TRACE_READ_H
