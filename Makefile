@@ -125,7 +125,10 @@ $(B)/config.mk:
 # src/heap_interpose.c defines malloc and friends for the whole program
 # (src/heap.h): the allocbench binary only, never a sanitizer build (the
 # sanitizer's runtime must own malloc), never the tests' or fuzzers' programs.
-SRC = $(filter-out src/heap_interpose.c src/record/recorder.c $(PAPI_UNUSED),$(wildcard src/*.c src/child/*.c src/record/*.c))
+# The recording library's sources (its rule below): never in the binary.
+RECORD_SRC = src/record/recorder.c src/record/recorder_file.c src/record/recorder_window.c \
+	src/record/recorder_exit.c
+SRC = $(filter-out src/heap_interpose.c $(RECORD_SRC) $(PAPI_UNUSED),$(wildcard src/*.c src/child/*.c src/record/*.c))
 OBJ = $(SRC:%.c=$(B)/%.o)
 # Everything but main: an archive, so that a unit test links only the
 # objects it uses.
@@ -163,7 +166,8 @@ CHILD32 ?= auto
 CHILD32_DEBIAN = gcc-multilib libc6-dev-i386
 CHILD32_SRC = src/child32/main.c $(filter-out src/child/child32_%,$(wildcard src/child/*.c)) \
 	src/heap.c src/heap_interpose.c src/probe.c src/util.c src/parse.c \
-	src/counters_list.c src/counters_nopapi.c src/record/trace.c
+	src/counters_list.c src/counters_nopapi.c src/record/trace.c src/record/trace_check.c \
+	src/record/trace_analyze.c
 CHILD32_OBJ = $(CHILD32_SRC:%.c=$(B)/m32/%.o)
 CHILD32_CFLAGS = -m32 -std=c11 -D_GNU_SOURCE -pthread -Isrc $(WARNINGS) $(CFLAGS) \
 	-DALLOCBENCH_PAPI=0 $(if $(filter 1,$(DEVELOPER)),-Werror)
@@ -222,9 +226,9 @@ $(B)/allocbench: $(BIN_OBJ) src/heap_interpose.sym $(B)/build-flags
 # and in LIBDIR (src/record/record.h).
 RECORD_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread -fPIC -fvisibility=hidden -Isrc $(WARNINGS) $(CFLAGS) \
 	$(if $(filter 1,$(DEVELOPER)),-Werror)
-$(RECORD_LIB): src/record/recorder.c src/record/trace_format.h $(B)/build-flags
+$(RECORD_LIB): $(RECORD_SRC) src/record/recorder.h src/record/record.h src/record/trace_format.h $(B)/build-flags
 	@mkdir -p $(@D)
-	$(QUIET_LINK)$(CC) $(RECORD_CFLAGS) -shared $(LDFLAGS) -o $@ src/record/recorder.c -ldl
+	$(QUIET_LINK)$(CC) $(RECORD_CFLAGS) -shared $(LDFLAGS) -o $@ $(RECORD_SRC) -ldl
 
 $(B)/src/record/cmd_record.o: ALL_CFLAGS += -DALLOCBENCH_BUILDDIR='"$(CURDIR)/$(B)"' -DALLOCBENCH_LIBDIR='"$(LIBDIR)"'
 

@@ -1,71 +1,16 @@
 /* plot_svg.c - a chart of allocbench reports (plot.h) as SVG; see plot_svg.h. */
 #include "plot.h"
 #include "plot_svg.h"
+#include "plot_svg_text.h"
+#include "svg.h"
 #include "util.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- text --------------------------------------------------------------- */
-
-/*
- * Writes S as XML text or attribute value: markup characters as entities,
- * white space as a space, other control characters and invalid UTF-8 as
- * U+FFFD. At most MAX characters (0: all), ending in an ellipsis when cut,
- * because the chart has no way to measure or wrap text.
- */
-static void put_text(FILE *out, const char *s, size_t max)
-{
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-	size_t chars = 0;
-
-	while (*p) {
-		size_t n = text_char_length(p);
-
-		if (max && chars + 1 == max && p[n ? n : 1]) {
-			fputs("\xe2\x80\xa6", out);
-			return;
-		}
-		chars++;
-		if (!n) {
-			fputs("\xef\xbf\xbd", out);
-			p++;
-			continue;
-		}
-		switch (*p) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&apos;", out); break;
-		case '\t': case '\n': case '\r': fputc(' ', out); break;
-		default:
-			if (*p < 0x20)
-				fputs("\xef\xbf\xbd", out);
-			else
-				fwrite(p, 1, n, out);
-		}
-		p += n;
-	}
-}
-
-/* put_text() of a printf-formatted string. */
-static void put_textf(FILE *out, size_t max, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void put_textf(FILE *out, size_t max, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	put_text(out, buf, max);
-}
 
 /* A size tick: "40", "4K", "1M" (binary units). */
 static void format_size_tick(char *buf, size_t size, uint64_t bytes)
@@ -132,16 +77,8 @@ static void format_log_tick(char *buf, size_t size, int m, int e)
 #define LEGEND_GAP 28.0      /* from the plot areas' right edge to the legend */
 #define LEGEND_WIDTH 288.0   /* from the legend's left to the SVG's right edge */
 #define LEGEND_ROW 20.0
-#define LINE_HEIGHT 16.0
-#define NOTE_HEIGHT 15.0
-#define MAX_FAILURE_NOTES 6
 
-/* Okabe and Ito's colours, yellow left out (too faint on white), in an
- * order that keeps the first few far apart in hue and in grey. */
-static const char *const colours[] = {
-	"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
-};
-#define NSTYLES (sizeof(colours) / sizeof(colours[0]))
+#define NSTYLES SVG_COLOURS
 
 /* One marker shape per colour, centred on 0,0, about 10 px across. */
 static const char *const marker_paths[NSTYLES] = {
@@ -217,95 +154,11 @@ static int in_y_range(const struct plot_panel *panel, double v)
 
 /* ---- writing ------------------------------------------------------------ */
 
-/* "fill, 16 MiB per measurement, touch pages, median of 3 runs". */
-static void describe_config(char *buf, size_t size, const struct result_file *file)
-{
-	const char *sanitizers = results_file_string(file, "tool.sanitizers");
-	char total[32] = "";
-	size_t used;
-
-	if (file->total_bytes)
-		format_bytes(total, sizeof(total), file->total_bytes);
-	used = (size_t)snprintf(buf, size, "%s%s%s%s%s", file->workload,
-				*total ? ", " : "", total, *total ? " per measurement" : "",
-				*file->touch ? ", touch " : "");
-	if (used < size)
-		used += (size_t)snprintf(buf + used, size - used, "%s", file->touch);
-	if (used < size && file->repeat > 1)
-		used += (size_t)snprintf(buf + used, size - used, ", median of %u runs",
-					 file->repeat);
-	else if (used < size && file->repeat == 1)
-		used += (size_t)snprintf(buf + used, size - used, ", 1 run");
-	if (used < size && sanitizers && *sanitizers)
-		snprintf(buf + used, size - used, " (allocbench built with -fsanitize=%s)",
-			 sanitizers);
-}
-
-/* "host vm: Linux 6.1 x86_64, glibc 2.36, 2 CPUs, AMD EPYC". */
-static void describe_host(char *buf, size_t size, const struct result_file *file)
-{
-	const char *kernel = results_file_string(file, "host.kernel");
-	const char *machine = results_file_string(file, "host.machine");
-	const char *libc = results_file_string(file, "host.libc");
-	const char *libc_version = results_file_string(file, "host.libc_version");
-	const char *cpu = results_file_string(file, "host.cpu_model");
-	double cpus = 0;
-	size_t used;
-
-	results_file_number(file, "host.cpus", &cpus);
-	used = (size_t)snprintf(buf, size, "host %s:", *file->hostname ? file->hostname : "unknown");
-	if (used < size && kernel)
-		used += (size_t)snprintf(buf + used, size - used, " %s%s%s,", kernel,
-					 machine ? " " : "", machine ? machine : "");
-	if (used < size && libc)
-		used += (size_t)snprintf(buf + used, size - used, " %s%s%s,", libc,
-					 libc_version ? " " : "", libc_version ? libc_version : "");
-	if (used < size && cpus >= 1)
-		used += (size_t)snprintf(buf + used, size - used, " %.0f CPU%s,", cpus,
-					 cpus == 1 ? "" : "s");
-	if (used < size && cpu)
-		used += (size_t)snprintf(buf + used, size - used, " %s,", cpu);
-	if (used < size && (buf[used - 1] == ',' || buf[used - 1] == ':'))
-		buf[used - 1] = '\0';   /* "host vm" when the report says no more */
-}
-
-/* "allocbench: overhead per chunk and time per allocation by chunk size";
- * a count of the metrics when their names would not fit on one line. */
-static void put_title(FILE *out, const struct plot *plot)
-{
-	char title[512];
-	size_t used = 0, nmetrics = 0, shown = 0;
-
-	/* With --facet, the panels of a metric follow one another: name it once. */
-	for (size_t p = 0; p < plot->npanels; p++)
-		nmetrics += !p || strcmp(plot->panels[p].metric, plot->panels[p - 1].metric);
-	for (size_t p = 0; p < plot->npanels && used < sizeof(title); p++) {
-		if (p && !strcmp(plot->panels[p].metric, plot->panels[p - 1].metric))
-			continue;
-		used += (size_t)snprintf(title + used, sizeof(title) - used, "%s%s",
-					 !shown ? "" : shown + 1 == nmetrics ? " and " : ", ",
-					 plot->panels[p].what);
-		shown++;
-	}
-	if (used > 62)
-		snprintf(title, sizeof(title), "%zu metrics", nmetrics);
-	put_textf(out, 0, "allocbench: %s by %s", title, plot->bars ? "backend" : "chunk size");
-}
-
-/* The legend name of a series: "pool", "pool (churn)". */
-static void series_name(char *buf, size_t size, const struct plot_series *s)
-{
-	if (s->workload_shown)
-		snprintf(buf, size, "%s (%s)", s->backend, s->workload ? s->workload : "");
-	else
-		snprintf(buf, size, "%s", s->backend);
-}
-
 /* The attributes that draw series S's markers: filled for the first file,
  * hollow for the others. */
 static void put_marker_style(FILE *out, const struct plot_series *s)
 {
-	const char *colour = colours[s->style % NSTYLES];
+	const char *colour = svg_colours[s->style % NSTYLES];
 
 	if (s->input == 0)
 		fprintf(out, "fill=\"%s\" stroke=\"#ffffff\" stroke-width=\"0.8\"", colour);
@@ -385,7 +238,7 @@ static void write_bar(FILE *out, const struct plot *plot, const struct plot_pane
 		      size_t si, double top)
 {
 	const struct plot_series *s = &plot->series[si];
-	const char *colour = colours[s->style % NSTYLES];
+	const char *colour = svg_colours[s->style % NSTYLES];
 	double x, width, y0 = y_of(plot, panel, top, 0);
 
 	bar_place(plot, panel, si, &x, &width);
@@ -424,24 +277,24 @@ static void write_series(FILE *out, const struct plot *plot, const struct plot_p
 
 	if (!in_panel(panel, s))
 		return;
-	series_name(name, sizeof(name), s);
+	plot_svg_series_name(name, sizeof(name), s);
 	fputs("<g class=\"series\" data-file=\"", out);
-	put_text(out, plot->inputs[s->input].file->path, 0);
+	svg_put_text(out, plot->inputs[s->input].file->path, 0);
 	fputs("\" data-label=\"", out);
-	put_text(out, plot->inputs[s->input].label, 0);
+	svg_put_text(out, plot->inputs[s->input].label, 0);
 	fputs("\" data-backend=\"", out);
-	put_text(out, s->backend, 0);
+	svg_put_text(out, s->backend, 0);
 	if (s->workload_shown) {
 		fputs("\" data-workload=\"", out);
-		put_text(out, s->workload, 0);
+		svg_put_text(out, s->workload, 0);
 	}
 	/* A dense series says how its line is drawn (no markers). */
 	if (s->dense)
 		fprintf(out, "\" data-line=\"%s", panel->steps ? "steps" : "straight");
 	fprintf(out, "\" data-points=\"%zu\" data-failed=\"%zu\" fill=\"none\" stroke=\"%s\">\n",
-		n, s->nfailures, colours[s->style % NSTYLES]);
+		n, s->nfailures, svg_colours[s->style % NSTYLES]);
 	fputs("<title>", out);
-	put_textf(out, 0, "%s, %s: %zu point%s, %zu failed", name, plot->inputs[s->input].label,
+	svg_put_textf(out, 0, "%s, %s: %zu point%s, %zu failed", name, plot->inputs[s->input].label,
 		  n, n == 1 ? "" : "s", s->nfailures);
 	fputs("</title>\n", out);
 	if (plot->bars) {
@@ -509,25 +362,17 @@ static void write_series(FILE *out, const struct plot *plot, const struct plot_p
 }
 
 /* Writes PANEL with its plot area's top at TOP. */
-static void write_panel(FILE *out, const struct plot *plot, const struct plot_panel *panel,
-			double top)
+/* The panel's element opened, and its heading. */
+static void panel_open(FILE *out, const struct plot *plot, const struct plot_panel *panel,
+		       double top)
 {
-	double bottom = top + area_height(plot), mid = top + area_height(plot) / 2;
-	double right = plot_right(plot);
-	const uint64_t *ticks = plot->x_ticks;
-	size_t nticks = plot->nx_ticks;
-	int kib = 0;
-	/* The decades around a log axis: those in range get a line and a label. */
-	int e_lo = panel->log_y ? (int)floor(log10(panel->y_lo) + 1e-9) : 0;
-	int e_hi = panel->log_y ? (int)ceil(log10(panel->y_hi) - 1e-9) : 0;
-
 	fputs("<g class=\"panel\" data-metric=\"", out);
-	put_text(out, panel->metric, 0);
+	svg_put_text(out, panel->metric, 0);
 	fputs("\" data-field=\"", out);
-	put_text(out, panel->field, 0);
+	svg_put_text(out, panel->field, 0);
 	if (panel->facet) {
 		fputs("\" data-facet=\"", out);
-		put_text(out, panel->facet, 0);
+		svg_put_text(out, panel->facet, 0);
 	}
 	fprintf(out, "\" data-x-scale=\"%s\" data-y-scale=\"%s\">\n",
 		plot->bars ? "none" : plot->x_scale == PLOT_X_LINEAR ? "linear" : "log",
@@ -535,12 +380,29 @@ static void write_panel(FILE *out, const struct plot *plot, const struct plot_pa
 	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"13\" font-weight=\"bold\">",
 		PLOT_LEFT, top - 9);
 	if (panel->facet)
-		put_textf(out, 80, "%s \xe2\x80\x94 %s", panel->facet, panel->heading);
+		svg_put_textf(out, 80, "%s \xe2\x80\x94 %s", panel->facet, panel->heading);
 	else
-		put_text(out, panel->heading, 80);
+		svg_put_text(out, panel->heading, 80);
 	fputs("</text>\n", out);
+}
 
-	/* Grid first, so that the data lies on top of it. */
+/* The decades around PANEL's log axis, *LO to *HI: those in range get a line and a label. */
+static void log_decades(const struct plot_panel *panel, int *lo, int *hi)
+{
+	*lo = panel->log_y ? (int)floor(log10(panel->y_lo) + 1e-9) : 0;
+	*hi = panel->log_y ? (int)ceil(log10(panel->y_hi) - 1e-9) : 0;
+}
+
+/* The grid and the frame of PANEL's plot area, from TOP. */
+static void panel_grid(FILE *out, const struct plot *plot, const struct plot_panel *panel,
+		       double top)
+{
+	double bottom = top + area_height(plot), right = plot_right(plot);
+	const uint64_t *ticks = plot->x_ticks;
+	size_t nticks = plot->nx_ticks;
+	int e_lo, e_hi;
+
+	log_decades(panel, &e_lo, &e_hi);
 	fputs("<path class=\"grid\" stroke=\"#e2e2e2\" fill=\"none\" d=\"", out);
 	for (size_t i = 0; i < nticks; i++)
 		fprintf(out, "M%.1f %.1fV%.1f", x_of(plot, ticks[i]), top, bottom);
@@ -569,8 +431,18 @@ static void write_panel(FILE *out, const struct plot *plot, const struct plot_pa
 	if (!panel->log_y && panel->y_lo < 0)
 		fprintf(out, "<path class=\"zero\" stroke=\"#666666\" d=\"M%.1f %.1fH%.1f\"/>\n",
 			PLOT_LEFT, y_of(plot, panel, top, 0), right);
+}
 
-	/* Tick labels. */
+/* The tick labels of both axes; returns 1 when a size tick is in K (1024). */
+static int panel_ticks(FILE *out, const struct plot *plot, const struct plot_panel *panel,
+		       double top)
+{
+	double bottom = top + area_height(plot);
+	const uint64_t *ticks = plot->x_ticks;
+	size_t nticks = plot->nx_ticks;
+	int kib = 0, e_lo, e_hi;
+
+	log_decades(panel, &e_lo, &e_hi);
 	fputs("<g class=\"ticks\" font-size=\"11\" fill=\"#333333\">\n", out);
 	for (size_t i = 0; i < nticks; i++) {
 		char label[32];
@@ -615,7 +487,16 @@ static void write_panel(FILE *out, const struct plot *plot, const struct plot_pa
 	}
 	fputs("</g>\n", out);
 
-	/* Axis labels, with their units and scales. */
+	return kib;
+}
+
+/* The axis labels, with their units and scales (KIB: a size tick is in K). */
+static void panel_axis_labels(FILE *out, const struct plot *plot, const struct plot_panel *panel,
+			      double top, int kib)
+{
+	double bottom = top + area_height(plot), mid = top + area_height(plot) / 2;
+	double right = plot_right(plot);
+
 	if (plot->bars) {
 		/* No size axis: each bar named under it. */
 		fputs("<g class=\"bar-labels\" font-size=\"11\" fill=\"#333333\">\n", out);
@@ -627,7 +508,7 @@ static void write_panel(FILE *out, const struct plot *plot, const struct plot_pa
 			bar_place(plot, panel, si, &x, &width);
 			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x,
 				bottom + 15);
-			put_text(out, plot->series[si].backend, 14);
+			svg_put_text(out, plot->series[si].backend, 14);
 			fputs("</text>\n", out);
 		}
 		fprintf(out, "</g>\n<text class=\"x-label\" x=\"%.1f\" y=\"%.1f\" "
@@ -641,9 +522,20 @@ static void write_panel(FILE *out, const struct plot *plot, const struct plot_pa
 	}
 	fprintf(out, "<text class=\"y-label\" transform=\"translate(%.1f %.1f) rotate(-90)\" "
 		"text-anchor=\"middle\">", PLOT_LEFT - 62, mid);
-	put_text(out, panel->unit, 34);
+	svg_put_text(out, panel->unit, 34);
 	fprintf(out, " (%s)</text>\n", panel->log_y ? "log scale" : "linear");
+}
 
+static void write_panel(FILE *out, const struct plot *plot, const struct plot_panel *panel,
+			double top)
+{
+	int kib;
+
+	panel_open(out, plot, panel, top);
+	/* Grid first, so that the data lies on top of it. */
+	panel_grid(out, plot, panel, top);
+	kib = panel_ticks(out, plot, panel, top);
+	panel_axis_labels(out, plot, panel, top, kib);
 	for (size_t si = 0; si < plot->nseries; si++)
 		write_series(out, plot, panel, si, top);
 	fputs("</g>\n", out);
@@ -662,20 +554,20 @@ static double write_legend(FILE *out, const struct plot *plot, double top)
 		if (plot->ninputs > 1) {
 			fprintf(out, "<text class=\"legend-file\" x=\"%.1f\" y=\"%.1f\" "
 				"font-weight=\"bold\">", legend_left(plot), y + 4);
-			put_text(out, plot->inputs[in].label, 34);
+			svg_put_text(out, plot->inputs[in].label, 34);
 			fputs("</text>\n", out);
 			y += LEGEND_ROW;
 		}
 		for (size_t si = 0; si < plot->nseries; si++) {
 			const struct plot_series *s = &plot->series[si];
-			const char *colour = colours[s->style % NSTYLES];
+			const char *colour = svg_colours[s->style % NSTYLES];
 			char name[256];
 
 			if (s->input != in)
 				continue;
-			series_name(name, sizeof(name), s);
+			plot_svg_series_name(name, sizeof(name), s);
 			fprintf(out, "<g class=\"legend-entry\" data-backend=\"");
-			put_text(out, s->backend, 0);
+			svg_put_text(out, s->backend, 0);
 			fputs("\">\n", out);
 			/* A dense series is a line; a sparse one its markers alone; a bar a swatch. */
 			if (plot->bars) {
@@ -698,9 +590,9 @@ static double write_legend(FILE *out, const struct plot *plot, double top)
 			}
 			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\">", legend_left(plot) + 44, y + 4);
 			if (s->nfailures)
-				put_textf(out, 38, "%s (%zu failed: \xc3\x97)", name, s->nfailures);
+				svg_put_textf(out, 38, "%s (%zu failed: \xc3\x97)", name, s->nfailures);
 			else
-				put_text(out, name, 38);
+				svg_put_text(out, name, 38);
 			fputs("</text>\n</g>\n", out);
 			y += LEGEND_ROW;
 		}
@@ -728,123 +620,6 @@ static double write_legend(FILE *out, const struct plot *plot, double top)
 	return y;
 }
 
-/* Writes the notes below the chart from TOP; returns the y below them. */
-static double write_notes(FILE *out, const struct plot *plot, double top)
-{
-	double y = top;
-	size_t shown = 0;
-
-	fputs("<g class=\"notes\" font-size=\"11\" fill=\"#444444\">\n", out);
-	for (size_t si = 0; si < plot->nseries; si++) {
-		const struct plot_series *s = &plot->series[si];
-
-		for (size_t f = 0; f < s->nfailures; f++, shown++) {
-			char name[256];
-
-			if (shown >= MAX_FAILURE_NOTES)
-				continue;
-			series_name(name, sizeof(name), s);
-			fprintf(out, "<text class=\"note-failed\" x=\"20\" y=\"%.1f\">", y);
-			put_textf(out, 140, "\xc3\x97 failed: %s at %llu B%s%s: %s", name,
-				  (unsigned long long)s->failures[f].size_bytes,
-				  plot->ninputs > 1 ? " in " : "",
-				  plot->ninputs > 1 ? plot->inputs[s->input].label : "",
-				  s->failures[f].error ? s->failures[f].error : "no reason given");
-			fputs("</text>\n", out);
-			y += NOTE_HEIGHT;
-		}
-	}
-	if (shown > MAX_FAILURE_NOTES) {
-		fprintf(out, "<text x=\"20\" y=\"%.1f\">\xc3\x97 and %zu more failed results "
-			"(see the reports)</text>\n", y, shown - MAX_FAILURE_NOTES);
-		y += NOTE_HEIGHT;
-	}
-	if (plot->mixed_rows) {
-		fprintf(out, "<text class=\"note-mixed\" x=\"20\" y=\"%.1f\">%zu result%s of a "
-			"size mix (size 0) %s not on the size axis and not plotted</text>\n", y,
-			plot->mixed_rows, plot->mixed_rows == 1 ? "" : "s",
-			plot->mixed_rows == 1 ? "is" : "are");
-		y += NOTE_HEIGHT;
-	}
-	for (size_t p = 0; p < plot->npanels; p++) {
-		if (!plot->panels[p].missing)
-			continue;
-		fprintf(out, "<text class=\"note-missing\" x=\"20\" y=\"%.1f\">", y);
-		put_textf(out, 140, "%zu successful result%s without a value for %s, left out",
-			  plot->panels[p].missing, plot->panels[p].missing == 1 ? "" : "s",
-			  plot->panels[p].field);
-		fputs("</text>\n", out);
-		y += NOTE_HEIGHT;
-	}
-	fprintf(out, "<text x=\"20\" y=\"%.1f\">", y);
-	put_textf(out, 0, "allocbench %s plot of ", ALLOCBENCH_VERSION);
-	for (size_t in = 0; in < plot->ninputs; in++) {
-		const struct result_file *file = plot->inputs[in].file;
-
-		if (in && in >= 4) {
-			put_textf(out, 0, " and %zu more", plot->ninputs - in);
-			break;
-		}
-		if (in)
-			fputs(", ", out);
-		put_text(out, strcmp(file->path, "-") ? file->path : "standard input", 40);
-		if (*file->created) {
-			fputs(" (", out);
-			put_text(out, file->created, 32);
-			fputs(")", out);
-		}
-	}
-	fputs("</text>\n</g>\n", out);
-	return y + NOTE_HEIGHT;
-}
-
-/* Writes one subtitle line at *Y and moves *Y down. */
-static void subtitle_line(FILE *out, double *y, const char *cls, const char *text)
-{
-	fprintf(out, "<text class=\"%s\" x=\"20\" y=\"%.1f\">", cls, *y);
-	put_text(out, text, 136);
-	fputs("</text>\n", out);
-	*y += LINE_HEIGHT;
-}
-
-/* Writes the subtitle from Y: what was measured, on which host; once when
- * every file says the same, else a line per file. Returns the y below. */
-static double write_subtitle(FILE *out, const struct plot *plot, double y)
-{
-	char config0[512], host0[512], config[512], host[512], line[1100];
-	int same_config = 1, same_host = 1;
-	size_t shown = plot->ninputs > 4 ? 3 : plot->ninputs;
-
-	describe_config(config0, sizeof(config0), plot->inputs[0].file);
-	describe_host(host0, sizeof(host0), plot->inputs[0].file);
-	for (size_t in = 1; in < plot->ninputs; in++) {
-		describe_config(config, sizeof(config), plot->inputs[in].file);
-		describe_host(host, sizeof(host), plot->inputs[in].file);
-		same_config &= !strcmp(config, config0);
-		same_host &= !strcmp(host, host0);
-	}
-	fputs("<g class=\"subtitle\" fill=\"#333333\">\n", out);
-	if (same_config)
-		subtitle_line(out, &y, "config", config0);
-	for (size_t in = 0; (!same_config || !same_host) && in < shown; in++) {
-		describe_config(config, sizeof(config), plot->inputs[in].file);
-		describe_host(host, sizeof(host), plot->inputs[in].file);
-		snprintf(line, sizeof(line), "%s: %s%s%s", plot->inputs[in].label,
-			 same_config ? "" : config, same_config || same_host ? "" : "; ",
-			 same_host ? "" : host);
-		subtitle_line(out, &y, "file", line);
-	}
-	if ((!same_config || !same_host) && shown < plot->ninputs) {
-		snprintf(line, sizeof(line), "and %zu more files, measured differently",
-			 plot->ninputs - shown);
-		subtitle_line(out, &y, "file", line);
-	}
-	if (same_host)
-		subtitle_line(out, &y, "host", host0);
-	fputs("</g>\n", out);
-	return y;
-}
-
 /* Writes everything below the <svg> element into OUT; returns the height. */
 static double write_body(FILE *out, const struct plot *plot)
 {
@@ -857,9 +632,9 @@ static double write_body(FILE *out, const struct plot *plot)
 	fputs("</defs>\n", out);
 	fprintf(out, "<rect width=\"%.0f\" height=\"100%%\" fill=\"#ffffff\"/>\n", svg_width(plot));
 	fputs("<text class=\"title\" x=\"20\" y=\"30\" font-size=\"18\" font-weight=\"bold\">", out);
-	put_title(out, plot);
+	plot_svg_title(out, plot);
 	fputs("</text>\n", out);
-	y = write_subtitle(out, plot, 52) + PANEL_HEADING + 4;
+	y = plot_svg_subtitle(out, plot, 52) + PANEL_HEADING + 4;
 
 	legend_bottom = write_legend(out, plot, y + 8);
 	for (size_t p = 0; p < plot->npanels; p++) {
@@ -869,7 +644,7 @@ static double write_body(FILE *out, const struct plot *plot)
 	y -= PANEL_HEADING + PANEL_GAP;
 	if (legend_bottom > y)
 		y = legend_bottom;
-	return write_notes(out, plot, y + 10) + 4;
+	return plot_svg_notes(out, plot, y + 10) + 4;
 }
 
 /* 1 when every panel has an axis: plot_build() succeeded. A failed build
@@ -909,7 +684,7 @@ int plot_svg_write(const struct plot *plot, FILE *out)
 		"height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" font-family=\"%s\" font-size=\"12\" "
 		"fill=\"#222222\">\n", svg_width(plot), height, svg_width(plot), height, SVG_FONTS);
 	fputs("<title>", out);
-	put_title(out, plot);
+	plot_svg_title(out, plot);
 	fputs("</title>\n", out);
 	fwrite(body, 1, len, out);
 	fputs("</svg>\n", out);

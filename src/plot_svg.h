@@ -3,8 +3,8 @@
  * read at a glance: a standalone SVG (no script, no external font or file),
  * its panels with a legend and notes.
  *
- * Colours are Okabe and Ito's palette, which stays apart for colour-blind
- * readers; each backend also has its own marker shape and each file its own
+ * Colours are the charts' one palette (svg.h: Okabe and Ito's, which stays apart for
+ * colour-blind readers); each backend also has its own marker shape and each file its own
  * line dash and marker fill, so the chart still reads in grey.
  */
 #ifndef ALLOCBENCH_PLOT_SVG_H

@@ -174,6 +174,38 @@ static __attribute__((noinline)) void stack_prefault(void)
 		pad[i] = 0;
 }
 
+/*
+ * Reads REQ's trace into *REPLAY, the plan the parent checked (its steps
+ * and checksum). Returns 0, or -1 with SAMPLE failed (WHY, WHY_SIZE bytes,
+ * is room for the message).
+ */
+static int replay_prepare(const struct child_request *req, struct replay_plan *replay,
+			  struct sample *sample, char *why, size_t why_size)
+{
+	struct trace trace;
+
+	if (trace_load(req->trace_path, &trace, why, why_size)) {
+		sample_fail(sample, "%s", why);
+		return -1;
+	}
+	if (trace_analyze(req->trace_path, &trace, NULL, replay, why, why_size)) {
+		trace_release(&trace);
+		sample_fail(sample, "%s", why);
+		return -1;
+	}
+	trace_release(&trace);
+	/* The parent read it first: a trace replaced or changed since is not measured. */
+	if (replay->nops != req->trace_steps || replay->checksum != req->trace_check) {
+		sample_fail(sample, "trace '%s' changed since allocbench read it: %" PRIu64
+			    " steps (checksum %016" PRIx64 ") now, %" PRIu64 " (%016" PRIx64
+			    ") then", req->trace_path, (uint64_t)replay->nops, replay->checksum,
+			    req->trace_steps, req->trace_check);
+		replay_plan_release(replay);
+		return -1;
+	}
+	return 0;
+}
+
 int child_main(int argc, char **argv)
 {
 	struct child_request req;
@@ -229,27 +261,8 @@ int child_main(int argc, char **argv)
 	}
 	/* The trace is read, and its steps made, before anything is measured, as random's plan. */
 	if (params->workload == WORKLOAD_REPLAY && !req.floor) {
-		struct trace trace;
-
-		if (trace_load(req.trace_path, &trace, why, sizeof(why))) {
-			sample_fail(&sample, "%s", why);
+		if (replay_prepare(&req, &replay, &sample, why, sizeof(why)))
 			goto send;
-		}
-		if (trace_analyze(req.trace_path, &trace, NULL, &replay, why, sizeof(why))) {
-			trace_release(&trace);
-			sample_fail(&sample, "%s", why);
-			goto send;
-		}
-		trace_release(&trace);
-		/* The parent read it first: a trace replaced or changed since is not measured. */
-		if (replay.nops != req.trace_steps || replay.checksum != req.trace_check) {
-			sample_fail(&sample, "trace '%s' changed since allocbench read it: %" PRIu64
-				    " steps (checksum %016" PRIx64 ") now, %" PRIu64 " (%016" PRIx64
-				    ") then", req.trace_path, (uint64_t)replay.nops, replay.checksum,
-				    req.trace_steps, req.trace_check);
-			replay_plan_release(&replay);
-			goto send;
-		}
 		params->replay = &replay;
 	}
 	if (req.floor)

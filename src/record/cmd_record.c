@@ -363,19 +363,178 @@ static void forward_signal(int sig, siginfo_t *info, void *context)
 		kill(forward_pid, sig);
 }
 
+/* What record runs, found and checked before anything starts. */
+struct record_run {
+	const char *output;         /* as given to --output */
+	char *const *argv;          /* COMMAND and its arguments */
+	char exe[PATH_MAX];         /* COMMAND's program */
+	char lib[PATH_MAX];         /* the recording library */
+	char file[PATH_MAX];        /* the trace of COMMAND's process */
+	uint64_t session;           /* the recording's number, in the header of each of its traces */
+};
+
+/*
+ * Finds COMMAND (RUN->argv[0]) and the recording library, refuses a
+ * program that would not load it, and names the trace. Returns 0, or the
+ * exit status after an error: 127 COMMAND not found, 2 refused.
+ */
+static int record_prepare(struct record_run *run)
+{
+	char why[256];
+	struct stat st;
+	struct timespec now;
+
+	if (command_find(run->argv[0], run->exe, sizeof(run->exe))) {
+		error("cannot run '%s': command not found", run->argv[0]);
+		return 127;
+	}
+	/* The dynamic loader ignores LD_PRELOAD in secure-execution mode. */
+	if (!stat(run->exe, &st) && (st.st_mode & (S_ISUID | S_ISGID))) {
+		error("cannot record '%s': it is set%sid, and the dynamic loader ignores LD_PRELOAD "
+		      "for such a program, so nothing would be recorded", run->exe,
+		      st.st_mode & S_ISUID ? "u" : "g");
+		return 2;
+	}
+	if (getxattr(run->exe, "security.capability", NULL, 0) >= 0) {
+		error("cannot record '%s': it has file capabilities, and the dynamic loader ignores "
+		      "LD_PRELOAD for such a program, so nothing would be recorded", run->exe);
+		return 2;
+	}
+	if (elf_foreign(run->exe, why, sizeof(why))) {
+		error("cannot record '%s': %s, so nothing would be recorded", run->exe, why);
+		return 2;
+	}
+	if (record_library_find(run->lib, sizeof(run->lib))) {
+		error("cannot find the recording library " RECORD_LIBRARY_NAME " (looked beside the "
+		      "binary, in ../lib/allocbench, and in " ALLOCBENCH_LIBDIR ")");
+		return 2;
+	}
+	if (trace_file_for(run->output, run->file, sizeof(run->file)))
+		return 2;
+	clock_gettime(CLOCK_REALTIME, &now);
+	run->session = ((uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec) ^
+		       ((uint64_t)getpid() << 40);
+	return 0;
+}
+
+/*
+ * Starts COMMAND with the recording library preloaded, the signals record
+ * passes on blocked in record (their old mask in *OLD_MASK) until its
+ * handlers know COMMAND's pid. Returns the pid, or -1 after an error.
+ */
+static pid_t record_start(const struct record_run *run, sigset_t *old_mask)
+{
+	char session_text[32], root_text[32], *preload = NULL;
+	const char *old_preload = getenv("LD_PRELOAD");
+	sigset_t block;
+	pid_t pid;
+
+	snprintf(session_text, sizeof(session_text), "%" PRIu64, run->session);
+	if (asprintf(&preload, "%s%s%s", run->lib, old_preload && *old_preload ? " " : "",
+		     old_preload ? old_preload : "") < 0)
+		die_out_of_memory();
+
+	fflush(stdout);
+	fflush(stderr);
+	/* Held until the handlers know COMMAND's pid: none may end record before. */
+	sigemptyset(&block);
+	for (size_t k = 0; k < FORWARDS; k++)
+		sigaddset(&block, forward[k]);
+	sigprocmask(SIG_BLOCK, &block, old_mask);
+	pid = fork();
+	if (pid < 0) {
+		error("cannot start '%s': %s", run->argv[0], strerror(errno));
+		free(preload);
+		return -1;
+	}
+	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, old_mask, NULL);
+		snprintf(root_text, sizeof(root_text), "%ld", (long)getpid());
+		if (setenv("LD_PRELOAD", preload, 1) || setenv(RECORD_FILE_ENV, run->file, 1) ||
+		    setenv(RECORD_ROOT_ENV, root_text, 1) || setenv(RECORD_SESSION_ENV, session_text, 1))
+			_exit(126);
+		execv(run->exe, run->argv);
+		fprintf(stderr, "allocbench: error: cannot run '%s': %s\n", run->exe, strerror(errno));
+		_exit(errno == ENOENT ? 127 : 126);
+	}
+	free(preload);
+	return pid;
+}
+
+/*
+ * Waits for COMMAND (PID), passing SIGINT, SIGTERM and SIGHUP on (the
+ * handlers they had in OLD_FORWARD, for the caller to put back) and
+ * unblocking them (OLD_MASK). Sets *STATUS. Returns 0, or -1 after an
+ * error.
+ */
+static int record_wait(const struct record_run *run, pid_t pid, const sigset_t *old_mask,
+		       struct sigaction *old_forward, int *status)
+{
+	struct sigaction ignore = { .sa_handler = SIG_IGN }, pass = { .sa_sigaction = forward_signal,
+								      .sa_flags = SA_SIGINFO };
+	struct sigaction old_quit;
+
+	/*
+	 * SIGQUIT as the shell's `time`: the keyboard's is for COMMAND, which
+	 * decides. SIGINT, SIGTERM and SIGHUP are passed on, and record waits
+	 * for COMMAND to end (a signal ignored when record started stays so).
+	 */
+	forward_pid = pid;
+	sigemptyset(&ignore.sa_mask);
+	sigemptyset(&pass.sa_mask);
+	sigaction(SIGQUIT, &ignore, &old_quit);
+	for (size_t k = 0; k < FORWARDS; k++) {
+		sigaction(forward[k], NULL, &old_forward[k]);
+		if (old_forward[k].sa_handler != SIG_IGN)
+			sigaction(forward[k], &pass, NULL);
+	}
+	sigprocmask(SIG_SETMASK, old_mask, NULL);
+	while (waitpid(pid, status, 0) < 0) {
+		if (errno != EINTR) {
+			error("cannot wait for '%s': %s", run->argv[0], strerror(errno));
+			return -1;
+		}
+	}
+	forward_pid = 0;
+	sigaction(SIGQUIT, &old_quit, NULL);
+	return 0;
+}
+
+/*
+ * Summarizes the traces COMMAND wrote (STATUS, from waitpid()) on standard
+ * error. Returns record's exit status: COMMAND's (128 + N after signal N),
+ * or 1 when COMMAND succeeded and its trace is missing or unreadable.
+ */
+static int record_finish(const struct record_run *run, int status)
+{
+	struct stat st;
+	int ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+
+	if (!stat(run->file, &st) && st.st_size == 0) {
+		error("the trace '%s' is empty: there was no room for it (is the file system full?)",
+		      run->file);
+		if (!ret)
+			ret = 1;
+	} else if (summarize(run->file, run->session, 1) < 0) {
+		if (access(run->file, F_OK))
+			error("no trace was written to '%s': '%s' did not load the recording library "
+			      "(a statically linked program ignores LD_PRELOAD)", run->output, run->exe);
+		if (!ret)
+			ret = 1;
+	}
+	summarize_others(run->file, run->session);
+	if (WIFSIGNALED(status))
+		fprintf(stderr, "allocbench: '%s' was killed by signal %d (%s): exit status %d\n",
+			run->argv[0], WTERMSIG(status), strsignal(WTERMSIG(status)), ret);
+	return ret;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	const char *output = RECORD_DEFAULT_FILE;
-	char file[PATH_MAX], lib[PATH_MAX], exe[PATH_MAX], session_text[32], why[256];
-	char root_text[32], *preload = NULL;
-	const char *old_preload;
-	struct sigaction ignore = { .sa_handler = SIG_IGN }, pass = { .sa_sigaction = forward_signal,
-								      .sa_flags = SA_SIGINFO };
-	struct sigaction old_quit, old_forward[FORWARDS];
-	sigset_t block, old_mask;
-	struct stat st;
-	struct timespec now;
-	uint64_t session;
+	struct record_run run;
+	struct sigaction old_forward[FORWARDS];
+	sigset_t old_mask;
 	int i, status, ret;
 	pid_t pid;
 
@@ -409,105 +568,17 @@ int cmd_record(int argc, char **argv)
 		usage_die("record needs a COMMAND to run (see allocbench record --help)");
 	if (!strcmp(output, "-"))
 		usage_die("a trace is a file: --output '-' is not one (name a file)");
-	if (command_find(argv[i], exe, sizeof(exe))) {
-		error("cannot run '%s': command not found", argv[i]);
-		return 127;
-	}
-	/* The dynamic loader ignores LD_PRELOAD in secure-execution mode. */
-	if (!stat(exe, &st) && (st.st_mode & (S_ISUID | S_ISGID))) {
-		error("cannot record '%s': it is set%sid, and the dynamic loader ignores LD_PRELOAD "
-		      "for such a program, so nothing would be recorded", exe,
-		      st.st_mode & S_ISUID ? "u" : "g");
+	run.output = output;
+	run.argv = argv + i;
+	ret = record_prepare(&run);
+	if (ret)
+		return ret;
+	pid = record_start(&run, &old_mask);
+	if (pid < 0)
 		return 2;
-	}
-	if (getxattr(exe, "security.capability", NULL, 0) >= 0) {
-		error("cannot record '%s': it has file capabilities, and the dynamic loader ignores "
-		      "LD_PRELOAD for such a program, so nothing would be recorded", exe);
-		return 2;
-	}
-	if (elf_foreign(exe, why, sizeof(why))) {
-		error("cannot record '%s': %s, so nothing would be recorded", exe, why);
-		return 2;
-	}
-	if (record_library_find(lib, sizeof(lib))) {
-		error("cannot find the recording library " RECORD_LIBRARY_NAME " (looked beside the "
-		      "binary, in ../lib/allocbench, and in " ALLOCBENCH_LIBDIR ")");
-		return 2;
-	}
-	if (trace_file_for(output, file, sizeof(file)))
-		return 2;
-	clock_gettime(CLOCK_REALTIME, &now);
-	session = ((uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec) ^ ((uint64_t)getpid() << 40);
-	snprintf(session_text, sizeof(session_text), "%" PRIu64, session);
-	old_preload = getenv("LD_PRELOAD");
-	if (asprintf(&preload, "%s%s%s", lib, old_preload && *old_preload ? " " : "",
-		     old_preload ? old_preload : "") < 0)
-		die_out_of_memory();
-
-	fflush(stdout);
-	fflush(stderr);
-	/* Held until the handlers know COMMAND's pid: none may end record before. */
-	sigemptyset(&block);
-	for (size_t k = 0; k < FORWARDS; k++)
-		sigaddset(&block, forward[k]);
-	sigprocmask(SIG_BLOCK, &block, &old_mask);
-	pid = fork();
-	if (pid < 0) {
-		error("cannot start '%s': %s", argv[i], strerror(errno));
-		free(preload);
-		return 2;
-	}
-	if (pid == 0) {
-		sigprocmask(SIG_SETMASK, &old_mask, NULL);
-		snprintf(root_text, sizeof(root_text), "%ld", (long)getpid());
-		if (setenv("LD_PRELOAD", preload, 1) || setenv(RECORD_FILE_ENV, file, 1) ||
-		    setenv(RECORD_ROOT_ENV, root_text, 1) || setenv(RECORD_SESSION_ENV, session_text, 1))
-			_exit(126);
-		execv(exe, argv + i);
-		fprintf(stderr, "allocbench: error: cannot run '%s': %s\n", exe, strerror(errno));
-		_exit(errno == ENOENT ? 127 : 126);
-	}
-	free(preload);
-	/*
-	 * SIGQUIT as the shell's `time`: the keyboard's is for COMMAND, which
-	 * decides. SIGINT, SIGTERM and SIGHUP are passed on, and record waits
-	 * for COMMAND to end (a signal ignored when record started stays so).
-	 */
-	forward_pid = pid;
-	sigemptyset(&ignore.sa_mask);
-	sigemptyset(&pass.sa_mask);
-	sigaction(SIGQUIT, &ignore, &old_quit);
-	for (size_t k = 0; k < FORWARDS; k++) {
-		sigaction(forward[k], NULL, &old_forward[k]);
-		if (old_forward[k].sa_handler != SIG_IGN)
-			sigaction(forward[k], &pass, NULL);
-	}
-	sigprocmask(SIG_SETMASK, &old_mask, NULL);
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			error("cannot wait for '%s': %s", argv[i], strerror(errno));
-			return 1;
-		}
-	}
-	forward_pid = 0;
-	sigaction(SIGQUIT, &old_quit, NULL);
-	ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	if (!stat(file, &st) && st.st_size == 0) {
-		error("the trace '%s' is empty: there was no room for it (is the file system full?)",
-		      file);
-		if (!ret)
-			ret = 1;
-	} else if (summarize(file, session, 1) < 0) {
-		if (access(file, F_OK))
-			error("no trace was written to '%s': '%s' did not load the recording library "
-			      "(a statically linked program ignores LD_PRELOAD)", output, exe);
-		if (!ret)
-			ret = 1;
-	}
-	summarize_others(file, session);
-	if (WIFSIGNALED(status))
-		fprintf(stderr, "allocbench: '%s' was killed by signal %d (%s): exit status %d\n",
-			argv[i], WTERMSIG(status), strsignal(WTERMSIG(status)), ret);
+	if (record_wait(&run, pid, &old_mask, old_forward, &status))
+		return 1;
+	ret = record_finish(&run, status);
 	/* Ended by the signal record passed on: record ends by it too, as a shell expects. */
 	for (size_t k = 0; k < FORWARDS; k++)
 		sigaction(forward[k], &old_forward[k], NULL);

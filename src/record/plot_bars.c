@@ -4,6 +4,7 @@
  * input file), its height the median, a whisker from min to max.
  */
 #include "record/plot_bars.h"
+#include "svg.h"
 #include "util.h"
 
 #include <math.h>
@@ -27,31 +28,12 @@ static const struct {
 
 #define NMETRICS (sizeof(bar_metrics) / sizeof(bar_metrics[0]))
 
-static const char *const colours[] = {
-	"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
-};
-
 int plot_bars_applies(const struct plot_input *inputs, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(inputs[i].file->workload, "replay"))
 			return 0;
 	return n > 0;
-}
-
-/* Writes S with <, > and & escaped. */
-static void put_text(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", out);
-		else if (*s == '>')
-			fputs("&gt;", out);
-		else if (*s == '&')
-			fputs("&amp;", out);
-		else
-			fputc(*s, out);
-	}
 }
 
 int plot_bars_write(FILE *out, const struct plot_input *inputs, size_t n)
@@ -110,10 +92,10 @@ int plot_bars_write(FILE *out, const struct plot_input *inputs, size_t n)
 
 				fprintf(out, "<text transform=\"translate(%.1f,%.0f) rotate(30)\">",
 					x + 4, top + PANEL_H + 14);
-				put_text(out, row->backend);
+				svg_put_text(out, row->backend, 0);
 				if (n > 1) {
 					fputs(" (", out);
-					put_text(out, inputs[i].label);
+					svg_put_text(out, inputs[i].label, 0);
 					fputc(')', out);
 				}
 				fputs("</text>\n", out);
@@ -126,8 +108,8 @@ int plot_bars_write(FILE *out, const struct plot_input *inputs, size_t n)
 				y = top + PANEL_H - h;
 				fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" "
 					"fill=\"%s\"><title>", x, y, BAR_W, h,
-					colours[bar % (sizeof(colours) / sizeof(colours[0]))]);
-				put_text(out, row->backend);
+					svg_colours[bar % SVG_COLOURS]);
+				svg_put_text(out, row->backend, 0);
 				fprintf(out, ": median %.4g %s</title></rect>\n",
 					s.median * bar_metrics[m].scale, bar_metrics[m].unit);
 				if (s.max > s.min)

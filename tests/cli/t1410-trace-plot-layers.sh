@@ -1,0 +1,52 @@
+#!/bin/sh
+# The trace and plotting layers within the size rules of issue 26 (no
+# function longer than 100 lines, no source file longer than 800), and one
+# palette and one XML escaping (src/svg.c) for every chart: the replay bars
+# draw in the size charts' colours and escape as they do.
+. "$(dirname "$0")/lib.sh"
+
+cd "$top" || exit 2
+files=$(ls src/record/*.c src/record/*.h src/svg.c src/svg.h src/plot_svg*.c src/plot_svg*.h \
+	src/child/child.c)
+
+long=$(for f in $files; do
+	n=$(wc -l <"$f")
+	[ "$n" -gt 800 ] && echo "$f ($n lines)"
+done)
+check "no file of the trace and plot layers is longer than 800 lines" test -z "$long"
+[ -z "$long" ] || echo "#   $long"
+
+# A function runs from a "{" alone at the start of a line to the next "}" there.
+longf=$(for f in $files; do
+	awk -v F="$f" '/^\{/ { s = NR; name = prev } /^\}/ { if (s && NR - s > 100) print F ": " name " (" NR - s " lines)"; s = 0 } { prev = $0 }' "$f"
+done)
+check "no function of the trace and plot layers is longer than 100 lines" test -z "$longf"
+[ -z "$longf" ] || echo "#   $longf"
+
+check "one palette: only src/svg.c spells a chart colour as a string" \
+	test "$(grep -rlE '"#[0-9a-fA-F]{6}"' src)" = src/svg.c
+check "one XML escaping: only src/svg.c writes an entity for '<'" \
+	test "$(grep -rl '&lt;' src)" = src/svg.c
+
+# A replay report drawn as bars: its colours are the palette's, its labels escaped.
+THREADS=$ABBUILD/tests/record/threads
+"$AB" record -o "$tmp/t.trace" -- "$THREADS" 1 200 >/dev/null 2>&1
+"$AB" --workload replay --trace "$tmp/t.trace" --backend malloc,pool,arena --repeat 1 -q \
+	-f json -o "$tmp/r.json" 2>"$tmp/err"
+check "a replay report to draw" test -s "$tmp/r.json"
+run_ab plot "$tmp/r.json" "$tmp/r.json" --label 'one <&>' --label "two'\"" -o "$tmp/bars.svg"
+check "plot draws the replay bars" test "$rc" -eq 0
+palette=$(sed -n '/svg_colours\[SVG_COLOURS\] = {/,/};/p' src/svg.c | grep -oE '#[0-9a-fA-F]{6}' | sort -u)
+fills=$(grep -oE '<rect [^>]*fill="#[0-9a-fA-F]{6}"' "$tmp/bars.svg" | grep -oE '#[0-9a-fA-F]{6}' | sort -u)
+others=$(printf '%s\n' "$fills" | grep -vxF "$palette")
+check "the bars are drawn in the palette's colours" test -n "$fills" -a -z "$others"
+check "a bar's label escapes as the size charts' do" \
+	grep -q '(one &lt;&amp;&gt;)</text>' "$tmp/bars.svg"
+check "quotes in a bar's label are entities" grep -q '(two&apos;&quot;)</text>' "$tmp/bars.svg"
+if command -v xmllint >/dev/null 2>&1; then
+	check "the replay bars are well-formed XML" xmllint --noout "$tmp/bars.svg"
+else
+	skip "the replay bars are well-formed XML" "no xmllint"
+fi
+
+test_done
