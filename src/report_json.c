@@ -249,11 +249,11 @@ static cJSON *floor_json(const struct floor_cell *f, unsigned repeat)
 		faults[r] = (double)f->samples[r].alloc_faults;
 	}
 	if (!stats_summarize(alloc, f->runs, &s))
-		cJSON_AddItemToObject(obj, "alloc_ns", json_stat(&s, alloc, f->runs));
+		cJSON_AddItemToObject(obj, metric_name(METRIC_ALLOC_NS), json_stat(&s, alloc, f->runs));
 	if (!stats_summarize(release, f->runs, &s))
-		cJSON_AddItemToObject(obj, "free_ns", json_stat(&s, release, f->runs));
+		cJSON_AddItemToObject(obj, metric_name(METRIC_FREE_NS), json_stat(&s, release, f->runs));
 	if (!stats_summarize(faults, f->runs, &s))
-		cJSON_AddItemToObject(obj, "page_faults", json_stat(&s, faults, f->runs));
+		cJSON_AddItemToObject(obj, metric_name(METRIC_PAGE_FAULTS), json_stat(&s, faults, f->runs));
 	cJSON_AddItemToObject(obj, "notes", notes);
 	return obj;
 }

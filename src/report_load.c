@@ -404,15 +404,15 @@ static int load_floor(struct loaded_report *r, const cJSON *obj, struct floor_ce
 	f->count = (size_t)whole_or(obj, "count", SIZE_MAX >> 11, 1);
 	f->ok = !strcmp(string_or(obj, "status", ""), "ok");
 	copy_string(f->error, sizeof(f->error), string_or(obj, "error", ""));
-	n = stat_runs(obj, "alloc_ns", alloc);
+	n = stat_runs(obj, metric_name(METRIC_ALLOC_NS), alloc);
 	if (!f->ok || !n)
 		return 0;
 	f->samples = calloc(n, sizeof(*f->samples));
 	if (!f->samples)
 		return fail(r, "out of memory");
-	if (stat_runs(obj, "free_ns", release) != n)
+	if (stat_runs(obj, metric_name(METRIC_FREE_NS), release) != n)
 		memset(release, 0, sizeof(release));
-	if (stat_runs(obj, "page_faults", faults) != n)
+	if (stat_runs(obj, metric_name(METRIC_PAGE_FAULTS), faults) != n)
 		memset(faults, 0, sizeof(faults));
 	for (unsigned i = 0; i < n; i++) {
 		f->samples[i].ok = 1;

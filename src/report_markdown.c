@@ -33,12 +33,16 @@ static void put_table_head(FILE *out, enum workload workload)
 	columns = report_columns_markdown(workload, &n);
 	fputs("\n|", out);
 	for (size_t c = 0; c < n; c++) {
-		if (!*columns[c].head1)
-			fprintf(out, " %s |", columns[c].head2);
-		else if (columns[c].head2_is_unit)
-			fprintf(out, " %s (%s) |", columns[c].head1, columns[c].head2);
+		const char *head1, *head2;
+		int is_unit;
+
+		report_column_heads(&columns[c], &head1, &head2, &is_unit);
+		if (!*head1)
+			fprintf(out, " %s |", head2);
+		else if (is_unit)
+			fprintf(out, " %s (%s) |", head1, head2);
 		else
-			fprintf(out, " %s %s |", columns[c].head1, columns[c].head2);
+			fprintf(out, " %s %s |", head1, head2);
 	}
 	fputs("\n|", out);
 	for (size_t c = 0; c < n; c++)

@@ -17,45 +17,6 @@
 
 _Static_assert(RUN_MAX_JOBS <= RUNNER_MAX_CHILDREN, "--jobs runs at most RUNNER_MAX_CHILDREN children");
 
-#define W(x) (1u << WORKLOAD_##x)
-
-static const struct {
-	const char *name;
-	unsigned workloads;   /* bit per workload the metric is reported for */
-} metrics[METRIC_COUNT] = {
-	[METRIC_OVERHEAD_BYTES] = { "overhead_bytes", W(FILL) },
-	[METRIC_MARGINAL_BYTES] = { "marginal_bytes", W(FILL) },
-	[METRIC_ONE_TIME_BYTES] = { "one_time_bytes", W(FILL) },
-	[METRIC_LINEARITY_BYTES] = { "linearity_bytes", W(FILL) },
-	[METRIC_ALLOC_NS] = { "alloc_ns", W(FILL) },
-	[METRIC_FREE_NS] = { "free_ns", W(FILL) },
-	[METRIC_PAGE_FAULTS] = { "page_faults", W(FILL) | W(CHURN) | W(RANDOM) | W(REPLAY) },
-	[METRIC_FREE_PAGE_FAULTS] = { "free_page_faults", W(FILL) },
-	[METRIC_X_FLOOR] = { "x_floor", W(FILL) },
-	[METRIC_WARM_ALLOC_NS] = { "warm_alloc_ns", W(FILL) },
-	[METRIC_WARM_FREE_NS] = { "warm_free_ns", W(FILL) },
-	[METRIC_WARM_PAGE_FAULTS] = { "warm_page_faults", W(FILL) },
-	[METRIC_CHURN_NS] = { "churn_ns", W(CHURN) },
-	[METRIC_CHURN_COLD_NS] = { "churn_cold_ns", W(CHURN) },
-	[METRIC_OP_NS] = { "op_ns", W(RANDOM) | W(REPLAY) },
-	[METRIC_PEAK_RSS_BYTES] = { "peak_rss_bytes", W(RANDOM) | W(REPLAY) },
-	[METRIC_FRAGMENTATION] = { "fragmentation", W(RANDOM) | W(REPLAY) },
-	[METRIC_OPS_PER_S] = { "ops_per_s", W(THREADS) },
-	[METRIC_OPS_PER_S_PER_THREAD] = { "ops_per_s_per_thread", W(THREADS) },
-	[METRIC_OPS_PER_S_1THREAD] = { "ops_per_s_1thread", W(THREADS) },
-	[METRIC_SPEEDUP] = { "speedup", W(THREADS) },
-};
-
-const char *metric_name(enum metric metric)
-{
-	return metrics[metric].name;
-}
-
-int metric_applies(enum metric metric, enum workload workload)
-{
-	return !!(metrics[metric].workloads & (1u << workload));
-}
-
 int sample_fit(const struct sample *sample, size_t count, struct line_fit *out)
 {
 	double x[MEASURE_SEGMENTS + 1], y[MEASURE_SEGMENTS + 1];

@@ -34,47 +34,17 @@ static int is_libc_malloc(const struct cell *cell)
 	return !strcmp(label, "malloc");
 }
 
-static void aspect_init(struct verdict_aspect *a, const char *name, enum workload workload)
+/* The aspect NAME of a verdict on FIGURE (METRIC_COUNT: the workload has none). */
+static void aspect_init(struct verdict_aspect *a, const char *name, enum metric figure)
 {
 	memset(a, 0, sizeof(*a));
 	a->name = name;
-	if (!strcmp(name, "memory")) {
-		switch (workload) {
-		case WORKLOAD_FILL:
-			a->valid = 1;
-			a->metric = METRIC_OVERHEAD_BYTES;
-			a->unit = "B/chunk";
-			break;
-		case WORKLOAD_RANDOM:
-			a->valid = 1;
-			a->metric = METRIC_PEAK_RSS_BYTES;
-			a->unit = "bytes";
-			break;
-		default:
-			break;
-		}
+	if (figure == METRIC_COUNT)
 		return;
-	}
 	a->valid = 1;
-	switch (workload) {
-	case WORKLOAD_FILL:
-		a->metric = METRIC_ALLOC_NS;
-		a->unit = "ns";
-		break;
-	case WORKLOAD_CHURN:
-		a->metric = METRIC_CHURN_NS;
-		a->unit = "ns/pair";
-		break;
-	case WORKLOAD_RANDOM:
-		a->metric = METRIC_OP_NS;
-		a->unit = "ns/op";
-		break;
-	default:
-		a->metric = METRIC_OPS_PER_S;
-		a->unit = "ops/s";
-		a->higher_is_better = 1;
-		break;
-	}
+	a->metric = figure;
+	a->unit = figure_get(figure)->unit;
+	a->higher_is_better = figure_get(figure)->aspect == FIGURE_RATE;
 }
 
 /* 1 when A is better than B by its median. */
@@ -133,9 +103,9 @@ int verdict_compute(const struct run_report *report, size_t column, struct verdi
 	enum workload workload = report->config->workload;
 
 	memset(out, 0, sizeof(*out));
-	out->size = workload == WORKLOAD_RANDOM ? 0 : report->config->sizes[column];
-	aspect_init(&out->memory, "memory", workload);
-	aspect_init(&out->time, "time", workload);
+	out->size = workload_one_column(workload) ? 0 : report->config->sizes[column];
+	aspect_init(&out->memory, "memory", workload_def(workload)->verdict_memory);
+	aspect_init(&out->time, "time", workload_def(workload)->verdict_time);
 	aspect_compute(report, column, &out->memory);
 	aspect_compute(report, column, &out->time);
 	return out->memory.valid || out->time.valid ? 0 : -1;
@@ -144,7 +114,7 @@ int verdict_compute(const struct run_report *report, size_t column, struct verdi
 /* The columns a verdict is given for: one per size, random's one. */
 static size_t ncolumns(const struct run_report *report)
 {
-	return report->config->workload == WORKLOAD_RANDOM ? 1 : report->config->nsizes;
+	return workload_one_column(report->config->workload) ? 1 : report->config->nsizes;
 }
 
 /* ---- text -------------------------------------------------------------- */
@@ -192,7 +162,7 @@ static void against_malloc(char *buf, size_t size, const struct verdict_aspect *
 		return;
 	}
 	fmt_range(range, sizeof(range), m);
-	if (a->metric == METRIC_OVERHEAD_BYTES || a->metric == METRIC_PEAK_RSS_BYTES) {
+	if (figure_get(a->metric)->aspect == FIGURE_MEMORY) {
 		fmt(amount, sizeof(amount), m->median - b->median);
 		snprintf(buf, size, "; %s %s less than malloc %s", amount, a->unit, range);
 	} else if (a->higher_is_better) {
@@ -293,7 +263,7 @@ int verdict_write_text(FILE *out, const struct run_report *report)
 			fprintf(out, "\nverdict (median [min-max] of the runs; pool, pool-locked and "
 				"arena need\ncode changes, the others are drop-in; no clear winner "
 				"where ranges overlap):\n");
-		if (report->config->workload == WORKLOAD_RANDOM)
+		if (workload_one_column(report->config->workload))
 			snprintf(where, sizeof(where), "  ");
 		else
 			snprintf(where, sizeof(where), "  %zu B ", v.size);
@@ -336,7 +306,7 @@ static cJSON *aspect_json(const struct verdict_aspect *a)
 	if (a->have_malloc) {
 		cJSON_AddItemToObject(obj, "malloc", stat_json(m));
 		/* Bytes less than malloc's; for times, how many times faster (rates: its rate over malloc's). */
-		if (a->metric == METRIC_OVERHEAD_BYTES || a->metric == METRIC_PEAK_RSS_BYTES)
+		if (figure_get(a->metric)->aspect == FIGURE_MEMORY)
 			cJSON_AddNumberToObject(obj, "less_than_malloc", m->median - b->median);
 		else if (a->higher_is_better)
 			cJSON_AddNumberToObject(obj, "times_malloc", m->median > 0 ? b->median / m->median : 0);

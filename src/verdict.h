@@ -6,11 +6,8 @@
  * backend's. pool, pool-locked and arena need code changes (a program calls
  * them instead of malloc); malloc and the preloaded allocators are drop-in.
  *
- * What each workload is judged by:
- *   fill     memory overhead_bytes (B/chunk), time alloc_ns
- *   churn    time churn_ns (ns/pair); no memory verdict
- *   random   memory peak_rss_bytes, time op_ns
- *   threads  time ops_per_s (higher is better); no memory verdict
+ * What each workload is judged by is its definition's verdict_memory and
+ * verdict_time (figure.h).
  */
 #ifndef ALLOCBENCH_VERDICT_H
 #define ALLOCBENCH_VERDICT_H
