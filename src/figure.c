@@ -200,7 +200,7 @@ static const struct workload_def workloads[WORKLOAD_COUNT] = {
 	},
 	[WORKLOAD_REPLAY] = {
 		.workload = WORKLOAD_REPLAY,
-		.verdict_memory = METRIC_COUNT, .verdict_time = METRIC_COUNT,
+		.verdict_memory = METRIC_PEAK_RSS_BYTES, .verdict_time = METRIC_OP_NS,
 		.notes = "steps: the trace's calls replayed (free(NULL) and failed calls left out);\n"
 			 "peak RSS: the highest resident set during the replay over the one before\n"
 			 "it; peak live: the most bytes the program had asked for and not freed\n"

@@ -62,6 +62,8 @@ struct run_report {
 	struct counters_check counters; /* whether each --counters event was counted, or why not */
 	const char *tool_version;    /* the version that measured, NULL: this binary's */
 	const char *sanitizers;      /* that build's -fsanitize= list, NULL: this binary's */
+	const char *abi32_program;   /* the 32-bit measuring program of --abi 32, NULL: none ran */
+	const char *abi32_emulator;  /* ... the emulator that ran it, NULL: the kernel did */
 };
 
 /*
@@ -130,6 +132,12 @@ const char *report_jobs_note(const struct run_report *report);
 
 const struct sample *run_output_sample(const struct sample *samples, unsigned runs, int ok,
 				       unsigned repeat, int err);
+
+/*
+ * The header's line on the 32-bit rows into BUF (SIZE bytes): how they were
+ * measured, under which emulator, what they lack; "" without such rows.
+ */
+void report_abi_note(char *buf, size_t size, const struct run_report *report);
 
 /* Page granularity of the overhead: one page spread over COUNT chunks, bytes. */
 double resolution_bytes(const struct run_report *report, size_t count);

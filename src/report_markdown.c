@@ -10,6 +10,7 @@
 #include "run.h"
 #include "stats.h"
 #include "util.h"
+#include "verdict.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -54,6 +55,7 @@ static void put_header(FILE *out, const struct run_report *report)
 {
 	const struct run_config *config = report->config;
 	const struct host_info *host = &report->host;
+	const char *sanitizers = report->sanitizers ? report->sanitizers : ALLOCBENCH_SANITIZE;
 	char total[32];
 
 	format_bytes(total, sizeof(total), config->total_bytes);
@@ -63,7 +65,8 @@ static void put_header(FILE *out, const struct run_report *report)
 		fputs("**\n\n", out);
 	}
 	fprintf(out, "**allocbench %s**: %s, %s per measurement, touch %s, "
-		"median of %u run%s%s; ", ALLOCBENCH_VERSION, workload_name(config->workload), total,
+		"median of %u run%s%s; ",
+		report->tool_version ? report->tool_version : ALLOCBENCH_VERSION, workload_name(config->workload), total,
 		touch_name(config->touch), config->repeat, config->repeat == 1 ? "" : "s",
 		report_jobs_note(report));
 	if (config->align)
@@ -76,9 +79,9 @@ static void put_header(FILE *out, const struct run_report *report)
 		host->libc_version, host->cpus, host->cpus == 1 ? "" : "s");
 	put_cell_text(out, host->cpu_model);
 	fprintf(out, "; page %ld B, THP %s.\n", host->page_size, host->thp);
-	if (*ALLOCBENCH_SANITIZE)
+	if (*sanitizers)
 		fprintf(out, "\nWarning: built with -fsanitize=%s: malloc's figures are the "
-			"sanitizer's.\n", ALLOCBENCH_SANITIZE);
+			"sanitizer's.\n", sanitizers);
 	put_table_head(out, config->workload);
 }
 
@@ -138,7 +141,7 @@ int report_markdown_write(FILE *out, const struct run_report *report)
 	for (size_t i = 0; i < report->ncells; i++)
 		put_row(out, report, &report->cells[i]);
 	put_footer(out, report);
-	if (breakdown_write_markdown(out, report))
+	if (breakdown_write_markdown(out, report) || verdict_write_markdown(out, report))
 		return -1;
 	return ferror(out) ? -1 : 0;
 }

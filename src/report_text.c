@@ -43,7 +43,7 @@ static void print_header(FILE *out, const struct run_report *report)
 		copy_string(align, sizeof(align), "natural for pool, arena");
 	put_wrappedf(out, 80, "  ", "page %ld B, THP %s; alignment: %s, %zu B for malloc",
 		     host->page_size, host->thp, align, backend_malloc_alignment());
-	abi_describe(abi, sizeof(abi));
+	report_abi_note(abi, sizeof(abi), report);
 	if (abi[0])
 		put_wrappedf(out, 80, "  ", "%s", abi);
 	if (*sanitizers)

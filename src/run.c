@@ -97,7 +97,15 @@ int metric_value(const struct cell *cell, const struct sample *sample,
 		*out = (double)sample->peak_rss_bytes;
 		return 0;
 	case METRIC_FRAGMENTATION:
-		/* Nothing alive at the end: no ratio exists (n/a, null in JSON). */
+		/*
+		 * replay (the only workload with a peak live set): peak RSS over
+		 * peak live bytes, whatever is alive at the end. random: nothing
+		 * alive at the end, no ratio exists (n/a, null in JSON).
+		 */
+		if (sample->peak_live_bytes) {
+			*out = (double)sample->peak_rss_bytes / (double)sample->peak_live_bytes;
+			return 0;
+		}
 		if (!sample->live_bytes)
 			return -1;
 		*out = sample->fragmentation;
@@ -206,6 +214,21 @@ size_t cell_median_run(const struct cell *cell)
 	for (unsigned r = 0; r < cell->runs; r++)
 		metric_value(cell, &cell->samples[r], METRIC_OVERHEAD_BYTES, 0, &values[r]);
 	return stats_median_index(values, cell->runs);
+}
+
+void report_abi_note(char *buf, size_t size, const struct run_report *report)
+{
+	buf[0] = '\0';
+	if (!report->abi32_program)
+		return;
+	if (report->abi32_emulator)
+		snprintf(buf, size, "abi: NAME/32 rows measured in 32-bit processes (%s) under %s, "
+			 "as this kernel runs no 32-bit program: their bytes and page faults are the "
+			 "process's, their times the emulator's; no counters", report->abi32_program,
+			 report->abi32_emulator);
+	else
+		snprintf(buf, size, "abi: NAME/32 rows measured in 32-bit processes (%s); no "
+			 "counters", report->abi32_program);
 }
 
 double resolution_bytes(const struct run_report *report, size_t count)
@@ -699,6 +722,14 @@ int run_measure_all(const struct run_config *config, struct run_report *report)
 	pthread_mutex_destroy(&w.lock);
 	free(w.tasks);
 	report->jobs = started;
+	for (size_t i = 0; i < config->nabis; i++) {
+		const struct abi_program *p = abi_program(32);
+
+		if (config->abis[i] == 32 && p && abi_native() != 32) {
+			report->abi32_program = ABI_CHILD32;
+			report->abi32_emulator = p->emulator[0] ? ABI_EMULATOR : NULL;
+		}
+	}
 	if ((report->interrupted = runner_interrupted())) {
 		if (!config->quiet && isatty(STDERR_FILENO))
 			fputs("\r\033[K", stderr);
