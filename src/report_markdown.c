@@ -112,12 +112,11 @@ static void put_row(FILE *out, const struct run_report *report, const struct cel
 	fputc('\n', out);
 }
 
-static void put_footer(FILE *out, const struct run_report *report)
+/* The fill's floor and the overhead's resolution. */
+static void put_floor(FILE *out, const struct run_report *report)
 {
 	double worst = 0;
 
-	if (report->config->workload != WORKLOAD_FILL)
-		return;
 	fputs("\nFloor (this loop filling one fresh mapping, no allocator), ns per chunk:", out);
 	for (size_t i = 0; i < report->nfloors; i++) {
 		const struct floor_cell *f = &report->floors[i];
@@ -133,6 +132,37 @@ static void put_footer(FILE *out, const struct run_report *report)
 	}
 	fprintf(out, ".\nOverhead resolution: one page over the count, at most %.3g B per chunk.\n",
 		worst);
+}
+
+/*
+ * Under the table: the floor where the workload has one, then the notes
+ * the text gives (the workload's, figure.h, and how a median of ratios
+ * combines) as one paragraph.
+ */
+static void put_footer(FILE *out, const struct run_report *report)
+{
+	const struct workload_def *def = workload_def(report->config->workload);
+	const struct report_column *columns;
+	size_t n;
+
+	if (def->sections & SECTION_FLOOR)
+		put_floor(out, report);
+	fputs("\nNotes: ", out);
+	for (const char *p = def->notes; *p; p++)
+		fputc(*p == '\n' ? (p[1] ? ' ' : '.') : *p, out);
+	columns = report_columns_markdown(report->config->workload, &n);
+	for (size_t c = 0; c < n; c++) {
+		const struct figure *f = figure_get(columns[c].metric);
+
+		if (columns[c].kind != COL_FIGURE || f->combine != FIGURE_MEDIAN_OF_RATIOS ||
+		    !f->combine_note)
+			continue;
+		fputc(' ', out);
+		for (const char *p = f->combine_note; *p; p++)
+			fputc(*p == '\n' ? ' ' : *p, out);
+		fputc('.', out);
+	}
+	fputc('\n', out);
 }
 
 int report_markdown_write(FILE *out, const struct run_report *report)
