@@ -9,6 +9,7 @@
 #define ALLOCBENCH_REPORT_H
 
 #include "counters.h"
+#include "figure.h"
 #include "child/measure.h"
 #include "probe.h"
 #include "stats.h"
@@ -61,32 +62,8 @@ struct run_report {
 	struct counters_check counters; /* whether each --counters event was counted, or why not */
 	const char *tool_version;    /* the version that measured, NULL: this binary's */
 	const char *sanitizers;      /* that build's -fsanitize= list, NULL: this binary's */
-};
-
-/* Quantities a cell reports as {median, min, max, runs}. */
-enum metric {
-	METRIC_OVERHEAD_BYTES,   /* fill: (rss after - rss before) / count - size */
-	METRIC_MARGINAL_BYTES,   /* fill: the growth's slope - size: one more chunk (sample_fit()) */
-	METRIC_ONE_TIME_BYTES,   /* fill: the growth's intercept: paid once per measurement */
-	METRIC_LINEARITY_BYTES,  /* fill: the largest distance of a reading from the line */
-	METRIC_ALLOC_NS,         /* fill: ns per allocation (with touching) */
-	METRIC_FREE_NS,          /* fill: ns per free */
-	METRIC_PAGE_FAULTS,      /* minor faults in the allocation loop (churn: all rounds) */
-	METRIC_FREE_PAGE_FAULTS, /* fill: minor faults in the free loop */
-	METRIC_X_FLOOR,          /* fill: alloc_ns / the floor's median ns per chunk */
-	METRIC_WARM_ALLOC_NS,    /* fill: ns per allocation, filling again warm */
-	METRIC_WARM_FREE_NS,     /* fill: ns per free, warm */
-	METRIC_WARM_PAGE_FAULTS, /* fill: minor faults in the warm allocation loop */
-	METRIC_CHURN_NS,         /* churn: ns per create+destroy pair, warm rounds */
-	METRIC_CHURN_COLD_NS,    /* churn: ns per pair, first round */
-	METRIC_OP_NS,            /* random: ns per operation */
-	METRIC_PEAK_RSS_BYTES,   /* random: peak resident set growth */
-	METRIC_FRAGMENTATION,    /* random: RSS growth / live bytes at the end */
-	METRIC_OPS_PER_S,        /* threads: swaps per second, all threads */
-	METRIC_OPS_PER_S_PER_THREAD, /* threads: ops_per_s / threads */
-	METRIC_OPS_PER_S_1THREAD,    /* threads: swaps per second with one thread */
-	METRIC_SPEEDUP,          /* threads: ops_per_s / ops_per_s_1thread */
-	METRIC_COUNT
+	const char *abi32_program;   /* the 32-bit measuring program of --abi 32, NULL: none ran */
+	const char *abi32_emulator;  /* ... the emulator that ran it, NULL: the kernel did */
 };
 
 /*
@@ -101,12 +78,6 @@ struct cell_loaded {
 	struct stat_summary breakdown[CELL_LOADED_BREAKDOWNS];
 	unsigned char have_breakdown[CELL_LOADED_BREAKDOWNS];
 };
-
-/* 1 when METRIC is reported for WORKLOAD. */
-int metric_applies(enum metric metric, enum workload workload);
-
-/* The JSON name of METRIC. */
-const char *metric_name(enum metric metric);
 
 /*
  * The value of METRIC for SAMPLE of CELL; FLOOR_NS is the floor's median ns
@@ -161,6 +132,12 @@ const char *report_jobs_note(const struct run_report *report);
 
 const struct sample *run_output_sample(const struct sample *samples, unsigned runs, int ok,
 				       unsigned repeat, int err);
+
+/*
+ * The header's line on the 32-bit rows into BUF (SIZE bytes): how they were
+ * measured, under which emulator, what they lack; "" without such rows.
+ */
+void report_abi_note(char *buf, size_t size, const struct run_report *report);
 
 /* Page granularity of the overhead: one page spread over COUNT chunks, bytes. */
 double resolution_bytes(const struct run_report *report, size_t count);

@@ -6,17 +6,20 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A column that shows figure M as the figure table defines it. */
+#define FIG(m) { NULL, NULL, 0, COL_FIGURE, m }
+
 static const struct report_column fill_columns[] = {
 	{ "", "backend", 0, COL_BACKEND, 0 },
 	{ "size", "B", 1, COL_SIZE, 0 },
 	{ "", "count", 0, COL_COUNT, 0 },
 	{ "total", "KiB", 1, COL_TOTAL_KIB, 0 },
-	{ "overhead", "B/chunk", 1, COL_OVERHEAD, METRIC_OVERHEAD_BYTES },
-	{ "alloc", "ns", 1, COL_METRIC, METRIC_ALLOC_NS },
-	{ "free", "ns", 1, COL_METRIC, METRIC_FREE_NS },
-	{ "page", "faults", 0, COL_METRIC_COUNT, METRIC_PAGE_FAULTS },
-	{ "x", "floor", 0, COL_METRIC_FIXED, METRIC_X_FLOOR },
-	{ "warm", "ns", 1, COL_METRIC, METRIC_WARM_ALLOC_NS },
+	{ NULL, NULL, 0, COL_OVERHEAD, METRIC_OVERHEAD_BYTES },
+	FIG(METRIC_ALLOC_NS),
+	FIG(METRIC_FREE_NS),
+	FIG(METRIC_PAGE_FAULTS),
+	FIG(METRIC_X_FLOOR),
+	FIG(METRIC_WARM_ALLOC_NS),
 };
 
 /* Markdown has no 80 columns to keep: the three figures of the fit in columns of their own. */
@@ -25,15 +28,15 @@ static const struct report_column fill_markdown_columns[] = {
 	{ "size", "B", 1, COL_SIZE, 0 },
 	{ "", "count", 0, COL_COUNT, 0 },
 	{ "total", "KiB", 1, COL_TOTAL_KIB, 0 },
-	{ "overhead", "B/chunk", 1, COL_METRIC_FIXED, METRIC_OVERHEAD_BYTES },
-	{ "marginal", "B/chunk", 1, COL_METRIC_FIXED, METRIC_MARGINAL_BYTES },
-	{ "one-time", "B", 1, COL_METRIC_COUNT, METRIC_ONE_TIME_BYTES },
-	{ "linearity", "B", 1, COL_METRIC_COUNT, METRIC_LINEARITY_BYTES },
-	{ "alloc", "ns", 1, COL_METRIC, METRIC_ALLOC_NS },
-	{ "free", "ns", 1, COL_METRIC, METRIC_FREE_NS },
-	{ "page", "faults", 0, COL_METRIC_COUNT, METRIC_PAGE_FAULTS },
-	{ "x", "floor", 0, COL_METRIC_FIXED, METRIC_X_FLOOR },
-	{ "warm", "ns", 1, COL_METRIC, METRIC_WARM_ALLOC_NS },
+	FIG(METRIC_OVERHEAD_BYTES),
+	FIG(METRIC_MARGINAL_BYTES),
+	FIG(METRIC_ONE_TIME_BYTES),
+	FIG(METRIC_LINEARITY_BYTES),
+	FIG(METRIC_ALLOC_NS),
+	FIG(METRIC_FREE_NS),
+	FIG(METRIC_PAGE_FAULTS),
+	FIG(METRIC_X_FLOOR),
+	FIG(METRIC_WARM_ALLOC_NS),
 };
 
 static const struct report_column churn_columns[] = {
@@ -41,9 +44,9 @@ static const struct report_column churn_columns[] = {
 	{ "size", "B", 1, COL_SIZE, 0 },
 	{ "", "count", 0, COL_COUNT, 0 },
 	{ "", "rounds", 0, COL_ROUNDS, 0 },
-	{ "create+destroy", "ns/pair", 1, COL_METRIC, METRIC_CHURN_NS },
-	{ "cold", "ns/pair", 1, COL_METRIC, METRIC_CHURN_COLD_NS },
-	{ "page", "faults", 0, COL_METRIC_COUNT, METRIC_PAGE_FAULTS },
+	FIG(METRIC_CHURN_NS),
+	FIG(METRIC_CHURN_COLD_NS),
+	FIG(METRIC_PAGE_FAULTS),
 	{ "x", "floor", 0, COL_X_ARENA, METRIC_CHURN_NS },
 	{ "faster", "than malloc", 0, COL_VS_MALLOC, METRIC_CHURN_NS },
 };
@@ -51,32 +54,49 @@ static const struct report_column churn_columns[] = {
 static const struct report_column random_columns[] = {
 	{ "", "backend", 0, COL_BACKEND, 0 },
 	{ "", "ops", 0, COL_OPS, 0 },
-	{ "", "ns/op", 0, COL_METRIC, METRIC_OP_NS },
-	{ "peak", "KiB", 1, COL_METRIC_KIB, METRIC_PEAK_RSS_BYTES },
+	FIG(METRIC_OP_NS),
+	FIG(METRIC_PEAK_RSS_BYTES),
 	{ "live", "KiB", 1, COL_LIVE_KIB, 0 },
-	{ "RSS/live", "ratio", 1, COL_METRIC_FIXED, METRIC_FRAGMENTATION },
-	{ "page", "faults", 0, COL_METRIC_COUNT, METRIC_PAGE_FAULTS },
+	FIG(METRIC_FRAGMENTATION),
+	FIG(METRIC_PAGE_FAULTS),
 };
 
+/* The replay's figures are random's, named for what a trace has: a peak of its own. */
 static const struct report_column replay_columns[] = {
 	{ "", "backend", 0, COL_BACKEND, 0 },
 	{ "", "steps", 0, COL_OPS, 0 },
-	{ "", "ns/op", 0, COL_METRIC, METRIC_OP_NS },
-	{ "peak RSS", "KiB", 1, COL_METRIC_KIB, METRIC_PEAK_RSS_BYTES },
+	FIG(METRIC_OP_NS),
+	{ "peak RSS", "KiB", 1, COL_FIGURE, METRIC_PEAK_RSS_BYTES },
 	{ "peak live", "KiB", 1, COL_LIVE_KIB, 0 },
-	{ "RSS/live", "at peak", 1, COL_METRIC_FIXED, METRIC_FRAGMENTATION },
-	{ "page", "faults", 0, COL_METRIC_COUNT, METRIC_PAGE_FAULTS },
+	{ "RSS/live", "at peak", 1, COL_FIGURE, METRIC_FRAGMENTATION },
+	FIG(METRIC_PAGE_FAULTS),
 };
 
 static const struct report_column threads_columns[] = {
 	{ "", "backend", 0, COL_BACKEND, 0 },
 	{ "size", "B", 1, COL_SIZE, 0 },
 	{ "", "rounds", 0, COL_ROUNDS, 0 },
-	{ "all threads", "Mops/s", 1, COL_METRIC_MEGA, METRIC_OPS_PER_S },
-	{ "per thread", "Mops/s", 1, COL_METRIC_MEGA, METRIC_OPS_PER_S_PER_THREAD },
-	{ "1 thread", "Mops/s", 1, COL_METRIC_MEGA, METRIC_OPS_PER_S_1THREAD },
-	{ "", "speed-up", 0, COL_METRIC_FIXED, METRIC_SPEEDUP },
+	FIG(METRIC_OPS_PER_S),
+	FIG(METRIC_OPS_PER_S_PER_THREAD),
+	FIG(METRIC_OPS_PER_S_1THREAD),
+	FIG(METRIC_SPEEDUP),
 };
+
+void report_column_heads(const struct report_column *column, const char **head1,
+			 const char **head2, int *head2_is_unit)
+{
+	const struct figure *f = figure_get(column->metric);
+
+	*head1 = column->head1 ? column->head1 : f->head1;
+	*head2 = column->head1 ? column->head2 : f->head2;
+	*head2_is_unit = column->head1 ? column->head2_is_unit : f->head2_is_unit;
+}
+
+int report_column_is_time(const struct report_column *column)
+{
+	return column->kind == COL_FIGURE &&
+	       figure_get(column->metric)->display == FIGURE_SHOW_ADAPTIVE;
+}
 
 const struct report_column *report_columns(enum workload workload, size_t *n)
 {
@@ -187,6 +207,7 @@ void report_column_format(char *buf, size_t size, const struct report_column *c,
 	const struct cell *base;
 	struct stat_summary s, b;
 	const struct sample *median;
+	double v;
 
 	switch (c->kind) {
 	case COL_BACKEND:
@@ -256,22 +277,20 @@ void report_column_format(char *buf, size_t size, const struct report_column *c,
 		snprintf(buf, size, "n/a");
 		return;
 	}
-	switch (c->kind) {
-	case COL_OVERHEAD:
-	case COL_METRIC_FIXED:
+	if (c->kind == COL_OVERHEAD) {
 		snprintf(buf, size, "%.2f", s.median);
+		return;
+	}
+	v = figure_display_value(c->metric, s.median);
+	switch (figure_get(c->metric)->display) {
+	case FIGURE_SHOW_FIXED2:
+		snprintf(buf, size, "%.2f", v);
 		break;
-	case COL_METRIC_COUNT:
-		snprintf(buf, size, "%.0f", s.median);
-		break;
-	case COL_METRIC_KIB:
-		snprintf(buf, size, "%.0f", s.median / 1024.0);
-		break;
-	case COL_METRIC_MEGA:
-		format_adaptive(buf, size, s.median / 1e6);
+	case FIGURE_SHOW_WHOLE:
+		snprintf(buf, size, "%.0f", v);
 		break;
 	default:
-		format_adaptive(buf, size, s.median);
+		format_adaptive(buf, size, v);
 		break;
 	}
 }

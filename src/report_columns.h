@@ -17,13 +17,9 @@ enum column_kind {
 	COL_COUNT,
 	COL_ROUNDS,
 	COL_TOTAL_KIB,     /* fill: RSS growth of the median run */
-	COL_METRIC,        /* a metric's median, adaptive precision */
-	COL_METRIC_FIXED,  /* a metric's median with two decimals */
+	COL_FIGURE,        /* a figure's median in its display unit (figure.h) */
 	COL_OVERHEAD,      /* fill, text: the overhead's median with two decimals, or
 			      "average(marginal)" where report_marginal_differs() */
-	COL_METRIC_COUNT,  /* a metric's median as a whole number */
-	COL_METRIC_KIB,    /* a metric in bytes, shown in KiB */
-	COL_METRIC_MEGA,   /* a metric divided by a million */
 	COL_LIVE_KIB,      /* random: live bytes at the end, KiB */
 	COL_OPS,           /* random: operations in the sequence */
 	COL_VS_MALLOC,     /* churn: malloc's ns per pair over this backend's */
@@ -32,12 +28,20 @@ enum column_kind {
 };
 
 struct report_column {
-	const char *head1;   /* upper heading line: the quantity ("" for none) */
+	const char *head1;   /* upper heading line: the quantity ("" for none); NULL:
+				the figure's (figure.h) */
 	const char *head2;   /* lower heading line: the rest of its name, or its unit */
 	int head2_is_unit;   /* Markdown writes "head1 (head2)" rather than "head1 head2" */
 	enum column_kind kind;
-	enum metric metric;  /* for the COL_METRIC*, COL_VS_MALLOC and COL_X_ARENA kinds */
+	enum metric metric;  /* for COL_FIGURE, COL_OVERHEAD, COL_VS_MALLOC and COL_X_ARENA */
 };
+
+/* COLUMN's heading lines and whether the lower is a unit, the figure's where it has none. */
+void report_column_heads(const struct report_column *column, const char **head1,
+			 const char **head2, int *head2_is_unit);
+
+/* 1 when COLUMN shows a time or a rate: a wide spread of its runs is marked. */
+int report_column_is_time(const struct report_column *column);
 
 /* The columns of WORKLOAD's table; their number in *N. */
 const struct report_column *report_columns(enum workload workload, size_t *n);

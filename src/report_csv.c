@@ -13,6 +13,8 @@
 #include "stats.h"
 #include "util.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,14 +35,21 @@ static void put_field(FILE *out, const char *text)
 	fputc('"', out);
 }
 
-/* A number in the fewest digits that read back as the same double. */
+/*
+ * A number in the digits the JSON report gives it (cJSON's: 15 significant
+ * digits where they read back as the same double within a unit in the last
+ * place, else 17), so that a report read back (allocbench show) writes the
+ * CSV the run wrote.
+ */
 static void put_number(FILE *out, double v)
 {
 	char buf[32];
+	double back;
 
-	snprintf(buf, sizeof(buf), "%.15g", v);
-	if (strtod(buf, NULL) != v)
-		snprintf(buf, sizeof(buf), "%.17g", v);
+	snprintf(buf, sizeof(buf), "%1.15g", v);
+	back = strtod(buf, NULL);
+	if (!(fabs(back - v) <= fmax(fabs(back), fabs(v)) * DBL_EPSILON))
+		snprintf(buf, sizeof(buf), "%1.17g", v);
 	fputs(buf, out);
 }
 

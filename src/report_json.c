@@ -109,32 +109,30 @@ static void add_preload_config(cJSON *obj, const struct run_config *config)
  * "abi": the word sizes measured ([64] by default); with 32, "abi32" says
  * how: the program and the emulator (null when the kernel ran it).
  */
-static void add_abi_config(cJSON *obj, const struct run_config *config)
+static void add_abi_config(cJSON *obj, const struct run_report *report)
 {
+	const struct run_config *config = report->config;
 	cJSON *abis = cJSON_CreateArray(), *how;
-	const struct abi_program *p = abi_program(32);
-	int with32 = 0;
 
-	for (size_t i = 0; i < config->nabis; i++) {
+	for (size_t i = 0; i < config->nabis; i++)
 		cJSON_AddItemToArray(abis, cJSON_CreateNumber(config->abis[i]));
-		with32 |= config->abis[i] == 32;
-	}
 	if (!config->nabis)
 		cJSON_AddItemToArray(abis, cJSON_CreateNumber(abi_native()));
 	cJSON_AddItemToObject(obj, "abi", abis);
-	if (!with32 || !p)
+	if (!report->abi32_program)
 		return;
 	how = cJSON_CreateObject();
-	cJSON_AddStringToObject(how, "program", ABI_CHILD32);
-	if (p->emulator[0])
-		cJSON_AddStringToObject(how, "emulator", ABI_EMULATOR);
+	cJSON_AddStringToObject(how, "program", report->abi32_program);
+	if (report->abi32_emulator)
+		cJSON_AddStringToObject(how, "emulator", report->abi32_emulator);
 	else
 		cJSON_AddNullToObject(how, "emulator");
 	cJSON_AddItemToObject(obj, "abi32", how);
 }
 
-static cJSON *config_json(const struct run_config *config, unsigned jobs)
+static cJSON *config_json(const struct run_report *report)
 {
+	const struct run_config *config = report->config;
 	cJSON *obj = cJSON_CreateObject(), *sizes = cJSON_CreateArray();
 	cJSON *backends = cJSON_CreateArray();
 
@@ -176,10 +174,10 @@ static cJSON *config_json(const struct run_config *config, unsigned jobs)
 	for (size_t i = 0; i < config->nbackends; i++)
 		cJSON_AddItemToArray(backends, cJSON_CreateString(config->backends[i]->name));
 	cJSON_AddItemToObject(obj, "backends", backends);
-	add_abi_config(obj, config);
+	add_abi_config(obj, report);
 	cJSON_AddNumberToObject(obj, "total_bytes", (double)config->total_bytes);
 	cJSON_AddNumberToObject(obj, "repeat", config->repeat);
-	cJSON_AddNumberToObject(obj, "jobs", jobs ? jobs : 1);
+	cJSON_AddNumberToObject(obj, "jobs", report->jobs ? report->jobs : 1);
 	cJSON_AddStringToObject(obj, "touch", touch_name(config->touch));
 	if (config->align)
 		cJSON_AddNumberToObject(obj, "align", (double)config->align);
@@ -249,11 +247,11 @@ static cJSON *floor_json(const struct floor_cell *f, unsigned repeat)
 		faults[r] = (double)f->samples[r].alloc_faults;
 	}
 	if (!stats_summarize(alloc, f->runs, &s))
-		cJSON_AddItemToObject(obj, "alloc_ns", json_stat(&s, alloc, f->runs));
+		cJSON_AddItemToObject(obj, metric_name(METRIC_ALLOC_NS), json_stat(&s, alloc, f->runs));
 	if (!stats_summarize(release, f->runs, &s))
-		cJSON_AddItemToObject(obj, "free_ns", json_stat(&s, release, f->runs));
+		cJSON_AddItemToObject(obj, metric_name(METRIC_FREE_NS), json_stat(&s, release, f->runs));
 	if (!stats_summarize(faults, f->runs, &s))
-		cJSON_AddItemToObject(obj, "page_faults", json_stat(&s, faults, f->runs));
+		cJSON_AddItemToObject(obj, metric_name(METRIC_PAGE_FAULTS), json_stat(&s, faults, f->runs));
 	cJSON_AddItemToObject(obj, "notes", notes);
 	return obj;
 }
@@ -468,7 +466,7 @@ int report_json_write(FILE *out, const struct run_report *report)
 		cJSON_AddItemToObject(root, "command_line", command_line_json(report->config));
 	cJSON_AddStringToObject(root, "created", created);
 	cJSON_AddItemToObject(root, "host", host_json(&report->host));
-	cJSON_AddItemToObject(root, "config", config_json(report->config, report->jobs));
+	cJSON_AddItemToObject(root, "config", config_json(report));
 	for (size_t i = 0; i < report->nfloors; i++)
 		cJSON_AddItemToArray(floors, floor_json(&report->floors[i], report->config->repeat));
 	cJSON_AddItemToObject(root, "floor", floors);

@@ -3,6 +3,7 @@
  * (report_load.h).
  */
 #include "report_load.h"
+#include "abi.h"
 #include "breakdown.h"
 #include "report_counters.h"
 #include "child/backend.h"
@@ -117,6 +118,20 @@ static void load_host(struct host_info *host, const cJSON *obj)
 	host->mem_available_bytes = whole_or(obj, "mem_available_bytes", UINT64_MAX >> 11, 0);
 }
 
+/* config.replay: the trace replayed, as the header names it (replay only). */
+static void load_replay(struct run_config *c, const cJSON *replay)
+{
+	const cJSON *cut = member(replay, "cut_short");
+
+	c->trace_path = string_or(replay, "trace", "");
+	c->replay_per_thread = !strcmp(string_or(replay, "threads_mode", "global"), "per-thread");
+	c->replay.calls = whole_or(replay, "calls", UINT64_MAX >> 11, 0);
+	c->replay.steps = whole_or(replay, "steps", UINT64_MAX >> 11, 0);
+	c->replay.threads = (uint32_t)whole_or(replay, "threads", UINT32_MAX, 0);
+	c->replay.peak_live_bytes = whole_or(replay, "peak_live_bytes", UINT64_MAX >> 11, 0);
+	c->replay.cut_short = cJSON_IsTrue(cut);
+}
+
 /* config: what the header and the columns read. */
 static int load_config(struct loaded_report *r, const cJSON *config)
 {
@@ -157,6 +172,12 @@ static int load_config(struct loaded_report *r, const cJSON *config)
 	if (c->workload == WORKLOAD_RANDOM && n > MEASURE_MAX_MIX)
 		return fail(r, "config.sizes has more than %d sizes", MEASURE_MAX_MIX);
 	c->label = r->file.label;
+	if (c->workload == WORKLOAD_REPLAY)
+		load_replay(c, member(config, "replay"));
+	cJSON_ArrayForEach(item, member(config, "abi"))
+		if (c->nabis < 2 && cJSON_IsNumber(item) &&
+		    (item->valuedouble == 32 || item->valuedouble == 64))
+			c->abis[c->nabis++] = (unsigned)item->valuedouble;
 	counters = member(config, "counters");
 	cJSON_ArrayForEach(item, counters) {
 		if (!cJSON_IsString(item) || c->counters.n == COUNTERS_MAX ||
@@ -264,6 +285,7 @@ static int load_cell(struct loaded_report *r, const cJSON *row, struct cell *cel
 		s->reserved_bytes = whole_or(row, "reserved_bytes", UINT64_MAX >> 11, 0);
 		s->ops = whole_or(row, "ops", UINT64_MAX >> 11, 0);
 		s->live_bytes = whole_or(row, "live_bytes", UINT64_MAX >> 11, 0);
+		s->peak_live_bytes = whole_or(row, "peak_live_bytes", UINT64_MAX >> 11, 0);
 		s->checksum = strtoull(checksum, NULL, 16);
 		s->rounds = cell->rounds;
 		if (cJSON_IsObject(who)) {
@@ -372,6 +394,7 @@ static int load_grid(struct loaded_report *r)
 	}
 	for (size_t at = 0; at < ncells; at++) {
 		const char *name = r->backends[at % nb].name;
+		unsigned abi;
 		size_t size = one_column ? 0 : r->config.sizes[at / nb];
 		size_t k = from[at] - 1;
 
@@ -384,6 +407,9 @@ static int load_grid(struct loaded_report *r)
 				    "config.backends and config.sizes name", name, size);
 		}
 		r->report.cells[at].backend = &r->backends[at % nb];
+		/* A 32-bit row ("NAME/32", abi 32): its ABI, as the run's own rows had it. */
+		abi = (unsigned)whole_or(r->file.rows[k].json, "abi", 64, abi_native());
+		r->backends[at % nb].abi = abi != abi_native() ? abi : 0;
 		if (load_cell(r, r->file.rows[k].json, &r->report.cells[at], &r->loaded[at], k)) {
 			free(from);
 			return -1;
@@ -404,15 +430,15 @@ static int load_floor(struct loaded_report *r, const cJSON *obj, struct floor_ce
 	f->count = (size_t)whole_or(obj, "count", SIZE_MAX >> 11, 1);
 	f->ok = !strcmp(string_or(obj, "status", ""), "ok");
 	copy_string(f->error, sizeof(f->error), string_or(obj, "error", ""));
-	n = stat_runs(obj, "alloc_ns", alloc);
+	n = stat_runs(obj, metric_name(METRIC_ALLOC_NS), alloc);
 	if (!f->ok || !n)
 		return 0;
 	f->samples = calloc(n, sizeof(*f->samples));
 	if (!f->samples)
 		return fail(r, "out of memory");
-	if (stat_runs(obj, "free_ns", release) != n)
+	if (stat_runs(obj, metric_name(METRIC_FREE_NS), release) != n)
 		memset(release, 0, sizeof(release));
-	if (stat_runs(obj, "page_faults", faults) != n)
+	if (stat_runs(obj, metric_name(METRIC_PAGE_FAULTS), faults) != n)
 		memset(faults, 0, sizeof(faults));
 	for (unsigned i = 0; i < n; i++) {
 		f->samples[i].ok = 1;
@@ -480,6 +506,9 @@ int report_load(const char *path, struct loaded_report *out)
 	out->report.tool_version = out->file.tool_version;
 	out->report.sanitizers = string_or(member(root, "tool"), "sanitizers", "");
 	out->report.jobs = (unsigned)whole_or(config, "jobs", RUN_MAX_JOBS, 1);
+	/* config.abi32: how the 32-bit rows were measured (abi32.emulator null: natively). */
+	out->report.abi32_program = string_or(member(config, "abi32"), "program", NULL);
+	out->report.abi32_emulator = string_or(member(config, "abi32"), "emulator", NULL);
 	out->created = out->file.created;
 	out->command_line = command_line_text(member(root, "command_line"));
 	load_host(&out->report.host, member(root, "host"));

@@ -10,6 +10,7 @@
 #include "run.h"
 #include "stats.h"
 #include "util.h"
+#include "verdict.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -33,12 +34,16 @@ static void put_table_head(FILE *out, enum workload workload)
 	columns = report_columns_markdown(workload, &n);
 	fputs("\n|", out);
 	for (size_t c = 0; c < n; c++) {
-		if (!*columns[c].head1)
-			fprintf(out, " %s |", columns[c].head2);
-		else if (columns[c].head2_is_unit)
-			fprintf(out, " %s (%s) |", columns[c].head1, columns[c].head2);
+		const char *head1, *head2;
+		int is_unit;
+
+		report_column_heads(&columns[c], &head1, &head2, &is_unit);
+		if (!*head1)
+			fprintf(out, " %s |", head2);
+		else if (is_unit)
+			fprintf(out, " %s (%s) |", head1, head2);
 		else
-			fprintf(out, " %s %s |", columns[c].head1, columns[c].head2);
+			fprintf(out, " %s %s |", head1, head2);
 	}
 	fputs("\n|", out);
 	for (size_t c = 0; c < n; c++)
@@ -50,6 +55,7 @@ static void put_header(FILE *out, const struct run_report *report)
 {
 	const struct run_config *config = report->config;
 	const struct host_info *host = &report->host;
+	const char *sanitizers = report->sanitizers ? report->sanitizers : ALLOCBENCH_SANITIZE;
 	char total[32];
 
 	format_bytes(total, sizeof(total), config->total_bytes);
@@ -59,7 +65,8 @@ static void put_header(FILE *out, const struct run_report *report)
 		fputs("**\n\n", out);
 	}
 	fprintf(out, "**allocbench %s**: %s, %s per measurement, touch %s, "
-		"median of %u run%s%s; ", ALLOCBENCH_VERSION, workload_name(config->workload), total,
+		"median of %u run%s%s; ",
+		report->tool_version ? report->tool_version : ALLOCBENCH_VERSION, workload_name(config->workload), total,
 		touch_name(config->touch), config->repeat, config->repeat == 1 ? "" : "s",
 		report_jobs_note(report));
 	if (config->align)
@@ -72,9 +79,9 @@ static void put_header(FILE *out, const struct run_report *report)
 		host->libc_version, host->cpus, host->cpus == 1 ? "" : "s");
 	put_cell_text(out, host->cpu_model);
 	fprintf(out, "; page %ld B, THP %s.\n", host->page_size, host->thp);
-	if (*ALLOCBENCH_SANITIZE)
+	if (*sanitizers)
 		fprintf(out, "\nWarning: built with -fsanitize=%s: malloc's figures are the "
-			"sanitizer's.\n", ALLOCBENCH_SANITIZE);
+			"sanitizer's.\n", sanitizers);
 	put_table_head(out, config->workload);
 }
 
@@ -105,12 +112,11 @@ static void put_row(FILE *out, const struct run_report *report, const struct cel
 	fputc('\n', out);
 }
 
-static void put_footer(FILE *out, const struct run_report *report)
+/* The fill's floor and the overhead's resolution. */
+static void put_floor(FILE *out, const struct run_report *report)
 {
 	double worst = 0;
 
-	if (report->config->workload != WORKLOAD_FILL)
-		return;
 	fputs("\nFloor (this loop filling one fresh mapping, no allocator), ns per chunk:", out);
 	for (size_t i = 0; i < report->nfloors; i++) {
 		const struct floor_cell *f = &report->floors[i];
@@ -128,13 +134,44 @@ static void put_footer(FILE *out, const struct run_report *report)
 		worst);
 }
 
+/*
+ * Under the table: the floor where the workload has one, then the notes
+ * the text gives (the workload's, figure.h, and how a median of ratios
+ * combines) as one paragraph.
+ */
+static void put_footer(FILE *out, const struct run_report *report)
+{
+	const struct workload_def *def = workload_def(report->config->workload);
+	const struct report_column *columns;
+	size_t n;
+
+	if (def->sections & SECTION_FLOOR)
+		put_floor(out, report);
+	fputs("\nNotes: ", out);
+	for (const char *p = def->notes; *p; p++)
+		fputc(*p == '\n' ? (p[1] ? ' ' : '.') : *p, out);
+	columns = report_columns_markdown(report->config->workload, &n);
+	for (size_t c = 0; c < n; c++) {
+		const struct figure *f = figure_get(columns[c].metric);
+
+		if (columns[c].kind != COL_FIGURE || f->combine != FIGURE_MEDIAN_OF_RATIOS ||
+		    !f->combine_note)
+			continue;
+		fputc(' ', out);
+		for (const char *p = f->combine_note; *p; p++)
+			fputc(*p == '\n' ? ' ' : *p, out);
+		fputc('.', out);
+	}
+	fputc('\n', out);
+}
+
 int report_markdown_write(FILE *out, const struct run_report *report)
 {
 	put_header(out, report);
 	for (size_t i = 0; i < report->ncells; i++)
 		put_row(out, report, &report->cells[i]);
 	put_footer(out, report);
-	if (breakdown_write_markdown(out, report))
+	if (breakdown_write_markdown(out, report) || verdict_write_markdown(out, report))
 		return -1;
 	return ferror(out) ? -1 : 0;
 }

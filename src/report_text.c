@@ -43,7 +43,7 @@ static void print_header(FILE *out, const struct run_report *report)
 		copy_string(align, sizeof(align), "natural for pool, arena");
 	put_wrappedf(out, 80, "  ", "page %ld B, THP %s; alignment: %s, %zu B for malloc",
 		     host->page_size, host->thp, align, backend_malloc_alignment());
-	abi_describe(abi, sizeof(abi));
+	report_abi_note(abi, sizeof(abi), report);
 	if (abi[0])
 		put_wrappedf(out, 80, "  ", "%s", abi);
 	if (*sanitizers)
@@ -98,9 +98,9 @@ static const char *text_mark(const struct run_report *report, const struct cell 
 
 	if (!cell->ok || cell_summary(report, cell, column->metric, &s))
 		return "";
-	if (column->kind == COL_METRIC_FIXED && column->metric == METRIC_X_FLOOR)
+	if (column->kind == COL_FIGURE && column->metric == METRIC_X_FLOOR)
 		return report_x_floor_crosses(&s) ? "?" : "";
-	if (column->kind == COL_METRIC || column->kind == COL_METRIC_MEGA)
+	if (report_column_is_time(column))
 		return report_time_spread_wide(&s) ? "~" : "";
 	return "";
 }
@@ -116,7 +116,7 @@ static int any_time_spread_wide(const struct run_report *report)
 		for (size_t c = 0; c < ncolumns; c++) {
 			struct stat_summary s;
 
-			if ((columns[c].kind == COL_METRIC || columns[c].kind == COL_METRIC_MEGA) &&
+			if (report_column_is_time(&columns[c]) &&
 			    !cell_summary(report, &report->cells[i], columns[c].metric, &s) &&
 			    report_time_spread_wide(&s))
 				return 1;
@@ -124,105 +124,115 @@ static int any_time_spread_wide(const struct run_report *report)
 	return 0;
 }
 
-static void print_footer(FILE *out, const struct run_report *report)
+/* The floor's ns per chunk at each size, two spaces in front, items whole, within 80 columns. */
+static void print_floor(FILE *out, const struct run_report *report)
 {
-	const struct run_config *config = report->config;
+	fputs("floor (this loop filling one fresh mapping, no allocator), ns per chunk:\n", out);
+	for (size_t i = 0, col = 0; i < report->nfloors; i++) {
+		const struct floor_cell *f = &report->floors[i];
+		char item[sizeof(f->error) + 64];
+		size_t len;
+		double ns;
+
+		if (!report_floor_ns(report, f->size, &ns))
+			snprintf(item, sizeof(item), "  %zu B %.2f%s", f->size, ns,
+				 i + 1 < report->nfloors ? "," : "");
+		else
+			snprintf(item, sizeof(item), "  %zu B %s%s", f->size,
+				 f->ok ? "n/a (nothing touched)" : f->error,
+				 i + 1 < report->nfloors ? "," : "");
+		len = strlen(item) - 2;
+		if (col && col + 1 + len > 80) {
+			fputc('\n', out);
+			col = 0;
+		}
+		if (len > 78) {
+			/* A failure's reason: lines of its own. */
+			put_wrapped(out, item, 80, "  ");
+			col = 0;
+			continue;
+		}
+		fputs(col ? item + 1 : item, out);
+		col += col ? len + 1 : len + 2;
+		if (i + 1 == report->nfloors)
+			fputc('\n', out);
+	}
+}
+
+/* Under the floor: the overhead's resolution, warm, and x floor's '?' where a row has it. */
+static void print_floor_notes(FILE *out, const struct run_report *report)
+{
 	double worst = 0;
 
-	fputc('\n', out);
-	switch (config->workload) {
-	case WORKLOAD_FILL:
-		fputs("floor (this loop filling one fresh mapping, no allocator), ns per chunk:\n", out);
-		/* Two spaces in front, items whole, every line within 80 columns. */
-		for (size_t i = 0, col = 0; i < report->nfloors; i++) {
-			const struct floor_cell *f = &report->floors[i];
-			char item[sizeof(f->error) + 64];
-			size_t len;
-			double ns;
+	for (size_t i = 0; i < report->nfloors; i++)
+		if (resolution_bytes(report, report->floors[i].count) > worst)
+			worst = resolution_bytes(report, report->floors[i].count);
+	fprintf(out, "overhead resolution: one page over the count, at most %.3g B per "
+		"chunk;\nwarm: the same fill again after freeing everything, in the same "
+		"process\n", worst);
+	for (size_t i = 0; i < report->ncells; i++) {
+		struct stat_summary s;
 
-			if (!report_floor_ns(report, f->size, &ns))
-				snprintf(item, sizeof(item), "  %zu B %.2f%s", f->size, ns,
-					 i + 1 < report->nfloors ? "," : "");
-			else
-				snprintf(item, sizeof(item), "  %zu B %s%s", f->size,
-					 f->ok ? "n/a (nothing touched)" : f->error,
-					 i + 1 < report->nfloors ? "," : "");
-			len = strlen(item) - 2;
-			if (col && col + 1 + len > 80) {
-				fputc('\n', out);
-				col = 0;
-			}
-			if (len > 78) {
-				/* A failure's reason: lines of its own. */
-				put_wrapped(out, item, 80, "  ");
-				col = 0;
-				continue;
-			}
-			fputs(col ? item + 1 : item, out);
-			col += col ? len + 1 : len + 2;
-			if (i + 1 == report->nfloors)
-				fputc('\n', out);
+		if (!cell_summary(report, &report->cells[i], METRIC_X_FLOOR, &s) &&
+		    report_x_floor_crosses(&s)) {
+			fputs("x floor: alloc ns over the floor's, each run over the floor run "
+			      "measured next\nto it; ?: the runs' ratios lie on both sides of "
+			      "1, neither faster nor\nslower than the floor beyond the noise\n",
+			      out);
+			break;
 		}
-		for (size_t i = 0; i < report->nfloors; i++)
-			if (resolution_bytes(report, report->floors[i].count) > worst)
-				worst = resolution_bytes(report, report->floors[i].count);
-		fprintf(out, "overhead resolution: one page over the count, at most %.3g B per "
-			"chunk;\nwarm: the same fill again after freeing everything, in the same "
-			"process\n", worst);
-		for (size_t i = 0; i < report->ncells; i++) {
-			struct stat_summary s;
-
-			if (!cell_summary(report, &report->cells[i], METRIC_X_FLOOR, &s) &&
-			    report_x_floor_crosses(&s)) {
-				fputs("x floor: alloc ns over the floor's, each run over the floor run "
-				      "measured next\nto it; ?: the runs' ratios lie on both sides of "
-				      "1, neither faster nor\nslower than the floor beyond the noise\n",
-				      out);
-				break;
-			}
-		}
-		fputs("overhead A(M): the average A, and M the cost of one more chunk (the slope\n"
-		      "of the growth read at each quarter) where they differ by more than two\n"
-		      "pages over the count; --format json gives one_time_bytes too\n", out);
-		break;
-	case WORKLOAD_CHURN:
-		fputs("ns/pair: one create (allocate, touch) and one destroy, over rounds 2 and\n"
-		      "later; cold: the first round, with its page faults; x floor: ns/pair\n"
-		      "over the arena's, whose destroy does nothing (n/a without the arena)\n", out);
-		break;
-	case WORKLOAD_RANDOM: {
-		uint64_t checksum = 0;
-		int same = 1, any = 0;
-
-		for (size_t i = 0; i < report->ncells; i++) {
-			const struct cell *c = &report->cells[i];
-
-			for (unsigned r = 0; r < c->runs; r++) {
-				if (any && c->samples[r].checksum != checksum)
-					same = 0;
-				checksum = c->samples[r].checksum;
-				any = 1;
-			}
-		}
-		if (any)
-			fprintf(out, "sequence checksum %016llx: %s\n", (unsigned long long)checksum,
-				same ? "the same operations on every backend" :
-				       "DIFFERS between backends (a bug: please report it)");
-		fputs("RSS/live: resident growth over the bytes still alive at the end\n", out);
-		break;
 	}
-	case WORKLOAD_REPLAY:
-		fputs("steps: the trace's calls replayed (free(NULL) and failed calls left out);\n"
-		      "peak RSS: the highest resident set during the replay over the one before\n"
-		      "it; peak live: the most bytes the program had asked for and not freed\n"
-		      "(the same for every backend); RSS/live at peak: peak RSS over peak live\n", out);
-		break;
-	case WORKLOAD_THREADS:
-		fputs("Mops/s: millions of swaps (allocate, copy, copy, copy, free) per second\n",
-		      out);
-		break;
-	default:
-		break;
+}
+
+/* The sequence's checksum: the same operations on every backend, or a bug. */
+static void print_checksum(FILE *out, const struct run_report *report)
+{
+	uint64_t checksum = 0;
+	int same = 1, any = 0;
+
+	for (size_t i = 0; i < report->ncells; i++) {
+		const struct cell *c = &report->cells[i];
+
+		for (unsigned r = 0; r < c->runs; r++) {
+			if (any && c->samples[r].checksum != checksum)
+				same = 0;
+			checksum = c->samples[r].checksum;
+			any = 1;
+		}
+	}
+	if (any)
+		fprintf(out, "sequence checksum %016llx: %s\n", (unsigned long long)checksum,
+			same ? "the same operations on every backend" :
+			       "DIFFERS between backends (a bug: please report it)");
+}
+
+/*
+ * The notes under the table: the workload's sections and notes (figure.h),
+ * how a figure of several runs combines where it is a median of ratios, the
+ * marks.
+ */
+static void print_footer(FILE *out, const struct run_report *report)
+{
+	const struct workload_def *def = workload_def(report->config->workload);
+	const struct report_column *columns;
+	size_t ncolumns;
+
+	fputc('\n', out);
+	if (def->sections & SECTION_FLOOR) {
+		print_floor(out, report);
+		print_floor_notes(out, report);
+	}
+	if (def->sections & SECTION_CHECKSUM)
+		print_checksum(out, report);
+	if (def->notes)
+		fputs(def->notes, out);
+	columns = report_columns(report->config->workload, &ncolumns);
+	for (size_t c = 0; c < ncolumns; c++) {
+		const struct figure *f = figure_get(columns[c].metric);
+
+		if (columns[c].kind == COL_FIGURE && f->combine == FIGURE_MEDIAN_OF_RATIOS &&
+		    f->combine_note)
+			fprintf(out, "%s\n", f->combine_note);
 	}
 	if (any_time_spread_wide(report))
 		fprintf(out, "~: a time whose runs spread by more than %gx (max/min): the median "
@@ -241,8 +251,9 @@ int report_text_write(FILE *out, const struct run_report *report)
 
 	columns = report_columns(workload, &ncolumns);
 	for (size_t c = 0; c < ncolumns; c++) {
-		head1[c] = columns[c].head1;
-		head2[c] = columns[c].head2;
+		int is_unit;
+
+		report_column_heads(&columns[c], &head1[c], &head2[c], &is_unit);
 	}
 	print_header(out, report);
 	table_init(&table, ncolumns, head1, head2);

@@ -17,45 +17,6 @@
 
 _Static_assert(RUN_MAX_JOBS <= RUNNER_MAX_CHILDREN, "--jobs runs at most RUNNER_MAX_CHILDREN children");
 
-#define W(x) (1u << WORKLOAD_##x)
-
-static const struct {
-	const char *name;
-	unsigned workloads;   /* bit per workload the metric is reported for */
-} metrics[METRIC_COUNT] = {
-	[METRIC_OVERHEAD_BYTES] = { "overhead_bytes", W(FILL) },
-	[METRIC_MARGINAL_BYTES] = { "marginal_bytes", W(FILL) },
-	[METRIC_ONE_TIME_BYTES] = { "one_time_bytes", W(FILL) },
-	[METRIC_LINEARITY_BYTES] = { "linearity_bytes", W(FILL) },
-	[METRIC_ALLOC_NS] = { "alloc_ns", W(FILL) },
-	[METRIC_FREE_NS] = { "free_ns", W(FILL) },
-	[METRIC_PAGE_FAULTS] = { "page_faults", W(FILL) | W(CHURN) | W(RANDOM) | W(REPLAY) },
-	[METRIC_FREE_PAGE_FAULTS] = { "free_page_faults", W(FILL) },
-	[METRIC_X_FLOOR] = { "x_floor", W(FILL) },
-	[METRIC_WARM_ALLOC_NS] = { "warm_alloc_ns", W(FILL) },
-	[METRIC_WARM_FREE_NS] = { "warm_free_ns", W(FILL) },
-	[METRIC_WARM_PAGE_FAULTS] = { "warm_page_faults", W(FILL) },
-	[METRIC_CHURN_NS] = { "churn_ns", W(CHURN) },
-	[METRIC_CHURN_COLD_NS] = { "churn_cold_ns", W(CHURN) },
-	[METRIC_OP_NS] = { "op_ns", W(RANDOM) | W(REPLAY) },
-	[METRIC_PEAK_RSS_BYTES] = { "peak_rss_bytes", W(RANDOM) | W(REPLAY) },
-	[METRIC_FRAGMENTATION] = { "fragmentation", W(RANDOM) | W(REPLAY) },
-	[METRIC_OPS_PER_S] = { "ops_per_s", W(THREADS) },
-	[METRIC_OPS_PER_S_PER_THREAD] = { "ops_per_s_per_thread", W(THREADS) },
-	[METRIC_OPS_PER_S_1THREAD] = { "ops_per_s_1thread", W(THREADS) },
-	[METRIC_SPEEDUP] = { "speedup", W(THREADS) },
-};
-
-const char *metric_name(enum metric metric)
-{
-	return metrics[metric].name;
-}
-
-int metric_applies(enum metric metric, enum workload workload)
-{
-	return !!(metrics[metric].workloads & (1u << workload));
-}
-
 int sample_fit(const struct sample *sample, size_t count, struct line_fit *out)
 {
 	double x[MEASURE_SEGMENTS + 1], y[MEASURE_SEGMENTS + 1];
@@ -136,7 +97,15 @@ int metric_value(const struct cell *cell, const struct sample *sample,
 		*out = (double)sample->peak_rss_bytes;
 		return 0;
 	case METRIC_FRAGMENTATION:
-		/* Nothing alive at the end: no ratio exists (n/a, null in JSON). */
+		/*
+		 * replay (the only workload with a peak live set): peak RSS over
+		 * peak live bytes, whatever is alive at the end. random: nothing
+		 * alive at the end, no ratio exists (n/a, null in JSON).
+		 */
+		if (sample->peak_live_bytes) {
+			*out = (double)sample->peak_rss_bytes / (double)sample->peak_live_bytes;
+			return 0;
+		}
 		if (!sample->live_bytes)
 			return -1;
 		*out = sample->fragmentation;
@@ -245,6 +214,21 @@ size_t cell_median_run(const struct cell *cell)
 	for (unsigned r = 0; r < cell->runs; r++)
 		metric_value(cell, &cell->samples[r], METRIC_OVERHEAD_BYTES, 0, &values[r]);
 	return stats_median_index(values, cell->runs);
+}
+
+void report_abi_note(char *buf, size_t size, const struct run_report *report)
+{
+	buf[0] = '\0';
+	if (!report->abi32_program)
+		return;
+	if (report->abi32_emulator)
+		snprintf(buf, size, "abi: NAME/32 rows measured in 32-bit processes (%s) under %s, "
+			 "as this kernel runs no 32-bit program: their bytes and page faults are the "
+			 "process's, their times the emulator's; no counters", report->abi32_program,
+			 report->abi32_emulator);
+	else
+		snprintf(buf, size, "abi: NAME/32 rows measured in 32-bit processes (%s); no "
+			 "counters", report->abi32_program);
 }
 
 double resolution_bytes(const struct run_report *report, size_t count)
@@ -738,6 +722,14 @@ int run_measure_all(const struct run_config *config, struct run_report *report)
 	pthread_mutex_destroy(&w.lock);
 	free(w.tasks);
 	report->jobs = started;
+	for (size_t i = 0; i < config->nabis; i++) {
+		const struct abi_program *p = abi_program(32);
+
+		if (config->abis[i] == 32 && p && abi_native() != 32) {
+			report->abi32_program = ABI_CHILD32;
+			report->abi32_emulator = p->emulator[0] ? ABI_EMULATOR : NULL;
+		}
+	}
 	if ((report->interrupted = runner_interrupted())) {
 		if (!config->quiet && isatty(STDERR_FILENO))
 			fputs("\r\033[K", stderr);

@@ -4,6 +4,7 @@
  * tables and for the JSON's "summary".
  */
 #include "verdict.h"
+#include "abi.h"
 #include "report_columns.h"
 #include "run.h"
 #include "child/backend.h"
@@ -20,61 +21,59 @@ int verdict_wanted(const struct run_report *report)
 
 int verdict_needs_code_changes(const struct cell *cell)
 {
+	/* A 32-bit row is its base backend's ("arena/32": the arena). */
 	const char *name = cell->backend->name;
+	size_t len = strcspn(name, "/");
 
-	return !strcmp(name, "pool") || !strcmp(name, "pool-locked") || !strcmp(name, "arena");
+	return (len == 4 && !strncmp(name, "pool", len)) ||
+	       (len == 11 && !strncmp(name, "pool-locked", len)) ||
+	       (len == 5 && !strncmp(name, "arena", len));
 }
 
-/* 1 when CELL is the C library's malloc, not a preloaded allocator under that name. */
+/* The word size CELL was measured at, bits. */
+static unsigned cell_abi(const struct cell *cell)
+{
+	return cell->backend->abi ? cell->backend->abi : abi_native();
+}
+
+/*
+ * 1 when CELL is the C library's malloc of its own ABI ("malloc", or
+ * "malloc/32" for a 32-bit row), not a preloaded allocator under that name.
+ */
 static int is_libc_malloc(const struct cell *cell)
 {
-	char label[128];
+	char label[128], abi_malloc[32];
 
 	report_backend_label(label, sizeof(label), cell);
-	return !strcmp(label, "malloc");
+	snprintf(abi_malloc, sizeof(abi_malloc), "malloc/%u", cell_abi(cell));
+	return !strcmp(label, "malloc") || (cell->backend->abi && !strcmp(label, abi_malloc));
 }
 
-static void aspect_init(struct verdict_aspect *a, const char *name, enum workload workload)
+/* The ABIs of REPORT's rows into ABIS (room for 2), in the order of the rows; their number. */
+static size_t report_abis(const struct run_report *report, unsigned abis[2])
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < report->ncells; i++) {
+		unsigned abi = cell_abi(&report->cells[i]);
+
+		if ((n < 1 || abis[0] != abi) && (n < 2 || abis[1] != abi) && n < 2)
+			abis[n++] = abi;
+	}
+	return n;
+}
+
+/* The aspect NAME of a verdict on FIGURE (METRIC_COUNT: the workload has none). */
+static void aspect_init(struct verdict_aspect *a, const char *name, enum metric figure)
 {
 	memset(a, 0, sizeof(*a));
 	a->name = name;
-	if (!strcmp(name, "memory")) {
-		switch (workload) {
-		case WORKLOAD_FILL:
-			a->valid = 1;
-			a->metric = METRIC_OVERHEAD_BYTES;
-			a->unit = "B/chunk";
-			break;
-		case WORKLOAD_RANDOM:
-			a->valid = 1;
-			a->metric = METRIC_PEAK_RSS_BYTES;
-			a->unit = "bytes";
-			break;
-		default:
-			break;
-		}
+	if (figure == METRIC_COUNT)
 		return;
-	}
 	a->valid = 1;
-	switch (workload) {
-	case WORKLOAD_FILL:
-		a->metric = METRIC_ALLOC_NS;
-		a->unit = "ns";
-		break;
-	case WORKLOAD_CHURN:
-		a->metric = METRIC_CHURN_NS;
-		a->unit = "ns/pair";
-		break;
-	case WORKLOAD_RANDOM:
-		a->metric = METRIC_OP_NS;
-		a->unit = "ns/op";
-		break;
-	default:
-		a->metric = METRIC_OPS_PER_S;
-		a->unit = "ops/s";
-		a->higher_is_better = 1;
-		break;
-	}
+	a->metric = figure;
+	a->unit = figure_get(figure)->unit;
+	a->higher_is_better = figure_get(figure)->aspect == FIGURE_RATE;
 }
 
 /* 1 when A is better than B by its median. */
@@ -90,7 +89,7 @@ static int overlap(const struct stat_summary *x, const struct stat_summary *y)
 	return x->min <= y->max && y->min <= x->max;
 }
 
-static void aspect_compute(const struct run_report *report, size_t column,
+static void aspect_compute(const struct run_report *report, size_t column, unsigned abi,
 			   struct verdict_aspect *a)
 {
 	struct verdict_entry all[VERDICT_MAX_BACKENDS];
@@ -107,7 +106,7 @@ static void aspect_compute(const struct run_report *report, size_t column,
 		if (at >= report->ncells)
 			break;
 		cell = &report->cells[at];
-		if (cell_summary(report, cell, a->metric, &s))
+		if (cell_abi(cell) != abi || cell_summary(report, cell, a->metric, &s))
 			continue;
 		if (is_libc_malloc(cell)) {
 			a->have_malloc = 1;
@@ -130,24 +129,31 @@ static void aspect_compute(const struct run_report *report, size_t column,
 
 int verdict_compute(const struct run_report *report, size_t column, struct verdict *out)
 {
+	return verdict_compute_abi(report, column, abi_native(), out);
+}
+
+int verdict_compute_abi(const struct run_report *report, size_t column, unsigned abi,
+			struct verdict *out)
+{
 	enum workload workload = report->config->workload;
 
 	memset(out, 0, sizeof(*out));
-	out->size = workload == WORKLOAD_RANDOM ? 0 : report->config->sizes[column];
-	aspect_init(&out->memory, "memory", workload);
-	aspect_init(&out->time, "time", workload);
-	aspect_compute(report, column, &out->memory);
-	aspect_compute(report, column, &out->time);
+	out->abi = abi;
+	out->size = workload_one_column(workload) ? 0 : report->config->sizes[column];
+	aspect_init(&out->memory, "memory", workload_def(workload)->verdict_memory);
+	aspect_init(&out->time, "time", workload_def(workload)->verdict_time);
+	aspect_compute(report, column, abi, &out->memory);
+	aspect_compute(report, column, abi, &out->time);
 	return out->memory.valid || out->time.valid ? 0 : -1;
 }
 
 /* The columns a verdict is given for: one per size, random's one. */
 static size_t ncolumns(const struct run_report *report)
 {
-	return report->config->workload == WORKLOAD_RANDOM ? 1 : report->config->nsizes;
+	return workload_one_column(report->config->workload) ? 1 : report->config->nsizes;
 }
 
-/* ---- text -------------------------------------------------------------- */
+/* ---- text and Markdown ------------------------------------------------ */
 
 /* "12.3" with about three significant digits; bytes and rates as whole numbers. */
 static void fmt(char *buf, size_t size, double v)
@@ -157,14 +163,15 @@ static void fmt(char *buf, size_t size, double v)
 	snprintf(buf, size, a < 10 ? "%.2f" : a < 100 ? "%.1f" : "%.0f", v);
 }
 
-/* "12.3 [11.0-14.2]": a median and its runs' range. */
-static void fmt_range(char *buf, size_t size, const struct stat_summary *s)
+/* "12.3 [11.0-14.2]": a median and its runs' range, in the display unit of A's figure. */
+static void fmt_range(char *buf, size_t size, const struct verdict_aspect *a,
+		      const struct stat_summary *s)
 {
 	char med[32], lo[32], hi[32];
 
-	fmt(med, sizeof(med), s->median);
-	fmt(lo, sizeof(lo), s->min);
-	fmt(hi, sizeof(hi), s->max);
+	fmt(med, sizeof(med), figure_display_value(a->metric, s->median));
+	fmt(lo, sizeof(lo), figure_display_value(a->metric, s->min));
+	fmt(hi, sizeof(hi), figure_display_value(a->metric, s->max));
 	snprintf(buf, size, "%s [%s-%s]", med, lo, hi);
 }
 
@@ -191,10 +198,11 @@ static void against_malloc(char *buf, size_t size, const struct verdict_aspect *
 			 a->nbest == 1 ? "the best" : "among them");
 		return;
 	}
-	fmt_range(range, sizeof(range), m);
-	if (a->metric == METRIC_OVERHEAD_BYTES || a->metric == METRIC_PEAK_RSS_BYTES) {
-		fmt(amount, sizeof(amount), m->median - b->median);
-		snprintf(buf, size, "; %s %s less than malloc %s", amount, a->unit, range);
+	fmt_range(range, sizeof(range), a, m);
+	if (figure_get(a->metric)->aspect == FIGURE_MEMORY) {
+		fmt(amount, sizeof(amount), figure_display_value(a->metric, m->median - b->median));
+		snprintf(buf, size, "; %s %s less than malloc %s", amount,
+			 figure_get(a->metric)->display_unit, range);
 	} else if (a->higher_is_better) {
 		snprintf(buf, size, "; %.2fx the rate of malloc %s",
 			 m->median > 0 ? b->median / m->median : 0, range);
@@ -242,65 +250,111 @@ static int all_tied(const struct verdict_aspect *a)
 	return 1;
 }
 
-static void write_aspect(FILE *out, const char *where, const struct verdict_aspect *a)
+/* The verdict on A at WHERE as one line into LINE (SIZE bytes), in its figure's display unit. */
+static void aspect_line(char *line, size_t size, const char *where, const struct verdict_aspect *a)
 {
-	char line[4096], range[160], vs[320], kind[512];
+	const char *unit = figure_get(a->metric)->display_unit;
+	char range[160], vs[320], kind[512];
 	size_t used;
 
-	if (!a->valid)
-		return;
 	against_malloc(vs, sizeof(vs), a);
 	adoption(kind, sizeof(kind), a);
-	fmt_range(range, sizeof(range), &a->best[0].s);
+	fmt_range(range, sizeof(range), a, &a->best[0].s);
 	if (a->nbest == 1) {
-		snprintf(line, sizeof(line), "%s%s: %s %s %s %s%s", where, a->name,
-			 a->best[0].cell->backend->name, kind, range, a->unit, vs);
+		snprintf(line, size, "%s%s: %s %s %s %s%s", where, a->name,
+			 a->best[0].cell->backend->name, kind, range, unit, vs);
 	} else if (all_tied(a)) {
-		used = (size_t)snprintf(line, sizeof(line), "%s%s:", where, a->name);
-		for (size_t i = 0; i < a->nbest && used < sizeof(line); i++)
-			used += (size_t)snprintf(line + used, sizeof(line) - used, "%s %s",
+		used = (size_t)snprintf(line, size, "%s%s:", where, a->name);
+		for (size_t i = 0; i < a->nbest && used < size; i++)
+			used += (size_t)snprintf(line + used, size - used, "%s %s",
 						 i ? "," : "", a->best[i].cell->backend->name);
-		if (used < sizeof(line))
-			snprintf(line + used, sizeof(line) - used, " tie at %s %s %s%s", range,
-				 a->unit, kind, vs);
+		if (used < size)
+			snprintf(line + used, size - used, " tie at %s %s %s%s", range, unit, kind, vs);
 	} else {
-		used = (size_t)snprintf(line, sizeof(line), "%s%s: no clear winner:", where,
-					a->name);
-		for (size_t i = 0; i < a->nbest && used < sizeof(line); i++) {
-			fmt_range(range, sizeof(range), &a->best[i].s);
-			used += (size_t)snprintf(line + used, sizeof(line) - used, "%s %s %s",
+		used = (size_t)snprintf(line, size, "%s%s: no clear winner:", where, a->name);
+		for (size_t i = 0; i < a->nbest && used < size; i++) {
+			fmt_range(range, sizeof(range), a, &a->best[i].s);
+			used += (size_t)snprintf(line + used, size - used, "%s %s %s",
 						 i ? "," : "", a->best[i].cell->backend->name, range);
 		}
-		if (used < sizeof(line))
-			snprintf(line + used, sizeof(line) - used, " %s %s%s", a->unit, kind, vs);
+		if (used < size)
+			snprintf(line + used, size - used, " %s %s%s", unit, kind, vs);
 	}
+}
+
+/* Writes a verdict line: the text wraps it at 80 columns, Markdown makes it an item. */
+typedef void verdict_put_fn(FILE *out, const char *line);
+
+static void put_text_line(FILE *out, const char *line)
+{
 	put_wrapped(out, line, 80, "      ");
 }
 
-int verdict_write_text(FILE *out, const struct run_report *report)
+static void put_markdown_line(FILE *out, const char *line)
 {
+	fputs("- ", out);
+	for (const char *p = line + strspn(line, " "); *p; p++) {
+		if (*p == '|' || *p == '\\' || *p == '*' || *p == '_')
+			fputc('\\', out);
+		fputc(*p, out);
+	}
+	fputc('\n', out);
+}
+
+/*
+ * Every verdict of REPORT, one per size (one-column workloads: one) and
+ * ABI, after HEADING, each line through PUT; nothing when !verdict_wanted.
+ */
+static int verdict_write(FILE *out, const struct run_report *report, const char *heading,
+			 verdict_put_fn *put)
+{
+	unsigned abis[2];
+	size_t nabis = report_abis(report, abis);
 	int any = 0;
 
 	if (!verdict_wanted(report))
 		return 0;
-	for (size_t c = 0; c < ncolumns(report); c++) {
-		struct verdict v;
-		char where[48];
+	for (size_t c = 0; c < ncolumns(report); c++)
+		for (size_t k = 0; k < nabis; k++) {
+			struct verdict v;
+			char where[64], abi[16] = "", line[4096];
 
-		if (verdict_compute(report, c, &v))
-			continue;
-		if (!any++)
-			fprintf(out, "\nverdict (median [min-max] of the runs; pool, pool-locked and "
-				"arena need\ncode changes, the others are drop-in; no clear winner "
-				"where ranges overlap):\n");
-		if (report->config->workload == WORKLOAD_RANDOM)
-			snprintf(where, sizeof(where), "  ");
-		else
-			snprintf(where, sizeof(where), "  %zu B ", v.size);
-		write_aspect(out, where, &v.memory);
-		write_aspect(out, where, &v.time);
-	}
+			if (verdict_compute_abi(report, c, abis[k], &v))
+				continue;
+			if (!any++)
+				fputs(heading, out);
+			if (nabis > 1)
+				snprintf(abi, sizeof(abi), "%u-bit ", abis[k]);
+			if (workload_one_column(report->config->workload))
+				snprintf(where, sizeof(where), "  %s", abi);
+			else
+				snprintf(where, sizeof(where), "  %zu B %s", v.size, abi);
+			if (v.memory.valid) {
+				aspect_line(line, sizeof(line), where, &v.memory);
+				put(out, line);
+			}
+			if (v.time.valid) {
+				aspect_line(line, sizeof(line), where, &v.time);
+				put(out, line);
+			}
+		}
 	return ferror(out) ? -1 : 0;
+}
+
+int verdict_write_text(FILE *out, const struct run_report *report)
+{
+	return verdict_write(out, report,
+			     "\nverdict (median [min-max] of the runs; pool, pool-locked and arena "
+			     "need\ncode changes, the others are drop-in; no clear winner where "
+			     "ranges overlap):\n", put_text_line);
+}
+
+int verdict_write_markdown(FILE *out, const struct run_report *report)
+{
+	return verdict_write(out, report,
+			     "\n**Verdict** (median [min-max] of the runs; pool, pool-locked and "
+			     "arena need code changes, the others are drop-in; no clear winner "
+			     "where ranges overlap):\n\n", put_markdown_line);
 }
 
 /* ---- JSON -------------------------------------------------------------- */
@@ -336,7 +390,7 @@ static cJSON *aspect_json(const struct verdict_aspect *a)
 	if (a->have_malloc) {
 		cJSON_AddItemToObject(obj, "malloc", stat_json(m));
 		/* Bytes less than malloc's; for times, how many times faster (rates: its rate over malloc's). */
-		if (a->metric == METRIC_OVERHEAD_BYTES || a->metric == METRIC_PEAK_RSS_BYTES)
+		if (figure_get(a->metric)->aspect == FIGURE_MEMORY)
 			cJSON_AddNumberToObject(obj, "less_than_malloc", m->median - b->median);
 		else if (a->higher_is_better)
 			cJSON_AddNumberToObject(obj, "times_malloc", m->median > 0 ? b->median / m->median : 0);
@@ -350,20 +404,25 @@ static cJSON *aspect_json(const struct verdict_aspect *a)
 cJSON *verdict_json(const struct run_report *report)
 {
 	cJSON *summary, *verdicts;
+	unsigned abis[2];
+	size_t nabis;
 
 	if (!verdict_wanted(report))
 		return NULL;
 	summary = cJSON_CreateObject();
 	verdicts = cJSON_CreateArray();
 	cJSON_AddStringToObject(summary, "workload", workload_name(report->config->workload));
-	for (size_t c = 0; c < ncolumns(report); c++) {
+	nabis = report_abis(report, abis);
+	for (size_t i = 0; i < ncolumns(report) * nabis; i++) {
 		struct verdict v;
 		cJSON *obj;
 
-		if (verdict_compute(report, c, &v))
+		if (verdict_compute_abi(report, i / nabis, abis[i % nabis], &v))
 			continue;
 		obj = cJSON_CreateObject();
 		cJSON_AddNumberToObject(obj, "size", (double)v.size);
+		if (nabis > 1)
+			cJSON_AddNumberToObject(obj, "abi", v.abi);
 		if (v.memory.valid)
 			cJSON_AddItemToObject(obj, "memory", aspect_json(&v.memory));
 		if (v.time.valid)

@@ -6,11 +6,8 @@
  * backend's. pool, pool-locked and arena need code changes (a program calls
  * them instead of malloc); malloc and the preloaded allocators are drop-in.
  *
- * What each workload is judged by:
- *   fill     memory overhead_bytes (B/chunk), time alloc_ns
- *   churn    time churn_ns (ns/pair); no memory verdict
- *   random   memory peak_rss_bytes, time op_ns
- *   threads  time ops_per_s (higher is better); no memory verdict
+ * What each workload is judged by is its definition's verdict_memory and
+ * verdict_time (figure.h).
  */
 #ifndef ALLOCBENCH_VERDICT_H
 #define ALLOCBENCH_VERDICT_H
@@ -45,7 +42,9 @@ struct verdict_aspect {
 };
 
 struct verdict {
-	size_t size;                  /* bytes per chunk; random: 0 (the mix) */
+	size_t size;                  /* bytes per chunk; random, replay: 0 (the mix) */
+	unsigned abi;                 /* the word size of the rows judged, bits: each ABI
+					 is judged against its own malloc */
 	struct verdict_aspect memory;
 	struct verdict_aspect time;
 };
@@ -57,13 +56,24 @@ int verdict_wanted(const struct run_report *report);
 int verdict_needs_code_changes(const struct cell *cell);
 
 /*
- * The verdict at the COLUMN-th size of REPORT (random: 0) into *OUT.
- * Returns 0, or -1 when no backend succeeded there.
+ * The verdict at the COLUMN-th size of REPORT (random, replay: 0) on the
+ * rows of ABI (bits) into *OUT. Returns 0, or -1 when no backend of that
+ * ABI succeeded there.
  */
+int verdict_compute_abi(const struct run_report *report, size_t column, unsigned abi,
+			struct verdict *out);
+
+/* verdict_compute_abi() of this program's own word size. */
 int verdict_compute(const struct run_report *report, size_t column, struct verdict *out);
 
-/* The text: a heading and a line or two per size and aspect; nothing when !verdict_wanted. */
+/*
+ * The text: a heading and a line or two per size, ABI and aspect, figures in
+ * their display unit (figure.h); nothing when !verdict_wanted.
+ */
 int verdict_write_text(FILE *out, const struct run_report *report);
+
+/* The same as a Markdown list, for the Markdown report. */
+int verdict_write_markdown(FILE *out, const struct run_report *report);
 
 /* The JSON "summary" object (data/allocbench.schema.json), or NULL when !verdict_wanted. */
 struct cJSON *verdict_json(const struct run_report *report);

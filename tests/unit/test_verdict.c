@@ -15,6 +15,44 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * The figure table (figure.h) is whole: every figure named, found by its
+ * name, shown in a unit; every workload's verdict figures reported for it
+ * and judged in the direction their aspect says.
+ */
+static void check_figure_table(void)
+{
+	int whole = 1, verdicts = 1;
+
+	for (int m = 0; m < METRIC_COUNT; m++) {
+		const struct figure *f = figure_get((enum metric)m);
+
+		whole &= f->name && f->unit && f->display_unit && f->display_scale > 0 &&
+			 f->head1 && f->head2 && f->workloads &&
+			 metric_find(f->name) == m && !strcmp(metric_name((enum metric)m), f->name);
+	}
+	CHECK("every figure has a name, units, headings and a workload", whole);
+	for (int w = 0; w < WORKLOAD_COUNT; w++) {
+		const struct workload_def *d = workload_def((enum workload)w);
+
+		verdicts &= d->workload == (enum workload)w && d->notes &&
+			    d->verdict_time != METRIC_COUNT &&
+			    metric_applies(d->verdict_time, (enum workload)w) &&
+			    figure_get(d->verdict_time)->aspect != FIGURE_MEMORY &&
+			    (d->verdict_memory == METRIC_COUNT ||
+			     (metric_applies(d->verdict_memory, (enum workload)w) &&
+			      figure_get(d->verdict_memory)->aspect == FIGURE_MEMORY));
+	}
+	CHECK("every workload has a time verdict; a memory one judges memory", verdicts);
+	CHECK("replay is judged like random",
+	      workload_def(WORKLOAD_REPLAY)->verdict_memory == METRIC_PEAK_RSS_BYTES &&
+	      workload_def(WORKLOAD_REPLAY)->verdict_time == METRIC_OP_NS);
+	CHECK("KiB and Mops/s: the display units of the tables",
+	      figure_display_value(METRIC_PEAK_RSS_BYTES, 2048) == 2 &&
+	      figure_display_value(METRIC_OPS_PER_S, 3e6) == 3);
+	CHECK("no such figure", metric_find("no_such_figure") == -1);
+}
+
 static char *render(const struct run_report *report)
 {
 	char *text = NULL;
@@ -115,5 +153,6 @@ int main(void)
 	text = render(&report);
 	CHECK("one backend: no verdict", text && !*text);
 	free(text);
+	check_figure_table();
 	return check_exit();
 }

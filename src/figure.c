@@ -1,0 +1,242 @@
+/*
+ * figure.c - the figures and the workloads, defined once (figure.h).
+ */
+#include "figure.h"
+
+#include <string.h>
+
+#define W(x) (1u << WORKLOAD_##x)
+
+static const struct figure figures[METRIC_COUNT] = {
+	[METRIC_OVERHEAD_BYTES] = {
+		.name = "overhead_bytes", .unit = "B/chunk", .display_unit = "B/chunk",
+		.display_scale = 1, .display = FIGURE_SHOW_FIXED2,
+		.head1 = "overhead", .head2 = "B/chunk", .head2_is_unit = 1,
+		.aspect = FIGURE_MEMORY, .plot_label = "overhead per chunk",
+		.compare = FIGURE_COMPARE_BYTES, .compare_decimals = 4, .compare_label = "overhead B",
+		.workloads = W(FILL),
+	},
+	[METRIC_MARGINAL_BYTES] = {
+		.name = "marginal_bytes", .unit = "B/chunk", .display_unit = "B/chunk",
+		.display_scale = 1, .display = FIGURE_SHOW_FIXED2,
+		.head1 = "marginal", .head2 = "B/chunk", .head2_is_unit = 1,
+		.plot_label = "marginal overhead per chunk",
+		.compare = FIGURE_COMPARE_BYTES, .compare_decimals = 4, .compare_label = "marginal B",
+		.workloads = W(FILL),
+	},
+	[METRIC_ONE_TIME_BYTES] = {
+		.name = "one_time_bytes", .unit = "bytes", .display_unit = "B",
+		.display_scale = 1, .display = FIGURE_SHOW_WHOLE,
+		.head1 = "one-time", .head2 = "B", .head2_is_unit = 1,
+		.workloads = W(FILL),
+	},
+	[METRIC_LINEARITY_BYTES] = {
+		.name = "linearity_bytes", .unit = "bytes", .display_unit = "B",
+		.display_scale = 1, .display = FIGURE_SHOW_WHOLE,
+		.head1 = "linearity", .head2 = "B", .head2_is_unit = 1,
+		.workloads = W(FILL),
+	},
+	[METRIC_ALLOC_NS] = {
+		.name = "alloc_ns", .unit = "ns", .display_unit = "ns",
+		.display_scale = 1, .display = FIGURE_SHOW_ADAPTIVE,
+		.head1 = "alloc", .head2 = "ns", .head2_is_unit = 1,
+		.aspect = FIGURE_TIME, .plot_label = "time per allocation",
+		.compare = FIGURE_COMPARE_TIME, .compare_decimals = 2, .compare_label = "alloc ns",
+		.workloads = W(FILL),
+	},
+	[METRIC_FREE_NS] = {
+		.name = "free_ns", .unit = "ns", .display_unit = "ns",
+		.display_scale = 1, .display = FIGURE_SHOW_ADAPTIVE,
+		.head1 = "free", .head2 = "ns", .head2_is_unit = 1,
+		.aspect = FIGURE_TIME, .plot_label = "time per free",
+		.compare = FIGURE_COMPARE_TIME, .compare_decimals = 2, .compare_label = "free ns",
+		.workloads = W(FILL),
+	},
+	[METRIC_PAGE_FAULTS] = {
+		.name = "page_faults", .unit = "faults", .display_unit = "faults",
+		.display_scale = 1, .display = FIGURE_SHOW_WHOLE,
+		.head1 = "page", .head2 = "faults",
+		.plot_label = "page faults",
+		.compare = FIGURE_COMPARE_COUNT, .compare_decimals = 0, .compare_label = "faults",
+		.workloads = W(FILL) | W(CHURN) | W(RANDOM) | W(REPLAY),
+	},
+	[METRIC_FREE_PAGE_FAULTS] = {
+		.name = "free_page_faults", .unit = "faults", .display_unit = "faults",
+		.display_scale = 1, .display = FIGURE_SHOW_WHOLE,
+		.head1 = "free", .head2 = "faults",
+		.plot_label = "page faults while freeing",
+		.workloads = W(FILL),
+	},
+	[METRIC_X_FLOOR] = {
+		.name = "x_floor", .unit = "ratio", .display_unit = "x",
+		.display_scale = 1, .display = FIGURE_SHOW_FIXED2,
+		.head1 = "x", .head2 = "floor",
+		.plot_label = "allocation time over the floor",
+		.combine = FIGURE_MEDIAN_OF_RATIOS,
+		.workloads = W(FILL),
+	},
+	[METRIC_WARM_ALLOC_NS] = {
+		.name = "warm_alloc_ns", .unit = "ns", .display_unit = "ns",
+		.display_scale = 1, .display = FIGURE_SHOW_ADAPTIVE,
+		.head1 = "warm", .head2 = "ns", .head2_is_unit = 1,
+		.aspect = FIGURE_TIME, .plot_label = "time per allocation, warm",
+		.workloads = W(FILL),
+	},
+	[METRIC_WARM_FREE_NS] = {
+		.name = "warm_free_ns", .unit = "ns", .display_unit = "ns",
+		.display_scale = 1, .display = FIGURE_SHOW_ADAPTIVE,
+		.head1 = "warm free", .head2 = "ns", .head2_is_unit = 1,
+		.aspect = FIGURE_TIME, .plot_label = "time per free, warm",
+		.workloads = W(FILL),
+	},
+	[METRIC_WARM_PAGE_FAULTS] = {
+		.name = "warm_page_faults", .unit = "faults", .display_unit = "faults",
+		.display_scale = 1, .display = FIGURE_SHOW_WHOLE,
+		.head1 = "warm", .head2 = "faults",
+		.workloads = W(FILL),
+	},
+	[METRIC_CHURN_NS] = {
+		.name = "churn_ns", .unit = "ns/pair", .display_unit = "ns/pair",
+		.display_scale = 1, .display = FIGURE_SHOW_ADAPTIVE,
+		.head1 = "create+destroy", .head2 = "ns/pair", .head2_is_unit = 1,
+		.aspect = FIGURE_TIME, .plot_label = "time per create and destroy",
+		.compare = FIGURE_COMPARE_TIME, .compare_decimals = 2, .compare_label = "churn ns",
+		.workloads = W(CHURN),
+	},
+	[METRIC_CHURN_COLD_NS] = {
+		.name = "churn_cold_ns", .unit = "ns/pair", .display_unit = "ns/pair",
+		.display_scale = 1, .display = FIGURE_SHOW_ADAPTIVE,
+		.head1 = "cold", .head2 = "ns/pair", .head2_is_unit = 1,
+		.aspect = FIGURE_TIME, .plot_label = "time per create and destroy, cold",
+		.compare = FIGURE_COMPARE_TIME, .compare_decimals = 2, .compare_label = "cold ns",
+		.workloads = W(CHURN),
+	},
+	[METRIC_OP_NS] = {
+		.name = "op_ns", .unit = "ns/op", .display_unit = "ns/op",
+		.display_scale = 1, .display = FIGURE_SHOW_ADAPTIVE,
+		.head1 = "", .head2 = "ns/op",
+		.aspect = FIGURE_TIME, .plot_label = "time per operation",
+		.compare = FIGURE_COMPARE_TIME, .compare_decimals = 2, .compare_label = "op ns",
+		.workloads = W(RANDOM) | W(REPLAY),
+	},
+	[METRIC_PEAK_RSS_BYTES] = {
+		.name = "peak_rss_bytes", .unit = "bytes", .display_unit = "KiB",
+		.display_scale = 1024, .display = FIGURE_SHOW_WHOLE,
+		.head1 = "peak", .head2 = "KiB", .head2_is_unit = 1,
+		.aspect = FIGURE_MEMORY, .plot_label = "peak resident growth",
+		.compare = FIGURE_COMPARE_RSS, .compare_decimals = 0, .compare_label = "peak RSS B",
+		.workloads = W(RANDOM) | W(REPLAY),
+	},
+	[METRIC_FRAGMENTATION] = {
+		.name = "fragmentation", .unit = "ratio", .display_unit = "ratio",
+		.display_scale = 1, .display = FIGURE_SHOW_FIXED2,
+		.head1 = "RSS/live", .head2 = "ratio", .head2_is_unit = 1,
+		.plot_label = "resident growth over live bytes",
+		.compare = FIGURE_COMPARE_RATIO, .compare_decimals = 4, .compare_label = "RSS/live",
+		.combine = FIGURE_MEDIAN_OF_RATIOS,
+		.workloads = W(RANDOM) | W(REPLAY),
+	},
+	[METRIC_OPS_PER_S] = {
+		.name = "ops_per_s", .unit = "ops/s", .display_unit = "Mops/s",
+		.display_scale = 1e6, .display = FIGURE_SHOW_ADAPTIVE,
+		.head1 = "all threads", .head2 = "Mops/s", .head2_is_unit = 1,
+		.aspect = FIGURE_RATE, .plot_label = "swaps per second",
+		.compare = FIGURE_COMPARE_RATE, .compare_decimals = 0, .compare_label = "ops/s",
+		.workloads = W(THREADS),
+	},
+	[METRIC_OPS_PER_S_PER_THREAD] = {
+		.name = "ops_per_s_per_thread", .unit = "ops/s", .display_unit = "Mops/s",
+		.display_scale = 1e6, .display = FIGURE_SHOW_ADAPTIVE,
+		.head1 = "per thread", .head2 = "Mops/s", .head2_is_unit = 1,
+		.aspect = FIGURE_RATE, .plot_label = "swaps per second per thread",
+		.workloads = W(THREADS),
+	},
+	[METRIC_OPS_PER_S_1THREAD] = {
+		.name = "ops_per_s_1thread", .unit = "ops/s", .display_unit = "Mops/s",
+		.display_scale = 1e6, .display = FIGURE_SHOW_ADAPTIVE,
+		.head1 = "1 thread", .head2 = "Mops/s", .head2_is_unit = 1,
+		.aspect = FIGURE_RATE,
+		.workloads = W(THREADS),
+	},
+	[METRIC_SPEEDUP] = {
+		.name = "speedup", .unit = "ratio", .display_unit = "x",
+		.display_scale = 1, .display = FIGURE_SHOW_FIXED2,
+		.head1 = "", .head2 = "speed-up",
+		.aspect = FIGURE_RATE, .plot_label = "speed-up over one thread",
+		.compare = FIGURE_COMPARE_RATE, .compare_decimals = 3, .compare_label = "speedup",
+		.combine = FIGURE_MEDIAN_OF_RATIOS,
+		.combine_note = "speed-up: each run's all-threads rate over its own 1-thread rate,\n"
+				"the median of those ratios (not the ratio of the columns' medians)",
+		.workloads = W(THREADS),
+	},
+};
+
+static const struct workload_def workloads[WORKLOAD_COUNT] = {
+	[WORKLOAD_FILL] = {
+		.workload = WORKLOAD_FILL,
+		.verdict_memory = METRIC_OVERHEAD_BYTES, .verdict_time = METRIC_ALLOC_NS,
+		.sections = SECTION_FLOOR | SECTION_BREAKDOWN,
+		.notes = "overhead A(M): the average A, and M the cost of one more chunk (the slope\n"
+			 "of the growth read at each quarter) where they differ by more than two\n"
+			 "pages over the count; --format json gives one_time_bytes too\n",
+	},
+	[WORKLOAD_CHURN] = {
+		.workload = WORKLOAD_CHURN,
+		.verdict_memory = METRIC_COUNT, .verdict_time = METRIC_CHURN_NS,
+		.notes = "ns/pair: one create (allocate, touch) and one destroy, over rounds 2 and\n"
+			 "later; cold: the first round, with its page faults; x floor: ns/pair\n"
+			 "over the arena's, whose destroy does nothing (n/a without the arena)\n",
+	},
+	[WORKLOAD_RANDOM] = {
+		.workload = WORKLOAD_RANDOM,
+		.verdict_memory = METRIC_PEAK_RSS_BYTES, .verdict_time = METRIC_OP_NS,
+		.sections = SECTION_CHECKSUM,
+		.notes = "RSS/live: resident growth over the bytes still alive at the end\n",
+	},
+	[WORKLOAD_THREADS] = {
+		.workload = WORKLOAD_THREADS,
+		.verdict_memory = METRIC_COUNT, .verdict_time = METRIC_OPS_PER_S,
+		.notes = "Mops/s: millions of swaps (allocate, copy, copy, copy, free) per second\n",
+	},
+	[WORKLOAD_REPLAY] = {
+		.workload = WORKLOAD_REPLAY,
+		.verdict_memory = METRIC_PEAK_RSS_BYTES, .verdict_time = METRIC_OP_NS,
+		.notes = "steps: the trace's calls replayed (free(NULL) and failed calls left out);\n"
+			 "peak RSS: the highest resident set during the replay over the one before\n"
+			 "it; peak live: the most bytes the program had asked for and not freed\n"
+			 "(the same for every backend); RSS/live at peak: peak RSS over peak live\n",
+	},
+};
+
+const struct figure *figure_get(enum metric figure)
+{
+	return &figures[figure];
+}
+
+const struct workload_def *workload_def(enum workload workload)
+{
+	return &workloads[workload < WORKLOAD_COUNT ? workload : WORKLOAD_FILL];
+}
+
+const char *metric_name(enum metric metric)
+{
+	return figures[metric].name;
+}
+
+int metric_applies(enum metric metric, enum workload workload)
+{
+	return !!(figures[metric].workloads & (1u << workload));
+}
+
+int metric_find(const char *name)
+{
+	for (int m = 0; m < METRIC_COUNT; m++)
+		if (!strcmp(figures[m].name, name))
+			return m;
+	return -1;
+}
+
+double figure_display_value(enum metric metric, double value)
+{
+	return value / figures[metric].display_scale;
+}
