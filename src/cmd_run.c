@@ -6,6 +6,7 @@
  * Exit status: 0, 1 a measurement failed or a regression, 2 bad usage,
  * 128+N after signal N. Like every command file, it may exit.
  */
+#include "backend_set.h"
 #include "backends_list.h"
 #include "run_baseline.h"
 #include "cli.h"
@@ -56,21 +57,6 @@ enum {
 	OPT_REPLAY_THREADS,
 };
 
-/* The backends --backend knows, after its help. */
-static void help_backends(FILE *out)
-{
-	for (size_t i = 0; backend_table[i]; i++)
-		fprintf(out, "    %-12s %s\n", backend_table[i]->name, backend_table[i]->summary);
-	for (size_t i = 0; allocator_known[i].name; i++)
-		fprintf(out, "    %-12s %s\n", allocator_known[i].name, allocator_known[i].summary);
-	fputs(
-"    NAME         a library given with --preload NAME=PATH\n"
-"    all          every built-in backend, every installed third-party\n"
-"                 allocator and every --preload\n"
-"    list         list them, whether each runs here and why not; measure\n"
-"                 nothing (as allocbench backends)\n", out);
-}
-
 /* The workloads --workload knows, after its help. */
 static void help_workloads(FILE *out)
 {
@@ -93,7 +79,7 @@ static const struct cli_option run_options[] = {
 	{ .id = 'b', .name = "backend", .arg = "LIST",
 	  .help = "backends, comma-separated (default\n"
 	  RUN_DEFAULT_BACKENDS "):",
-	  .more = help_backends },
+	  .more = backend_set_help },
 	CLI_OPT('t', "total", "BYTES",
 	  "bytes allocated per measurement (default 100M);\n"
 	  "count = total / size; K, M, G, T and KiB, MiB, GiB,\n"
@@ -222,220 +208,6 @@ static void run_help(FILE *out)
 "See allocbench(1) for the method and every output field.\n", out);
 }
 
-static void list_backends(char *buf, size_t size, const struct run_config *config)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; backend_table[i] && used < size; i++)
-		used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "",
-					 backend_table[i]->name);
-	for (size_t i = 0; allocator_known[i].name && used < size; i++)
-		used += (size_t)snprintf(buf + used, size - used, ", %s", allocator_known[i].name);
-	for (size_t i = 0; i < config->npreloads && used < size; i++)
-		if (config->preloads[i]->from_option && !config->preloads[i]->known)
-			used += (size_t)snprintf(buf + used, size - used, ", %s",
-						 config->preloads[i]->name);
-	if (used < size)
-		snprintf(buf + used, size - used, ", all, list");
-}
-
-/* "; did you mean pool?" for WORD among the names of LIST ("a, b, c"), or "". */
-static void did_you_mean(const char *word, const char *list, char *buf, size_t size)
-{
-	char copy[512], near[200], *save = NULL;
-	const char *names[64];
-	size_t n = 0;
-
-	copy_string(copy, sizeof(copy), list);
-	for (char *name = strtok_r(copy, ", ", &save); name && n < 64;
-	     name = strtok_r(NULL, ", ", &save))
-		names[n++] = name;
-	*buf = '\0';
-	if (nearest_names(word, names, n, 3, near, sizeof(near)))
-		snprintf(buf, size, "; did you mean %s?", near);
-}
-
-static void add_preload(struct run_config *config, struct preload *p)
-{
-	if (ALLOC_GROW(config->preloads, config->npreloads, config->preloads_alloc))
-		die_out_of_memory();
-	config->preloads[config->npreloads++] = p;
-}
-
-/* The preloaded backend called NAME (from --preload or located before), or NULL. */
-static struct preload *find_preload(const struct run_config *config, const char *name)
-{
-	for (size_t i = 0; i < config->npreloads; i++)
-		if (!strcmp(config->preloads[i]->name, name))
-			return config->preloads[i];
-	return NULL;
-}
-
-/* Refuses the preloaded backend NAME when this build cannot preload (exit 2). */
-static void check_preload_supported(const char *name)
-{
-	if (preload_unsupported())
-		usage_die("backend '%s' cannot run in this build: it preloads a library, and "
-			  "AddressSanitizer (make SANITIZE=%s) must be the first library "
-			  "loaded; rebuild without SANITIZE=address", name, ALLOCBENCH_SANITIZE);
-}
-
-/*
- * The known allocator KNOWN, located on this machine; exits 2 naming the
- * Debian package when it is not installed.
- */
-static const struct backend *require_known(struct run_config *config,
-					   const struct allocator_known *known)
-{
-	struct preload *p = find_preload(config, known->name);
-	char where[512];
-
-	check_preload_supported(known->name);
-	if (p)
-		return &p->backend;
-	p = preload_locate(known);
-	if (!p) {
-		preload_describe_search(where, sizeof(where));
-		usage_die("backend '%s' needs %s, which is not installed (searched %s); on "
-			  "Debian: apt-get install %s", known->name, known->sonames[0], where,
-			  known->package);
-	}
-	add_preload(config, p);
-	return &p->backend;
-}
-
-static void add_backend(struct run_config *config, const struct backend *b)
-{
-	for (size_t i = 0; i < config->nbackends; i++)
-		if (config->backends[i] == b)
-			usage_die("backend '%s' appears more than once in --backend", b->name);
-	if (ALLOC_GROW(config->backends, config->nbackends, config->backends_alloc))
-		die_out_of_memory();
-	config->backends[config->nbackends++] = b;
-}
-
-static void add_skip(struct run_config *config, const char *name, const char *package,
-		     const char *reason)
-{
-	struct backend_skip *skip;
-
-	if (ALLOC_GROW(config->skipped, config->nskipped, config->skipped_alloc))
-		die_out_of_memory();
-	skip = &config->skipped[config->nskipped++];
-	copy_string(skip->name, sizeof(skip->name), name);
-	copy_string(skip->package, sizeof(skip->package), package);
-	copy_string(skip->reason, sizeof(skip->reason), reason);
-	warning("--backend all skips %s: %s", name, reason);
-}
-
-/*
- * --backend all: every built-in backend, then every known allocator that is
- * installed (the others are listed in config->skipped and on stderr), then
- * every other --preload.
- */
-static void add_all_backends(struct run_config *config)
-{
-	for (size_t i = 0; backend_table[i]; i++)
-		add_backend(config, backend_table[i]);
-	for (size_t i = 0; allocator_known[i].name; i++) {
-		const struct allocator_known *known = &allocator_known[i];
-		struct preload *p = find_preload(config, known->name);
-		char reason[160];
-
-		if (preload_unsupported()) {
-			add_skip(config, known->name, known->package,
-				 "this build uses AddressSanitizer, which must be the first "
-				 "library loaded");
-			continue;
-		}
-		if (!p && (p = preload_locate(known)))
-			add_preload(config, p);
-		if (p) {
-			add_backend(config, &p->backend);
-			continue;
-		}
-		snprintf(reason, sizeof(reason), "not installed (no %s; on Debian: apt-get "
-			 "install %s)", known->sonames[0], known->package);
-		add_skip(config, known->name, known->package, reason);
-	}
-	for (size_t i = 0; i < config->npreloads; i++)
-		if (config->preloads[i]->from_option && !config->preloads[i]->known) {
-			check_preload_supported(config->preloads[i]->name);
-			add_backend(config, &config->preloads[i]->backend);
-		}
-}
-
-static void parse_backends(const char *text, struct run_config *config)
-{
-	struct cli_list list;
-	char known[512], hint[560];
-	char *item;
-
-	list_backends(known, sizeof(known), config);
-	free(config->backends);
-	config->backends = NULL;
-	config->nbackends = config->backends_alloc = 0;
-	if (!*text)
-		usage_die("empty --backend list (known backends: %s)", known);
-	snprintf(hint, sizeof(hint), " (known backends: %s)", known);
-	cli_list_init(&list, text, "--backend", hint);
-	while ((item = cli_list_next(&list))) {
-		const struct backend *b;
-		const struct allocator_known *k;
-		struct preload *p;
-
-		if (!strcmp(item, "list")) {
-			if (strcmp(text, "list"))
-				usage_die("--backend list cannot be combined with other backends "
-					  "('%s')", text);
-			/* As allocbench backends, with the --preload backends of this line. */
-			if (backends_list_write(stdout, 0, config->preloads, config->npreloads)) {
-				error("cannot write the list to standard output: %s",
-				      strerror(errno ? errno : EIO));
-				exit(1);
-			}
-			cli_exit_printed();
-		}
-		if (!strcmp(item, "all")) {
-			if (strcmp(text, "all"))
-				usage_die("--backend all cannot be combined with other backends "
-					  "('%s')", text);
-			add_all_backends(config);
-			break;
-		}
-		if (!strcmp(item, RUNNER_FLOOR))
-			usage_die("invalid backend '%s' in --backend: '%s' is reserved for the "
-				  "floor (the loop without an allocator), not a backend (known "
-				  "backends: %s)", item, item, known);
-		if ((b = backend_find(item))) {
-			add_backend(config, b);
-		} else if ((p = find_preload(config, item))) {
-			check_preload_supported(item);
-			add_backend(config, &p->backend);
-		} else if ((k = allocator_known_find(item))) {
-			add_backend(config, require_known(config, k));
-		} else {
-			char near[256];
-
-			did_you_mean(item, known, near, sizeof(near));
-			usage_die("unknown backend '%s' in --backend%s (known backends: %s)",
-				  item, near, known);
-		}
-	}
-	cli_list_release(&list);
-	for (size_t i = 0; i < config->npreloads; i++) {
-		const struct preload *p = config->preloads[i];
-		int used = 0;
-
-		for (size_t b = 0; b < config->nbackends; b++)
-			used |= config->backends[b] == &p->backend;
-		if (p->from_option && !used)
-			usage_die("--preload '%s' is not measured: add '%s' to --backend (or use "
-				  "--backend all)", p->name, p->name);
-	}
-}
-
 /*
  * A weighted mix, --sizes 24:70,48:30: every item SIZE:WEIGHT (a whole
  * number from 1 to MEASURE_MAX_WEIGHT, the size's share of the random
@@ -488,124 +260,6 @@ static int parse_weighted_sizes(const char *text, struct run_config *config)
 		usage_die("empty --sizes list");
 	config->nsizes = n;
 	return 1;
-}
-
-/* A 32-bit row's backend (abi.h): one allocation, its name and library inside. */
-struct abi_row {
-	struct backend backend;                  /* first: config->abi_rows frees it */
-	char name[PRELOAD_NAME_MAX + 4];         /* "NAME/32" */
-	char path[PATH_MAX];                     /* its i386 library, for a preloaded backend */
-};
-
-/*
- * The 32-bit row of B, or NULL (after saying why when ALL, exit 2 otherwise)
- * when B has none: a preloaded allocator without its i386 library, a
- * --preload (a library of this program's word size).
- */
-static const struct backend *abi32_row(struct run_config *config, const struct backend *b,
-				       int all)
-{
-	const struct preload *p = NULL;
-	struct preload *found = NULL;
-	struct abi_row *row;
-	char reason[160], package[48], name[PRELOAD_NAME_MAX + 4];
-
-	for (size_t i = 0; i < config->npreloads; i++)
-		if (&config->preloads[i]->backend == b)
-			p = config->preloads[i];
-	if (p && !p->known) {
-		if (!all)
-			usage_die("backend '%s' cannot be measured with --abi 32: its --preload "
-				  "library '%s' is a %u-bit one", b->name, p->path, abi_native());
-		snprintf(reason, sizeof(reason), "a --preload library is %u-bit", abi_native());
-		snprintf(name, sizeof(name), "%s/32", b->name);
-		add_skip(config, name, "", reason);
-		return NULL;
-	}
-	if (p && !(found = preload_locate_abi(p->known, 32))) {
-		snprintf(package, sizeof(package), "%s:i386", p->known->package);
-		snprintf(reason, sizeof(reason), "not installed for 32-bit (no i386 %s; on Debian: "
-			 "dpkg --add-architecture i386, apt-get install %s)",
-			 p->known->sonames[0], package);
-		if (!all)
-			usage_die("backend '%s' cannot be measured with --abi 32: %s", b->name,
-				  reason);
-		snprintf(name, sizeof(name), "%s/32", b->name);
-		add_skip(config, name, package, reason);
-		return NULL;
-	}
-	row = calloc(1, sizeof(*row));
-	if (!row || ALLOC_GROW(config->abi_rows, config->nabi_rows, config->abi_rows_alloc))
-		die_out_of_memory();
-	config->abi_rows[config->nabi_rows++] = &row->backend;
-	row->backend = *b;
-	snprintf(row->name, sizeof(row->name), "%s/32", b->name);
-	row->backend.name = row->name;
-	row->backend.abi = 32;
-	row->backend.base = b;
-	if (found) {
-		copy_string(row->path, sizeof(row->path), found->path);
-		row->backend.preload_path = row->path;
-		free(found);
-	}
-	return &row->backend;
-}
-
-/*
- * --abi LIST: 64, 32, or both, in the order given. Each ABI is made ready
- * (abi_prepare(): exit 2 naming the missing Debian packages when this build
- * or machine cannot run it). For 32, every backend gets its 32-bit row
- * after (or, for --abi 32 alone, instead of) its own.
- */
-static void parse_abis(const char *text, int all, struct run_config *config)
-{
-	const struct backend **rows;
-	struct cli_list list;
-	const char *item;
-	size_t nrows = 0;
-	char why[PATH_MAX + 512];
-	int with32 = 0, with64 = 0;
-
-	config->nabis = 0;
-	if (!text) {
-		config->abis[config->nabis++] = 64;
-		return;
-	}
-	if (!*text)
-		usage_die("empty --abi list (expected 64, 32 or 32,64)");
-	cli_list_init(&list, text, "--abi", " (expected 64, 32 or 32,64)");
-	while ((item = cli_list_next(&list))) {
-		unsigned abi = !strcmp(item, "32") ? 32 : !strcmp(item, "64") ? 64 : 0;
-
-		if (!abi)
-			usage_die("invalid ABI '%s' in --abi (expected 64, 32 or 32,64)", item);
-		if ((abi == 32 && with32++) || (abi == 64 && with64++))
-			usage_die("ABI '%s' appears more than once in --abi", item);
-		config->abis[config->nabis++] = abi;
-	}
-	cli_list_release(&list);
-	for (size_t i = 0; i < config->nabis; i++)
-		if (abi_prepare(config->abis[i], why, sizeof(why)))
-			usage_die("--abi %u cannot be measured here: %s", config->abis[i], why);
-	if (!with32)
-		return;
-	rows = calloc(config->nbackends * 2, sizeof(*rows));
-	if (!rows)
-		die_out_of_memory();
-	for (size_t b = 0; b < config->nbackends; b++)
-		for (size_t i = 0; i < config->nabis; i++) {
-			const struct backend *row = config->abis[i] == 64 ? config->backends[b] :
-				abi32_row(config, config->backends[b], all);
-
-			if (row)
-				rows[nrows++] = row;
-		}
-	if (!nrows)
-		usage_die("--abi %s leaves no backend to measure", text);
-	free(config->backends);
-	config->backends = rows;
-	config->nbackends = nrows;
-	config->backends_alloc = config->nbackends * 2;
 }
 
 static void parse_sizes(const char *text, struct run_config *config)
@@ -698,30 +352,6 @@ static void check_representable(const struct run_config *config)
 				  "(%llu)", total_subject(config), config->sizes[i], (unsigned long long)count,
 				  bytes, (unsigned long long)RUN_MAX_BOUND_BYTES);
 		}
-	}
-}
-
-/*
- * Refuses (exit 2) a --pool-block larger than a pool of the chunks measured
- * can address: its links count alignments in 32 bits (pool_block_limit()).
- */
-static void check_pool_block(const struct run_config *config)
-{
-	int pooled = 0;
-
-	for (size_t b = 0; b < config->nbackends; b++)
-		pooled |= backend_base(config->backends[b]) == &backend_pool ||
-			  backend_base(config->backends[b]) == &backend_pool_locked;
-	for (size_t i = 0; pooled && i < config->nsizes; i++) {
-		size_t align = config->align ? config->align : natural_alignment(config->sizes[i]);
-		size_t limit = pool_block_limit(align);
-
-		if (config->pool_block_bytes > limit)
-			usage_die("invalid --pool-block: %zu bytes is more than a pool of %zu-byte "
-				  "chunks aligned to %zu B can address, %zu bytes (%zu MiB): its "
-				  "links count alignments in 32 bits; use a smaller --pool-block%s",
-				  config->pool_block_bytes, config->sizes[i], align, limit,
-				  limit >> 20, config->align ? "" : " or a larger --align");
 	}
 }
 
@@ -818,7 +448,6 @@ static void read_options(int argc, char **argv, struct run_config *config, struc
 {
 	const char *why = "";
 	struct cli_parser parser;
-	struct preload *p;
 	uint64_t v;
 	int c;
 
@@ -908,14 +537,8 @@ static void read_options(int argc, char **argv, struct run_config *config, struc
 			config->counters_given = 1;
 			break;
 		case OPT_PRELOAD:
-			if (!(p = preload_parse(optarg)))
+			if (backend_set_preload(config, optarg))
 				exit(2);
-			if (find_preload(config, p->name)) {
-				error("--preload '%s' appears more than once", p->name);
-				free(p);
-				exit(2);
-			}
-			add_preload(config, p);
 			break;
 		case 'f':
 			config->writer = CLI_FORMAT(run_writers, optarg, "");
@@ -1057,15 +680,28 @@ static void check_options(struct run_config *config, struct run_args *args)
 		check_replay(config, args);
 	else
 		parse_sizes(args->sizes, config);
-	parse_backends(args->backends, config);
+	switch (backend_set_parse(config, args->backends)) {
+	case 1:
+		/* As allocbench backends, with the --preload backends of this line. */
+		if (backends_list_write(stdout, 0, config->preloads, config->npreloads)) {
+			error("cannot write the list to standard output: %s",
+			      strerror(errno ? errno : EIO));
+			exit(1);
+		}
+		cli_exit_printed();
+	case -1:
+		exit(2);
+	}
 	if (config->weights && config->workload != WORKLOAD_RANDOM)
 		usage_die("weights in --sizes ('%s') apply to the random workload's mix, not to "
 			  "'%s'", args->sizes, workload_name(config->workload));
-	parse_abis(args->abi, !strcmp(args->backends, "all"), config);
+	if (backend_set_abis(config, args->abi, !strcmp(args->backends, "all")))
+		exit(2);
 	if (config->workload == WORKLOAD_RANDOM && config->nsizes > MEASURE_MAX_MIX)
 		usage_die("the random workload mixes at most %d sizes; --sizes has %zu",
 			  MEASURE_MAX_MIX, config->nsizes);
-	check_pool_block(config);
+	if (backend_set_check_pool_block(config))
+		exit(2);
 	for (size_t i = 0; i < config->nsizes; i++)
 		if (config->sizes[i] > config->total_bytes)
 			usage_die("size %zu in --sizes is larger than --total (%llu bytes): "
@@ -1094,16 +730,9 @@ static void parse_run(int argc, char **argv, struct run_config *config)
 /* Frees what parse_run() allocated. */
 static void config_release(struct run_config *config)
 {
-	for (size_t i = 0; i < config->npreloads; i++)
-		free(config->preloads[i]);
-	free(config->preloads);
-	free(config->skipped);
+	backend_set_release(config);
 	free(config->sizes);
 	free(config->weights);
-	free(config->backends);
-	for (size_t i = 0; i < config->nabi_rows; i++)
-		free(config->abi_rows[i]);
-	free(config->abi_rows);
 	memset(config, 0, sizeof(*config));
 }
 
