@@ -15,6 +15,8 @@
 #include "output.h"
 #include "report.h"
 #include "report_compare.h"
+#include "report_formats.h"
+#include "parse_options.h"
 #include "parse.h"
 #include "child/pool.h"
 #include "preload.h"
@@ -48,6 +50,7 @@ enum {
 	OPT_PRELOAD,
 	OPT_TIMEOUT,
 	OPT_FORCE,
+	OPT_EXPORT,
 	OPT_EXPORT_JSON,
 	OPT_EXPORT_CSV,
 	OPT_EXPORT_MARKDOWN,
@@ -55,6 +58,27 @@ enum {
 	OPT_ABI,
 	OPT_TRACE,
 	OPT_REPLAY_THREADS,
+};
+
+/* The values of the options checked once all are read, as given; NULL when not given. */
+struct run_args {
+	const char *sizes;     /* --sizes */
+	const char *backends;  /* --backend */
+	const char *total;     /* --total */
+	const char *rounds;
+	const char *seed;
+	const char *threads;
+	const char *counters;
+	const char *abi;       /* --abi, or NULL for 64 */
+	const char *replay_threads;  /* --replay-threads */
+	const char *jobs;      /* --jobs */
+};
+
+/* What the run command's options fill: the context of its option table. */
+struct run_cmd {
+	struct run_config config;
+	struct run_args args;
+	struct run_export exports[REPORT_FORMATS];  /* --export FORMAT=FILE, one per format */
 };
 
 /* The workloads --workload knows, after its help. */
@@ -69,57 +93,195 @@ static void help_workloads(FILE *out)
 "                 default backends malloc,pool,arena\n", out);
 }
 
+/* ---- the options' parsers: each stores into the struct run_cmd CTX ---- */
+
+static int opt_touch(const struct cli_option *o, const char *arg, void *ctx)
+{
+	(void)o;
+	if (touch_parse(arg, &((struct run_cmd *)ctx)->config.touch))
+		return error("invalid --touch '%s' (expected none, first, pages or full)", arg);
+	return 0;
+}
+
+static int opt_align(const struct cli_option *o, const char *arg, void *ctx)
+{
+	const char *why = "";
+	uint64_t v;
+
+	(void)o;
+	if (parse_unsigned(arg, 4096, &v, &why) || !is_power_of_two(v))
+		return error("invalid --align '%s' (expected a power of two from 1 to 4096)", arg);
+	((struct run_cmd *)ctx)->config.align = (size_t)v;
+	return 0;
+}
+
+static int opt_workload(const struct cli_option *o, const char *arg, void *ctx)
+{
+	(void)o;
+	if (workload_parse(arg, &((struct run_cmd *)ctx)->config.workload))
+		return error("unknown workload '%s' (expected fill, churn, random, threads or "
+			     "replay)", arg);
+	return 0;
+}
+
+static int opt_replay_threads(const struct cli_option *o, const char *arg, void *ctx)
+{
+	(void)o;
+	if (strcmp(arg, "global") && strcmp(arg, "per-thread"))
+		return error("invalid --replay-threads '%s' (expected global or per-thread)", arg);
+	((struct run_cmd *)ctx)->config.replay_per_thread = !strcmp(arg, "per-thread");
+	return 0;
+}
+
+static int opt_counters(const struct cli_option *o, const char *arg, void *ctx)
+{
+	struct run_config *config = &((struct run_cmd *)ctx)->config;
+
+	(void)o;
+	cli_parse_counters(arg, &config->counters);
+	config->counters_given = 1;
+	return 0;
+}
+
+static int opt_preload(const struct cli_option *o, const char *arg, void *ctx)
+{
+	(void)o;
+	return backend_set_preload(&((struct run_cmd *)ctx)->config, arg);
+}
+
+static int opt_format(const struct cli_option *o, const char *arg, void *ctx)
+{
+	(void)o;
+	((struct run_cmd *)ctx)->config.writer = CLI_FORMAT(report_formats, arg, "");
+	return 0;
+}
+
+static int opt_label(const struct cli_option *o, const char *arg, void *ctx)
+{
+	(void)o;
+	if (!*arg)
+		return error("empty --label (give what this run is of, e.g. --label 'before "
+			     "the fix')");
+	((struct run_cmd *)ctx)->config.label = arg;
+	return 0;
+}
+
+/* Sets the file of the export in FORMAT, named OPTION in messages; once per format. */
+static int set_export(struct run_cmd *cmd, const struct report_writer *format,
+		      const char *option, const char *path)
+{
+	struct run_export *e = &cmd->exports[format - report_formats];
+
+	if (e->path)
+		return error("%s is given twice ('%s' and '%s')", e->option, e->path, path);
+	if (!*path)
+		return error("empty file name for %s", option);
+	*e = (struct run_export){ option, format, path };
+	return 0;
+}
+
+/* --export FORMAT=FILE. */
+static int opt_export(const struct cli_option *o, const char *arg, void *ctx)
+{
+	static char option[REPORT_FORMATS][32];
+	const struct report_writer *format;
+	const char *eq = strchr(arg, '=');
+	char name[32], names[64];
+
+	(void)o;
+	if (!eq)
+		return error("invalid --export '%s' (expected FORMAT=FILE, e.g. json=run.json)",
+			     arg);
+	snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
+	format = report_format_find(name);
+	if (!format) {
+		report_formats_names(names, sizeof(names));
+		return error("invalid format '%s' in --export '%s' (expected %s)", name, arg,
+			     names);
+	}
+	snprintf(option[format - report_formats], sizeof(option[0]), "--export %s",
+		 format->name);
+	return set_export(ctx, format, option[format - report_formats], eq + 1);
+}
+
+/* --export-json FILE, --export-csv FILE, --export-markdown FILE: --export FORMAT=FILE. */
+static int opt_export_alias(const struct cli_option *o, const char *arg, void *ctx)
+{
+	const char *format = o->name + strlen("export-");
+
+	return set_export(ctx, report_format_find(format),
+			  o->id == OPT_EXPORT_JSON ? "--export-json" : o->id == OPT_EXPORT_CSV ?
+			  "--export-csv" : "--export-markdown", arg);
+}
+
+static int opt_version(const struct cli_option *o, const char *arg, void *ctx)
+{
+	(void)o;
+	(void)arg;
+	(void)ctx;
+	printf("allocbench %s\n", ALLOCBENCH_VERSION);
+	cli_exit_printed();
+}
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
 static const struct cli_option run_options[] = {
-	CLI_OPT('s', "sizes", "LIST",
+	{ OPT_STRING('s', "sizes", "LIST", run_cmd, args.sizes,
 	  "chunk sizes in bytes, comma-separated (default\n"
 	  RUN_DEFAULT_SIZES "); a range LO..HI doubles from\n"
 	  "LO up to HI, LO..HI:xF multiplies by F, LO..HI:+S\n"
 	  "adds S; random: SIZE:WEIGHT items weigh the mix\n"
-	  "(24:70,48:30: 70% of the allocations are 24 B)"),
-	{ .id = 'b', .name = "backend", .arg = "LIST",
-	  .help = "backends, comma-separated (default\n"
-	  RUN_DEFAULT_BACKENDS "):",
-	  .more = backend_set_help },
-	CLI_OPT('t', "total", "BYTES",
+	  "(24:70,48:30: 70% of the allocations are 24 B)") },
+	{ OPT_STRING('b', "backend", "LIST", run_cmd, args.backends,
+	  "backends, comma-separated (default\n"
+	  RUN_DEFAULT_BACKENDS "):"), .more = backend_set_help },
+	{ OPT_SIZE('t', "total", "BYTES", run_cmd, config.total_bytes, 1, UINT64_MAX, NULL,
 	  "bytes allocated per measurement (default 100M);\n"
 	  "count = total / size; K, M, G, T and KiB, MiB, GiB,\n"
 	  "TiB are binary (1024), KB, MB, GB, TB decimal (1000)"),
-	CLI_OPT('r', "repeat", "N",
+	  OPT_GIVEN(run_cmd, args.total) },
+	{ OPT_UNSIGNED('r', "repeat", "N", run_cmd, config.repeat, 1, RUN_MAX_REPEAT,
+	  "(expected a whole number from 1 to " STR(RUN_MAX_REPEAT) ")",
 	  "fresh-process repetitions per measurement (default 3);\n"
-	  "the report gives their median, min and max"),
-	CLI_OPT(OPT_TOUCH, "touch", "POLICY",
+	  "the report gives their median, min and max") },
+	{ OPT_CALLBACK(OPT_TOUCH, "touch", "POLICY", opt_touch,
 	  "what is written into each chunk after allocation:\n"
 	  "none, first (its first byte), pages (first byte, one\n"
 	  "byte in every page it overlaps, last byte; default),\n"
-	  "full (every byte)"),
-	CLI_OPT(OPT_ALIGN, "align", "N",
+	  "full (every byte)") },
+	{ OPT_CALLBACK(OPT_ALIGN, "align", "N", opt_align,
 	  "alignment of pool and arena chunks in bytes, a power\n"
 	  "of two up to 4096 (default: the size's natural\n"
-	  "alignment, its largest power-of-two divisor up to 16)"),
-	CLI_OPT(OPT_POOL_BLOCK, "pool-block", "BYTES",
+	  "alignment, its largest power-of-two divisor up to 16)") },
+	{ OPT_SIZE(OPT_POOL_BLOCK, "pool-block", "BYTES", run_cmd, config.pool_block_bytes,
+	  1, (uint64_t)1 << 40, "(expected from 1 byte to 1T)",
 	  "bytes the pool takes from the system at a time\n"
 	  "(default 1M, rounded up to whole pages; at most\n"
-	  "4 GiB times the alignment, and 64 GiB)"),
-	{ .id = 'w', .name = "workload", .arg = "NAME",
-	  .help = "what is measured (default fill):",
-	  .more = help_workloads },
-	CLI_OPT(OPT_ROUNDS, "rounds", "N",
+	  "4 GiB times the alignment, and 64 GiB)") },
+	{ OPT_CALLBACK('w', "workload", "NAME", opt_workload,
+	  "what is measured (default fill):"), .more = help_workloads },
+	{ OPT_UNSIGNED(OPT_ROUNDS, "rounds", "N", run_cmd, config.rounds, 1, 1000000,
+	  "(expected a whole number from 1 to 1000000)",
 	  "churn, threads: rounds (default: about 16 million\n"
-	  "operations in all, 2 to 1000 rounds)"),
-	CLI_OPT(OPT_SEED, "seed", "N",
-	  "random: the generator's seed (default 20120528)"),
-	CLI_OPT(OPT_THREADS, "threads", "N",
+	  "operations in all, 2 to 1000 rounds)"), OPT_GIVEN(run_cmd, args.rounds) },
+	{ OPT_UNSIGNED(OPT_SEED, "seed", "N", run_cmd, config.seed, 0, UINT64_MAX,
+	  "(expected a whole number)",
+	  "random: the generator's seed (default 20120528)"), OPT_GIVEN(run_cmd, args.seed) },
+	{ OPT_UNSIGNED(OPT_THREADS, "threads", "N", run_cmd, config.threads, 1,
+	  MEASURE_MAX_THREADS, "(expected a whole number from 1 to " STR(MEASURE_MAX_THREADS) ")",
 	  "threads: threads at once, 1 to 256 (default: CPUs)"),
-	CLI_OPT(OPT_TRACE, "trace", "FILE",
-	  "replay: the trace allocbench record wrote"),
-	CLI_OPT(OPT_REPLAY_THREADS, "replay-threads", "MODE",
+	  OPT_GIVEN(run_cmd, args.threads) },
+	{ OPT_FILENAME(OPT_TRACE, "trace", "FILE", run_cmd, config.trace_path,
+	  "replay: the trace allocbench record wrote") },
+	{ OPT_CALLBACK(OPT_REPLAY_THREADS, "replay-threads", "MODE", opt_replay_threads,
 	  "replay: global (default: every call in one thread in\n"
 	  "the recorded order, the same sequence on every\n"
 	  "backend, pool and arena included) or per-thread (each\n"
 	  "recorded thread in a thread of its own, a free from\n"
 	  "another thread after its allocation; malloc family\n"
-	  "only)"),
-	CLI_OPT(OPT_COUNTERS, "counters", "LIST",
+	  "only)"), OPT_GIVEN(run_cmd, args.replay_threads) },
+	{ OPT_CALLBACK(OPT_COUNTERS, "counters", "LIST", opt_counters,
 	  "events counted through PAPI around the allocation loop\n"
 	  "and the free loop, comma-separated: presets\n"
 	  "(PAPI_TOT_CYC), native events (perf::PAGE-FAULTS),\n"
@@ -129,52 +291,59 @@ static const struct cli_option run_options[] = {
 	  "allocbench.\n"
 	  "'allocbench counters' says which this machine counts;\n"
 	  "an unknown name (a typo) is refused; fill workload only"),
-	CLI_OPT(OPT_ABI, "abi", "LIST",
+	  OPT_GIVEN(run_cmd, args.counters) },
+	{ OPT_STRING(OPT_ABI, "abi", "LIST", run_cmd, args.abi,
 	  "word sizes to measure in, bits: 64 (default), 32, or\n"
 	  "32,64 for both; 32-bit rows are named NAME/32 and run\n"
 	  "in allocbench-child32, built with -m32 where the\n"
-	  "compiler can (gcc-multilib, libc6-dev-i386)"),
-	{ .id = OPT_PRELOAD, .name = "preload", .arg = "NAME=PATH",
-	  .help = "measure the allocator library PATH as backend NAME\n"
-	  "(LD_PRELOAD in the measuring process); repeatable",
+	  "compiler can (gcc-multilib, libc6-dev-i386)") },
+	{ OPT_CALLBACK(OPT_PRELOAD, "preload", "NAME=PATH", opt_preload,
+	  "measure the allocator library PATH as backend NAME\n"
+	  "(LD_PRELOAD in the measuring process); repeatable"),
 	  .help_under = "backend" },
-	CLI_OPT_FORMAT(
+	{ OPT_CALLBACK('f', "format", "FORMAT", opt_format,
 	  "text (default), json, csv (one line per result,\n"
 	  "units in the column names) or markdown (a GitHub\n"
-	  "table)"),
-	CLI_OPT_OUTPUT(
+	  "table)") },
+	{ OPT_FILENAME('o', "output", "FILE", run_cmd, config.output_path,
 	  "write the report to FILE (via a temporary file that\n"
 	  "is linked into place; through a link, its target)\n"
-	  "instead of standard output; not an input's file"),
-	CLI_OPT('l', "label", "TEXT",
+	  "instead of standard output; not an input's file") },
+	{ OPT_CALLBACK('l', "label", "TEXT", opt_label,
 	  "what this run is of (\"before the fix\"): kept in the\n"
-	  "report, shown by show, compare and plot"),
-	CLI_OPT(OPT_EXPORT_JSON, "export-json", "FILE",
+	  "report, shown by show, compare and plot") },
+	{ OPT_CALLBACK(OPT_EXPORT, "export", "FORMAT=FILE", opt_export,
+	  "also write the report in FORMAT (text, json, csv or\n"
+	  "markdown) to FILE, whatever the format on standard\n"
+	  "output or -o; repeatable, once per format") },
+	{ OPT_CALLBACK(OPT_EXPORT_JSON, "export-json", "FILE", opt_export_alias,
 	  "also write the report as JSON to FILE, whatever\n"
-	  "the format on standard output or -o"),
-	CLI_OPT(OPT_EXPORT_CSV, "export-csv", "FILE",
-	  "also write the report as CSV to FILE"),
-	CLI_OPT(OPT_EXPORT_MARKDOWN, "export-markdown", "FILE",
-	  "also write the report as Markdown to FILE"),
-	CLI_OPT(OPT_BASELINE, "baseline", "FILE",
+	  "the format on standard output or -o") },
+	{ OPT_CALLBACK(OPT_EXPORT_CSV, "export-csv", "FILE", opt_export_alias,
+	  "also write the report as CSV to FILE") },
+	{ OPT_CALLBACK(OPT_EXPORT_MARKDOWN, "export-markdown", "FILE", opt_export_alias,
+	  "also write the report as Markdown to FILE") },
+	{ OPT_FILENAME(OPT_BASELINE, "baseline", "FILE", run_cmd, config.baseline_path,
 	  "after measuring, compare with the JSON report FILE\n"
 	  "as allocbench compare does (its default limits),\n"
 	  "print the comparison on standard error, exit 1 on\n"
-	  "a regression; FILE is checked before measuring"),
-	CLI_OPT(OPT_TIMEOUT, "timeout", "SEC",
+	  "a regression; FILE is checked before measuring") },
+	{ OPT_UNSIGNED(OPT_TIMEOUT, "timeout", "SEC", run_cmd, config.timeout_s, 1, 86400,
+	  "(expected whole seconds from 1 to 86400)",
 	  "kill a measuring process still running after SEC\n"
-	  "seconds, 1 to 86400 (default 600); its row fails"),
-	CLI_OPT('j', "jobs", "N",
+	  "seconds, 1 to 86400 (default 600); its row fails") },
+	{ OPT_UNSIGNED('j', "jobs", "N", run_cmd, config.jobs, 0, RUN_MAX_JOBS,
+	  "(expected a whole number from 0, one per CPU, to " STR(RUN_MAX_JOBS) ")",
 	  "measuring processes at once, 1 to 256, or 0 for one\n"
 	  "per CPU (default 1): overhead figures are the same,\n"
 	  "times are measured N at a time (compare does not\n"
-	  "gate times between reports of different --jobs)"),
-	CLI_OPT(OPT_FORCE, "force", NULL,
+	  "gate times between reports of different --jobs)"), OPT_GIVEN(run_cmd, args.jobs) },
+	{ OPT_BOOL(OPT_FORCE, "force", run_cmd, config.force,
 	  "measure even when the largest measurement needs more\n"
-	  "memory than MemAvailable (refused by default)"),
-	CLI_OPT_QUIET,
+	  "memory than MemAvailable (refused by default)") },
+	{ OPT_BOOL('q', "quiet", run_cmd, config.quiet, "no progress on standard error") },
 	CLI_OPT_HELP,
-	CLI_OPT('V', "version", NULL, "print the version and exit"),
+	{ OPT_CALLBACK('V', "version", NULL, opt_version, "print the version and exit") },
 	CLI_OPTIONS_END,
 };
 
@@ -281,17 +450,6 @@ static void parse_sizes(const char *text, struct run_config *config)
 }
 
 
-static uint64_t parse_bytes_option(const char *option, const char *text)
-{
-	const char *why = "";
-	uint64_t v;
-
-	if (parse_bytes(text, &v, &why))
-		usage_die("invalid %s '%s': %s (expected a byte count such as 1M or 4096)",
-			  option, text, why);
-	return v;
-}
-
 /*
  * What decides how much is alive, as a message names it: --total, or the
  * replayed trace's peak (the user gave no --total then).
@@ -355,36 +513,13 @@ static void check_representable(const struct run_config *config)
 	}
 }
 
-/* The formats of --format, the default first: a new format is one entry. */
-static const struct report_writer run_writers[] = {
-	{ "text", report_text_write },
-	{ "json", report_json_write },
-	{ "csv", report_csv_write },        /* one line per result, RFC 4180 quoting */
-	{ "markdown", report_markdown_write },  /* a GitHub table */
-	{ NULL, NULL },
-};
-
-/* The values of the options checked once all are read, as given; NULL when not given. */
-struct run_args {
-	const char *sizes;     /* --sizes, or the default */
-	const char *backends;  /* --backend, or the default */
-	const char *rounds;
-	const char *seed;
-	const char *threads;
-	const char *counters;
-	const char *abi;       /* --abi, or NULL for 64 */
-	int sizes_given;       /* --sizes was given */
-	int backends_given;    /* --backend was given */
-	int total_given;       /* --total was given */
-	const char *replay_threads;  /* --replay-threads */
-};
-
-/* Fills *CONFIG with the defaults. */
-static void config_init(struct run_config *config)
+/* Fills *CMD with the defaults. */
+static void run_cmd_init(struct run_cmd *cmd)
 {
+	struct run_config *config = &cmd->config;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
-	memset(config, 0, sizeof(*config));
+	memset(cmd, 0, sizeof(*cmd));
 	config->workload = WORKLOAD_FILL;
 	config->seed = RUN_DEFAULT_SEED;
 	config->threads = cpus < 1 ? 1 : cpus > MEASURE_MAX_THREADS ? MEASURE_MAX_THREADS : (unsigned)cpus;
@@ -392,22 +527,9 @@ static void config_init(struct run_config *config)
 	config->repeat = RUN_DEFAULT_REPEAT;
 	config->touch = TOUCH_PAGES;
 	config->pool_block_bytes = RUN_DEFAULT_POOL_BLOCK;
-	config->writer = &run_writers[0];
+	config->writer = &report_formats[0];
 	config->timeout_s = RUNNER_DEFAULT_TIMEOUT;
 	counters_default_list(&config->counters);
-	config->exports[0] = (struct run_export){ "--export-json", &run_writers[1], NULL };
-	config->exports[1] = (struct run_export){ "--export-csv", &run_writers[2], NULL };
-	config->exports[2] = (struct run_export){ "--export-markdown", &run_writers[3], NULL };
-}
-
-/* Sets the file of the export OPTION (an index of config->exports); exits 2 when given twice. */
-static void set_export(struct run_config *config, size_t index, const char *path)
-{
-	struct run_export *e = &config->exports[index];
-
-	if (e->path)
-		usage_die("%s is given twice ('%s' and '%s')", e->option, e->path, path);
-	e->path = cli_file_name(path, e->option);
 }
 
 /*
@@ -416,17 +538,18 @@ static void set_export(struct run_config *config, size_t index, const char *path
  * or one of them that is an input (--trace, --baseline, a --preload
  * library): it would be destroyed. By device and inode, not by name.
  */
-static void check_outputs(const struct run_config *config)
+static void check_outputs(const struct run_cmd *cmd)
 {
-	struct output_use *uses = calloc(3 + RUN_MAX_EXPORTS + config->npreloads, sizeof(*uses));
+	const struct run_config *config = &cmd->config;
+	struct output_use *uses = calloc(3 + REPORT_FORMATS + config->npreloads, sizeof(*uses));
 	size_t n = 0;
 
 	if (!uses)
 		die_out_of_memory();
 	uses[n++] = (struct output_use){ config->output_path ? config->output_path : "-",
 					 config->output_path ? "--output" : "the report", 1 };
-	for (size_t i = 0; i < RUN_MAX_EXPORTS; i++) {
-		const struct run_export *e = &config->exports[i];
+	for (size_t i = 0; i < REPORT_FORMATS; i++) {
+		const struct run_export *e = &cmd->exports[i];
 
 		if (e->path && !strcmp(e->path, "-"))
 			usage_die("%s '-': standard output holds the --format report; "
@@ -443,160 +566,23 @@ static void check_outputs(const struct run_config *config)
 	free(uses);
 }
 
-/* Reads the options of ARGV into *CONFIG and *ARGS; exits 2 on a bad one. */
-static void read_options(int argc, char **argv, struct run_config *config, struct run_args *args)
+/* Reads the options of ARGV into *CMD; exits 2 on a bad one. */
+static void read_options(int argc, char **argv, struct run_cmd *cmd)
 {
-	const char *why = "";
 	struct cli_parser parser;
-	uint64_t v;
-	int c;
 
 	cli_parser_init(&parser, run_options, run_help, "allocbench --help", argc, argv);
-	while ((c = cli_next(&parser)) != -1) {
-		switch (c) {
-		case OPT_TRACE:
-			config->trace_path = cli_file_name(optarg, "--trace");
-			break;
-		case OPT_REPLAY_THREADS:
-			if (!strcmp(optarg, "per-thread"))
-				config->replay_per_thread = 1;
-			else if (strcmp(optarg, "global"))
-				usage_die("invalid --replay-threads '%s' (expected global or per-thread)",
-					  optarg);
-			args->replay_threads = optarg;
-			break;
-		case 's':
-			args->sizes_given = 1;
-			args->sizes = optarg;
-			break;
-		case 'b':
-			args->backends = optarg;
-			args->backends_given = 1;
-			break;
-		case 't':
-			args->total_given = 1;
-			config->total_bytes = parse_bytes_option("--total", optarg);
-			if (!config->total_bytes)
-				usage_die("invalid --total '%s': must be more than 0 bytes", optarg);
-			break;
-		case 'r':
-			/* v is unset when the parse fails: the reason is WHY then. */
-			if (parse_unsigned(optarg, RUN_MAX_REPEAT, &v, &why) || !v)
-				usage_die("invalid --repeat '%s': %s (expected a whole number "
-					  "from 1 to %d)", optarg, *why ? why : "must be at least 1",
-					  RUN_MAX_REPEAT);
-			config->repeat = (unsigned)v;
-			break;
-		case OPT_TOUCH:
-			if (touch_parse(optarg, &config->touch))
-				usage_die("invalid --touch '%s' (expected none, first, pages or full)",
-					  optarg);
-			break;
-		case OPT_ALIGN:
-			if (parse_unsigned(optarg, 4096, &v, &why) || !is_power_of_two(v))
-				usage_die("invalid --align '%s' (expected a power of two from 1 "
-					  "to 4096)", optarg);
-			config->align = (size_t)v;
-			break;
-		case OPT_POOL_BLOCK:
-			v = parse_bytes_option("--pool-block", optarg);
-			if (!v || v > ((uint64_t)1 << 40))
-				usage_die("invalid --pool-block '%s' (expected from 1 byte to 1T)",
-					  optarg);
-			config->pool_block_bytes = (size_t)v;
-			break;
-		case 'w':
-			if (workload_parse(optarg, &config->workload))
-				usage_die("unknown workload '%s' (expected fill, churn, random, threads or replay)",
-					  optarg);
-			break;
-		case OPT_ROUNDS:
-			if (parse_unsigned(optarg, 1000000, &v, &why) || !v)
-				usage_die("invalid --rounds '%s': %s (expected a whole number from 1 "
-					  "to 1000000)", optarg, *why ? why : "must be at least 1");
-			config->rounds = (unsigned)v;
-			args->rounds = optarg;
-			break;
-		case OPT_SEED:
-			if (parse_unsigned(optarg, UINT64_MAX, &v, &why))
-				usage_die("invalid --seed '%s': %s (expected a whole number)", optarg, why);
-			config->seed = v;
-			args->seed = optarg;
-			break;
-		case OPT_THREADS:
-			if (parse_unsigned(optarg, MEASURE_MAX_THREADS, &v, &why) || !v)
-				usage_die("invalid --threads '%s': %s (expected a whole number from 1 "
-					  "to %d)", optarg, *why ? why : "must be at least 1",
-					  MEASURE_MAX_THREADS);
-			config->threads = (unsigned)v;
-			args->threads = optarg;
-			break;
-		case OPT_COUNTERS:
-			cli_parse_counters(optarg, &config->counters);
-			args->counters = optarg;
-			config->counters_given = 1;
-			break;
-		case OPT_PRELOAD:
-			if (backend_set_preload(config, optarg))
-				exit(2);
-			break;
-		case 'f':
-			config->writer = CLI_FORMAT(run_writers, optarg, "");
-			break;
-		case 'o':
-			config->output_path = cli_file_name(optarg, "--output");
-			break;
-		case OPT_BASELINE:
-			config->baseline_path = cli_file_name(optarg, "--baseline");
-			break;
-		case OPT_TIMEOUT:
-			if (parse_unsigned(optarg, 86400, &v, &why))
-				usage_die("invalid --timeout '%s': %s (expected whole seconds from 1 "
-					  "to 86400)", optarg, why);
-			if (!v)
-				usage_die("invalid --timeout '%s': must be at least 1 second "
-					  "(expected whole seconds from 1 to 86400)", optarg);
-			config->timeout_s = (unsigned)v;
-			break;
-		case 'j':
-			if (parse_unsigned(optarg, RUN_MAX_JOBS, &v, &why))
-				usage_die("invalid --jobs '%s': %s (expected a whole number from 0, "
-					  "one per CPU, to %d)", optarg, why, RUN_MAX_JOBS);
-			config->jobs = (unsigned)v;
-			if (!v) {
-				long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
-				config->jobs = cpus < 1 ? 1 : cpus > RUN_MAX_JOBS ? RUN_MAX_JOBS :
-					       (unsigned)cpus;
-			}
-			break;
-		case OPT_FORCE:
-			config->force = 1;
-			break;
-		case 'l':
-			if (!*optarg)
-				usage_die("empty --label (give what this run is of, e.g. "
-					  "--label 'before the fix')");
-			config->label = optarg;
-			break;
-		case OPT_EXPORT_JSON:
-		case OPT_EXPORT_CSV:
-		case OPT_EXPORT_MARKDOWN:
-			set_export(config, (size_t)(c - OPT_EXPORT_JSON), optarg);
-			break;
-		case OPT_ABI:
-			args->abi = optarg;
-			break;
-		case 'q':
-			config->quiet = 1;
-			break;
-		case 'V':
-			printf("allocbench %s\n", ALLOCBENCH_VERSION);
-			cli_exit_printed();
-		}
-	}
+	parser.ctx = cmd;
+	while (cli_next(&parser) != -1)
+		;
 	if (optind < argc)
 		usage_die("unexpected argument '%s' (see allocbench --help)", argv[optind]);
+	if (cmd->args.jobs && !cmd->config.jobs) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		cmd->config.jobs = cpus < 1 ? 1 : cpus > RUN_MAX_JOBS ? RUN_MAX_JOBS :
+				   (unsigned)cpus;
+	}
 }
 
 /*
@@ -612,7 +598,7 @@ static void check_replay(struct run_config *config, struct run_args *args)
 
 	if (!config->trace_path)
 		usage_die("the replay workload needs --trace FILE (a trace allocbench record wrote)");
-	if (args->sizes_given || args->total_given)
+	if (args->sizes || args->total)
 		usage_die("--sizes and --total do not apply to the replay workload: the trace "
 			  "decides every size and how much is alive");
 	if (trace_load(config->trace_path, &trace, why, sizeof(why)))
@@ -629,7 +615,7 @@ static void check_replay(struct run_config *config, struct run_args *args)
 	trace_release(&trace);
 	if (!config->replay.steps)
 		usage_die("'%s' has no allocation to replay", config->trace_path);
-	if (!args->backends_given)
+	if (!args->backends)
 		args->backends = RUN_DEFAULT_REPLAY_BACKENDS;
 	/*
 	 * One column, at the mean size of an allocation (the memory bound's and
@@ -679,7 +665,9 @@ static void check_options(struct run_config *config, struct run_args *args)
 	if (config->workload == WORKLOAD_REPLAY)
 		check_replay(config, args);
 	else
-		parse_sizes(args->sizes, config);
+		parse_sizes(args->sizes ? args->sizes : RUN_DEFAULT_SIZES, config);
+	if (!args->backends)
+		args->backends = RUN_DEFAULT_BACKENDS;
 	switch (backend_set_parse(config, args->backends)) {
 	case 1:
 		/* As allocbench backends, with the --preload backends of this line. */
@@ -711,20 +699,18 @@ static void check_options(struct run_config *config, struct run_args *args)
 }
 
 /*
- * Parses the run command's ARGV (ARGV[0] is the command name) into *CONFIG.
+ * Parses the run command's ARGV (ARGV[0] is the command name) into *CMD.
  * Exits with status 2 and a message naming the bad value on bad usage, and
  * with status 0 after --help or --version.
  */
-static void parse_run(int argc, char **argv, struct run_config *config)
+static void parse_run(int argc, char **argv, struct run_cmd *cmd)
 {
-	struct run_args args = { .sizes = RUN_DEFAULT_SIZES, .backends = RUN_DEFAULT_BACKENDS };
-
-	config_init(config);
-	config->argc = argc;
-	config->argv = argv;
-	read_options(argc, argv, config, &args);
-	check_outputs(config);  /* before any input is read */
-	check_options(config, &args);
+	run_cmd_init(cmd);
+	cmd->config.argc = argc;
+	cmd->config.argv = argv;
+	read_options(argc, argv, cmd);
+	check_outputs(cmd);  /* before any input is read */
+	check_options(&cmd->config, &cmd->args);
 }
 
 /* Frees what parse_run() allocated. */
@@ -842,13 +828,13 @@ static void refuse_unknown_counters(const struct counter_list *list)
  * Returns 0, or -1 after an error naming the file (the others are still
  * written).
  */
-static int write_exports(const struct run_config *config, const struct run_report *report,
+static int write_exports(const struct run_cmd *cmd, const struct run_report *report,
 			 struct output *exports, int *open)
 {
 	int ret = 0;
 
-	for (size_t i = 0; i < RUN_MAX_EXPORTS; i++) {
-		const struct run_export *e = &config->exports[i];
+	for (size_t i = 0; i < REPORT_FORMATS; i++) {
+		const struct run_export *e = &cmd->exports[i];
 
 		if (!open[i])
 			continue;
@@ -868,16 +854,17 @@ static int write_exports(const struct run_config *config, const struct run_repor
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_config config;
+	struct run_cmd cmd;
+	struct run_config *config = &cmd.config;
 	struct run_report report;
 	struct result_file baseline;
-	struct output out, exports[RUN_MAX_EXPORTS];
+	struct output out, exports[REPORT_FORMATS];
 	int have_baseline = 0, have_report = 0, have_output = 0;
-	int have_export[RUN_MAX_EXPORTS] = { 0 };
+	int have_export[REPORT_FORMATS] = { 0 };
 	int ret;
 
-	parse_run(argc, argv, &config);
-	refuse_unknown_counters(&config.counters);
+	parse_run(argc, argv, &cmd);
+	refuse_unknown_counters(&config->counters);
 	/* Every measurement execs /proc/self/exe: without /proc, say so once, up front. */
 	if (access("/proc/self/exe", X_OK)) {
 		error("cannot run the measuring processes: '/proc/self/exe': %s (is /proc "
@@ -886,7 +873,7 @@ int cmd_run(int argc, char **argv)
 		goto cleanup;
 	}
 	ret = 2;
-	if (!config.force && check_memory(&config))
+	if (!config->force && check_memory(config))
 		goto cleanup;
 	/* Before -o's temporary file exists, so that an interrupt can remove it. */
 	ret = 1;
@@ -894,46 +881,46 @@ int cmd_run(int argc, char **argv)
 		goto cleanup;
 	/* An unusable baseline is refused before anything is measured. */
 	ret = 2;
-	if (config.baseline_path) {
-		if (baseline_open(config.baseline_path, &config, &baseline))
+	if (config->baseline_path) {
+		if (baseline_open(config->baseline_path, config, &baseline))
 			goto cleanup;
 		have_baseline = 1;
 	}
-	if (output_open(&out, config.output_path)) {
+	if (output_open(&out, config->output_path)) {
 		/* A signal while a FIFO waits for its reader is an interrupt, not bad usage. */
 		if (runner_interrupted())
-			ret = interrupted_status(runner_interrupted(), &config);
+			ret = interrupted_status(runner_interrupted(), config);
 		goto cleanup;
 	}
 	have_output = 1;
-	for (size_t i = 0; i < RUN_MAX_EXPORTS; i++) {
-		if (!config.exports[i].path)
+	for (size_t i = 0; i < REPORT_FORMATS; i++) {
+		if (!cmd.exports[i].path)
 			continue;
-		if (output_open(&exports[i], config.exports[i].path)) {
+		if (output_open(&exports[i], cmd.exports[i].path)) {
 			if (runner_interrupted())
-				ret = interrupted_status(runner_interrupted(), &config);
+				ret = interrupted_status(runner_interrupted(), config);
 			goto cleanup;
 		}
 		have_export[i] = 1;
 	}
-	ret = run_measure_all(&config, &report);
+	ret = run_measure_all(config, &report);
 	have_report = 1;
 	if (ret) {
 		ret = 1;
 		goto cleanup;
 	}
 	if (report.interrupted) {
-		ret = interrupted_status(report.interrupted, &config);
+		ret = interrupted_status(report.interrupted, config);
 		goto cleanup;
 	}
-	ret = config.writer->write(out.file, &report);
+	ret = config->writer->write(out.file, &report);
 	if (runner_interrupted()) {
 		/* Too late to stop a child, in time to keep -o as it was. */
-		ret = interrupted_status(runner_interrupted(), &config);
+		ret = interrupted_status(runner_interrupted(), config);
 		goto cleanup;
 	}
 	if (ret) {
-		error("cannot write the report to %s: %s", config.output_path ? config.output_path :
+		error("cannot write the report to %s: %s", config->output_path ? config->output_path :
 		      "standard output", strerror(errno ? errno : EIO));
 		output_abort(&out);
 	} else {
@@ -941,7 +928,7 @@ int cmd_run(int argc, char **argv)
 	}
 	have_output = 0;
 	if (!ret)
-		ret = write_exports(&config, &report, exports, have_export);
+		ret = write_exports(&cmd, &report, exports, have_export);
 	ret = ret ? 1 : report.failed ? 1 : 0;
 	/*
 	 * The comparison goes to standard error, so that standard output (or
@@ -955,13 +942,13 @@ int cmd_run(int argc, char **argv)
 cleanup:
 	if (have_output)
 		output_abort(&out);
-	for (size_t i = 0; i < RUN_MAX_EXPORTS; i++)
+	for (size_t i = 0; i < REPORT_FORMATS; i++)
 		if (have_export[i])
 			output_abort(&exports[i]);
 	if (have_report)
 		run_report_release(&report);
 	if (have_baseline)
 		results_release(&baseline);
-	config_release(&config);
+	config_release(config);
 	return ret;
 }
