@@ -36,6 +36,8 @@ struct cli_option {
 	size_t size;         /* its size, bytes (an unsigned, a size_t, a uint64_t) */
 	unsigned long long min, max;  /* bounds of a number, both included */
 	const char *expect;  /* "(expected ...)" of a bad value's message, or NULL */
+	const char *unit;    /* " second": a number's unit in "must be at least 1
+				second", or NULL */
 	size_t given;        /* 1 + where the value as typed goes (a const char *),
 				or 0: for messages about options used together */
 	int (*callback)(const struct cli_option *o, const char *arg, void *ctx);

@@ -37,7 +37,7 @@ static int apply_number(const struct cli_option *o, const char *arg, void *field
 			     o->min - 1);
 	if (v < o->min && o->type == CLI_UNSIGNED)
 		return error("invalid --%s '%s': must be at least %llu%s %s", o->name, arg,
-			     o->min, !strcmp(o->name, "timeout") ? " second" : "", o->expect);
+			     o->min, o->unit ? o->unit : "", o->expect);
 	if (v < o->min || v > o->max)
 		return error("invalid --%s '%s' %s", o->name, arg, o->expect);
 	store_unsigned(field, o->size, v);

@@ -82,6 +82,9 @@ enum cli_type {
 	.id = (id_), .name = (name_), .arg = (arg_), .help = (help_), \
 	  .type = CLI_CALLBACK, .callback = (fn)
 
+/* The unit of a number, in the message about one too small (" second"). */
+#define OPT_UNIT(unit_) .unit = (unit_)
+
 /* Also keeps the value as typed in the const char * CTX.field (after another OPT_*). */
 #define OPT_GIVEN(ctx, field) .given = 1 + offsetof(struct ctx, field)
 
