@@ -25,8 +25,8 @@ void backend_set_help(FILE *out)
 		fprintf(out, "    %-12s %s\n", allocator_known[i].name, allocator_known[i].summary);
 	fputs(
 "    NAME         a library given with --preload NAME=PATH\n"
-"    all          every built-in backend, every installed third-party\n"
-"                 allocator and every --preload\n"
+"    all          every built-in backend that can do the workload, every\n"
+"                 installed third-party allocator and every --preload\n"
 "    list         list them, whether each runs here and why not; measure\n"
 "                 nothing (as allocbench backends)\n", out);
 }
