@@ -135,11 +135,13 @@ _allocbench() {
 	# "=" "PATH"; the "=" is the current word while PATH is still empty.
 	eq=$((cword - 1))
 	[[ $cur == = ]] && eq=$cword
-	if ((eq > 1)) && [[ ${COMP_WORDS[eq]} == = && ${COMP_WORDS[eq - 1]} != [-=]* ]] &&
-		[[ ${COMP_WORDS[eq - 2]} == --preload ||
-		   (${COMP_WORDS[eq - 2]} == = && ${COMP_WORDS[eq - 3]-} == --preload) ]]; then
-		prev=--preload-path
-		[[ $cur == = ]] && cur=
+	# --export FORMAT=FILE alike: the file after the '='.
+	if ((eq > 1)) && [[ ${COMP_WORDS[eq]} == = && ${COMP_WORDS[eq - 1]} != [-=]* ]]; then
+		case ${COMP_WORDS[eq - 2]}:${COMP_WORDS[eq - 3]-} in
+		--preload:* | =:--preload) prev=--preload-path ;;
+		--export:* | =:--export) prev=--export-path ;;
+		esac
+		[[ $prev == --preload-path || $prev == --export-path ]] && [[ $cur == = ]] && cur=
 	fi
 
 	# The command is the first argument when it names one; otherwise run
@@ -156,8 +158,8 @@ _allocbench() {
 		opts=(--sizes -s --backend -b --total -t --repeat -r --touch --align
 			--pool-block --workload -w --rounds --seed --threads --trace
 			--replay-threads --counters
-			--abi --preload --format -f --output -o --label -l --export-json --export-csv
-			--export-markdown --baseline --timeout --jobs -j
+			--abi --preload --format -f --output -o --label -l --export --export-json
+			--export-csv --export-markdown --baseline --timeout --jobs -j
 			--force --quiet -q --help -h --version -V)
 		;;
 	compare)
@@ -279,6 +281,21 @@ _allocbench() {
 		;;
 	run:--export-json)
 		_allocbench_files "$cur" json
+		;;
+	run:--export)
+		# FORMAT=FILE: the formats, then the file after the '='.
+		if [[ $cur == *=* ]]; then
+			_allocbench_files "${cur#*=}"
+			for i in "${!COMPREPLY[@]}"; do
+				COMPREPLY[i]=${cur%%=*}=${COMPREPLY[i]}
+			done
+		else
+			_allocbench_words "$cur" text= json= csv= markdown=
+			compopt -o nospace 2>/dev/null
+		fi
+		;;
+	run:--export-path)
+		_allocbench_files "$cur"
 		;;
 	run:--baseline)
 		_allocbench_files "$cur" json

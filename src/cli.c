@@ -5,6 +5,7 @@
  */
 #include "cli.h"
 #include "counters.h"
+#include "parse_options.h"
 #include "util.h"
 
 #include <getopt.h>
@@ -115,21 +116,41 @@ void cli_parser_init(struct cli_parser *parser, const struct cli_option *options
 	parser->longopts[n] = (struct option){ 0, 0, 0, 0 };
 	opterr = 0;
 	optind = 1;
+	if (argc == 2 && !strcmp(argv[1], "--dump-options")) {
+		parse_options_dump(stdout, options);
+		cli_exit_printed();
+	}
+}
+
+/* The entry of PARSER's table whose id is C, or NULL. */
+static const struct cli_option *find_id(const struct cli_parser *parser, int c)
+{
+	for (const struct cli_option *o = parser->options; o->name; o++)
+		if (o->id == c)
+			return o;
+	return NULL;
 }
 
 int cli_next(struct cli_parser *parser)
 {
-	int c = getopt_long(parser->argc, parser->argv, parser->optstring, parser->longopts,
-			    NULL);
+	for (;;) {
+		int c = getopt_long(parser->argc, parser->argv, parser->optstring,
+				    parser->longopts, NULL);
+		const struct cli_option *o;
 
-	if (c == ':' || c == '?')
-		option_error(c, parser->argv, parser->optstring, parser->longopts,
-			     parser->help_command);
-	if (c == 'h' && parser->help) {
-		parser->help(stdout);
-		cli_exit_printed();
+		if (c == ':' || c == '?')
+			option_error(c, parser->argv, parser->optstring, parser->longopts,
+				     parser->help_command);
+		if (c == 'h' && parser->help) {
+			parser->help(stdout);
+			cli_exit_printed();
+		}
+		o = c == -1 ? NULL : find_id(parser, c);
+		if (!o || o->type == CLI_RETURN)
+			return c;
+		if (parse_options_apply(o, optarg, parser->ctx))
+			exit(2);
 	}
-	return c;
 }
 
 /* One option's lines of the help (cli_help_options()). */

@@ -26,6 +26,22 @@ struct cli_option {
 				     instead of at its place in the table, or NULL:
 				     the table's order is what an ambiguous
 				     abbreviation lists */
+	/*
+	 * How the value is parsed, checked and stored (parse_options.h): 0
+	 * (CLI_RETURN) hands it to the command's switch through cli_next();
+	 * the others store it at OFFSET in the parser's context.
+	 */
+	int type;
+	size_t offset;       /* where the value goes in the context, bytes */
+	size_t size;         /* its size, bytes (an unsigned, a size_t, a uint64_t) */
+	unsigned long long min, max;  /* bounds of a number, both included */
+	const char *expect;  /* "(expected ...)" of a bad value's message, or NULL */
+	const char *unit;    /* " second": a number's unit in "must be at least 1
+				second", or NULL */
+	size_t given;        /* 1 + where the value as typed goes (a const char *),
+				or 0: for messages about options used together */
+	int (*callback)(const struct cli_option *o, const char *arg, void *ctx);
+				/* CLI_CALLBACK: parses ARG; 0, or -1 after error() */
 };
 
 /* An option with neither more() nor help_under; ARG NULL when it takes no value. */
@@ -53,6 +69,9 @@ struct cli_parser {
 	const char *help_command;          /* "allocbench plot --help", for messages */
 	int argc;
 	char **argv;
+	void *ctx;                         /* where typed options are stored
+					      (cli_option.offset), and the
+					      callbacks' context */
 	struct option longopts[CLI_MAX_OPTIONS + 1];  /* from options, {0, 0, 0, 0} ended */
 	char optstring[1 + 2 * CLI_MAX_OPTIONS + 1];  /* ":" then "s" or "s:" per short option */
 };
@@ -67,9 +86,12 @@ void cli_parser_init(struct cli_parser *parser, const struct cli_option *options
 		     void (*help)(FILE *out), const char *help_command, int argc, char **argv);
 
 /*
- * The id of the next option (its value in optarg), or -1 after the last
- * (optind is then the first operand). -h prints the help and exits
- * (cli_exit_printed()); a bad option exits 2 (cli_option_error()).
+ * The id of the next option of type CLI_RETURN (its value in optarg), or
+ * -1 after the last (optind is then the first operand). The typed options
+ * on the way are parsed, checked and stored in PARSER->ctx; a bad value
+ * exits 2 naming it. -h prints the help and exits (cli_exit_printed()); a
+ * bad option exits 2 (cli_option_error()). A command line of
+ * --dump-options alone prints the table (parse_options_dump()) and exits.
  */
 int cli_next(struct cli_parser *parser);
 

@@ -4,6 +4,7 @@
  * how to fix it. Like main.c and cli.c, a command's own file may exit.
  */
 #include "cli.h"
+#include "parse_options.h"
 #include "commands.h"
 #include "counters.h"
 #include "report_counters.h"
@@ -17,12 +18,39 @@ enum {
 	OPT_COUNTERS = 256,
 };
 
+/* The formats of --format, the default first: a new format is one entry. */
+static const struct counters_writer counters_writers[] = {
+	{ "text", report_counters_check_text },
+	{ "json", report_counters_check_json },
+	{ NULL, NULL },
+};
+
+/* What the counters command's options fill: the context of its option table. */
+struct counters_cmd {
+	struct counter_list list;                /* --counters */
+	const struct counters_writer *writer;    /* --format */
+};
+
+static int opt_counters(const struct cli_option *o, const char *arg, void *ctx)
+{
+	(void)o;
+	cli_parse_counters(arg, &((struct counters_cmd *)ctx)->list);
+	return 0;
+}
+
+static int opt_format(const struct cli_option *o, const char *arg, void *ctx)
+{
+	(void)o;
+	((struct counters_cmd *)ctx)->writer = CLI_FORMAT(counters_writers, arg, "");
+	return 0;
+}
+
 static const struct cli_option counters_options[] = {
-	CLI_OPT(OPT_COUNTERS, "counters", "LIST",
+	{ OPT_CALLBACK(OPT_COUNTERS, "counters", "LIST", opt_counters,
 	  "the events to check, as for the run command (default:\n"
 	  COUNTERS_DEFAULT_PRESETS ",\n"
-	  "allocbench)"),
-	CLI_OPT_FORMAT("text (default) or json"),
+	  "allocbench)") },
+	{ OPT_CALLBACK('f', "format", "FORMAT", opt_format, "text (default) or json") },
 	CLI_OPT_HELP,
 	CLI_OPTIONS_END,
 };
@@ -45,42 +73,27 @@ static void counters_help(FILE *out)
 "not be written, 2 bad usage.\n", out);
 }
 
-/* The formats of --format, the default first: a new format is one entry. */
-static const struct counters_writer counters_writers[] = {
-	{ "text", report_counters_check_text },
-	{ "json", report_counters_check_json },
-	{ NULL, NULL },
-};
-
 int cmd_counters(int argc, char **argv)
 {
+	struct counters_cmd cmd = { .writer = &counters_writers[0] };
 	struct counters_check *check;
-	struct counter_list list;
 	struct cli_parser parser;
-	const struct counters_writer *writer = &counters_writers[0];
-	int c, ret;
+	int ret;
 
-	counters_default_list(&list);
+	counters_default_list(&cmd.list);
 	cli_parser_init(&parser, counters_options, counters_help, "allocbench counters --help",
 			argc, argv);
-	while ((c = cli_next(&parser)) != -1) {
-		switch (c) {
-		case OPT_COUNTERS:
-			cli_parse_counters(optarg, &list);
-			break;
-		case 'f':
-			writer = CLI_FORMAT(counters_writers, optarg, "");
-			break;
-		}
-	}
+	parser.ctx = &cmd;
+	while (cli_next(&parser) != -1)
+		;
 	if (optind < argc)
 		usage_die("unexpected argument '%s' (see allocbench counters --help)", argv[optind]);
 
 	check = malloc(sizeof(*check));
 	if (!check)
 		die_out_of_memory();
-	counters_check(&list, check);
-	ret = writer->write(stdout, check);
+	counters_check(&cmd.list, check);
+	ret = cmd.writer->write(stdout, check);
 	free(check);
 	if (ret) {
 		error("cannot write the report to standard output: %s",

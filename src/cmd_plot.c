@@ -4,6 +4,7 @@
  * anything is written, so bad input leaves neither output nor a half file.
  */
 #include "cli.h"
+#include "parse_options.h"
 #include "commands.h"
 #include "output.h"
 #include "runner.h"
@@ -24,57 +25,6 @@ enum {
 	OPT_FACET,
 };
 
-static const struct cli_option plot_options[] = {
-	CLI_OPT('m', "metric", "LIST",
-	  "panels, comma-separated (default " PLOT_DEFAULT_METRICS ";\n"
-	  "for churn reports churn_ns,churn_cold_ns, for threads\n"
-	  "reports ops_per_s,speedup, for random reports\n"
-	  "op_ns,fragmentation):\n"
-	  "  overhead          bytes per chunk beyond its size\n"
-	  "  alloc_ns          ns per allocation\n"
-	  "  free_ns           ns per free\n"
-	  "  page_faults       page faults in the allocation loop\n"
-	  "  free_page_faults  page faults in the free loop\n"
-	  "  x_floor           alloc ns over the floor's\n"
-	  "or any statistic of the results by its dotted path,\n"
-	  "such as counters.PAPI_TOT_CYC.alloc"),
-	CLI_OPT('l', "label", "TEXT",
-	  "the legend's name of a file instead of its path; give\n"
-	  "one --label per FILE, in the order of the files"),
-	CLI_OPT(OPT_X, "x", "SCALE",
-	  "the chunk size axis: log (default; for sweeps such as\n"
-	  "8..16K) or linear (for even sweeps such as 1..1024:+8)"),
-	CLI_OPT(OPT_FACET, "facet", "WHAT",
-	  "backend: a panel per backend (and metric), stacked,\n"
-	  "each with the series of that backend from every FILE,\n"
-	  "the panels of a metric on the same axes; none: one\n"
-	  "panel per metric (default)"),
-	CLI_OPT_OUTPUT(
-	  "write the SVG to FILE (via a temporary file that is\n"
-	  "linked into place) instead of standard output"),
-	CLI_OPT_HELP,
-	CLI_OPTIONS_END,
-};
-
-static void plot_help(FILE *out)
-{
-	fputs(
-"usage: allocbench plot [options] [FILE...]\n"
-"\n"
-"Draws allocbench JSON reports (allocbench --format json) as one standalone SVG\n"
-"chart: a panel per metric against chunk size (log scale, or --x linear), in\n"
-"each a series per backend and file: markers, or a line without markers for a\n"
-"series of more than 44 sizes. Reports without a size axis (random) are drawn\n"
-"as a bar per backend and file.\n"
-"Reads standard input when no FILE is given, or for FILE -.\n"
-"\n"
-"Options:\n", out);
-	cli_help_options(out, plot_options, 22);
-	fputs(
-"\n"
-"Exit status: 0 the chart was written, 1 it could not be written, 2 bad usage\n"
-"or bad input (nothing is written). See allocbench(1).\n", out);
-}
 
 /* What the command line asked for. */
 struct plot_args {
@@ -131,47 +81,120 @@ static void push(const char ***array, size_t *n, size_t *alloc, const char *valu
 	(*array)[(*n)++] = value;
 }
 
+/* ---- the options' parsers: each stores into the struct plot_args CTX ---- */
+
+static int opt_metric(const struct cli_option *o, const char *arg, void *ctx)
+{
+	struct plot_args *args = ctx;
+
+	(void)o;
+	parse_metrics(arg, args);
+	args->metrics_given = 1;
+	return 0;
+}
+
+static int opt_label(const struct cli_option *o, const char *arg, void *ctx)
+{
+	struct plot_args *args = ctx;
+
+	(void)o;
+	if (!*arg)
+		return error("empty --label (give the name the legend shows for a file)");
+	push(&args->labels, &args->nlabels, &args->labels_alloc, arg);
+	return 0;
+}
+
+static int opt_x(const struct cli_option *o, const char *arg, void *ctx)
+{
+	struct plot_args *args = ctx;
+
+	(void)o;
+	if (!strcmp(arg, "log"))
+		args->options.x_scale = PLOT_X_LOG;
+	else if (!strcmp(arg, "linear"))
+		args->options.x_scale = PLOT_X_LINEAR;
+	else
+		return error("invalid --x '%s' (expected log or linear)", arg);
+	return 0;
+}
+
+static int opt_facet(const struct cli_option *o, const char *arg, void *ctx)
+{
+	struct plot_args *args = ctx;
+
+	(void)o;
+	if (!strcmp(arg, "none"))
+		args->options.facet = PLOT_FACET_NONE;
+	else if (!strcmp(arg, "backend"))
+		args->options.facet = PLOT_FACET_BACKEND;
+	else
+		return error("invalid --facet '%s' (expected backend or none)", arg);
+	return 0;
+}
+
+static const struct cli_option plot_options[] = {
+	{ OPT_CALLBACK('m', "metric", "LIST", opt_metric,
+	  "panels, comma-separated (default " PLOT_DEFAULT_METRICS ";\n"
+	  "for churn reports churn_ns,churn_cold_ns, for threads\n"
+	  "reports ops_per_s,speedup, for random reports\n"
+	  "op_ns,fragmentation):\n"
+	  "  overhead          bytes per chunk beyond its size\n"
+	  "  alloc_ns          ns per allocation\n"
+	  "  free_ns           ns per free\n"
+	  "  page_faults       page faults in the allocation loop\n"
+	  "  free_page_faults  page faults in the free loop\n"
+	  "  x_floor           alloc ns over the floor's\n"
+	  "or any statistic of the results by its dotted path,\n"
+	  "such as counters.PAPI_TOT_CYC.alloc") },
+	{ OPT_CALLBACK('l', "label", "TEXT", opt_label,
+	  "the legend's name of a file instead of its path; give\n"
+	  "one --label per FILE, in the order of the files") },
+	{ OPT_CALLBACK(OPT_X, "x", "SCALE", opt_x,
+	  "the chunk size axis: log (default; for sweeps such as\n"
+	  "8..16K) or linear (for even sweeps such as 1..1024:+8)") },
+	{ OPT_CALLBACK(OPT_FACET, "facet", "WHAT", opt_facet,
+	  "backend: a panel per backend (and metric), stacked,\n"
+	  "each with the series of that backend from every FILE,\n"
+	  "the panels of a metric on the same axes; none: one\n"
+	  "panel per metric (default)") },
+	{ OPT_FILENAME('o', "output", "FILE", plot_args, output_path,
+	  "write the SVG to FILE (via a temporary file that is\n"
+	  "linked into place) instead of standard output") },
+	CLI_OPT_HELP,
+	CLI_OPTIONS_END,
+};
+
+static void plot_help(FILE *out)
+{
+	fputs(
+"usage: allocbench plot [options] [FILE...]\n"
+"\n"
+"Draws allocbench JSON reports (allocbench --format json) as one standalone SVG\n"
+"chart: a panel per metric against chunk size (log scale, or --x linear), in\n"
+"each a series per backend and file: markers, or a line without markers for a\n"
+"series of more than 44 sizes. Reports without a size axis (random) are drawn\n"
+"as a bar per backend and file.\n"
+"Reads standard input when no FILE is given, or for FILE -.\n"
+"\n"
+"Options:\n", out);
+	cli_help_options(out, plot_options, 22);
+	fputs(
+"\n"
+"Exit status: 0 the chart was written, 1 it could not be written, 2 bad usage\n"
+"or bad input (nothing is written). See allocbench(1).\n", out);
+}
+
 static void parse_plot_args(int argc, char **argv, struct plot_args *args)
 {
 	struct cli_parser parser;
 	size_t stdin_uses = 0;
-	int c;
 
 	memset(args, 0, sizeof(*args));
 	parse_metrics(PLOT_DEFAULT_METRICS, args);
 	cli_parser_init(&parser, plot_options, plot_help, "allocbench plot --help", argc, argv);
-	while ((c = cli_next(&parser)) != -1) {
-		switch (c) {
-		case 'm':
-			parse_metrics(optarg, args);
-			args->metrics_given = 1;
-			break;
-		case 'l':
-			if (!*optarg)
-				usage_die("empty --label (give the name the legend shows for a file)");
-			push(&args->labels, &args->nlabels, &args->labels_alloc, optarg);
-			break;
-		case OPT_X:
-			if (!strcmp(optarg, "log"))
-				args->options.x_scale = PLOT_X_LOG;
-			else if (!strcmp(optarg, "linear"))
-				args->options.x_scale = PLOT_X_LINEAR;
-			else
-				usage_die("invalid --x '%s' (expected log or linear)", optarg);
-			break;
-		case OPT_FACET:
-			if (!strcmp(optarg, "none"))
-				args->options.facet = PLOT_FACET_NONE;
-			else if (!strcmp(optarg, "backend"))
-				args->options.facet = PLOT_FACET_BACKEND;
-			else
-				usage_die("invalid --facet '%s' (expected backend or none)", optarg);
-			break;
-		case 'o':
-			args->output_path = cli_file_name(optarg, "--output");
-			break;
-		}
-	}
+	parser.ctx = args;
+	while (cli_next(&parser) != -1)
+		;
 	for (int i = optind; i < argc; i++) {
 		if (!*argv[i])
 			usage_die("empty file name (give allocbench JSON reports, or - for "

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "output.h"
+#include "parse_options.h"
 #include "record/record.h"
 #include "record/trace.h"
 #include "util.h"
@@ -538,6 +539,11 @@ int cmd_record(int argc, char **argv)
 	int i, status, ret;
 	pid_t pid;
 
+	if (argc == 2 && !strcmp(argv[1], "--dump-options")) {
+		/* The table, for the tests that check the help, completion and man page. */
+		parse_options_dump(stdout, record_options);
+		cli_exit_printed();
+	}
 	/* The options end at the first word that is not one: COMMAND's own follow. */
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];

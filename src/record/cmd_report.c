@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "json_out.h"
 #include "output.h"
+#include "parse_options.h"
 #include "record/trace.h"
 #include "util.h"
 
@@ -218,10 +219,25 @@ static const struct trace_writer writers[] = {
 	{ NULL, NULL },
 };
 
+/* What the report command's options fill: the context of its option table. */
+struct report_cmd {
+	const struct trace_writer *writer;  /* --format */
+	const char *output_path;            /* -o FILE, or NULL */
+};
+
+static int opt_format(const struct cli_option *o, const char *arg, void *ctx)
+{
+	(void)o;
+	((struct report_cmd *)ctx)->writer = CLI_FORMAT(writers, arg, " for report");
+	return 0;
+}
+
 static const struct cli_option report_options[] = {
-	CLI_OPT_FORMAT("text (default) or json (data/allocbench.schema.json,\n"
-		       "\"trace_report\")"),
-	CLI_OPT_OUTPUT("write the report to FILE instead of standard output"),
+	{ OPT_CALLBACK('f', "format", "FORMAT", opt_format,
+		       "text (default) or json (data/allocbench.schema.json,\n"
+		       "\"trace_report\")") },
+	{ OPT_FILENAME('o', "output", "FILE", report_cmd, output_path,
+		       "write the report to FILE instead of standard output") },
 	CLI_OPT_HELP,
 	CLI_OPTIONS_END,
 };
@@ -247,26 +263,22 @@ static void report_help(FILE *out)
 
 int cmd_report(int argc, char **argv)
 {
-	const struct trace_writer *writer = &writers[0];
-	const char *output_path = NULL;
+	struct report_cmd cmd = { .writer = &writers[0] };
+	const struct trace_writer *writer;
+	const char *output_path;
 	struct cli_parser parser;
 	struct trace t;
 	struct trace_stats st;
 	struct output out;
 	char why[512];
-	int c, ret = 2;
+	int ret = 2;
 
 	cli_parser_init(&parser, report_options, report_help, "allocbench report --help", argc, argv);
-	while ((c = cli_next(&parser)) != -1) {
-		switch (c) {
-		case 'f':
-			writer = CLI_FORMAT(writers, optarg, " for report");
-			break;
-		case 'o':
-			output_path = cli_file_name(optarg, "--output");
-			break;
-		}
-	}
+	parser.ctx = &cmd;
+	while (cli_next(&parser) != -1)
+		;
+	writer = cmd.writer;
+	output_path = cmd.output_path;
 	if (argc - optind != 1)
 		usage_die("report needs one trace (got %d; see allocbench report --help)", argc - optind);
 	if (output_refuse_input(output_path, (const char *const *)argv + optind, 1))

@@ -134,6 +134,9 @@ case_if "reports for compare" "allocbench compare $tmp/dir/" offers_exactly "$tm
 case_if "reports for plot" "allocbench plot -m overhead $tmp/dir/b" offers_exactly "$tmp/dir/base.json"
 case_if "the library's path for --preload NAME=PATH" \
 	"allocbench --preload mine=$tmp/dir/n" offers_exactly "$tmp/dir/notes.txt"
+case_if "the formats for --export FORMAT=FILE" "allocbench --export " offers_exactly text= json= csv= markdown=
+case_if "the file for --export FORMAT=FILE" \
+	"allocbench --export json=$tmp/dir/n" offers_exactly "$tmp/dir/notes.txt"
 
 # ------------------------------------------------- what the binary accepts
 # Every option on an option line of each command's --help (long and short)

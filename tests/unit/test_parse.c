@@ -1,6 +1,7 @@
 /* Unit tests for parse.c: byte counts, size lists and ranges, alignment. */
 #include "check.h"
 #include "parse.h"
+#include "parse_options.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,55 @@ static int sizes_fail(const char *text, const char *bad_item)
 		return 0;
 	}
 	return sizes == NULL && count == 0 && why && !strcmp(bad, bad_item);
+}
+
+/* A context for option entries (parse_options.h). */
+struct opts {
+	unsigned n;
+	uint64_t bytes;
+	size_t block;
+	int flag;
+	const char *file;
+	const char *n_given;
+};
+
+static const struct cli_option opt_table[] = {
+	{ OPT_UNSIGNED('n', "n", "N", opts, n, 1, 10, "(expected 1 to 10)", "h"),
+	  OPT_GIVEN(opts, n_given) },
+	{ OPT_SIZE('b', "bytes", "BYTES", opts, bytes, 1, (uint64_t)1 << 20, NULL, "h") },
+	{ OPT_SIZE('k', "block", "BYTES", opts, block, 4096, (uint64_t)1 << 30,
+		   "(expected 4K to 1G)", "h") },
+	{ OPT_BOOL('q', "flag", opts, flag, "h") },
+	{ OPT_FILENAME('o', "file", "FILE", opts, file, "h") },
+	CLI_OPTIONS_END,
+};
+
+/* 1 when the entry of opt_table named NAME takes ARG (or refuses it, WANT -1). */
+static int opt_is(const char *name, const char *arg, int want, struct opts *o)
+{
+	for (const struct cli_option *e = opt_table; e->name; e++)
+		if (!strcmp(e->name, name))
+			return parse_options_apply(e, arg, o) == want;
+	return 0;
+}
+
+static void check_options(void)
+{
+	struct opts o = { 0 };
+
+	CHECK("option: a number in bounds", opt_is("n", "7", 0, &o) && o.n == 7);
+	CHECK("option: the value as given kept", o.n_given && !strcmp(o.n_given, "7"));
+	CHECK("option: below its minimum refused", opt_is("n", "0", -1, &o) && o.n == 7);
+	CHECK("option: above its maximum refused", opt_is("n", "11", -1, &o));
+	CHECK("option: not a number refused", opt_is("n", "x", -1, &o));
+	CHECK("option: a byte count with a suffix", opt_is("bytes", "1K", 0, &o) && o.bytes == 1024);
+	CHECK("option: a byte count above its maximum", opt_is("bytes", "2M", -1, &o));
+	CHECK("option: a byte count of 0 below 1", opt_is("bytes", "0", -1, &o));
+	CHECK("option: a size_t byte count", opt_is("block", "64K", 0, &o) && o.block == 65536);
+	CHECK("option: a size_t byte count out of bounds", opt_is("block", "1K", -1, &o));
+	CHECK("option: a flag", opt_is("flag", NULL, 0, &o) && o.flag == 1);
+	CHECK("option: a file name", opt_is("file", "a.json", 0, &o) && !strcmp(o.file, "a.json"));
+	CHECK("option: an empty file name refused", opt_is("file", "", -1, &o));
 }
 
 int main(void)
@@ -163,5 +213,6 @@ int main(void)
 	CHECK("natural alignment of 7", natural_alignment(7) == 1);
 	CHECK("natural alignment of 6", natural_alignment(6) == 2);
 	CHECK("power of two", is_power_of_two(4096) && !is_power_of_two(3) && !is_power_of_two(0));
+	check_options();
 	return check_exit();
 }
