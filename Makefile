@@ -110,7 +110,9 @@ include $(B)/config.mk
 BUILD_FLAGS = $(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) $(ALL_LDFLAGS)
 $(shell mkdir -p $(B) && { echo '$(BUILD_FLAGS)' | cmp -s - $(B)/build-flags || echo '$(BUILD_FLAGS)' >$(B)/build-flags; })
 endif
-LIBS = $(CJSON_LIBS) $(PAPI_LIBS) -lm
+# PAPI is not linked: src/counters_papi.c loads it (dlopen, in libc since
+# glibc 2.34) only where something is counted (src/papi_binding.h).
+LIBS = $(CJSON_LIBS) -lm
 TOOL_LIBS = $(CJSON_LIBS) -lm
 
 $(B)/config.mk:
@@ -119,7 +121,6 @@ $(B)/config.mk:
 		{ echo "allocbench: missing build dependencies; run 'make deps' or: apt-get install $(DEPS_DEBIAN)" >&2; exit 1; }
 	@{ echo "DEPS_CFLAGS = $$($(PKG_CONFIG) --cflags $(DEPS_PKGS))"; \
 	   echo "CJSON_LIBS = $$($(PKG_CONFIG) --libs libcjson)"; \
-	   if [ "$(PAPI)" = 1 ]; then echo "PAPI_LIBS = $$($(PKG_CONFIG) --libs papi) -lsde"; fi; \
 	 } >$@.tmp && mv $@.tmp $@
 
 # src/heap_interpose.c defines malloc and friends for the whole program

@@ -18,6 +18,12 @@
  * their own fields by readers the backends attach (counters_attach_reader()),
  * called only when PAPI reads the counters.
  *
+ * PAPI is not linked: its shared libraries are loaded (dlopen) by the first
+ * counters_open() or counters_check() that has an event to count, so that a
+ * measuring process that counts nothing never pays for loading them. When
+ * they cannot be loaded every event's status is COUNTERS_E_NOT_LOADED, and
+ * counters_check() gives the dynamic loader's reason.
+ *
  * Built with make PAPI=0 the same functions exist (counters_nopapi.c, in
  * place of counters_papi.c and counters_explain.c) and every event's status
  * is COUNTERS_E_NOT_BUILT.
@@ -46,6 +52,7 @@
 #define COUNTERS_OK 0
 #define COUNTERS_E_NOT_BUILT 1    /* built with make PAPI=0 */
 #define COUNTERS_E_UNKNOWN_SDE 2  /* sde:::allocbench::X that allocbench does not export */
+#define COUNTERS_E_NOT_LOADED 3   /* PAPI's shared libraries cannot be loaded (dlopen) */
 
 /* Where an event failed; kept with its status to say what PAPI refused. */
 enum counters_stage {
@@ -108,7 +115,7 @@ struct counters {
 	struct counter_list list;
 	int32_t status[COUNTERS_MAX];        /* as in struct counter_values */
 	uint8_t stage[COUNTERS_MAX];
-	int papi_ready;                      /* PAPI_library_init succeeded */
+	int papi_ready;                      /* PAPI loaded, and PAPI_library_init succeeded */
 	size_t nsets;
 	int sets[COUNTERS_MAX];              /* PAPI event sets */
 	int set_component[COUNTERS_MAX];     /* the component index of each set */

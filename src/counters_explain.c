@@ -6,16 +6,19 @@
  * disabled reasons), and without PAPI there is one reason for every event,
  * which counters_nopapi.c gives.
  *
+ * PAPI's functions are called through papi_binding.h: PAPI is loaded by
+ * counters_open() (or here, when nothing is to be opened), never linked.
+ *
  * Facts this file relies on, measured with PAPI 7.0 (Debian 12):
  * PAPI_strerror crashes before PAPI is initialised and returns NULL for
  * codes it does not know; a component's own reason for being disabled is
  * PAPI_get_component_info(cidx)->disabled_reason.
  */
 #include "counters_internal.h"
+#include "papi_binding.h"
 #include "util.h"
 
 #include <dirent.h>
-#include <papi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,7 +71,7 @@ static size_t known_names(char ***names)
 {
 	char **list = NULL, name[PAPI_MAX_STR_LEN];
 	size_t n = 0, alloc = 0;
-	int code, ncomponents = PAPI_num_components();
+	int code, ncomponents = papi.num_components();
 
 #define ADD_NAME(text) do { \
 		char *copy = strdup(text); \
@@ -80,22 +83,22 @@ static size_t known_names(char ***names)
 		ADD_NAME(name);
 	}
 	code = PAPI_PRESET_MASK;
-	if (PAPI_enum_event(&code, PAPI_ENUM_FIRST) == PAPI_OK) {
+	if (papi.enum_event(&code, PAPI_ENUM_FIRST) == PAPI_OK) {
 		do {
-			if (PAPI_event_code_to_name(code, name) == PAPI_OK)
+			if (papi.event_code_to_name(code, name) == PAPI_OK)
 				ADD_NAME(name);
-		} while (PAPI_enum_event(&code, PAPI_ENUM_EVENTS) == PAPI_OK);
+		} while (papi.enum_event(&code, PAPI_ENUM_EVENTS) == PAPI_OK);
 	}
 	for (int cidx = 0; cidx < ncomponents; cidx++) {
 		if (disabled_component(cidx))
 			continue;
 		code = PAPI_NATIVE_MASK;
-		if (PAPI_enum_cmp_event(&code, PAPI_ENUM_FIRST, cidx) != PAPI_OK)
+		if (papi.enum_cmp_event(&code, PAPI_ENUM_FIRST, cidx) != PAPI_OK)
 			continue;
 		do {
-			if (PAPI_event_code_to_name(code, name) == PAPI_OK)
+			if (papi.event_code_to_name(code, name) == PAPI_OK)
 				ADD_NAME(name);
-		} while (PAPI_enum_cmp_event(&code, PAPI_ENUM_EVENTS, cidx) == PAPI_OK);
+		} while (papi.enum_cmp_event(&code, PAPI_ENUM_EVENTS, cidx) == PAPI_OK);
 	}
 #undef ADD_NAME
 done:
@@ -175,7 +178,7 @@ static const char *papi_code_name(int code)
 /* "Event does not exist (PAPI_ENOEVNT)": PAPI's words and the code's name. PAPI must be up. */
 static void papi_error_text(int code, char *buf, size_t size)
 {
-	const char *text = PAPI_strerror(code);
+	const char *text = papi.strerror(code);
 
 	snprintf(buf, size, "%s (%s)", text ? text : "error", papi_code_name(code));
 }
@@ -195,18 +198,18 @@ static int guess_component(const char *name)
 		if ((size_t)(colons - name) >= sizeof(component))
 			return -1;
 		snprintf(component, sizeof(component), "%.*s", (int)(colons - name), name);
-		return PAPI_get_component_index(component) >= 0 ?
-		       PAPI_get_component_index(component) : -1;
+		return papi.get_component_index(component) >= 0 ?
+		       papi.get_component_index(component) : -1;
 	}
 	/* Presets and pmu::event names are the CPU component's. */
-	cidx = PAPI_get_component_index("perf_event");
+	cidx = papi.get_component_index("perf_event");
 	return cidx >= 0 ? cidx : 0;
 }
 
 /* A disabled component's name and reason, or NULL when it is enabled. */
 static const PAPI_component_info_t *disabled_component(int cidx)
 {
-	const PAPI_component_info_t *info = cidx >= 0 ? PAPI_get_component_info(cidx) : NULL;
+	const PAPI_component_info_t *info = cidx >= 0 ? papi.get_component_info(cidx) : NULL;
 
 	if (!info || !info->disabled || info->disabled == PAPI_EDELAY_INIT)
 		return NULL;
@@ -230,6 +233,24 @@ static const char *const no_pmu_hint =
 	"run on a machine with a PMU: bare metal, or a VM whose host exposes a virtual PMU";
 
 /*
+ * Writes that PAPI's shared libraries cannot be loaded, WHY in the dynamic
+ * loader's words (papi_binding_error(); "": said elsewhere), and how to fix it.
+ */
+static void explain_not_loaded(const char *why, struct counter_status *st)
+{
+	int major = PAPI_VERSION_MAJOR(PAPI_VERSION), minor = PAPI_VERSION_MINOR(PAPI_VERSION);
+
+	if (why[0])
+		snprintf(st->reason, sizeof(st->reason), "PAPI cannot be loaded: %s", why);
+	else
+		snprintf(st->reason, sizeof(st->reason), "PAPI cannot be loaded (libpapi.so.%d.%d "
+			 "and " PAPI_BINDING_LIBSDE ")", major, minor);
+	snprintf(st->hint, sizeof(st->hint), "install PAPI %d.%d's shared libraries, libpapi.so.%d.%d "
+		 "and " PAPI_BINDING_LIBSDE " (Debian: apt-get install libpapi%d.%d libsde1)",
+		 major, minor, major, minor, major, minor);
+}
+
+/*
  * Writes why event NAME, with STATUS at STAGE in component CIDX, cannot be
  * counted, and how to fix it. PAPI must be initialised (PAPI_strerror).
  */
@@ -239,7 +260,7 @@ static void explain(const char *name, int status, int stage, int cidx,
 	const PAPI_component_info_t *off = disabled_component(cidx);
 	const char *what;
 	char text[PAPI_MAX_STR_LEN + 64];
-	int code = PAPI_NULL, perf = PAPI_get_component_index("perf_event");
+	int code = PAPI_NULL, perf = papi.get_component_index("perf_event");
 
 	if (status == COUNTERS_E_UNKNOWN_SDE) {
 		describe_unknown_sde(name, st);
@@ -301,11 +322,11 @@ static void explain(const char *name, int status, int stage, int cidx,
 	}
 	snprintf(st->reason, sizeof(st->reason), "%s: %s", what, text);
 	if (counters_starts_with(name, "PAPI_") && status == PAPI_ENOEVNT &&
-	    PAPI_event_name_to_code(name, &code) == PAPI_OK) {
+	    papi.event_name_to_code(name, &code) == PAPI_OK) {
 		PAPI_event_info_t info;
 
 		memset(&info, 0, sizeof(info));
-		if (PAPI_get_event_info(code, &info) == PAPI_OK && !info.count) {
+		if (papi.get_event_info(code, &info) == PAPI_OK && !info.count) {
 			size_t used = strlen(st->reason);
 
 			snprintf(st->reason + used, sizeof(st->reason) - used,
@@ -340,9 +361,9 @@ static void describe_event(const char *name, struct counter_status *st)
 		return;
 	}
 	memset(&info, 0, sizeof(info));
-	if (PAPI_is_initialized() == PAPI_NOT_INITED ||
-	    PAPI_event_name_to_code(name, &code) != PAPI_OK ||
-	    PAPI_get_event_info(code, &info) != PAPI_OK)
+	if (!papi.is_initialized || papi.is_initialized() == PAPI_NOT_INITED ||
+	    papi.event_name_to_code(name, &code) != PAPI_OK ||
+	    papi.get_event_info(code, &info) != PAPI_OK)
 		return;
 	copy_string(st->description, sizeof(st->description),
 		    info.long_descr[0] ? info.long_descr : info.short_descr);
@@ -350,7 +371,7 @@ static void describe_event(const char *name, struct counter_status *st)
 
 static void component_name(int cidx, struct counter_status *st)
 {
-	const PAPI_component_info_t *info = cidx >= 0 ? PAPI_get_component_info(cidx) : NULL;
+	const PAPI_component_info_t *info = cidx >= 0 ? papi.get_component_info(cidx) : NULL;
 
 	if (info)
 		copy_string(st->component, sizeof(st->component), info->name);
@@ -359,7 +380,7 @@ static void component_name(int cidx, struct counter_status *st)
 /* "7.0.0.0": the version of the PAPI library PAPI is initialised with. */
 static void papi_version_string(char *buf, size_t size)
 {
-	int version = PAPI_get_opt(PAPI_LIB_VERSION, NULL);
+	int version = papi.get_opt(PAPI_LIB_VERSION, NULL);
 
 	snprintf(buf, size, "%d.%d.%d.%d",
 		 PAPI_VERSION_MAJOR(version), PAPI_VERSION_MINOR(version),
@@ -374,9 +395,9 @@ void counters_check(const struct counter_list *list, struct counters_check *chec
 	check->list = *list;
 	if (!list->n) {
 		/* No event asked for, but PAPI is there all the same: say which. */
-		if (PAPI_library_init(PAPI_VER_CURRENT) == PAPI_VER_CURRENT) {
+		if (!papi_binding_load() && papi.library_init(PAPI_VER_CURRENT) == PAPI_VER_CURRENT) {
 			papi_version_string(check->papi_version, sizeof(check->papi_version));
-			PAPI_shutdown();
+			papi.shutdown();
 		}
 		return;
 	}
@@ -388,6 +409,10 @@ void counters_check(const struct counter_list *list, struct counters_check *chec
 			struct counter_status *st = &check->events[i];
 
 			describe_event(list->names[i], st);
+			if (status == COUNTERS_E_NOT_LOADED) {
+				explain_not_loaded(papi_binding_error(), st);
+				continue;
+			}
 			snprintf(st->reason, sizeof(st->reason), "PAPI failed to initialise: "
 				 "PAPI_library_init returned %s (%d)", papi_code_name(status), status);
 			copy_string(st->hint, sizeof(st->hint), "papi_component_avail shows "
@@ -431,18 +456,25 @@ void counters_check_merge(struct counters_check *check, const struct counter_val
 		if (!st->ok || values->status[i] == COUNTERS_OK)
 			continue;
 		/* Only now is PAPI needed again: for PAPI_strerror and the component. */
-		if (!initialised && PAPI_is_initialized() == PAPI_NOT_INITED) {
-			if (PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT)
+		if (values->status[i] == COUNTERS_E_NOT_LOADED) {
+			st->ok = 0;
+			explain_not_loaded("", st);
+		} else {
+			if (papi_binding_load())
 				return;
-			initialised = 1;
+			if (!initialised && papi.is_initialized() == PAPI_NOT_INITED) {
+				if (papi.library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT)
+					return;
+				initialised = 1;
+			}
+			cidx = papi.event_name_to_code(name, &code) == PAPI_OK ?
+			       papi.get_event_component(code) : guess_component(name);
+			st->ok = 0;
+			explain(name, values->status[i], values->stage[i], cidx, st);
 		}
-		cidx = PAPI_event_name_to_code(name, &code) == PAPI_OK ?
-		       PAPI_get_event_component(code) : guess_component(name);
-		st->ok = 0;
-		explain(name, values->status[i], values->stage[i], cidx, st);
 		used = strlen(st->reason);
 		snprintf(st->reason + used, sizeof(st->reason) - used, " (in the measuring process)");
 	}
 	if (initialised)
-		PAPI_shutdown();
+		papi.shutdown();
 }

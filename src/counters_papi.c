@@ -2,6 +2,8 @@
  * counters_papi.c - counting through PAPI in the measuring child: the event
  * sets around the loops, and the program's own events exported with libsde
  * (see counters.h). Built with PAPI=1 only; counters_nopapi.c is its twin.
+ * PAPI is loaded, not linked: the binding (papi_binding.h) is the first
+ * section, and counters_open() loads it when it has an event to open.
  *
  * Facts this file relies on, measured with PAPI 7.0 (Debian 12):
  * PAPI_library_init returns PAPI_VER_CURRENT on success; adding an
@@ -10,11 +12,110 @@
  * list here; events of different components need different event sets.
  */
 #include "counters_internal.h"
+#include "papi_binding.h"
 #include "util.h"
 
-#include <papi.h>
-#include <sde_lib.h>
+#include <dlfcn.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <string.h>
+
+/* ---------------------------------------------------------------- binding */
+
+struct papi_binding papi;
+
+/* Each function of struct papi_binding by its name in the libraries. */
+static const struct {
+	const char *name;
+	size_t offset;
+} papi_functions[] = {
+#define FN(field, symbol) { #symbol, offsetof(struct papi_binding, field) }
+	FN(library_init, PAPI_library_init),
+	FN(is_initialized, PAPI_is_initialized),
+	FN(shutdown, PAPI_shutdown),
+	FN(create_eventset, PAPI_create_eventset),
+	FN(cleanup_eventset, PAPI_cleanup_eventset),
+	FN(destroy_eventset, PAPI_destroy_eventset),
+	FN(add_event, PAPI_add_event),
+	FN(remove_event, PAPI_remove_event),
+	FN(start, PAPI_start),
+	FN(stop, PAPI_stop),
+	FN(event_name_to_code, PAPI_event_name_to_code),
+	FN(event_code_to_name, PAPI_event_code_to_name),
+	FN(get_event_component, PAPI_get_event_component),
+	FN(get_event_info, PAPI_get_event_info),
+	FN(get_component_index, PAPI_get_component_index),
+	FN(get_component_info, PAPI_get_component_info),
+	FN(num_components, PAPI_num_components),
+	FN(enum_event, PAPI_enum_event),
+	FN(enum_cmp_event, PAPI_enum_cmp_event),
+	FN(get_opt, PAPI_get_opt),
+	FN(strerror, PAPI_strerror),
+	FN(sde_init, papi_sde_init),
+	FN(sde_register_counter, papi_sde_register_counter),
+	FN(sde_register_counter_cb, papi_sde_register_counter_cb),
+#undef FN
+};
+
+_Static_assert(sizeof(papi_functions) / sizeof(papi_functions[0]) ==
+	       sizeof(struct papi_binding) / sizeof(void (*)(void)),
+	       "every function of struct papi_binding is looked up by name");
+_Static_assert(sizeof(void *) == sizeof(void (*)(void)),
+	       "dlsym's pointers hold functions (POSIX)");
+
+static char binding_error[512];
+
+const char *papi_binding_error(void)
+{
+	return binding_error;
+}
+
+/* dlopen()s NAME into the global scope; -1 with the loader's reason kept. */
+static int load_global(const char *name)
+{
+	const char *why;
+
+	if (dlopen(name, RTLD_NOW | RTLD_GLOBAL))
+		return 0;
+	why = dlerror();
+	/* glibc's reason starts with the name it could not load; say it if not. */
+	if (why && counters_starts_with(why, name))
+		copy_string(binding_error, sizeof(binding_error), why);
+	else
+		snprintf(binding_error, sizeof(binding_error), "%s: %s", name,
+			 why ? why : "cannot be loaded");
+	return -1;
+}
+
+int papi_binding_load(void)
+{
+	static int loaded; /* 0: not tried, 1: loaded, -1: failed */
+	char libpapi[32];
+
+	if (loaded)
+		return loaded > 0 ? 0 : -1;
+	loaded = -1;
+	/* PAPI's soname is libpapi.so.MAJOR.MINOR: the library papi.h was written for. */
+	snprintf(libpapi, sizeof(libpapi), "libpapi.so.%d.%d",
+		 PAPI_VERSION_MAJOR(PAPI_VERSION), PAPI_VERSION_MINOR(PAPI_VERSION));
+	/* libsde first: PAPI's sde component looks for it when PAPI initialises. */
+	if (load_global(PAPI_BINDING_LIBSDE) || load_global(libpapi))
+		return -1;
+	for (size_t i = 0; i < sizeof(papi_functions) / sizeof(papi_functions[0]); i++) {
+		void *fn = dlsym(RTLD_DEFAULT, papi_functions[i].name);
+
+		if (!fn) {
+			snprintf(binding_error, sizeof(binding_error), "%s: %s not found",
+				 counters_starts_with(papi_functions[i].name, "papi_sde_") ?
+				 PAPI_BINDING_LIBSDE : libpapi, papi_functions[i].name);
+			memset(&papi, 0, sizeof(papi));
+			return -1;
+		}
+		memcpy((char *)&papi + papi_functions[i].offset, &fn, sizeof(fn));
+	}
+	loaded = 1;
+	return 0;
+}
 
 /* ------------------------------------------------ the program's own events */
 
@@ -108,18 +209,18 @@ static void *sde_register(void)
 
 	if (registered)
 		return registered;
-	handle = papi_sde_init(COUNTERS_SDE_LIBRARY);
+	handle = papi.sde_init(COUNTERS_SDE_LIBRARY);
 	for (size_t i = 0; i < COUNTERS_SDE_COUNT; i++) {
 		const char *name = counters_sde_names[i];
 
 		if (!handle)
 			sde_registered[i] = PAPI_ECMP;
 		else if (counters_sde_attached(i))
-			sde_registered[i] = papi_sde_register_counter_cb(handle, name,
+			sde_registered[i] = papi.sde_register_counter_cb(handle, name,
 				PAPI_SDE_RO | PAPI_SDE_INSTANT, PAPI_SDE_long_long, read_attached,
 				&sde_readers[i]);
 		else
-			sde_registered[i] = papi_sde_register_counter(handle, name,
+			sde_registered[i] = papi.sde_register_counter(handle, name,
 				PAPI_SDE_RO | PAPI_SDE_DELTA, PAPI_SDE_long_long, vars[i]);
 	}
 	registered = handle;
@@ -133,7 +234,7 @@ static int set_for(struct counters *counters, int component, int *status)
 		if (counters->set_component[s] == component)
 			return (int)s;
 	counters->sets[counters->nsets] = PAPI_NULL;
-	*status = PAPI_create_eventset(&counters->sets[counters->nsets]);
+	*status = papi.create_eventset(&counters->sets[counters->nsets]);
 	if (*status != PAPI_OK)
 		return -1;
 	counters->set_component[counters->nsets] = component;
@@ -151,7 +252,7 @@ static int open_event(struct counters *counters, size_t i)
 	if (counters_starts_with(name, COUNTERS_SDE_PREFIX)) {
 		int k = counters_sde_index(name + strlen(COUNTERS_SDE_PREFIX));
 
-		counters->event_component[i] = PAPI_get_component_index("sde");
+		counters->event_component[i] = papi.get_component_index("sde");
 		if (k < 0) {
 			fail_event(counters, i, COUNTERS_E_UNKNOWN_SDE, COUNTERS_STAGE_NAME);
 			return 0;
@@ -161,12 +262,12 @@ static int open_event(struct counters *counters, size_t i)
 			return 0;
 		}
 	}
-	status = PAPI_event_name_to_code(name, &code);
+	status = papi.event_name_to_code(name, &code);
 	if (status != PAPI_OK) {
 		fail_event(counters, i, status, COUNTERS_STAGE_NAME);
 		return 0;
 	}
-	component = PAPI_get_event_component(code);
+	component = papi.get_event_component(code);
 	counters->event_component[i] = component;
 	s = set_for(counters, component, &status);
 	if (s < 0) {
@@ -174,19 +275,19 @@ static int open_event(struct counters *counters, size_t i)
 		return 0;
 	}
 	set = counters->sets[s];
-	status = PAPI_add_event(set, code);
+	status = papi.add_event(set, code);
 	if (status != PAPI_OK) {
 		fail_event(counters, i, status, COUNTERS_STAGE_ADD);
 		return 0;
 	}
 	/* A trial start: perf_event refuses some events only here (permissions, counters in use). */
-	status = PAPI_start(set);
+	status = papi.start(set);
 	if (status != PAPI_OK) {
-		PAPI_remove_event(set, code);
+		papi.remove_event(set, code);
 		fail_event(counters, i, status, COUNTERS_STAGE_START);
 		return 0;
 	}
-	PAPI_stop(set, scratch);
+	papi.stop(set, scratch);
 	counters->event_set[i] = s;
 	counters->event_slot[i] = (int)counters->set_size[s]++;
 	return 1;
@@ -199,9 +300,15 @@ int counters_open(struct counters *counters, const struct counter_list *list)
 	counters_reset(counters, list);
 	if (!list->n)
 		return 0;
+	if (papi_binding_load()) {
+		/* papi_binding_error() says why; counters_check() gives it. */
+		for (size_t i = 0; i < list->n; i++)
+			fail_event(counters, i, COUNTERS_E_NOT_LOADED, COUNTERS_STAGE_INIT);
+		return 0;
+	}
 	/* Registered before PAPI_library_init, so the sde component finds them. */
 	counters->sde = sde_register();
-	ret = PAPI_library_init(PAPI_VER_CURRENT);
+	ret = papi.library_init(PAPI_VER_CURRENT);
 	if (ret != PAPI_VER_CURRENT) {
 		/* A positive return is another version of the library: a mismatch. */
 		for (size_t i = 0; i < list->n; i++)
@@ -223,7 +330,7 @@ void counters_start(struct counters *counters)
 
 		if (!counters->set_size[s])
 			continue;
-		status = PAPI_start(counters->sets[s]);
+		status = papi.start(counters->sets[s]);
 		if (status == PAPI_OK)
 			continue;
 		for (size_t i = 0; i < counters->list.n; i++)
@@ -244,7 +351,7 @@ static void stop_sets(struct counters *counters, enum counters_loop loop,
 		if (!counters->set_size[s])
 			continue;
 		memset(values, 0, sizeof(values));
-		status = PAPI_stop(counters->sets[s], values);
+		status = papi.stop(counters->sets[s], values);
 		for (size_t i = 0; i < counters->list.n; i++) {
 			long long v;
 
@@ -268,12 +375,12 @@ static void stop_sets(struct counters *counters, enum counters_loop loop,
 void counters_close(struct counters *counters)
 {
 	for (size_t s = 0; s < counters->nsets; s++) {
-		PAPI_cleanup_eventset(counters->sets[s]);
-		PAPI_destroy_eventset(&counters->sets[s]);
+		papi.cleanup_eventset(counters->sets[s]);
+		papi.destroy_eventset(&counters->sets[s]);
 	}
 	counters->nsets = 0;
 	if (counters->papi_ready)
-		PAPI_shutdown();
+		papi.shutdown();
 	counters->papi_ready = 0;
 	/* The program's own events stay registered: see sde_register(). */
 	counters->sde = NULL;

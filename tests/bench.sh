@@ -151,3 +151,67 @@ CREATE INDEX tb ON t(b);
 SQL
 	record_bench "sqlite3 (an index of 200000 rows)" sh -c 'sqlite3 :memory: <"$1"' sh "$tmp/idx.sql"
 fi
+
+# The set-up of one measurement, which is a freshly executed process:
+# allocbench's measuring process for a tiny fill with --counters none,
+# started as the runner starts it (fork, exec, wait: tests/bench/spawn_ms.c,
+# the median of 40, wall and CPU time), against the same with PAPI's libraries preloaded, which
+# is what it loaded when allocbench was linked with PAPI (libpfm's
+# relocations were most of it: 24 ms on the project's VM at 275b0a9, of
+# which 10 ms creating the process). Three pairs, interleaved, medians; the
+# target is half. Then per measurement in a run (64 sizes of 4 KiB on pool:
+# 128 measuring processes, the parent's work included) and the issue's sweep
+# (256 sizes on pool and arena, 1 MiB each), once each.
+$AB counters -f json >"$tmp/counters.json" 2>"$tmp/counters.err"
+papi=$($JSONQ "$tmp/counters.json" papi_version 2>"$tmp/counters.err")
+case $papi in
+[0-9]*.[0-9]*)
+	preload="libsde.so.1 libpapi.so.$(echo "$papi" | cut -d. -f1-2)"
+	${CC:-cc} -O2 -o "$tmp/spawn_ms" tests/bench/spawn_ms.c || exit 2
+	# The request of the runner's protocol 2 (src/child/request.c).
+	set -- "$(cd "$(dirname "$AB")" && pwd)/$(basename "$AB")" __measure protocol=2 backend=pool \
+		floor=0 trace-steps=0 trace-check=0 size=64 count=16 align=16 pool-block=1048576 \
+		touch=pages workload=fill rounds=0 seed=1 threads=0 replay-threads=0 mix=- \
+		counters=none abi=64
+	: >"$tmp/now"; : >"$tmp/linked"
+	for i in 1 2 3; do
+		"$tmp/spawn_ms" 40 "$@" >>"$tmp/now" 2>"$tmp/spawn.err"
+		LD_PRELOAD="$preload" "$tmp/spawn_ms" 40 "$@" >>"$tmp/linked" 2>>"$tmp/spawn.err"
+	done
+	if [ -s "$tmp/spawn.err" ]; then
+		echo "set-up of one measurement: not measured ($(head -n 1 "$tmp/spawn.err"); the runner's request changed?)"
+	else
+		# Medians of the three runs' medians, of wall and of CPU time each.
+		now=$(sort -n -k1,1 "$tmp/now" | sed -n 2p | cut -d' ' -f1)
+		linked=$(sort -n -k1,1 "$tmp/linked" | sed -n 2p | cut -d' ' -f1)
+		now_cpu=$(sort -n -k2,2 "$tmp/now" | sed -n 2p | cut -d' ' -f2)
+		linked_cpu=$(sort -n -k2,2 "$tmp/linked" | sed -n 2p | cut -d' ' -f2)
+		r=$(awk -v a="$now" -v b="$linked" 'BEGIN { print a / b }')
+		rc=$(awk -v a="$now_cpu" -v b="$linked_cpu" 'BEGIN { print a / b }')
+		printf 'set-up of one measurement, --counters none: %.1f ms (%.1f ms of CPU); with PAPI loaded as when linked: %.1f ms (%.1f ms of CPU; 24 ms on the project VM before)\n' \
+			"$now" "$now_cpu" "$linked" "$linked_cpu"
+		printf '  %.2fx the wall time  (target <= 0.5: %s); %.2fx the CPU time  (target <= 0.5: %s)\n' \
+			"$r" "$(verdict "$r" 0.5 '<=')" "$rc" "$(verdict "$rc" 0.5 '<=')"
+	fi
+	# Wall time and CPU time (the run's and its processes', from times) of a run.
+	sweep() {
+		s=$(date +%s.%N)
+		( "$@" -q -f json -o "$tmp/sweep.json" || echo "sweep exited $?" >&2; times ) >"$tmp/times"
+		tail -n 1 "$tmp/times" | awk -v s="$s" -v e="$(date +%s.%N)" '{ split($1, u, "m"); split($2, y, "m");
+			printf "%.3f %.3f\n", e - s, u[1] * 60 + u[2] + y[1] * 60 + y[2] }'
+	}
+	set -- --sizes "$(seq -s, 64 64 4096)" --backend pool --total 4K --repeat 1 --counters none
+	now=$(sweep $AB "$@")
+	linked=$(LD_PRELOAD="$preload" sweep $AB "$@")
+	printf 'per measurement in a run of 64 sizes, --counters none: %.1f ms (%.1f ms of CPU); with PAPI loaded as when linked: %.1f ms (%.1f ms of CPU)\n' \
+		$(echo "$now $linked" | awk '{ for (i = 1; i <= 4; i++) printf "%f ", $i * 1000 / 128 }')
+	set -- --sizes "$(seq -s, 16 16 4096)" --backend pool,arena --total 1M --repeat 1 --counters none
+	now=$(sweep $AB "$@")
+	linked=$(LD_PRELOAD="$preload" sweep $AB "$@")
+	printf 'sweep of 256 sizes on pool and arena, 1 MiB each, --counters none: %.1f s (%.1f s of CPU); with PAPI loaded as when linked: %.1f s (%.1f s of CPU)\n' \
+		$now $linked
+	;;
+*)
+	echo "set-up of one measurement: not measured (no PAPI here to compare with)"
+	;;
+esac

@@ -11,7 +11,8 @@
 #include <string.h>
 
 #if defined(ALLOCBENCH_PAPI) && ALLOCBENCH_PAPI
-#include <papi.h>
+#include "papi_binding.h"
+
 #include <stdio.h>
 
 /*
@@ -24,13 +25,17 @@ static int perf_event_disabled(char *why, size_t size)
 	const PAPI_component_info_t *info;
 	int cidx;
 
-	if (PAPI_is_initialized() == PAPI_NOT_INITED &&
-	    PAPI_library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT) {
+	if (papi_binding_load()) {
+		snprintf(why, size, "needs PAPI: %s", papi_binding_error());
+		return -1;
+	}
+	if (papi.is_initialized() == PAPI_NOT_INITED &&
+	    papi.library_init(PAPI_VER_CURRENT) != PAPI_VER_CURRENT) {
 		snprintf(why, size, "needs PAPI: it does not initialise");
 		return -1;
 	}
-	cidx = PAPI_get_component_index("perf_event");
-	info = cidx < 0 ? NULL : PAPI_get_component_info(cidx);
+	cidx = papi.get_component_index("perf_event");
+	info = cidx < 0 ? NULL : papi.get_component_info(cidx);
 	if (!info) {
 		snprintf(why, size, "needs PAPI's perf_event component: not built in");
 		return -1;
