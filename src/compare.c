@@ -19,51 +19,42 @@ static const char *const verdict_names[COMPARE_NVERDICTS] = {
 	[COMPARE_FAILED] = "failed",
 };
 
-static const struct compare_metric_def fill_metrics[] = {
-	{ "overhead_bytes", "overhead B", 4, COMPARE_RULE_BYTES, 0 },
-	{ "marginal_bytes", "marginal B", 4, COMPARE_RULE_BYTES, 1 },
-	{ "alloc_ns", "alloc ns", 2, COMPARE_RULE_TIME, 0 },
-	{ "free_ns", "free ns", 2, COMPARE_RULE_TIME, 0 },
-};
-static const struct compare_metric_def churn_metrics[] = {
-	{ "churn_ns", "churn ns", 2, COMPARE_RULE_TIME, 0 },
-	{ "churn_cold_ns", "cold ns", 2, COMPARE_RULE_TIME, 0 },
-	{ "page_faults", "faults", 0, COMPARE_RULE_COUNT, 0 },
-	{ "reserved_bytes", "reserved B", 0, COMPARE_RULE_EXACT, 0 },
-};
-static const struct compare_metric_def random_metrics[] = {
-	{ "peak_rss_bytes", "peak RSS B", 0, COMPARE_RULE_RSS, 0 },
-	{ "fragmentation", "RSS/live", 4, COMPARE_RULE_RATIO, 0 },
-	{ "op_ns", "op ns", 2, COMPARE_RULE_TIME, 0 },
-};
-static const struct compare_metric_def threads_metrics[] = {
-	{ "ops_per_s", "ops/s", 0, COMPARE_RULE_RATE, 0 },
-	{ "speedup", "speedup", 3, COMPARE_RULE_RATE, 0 },
+/* Not a figure of the tables: the bytes a deterministic backend reserves. */
+static const struct compare_metric_def reserved_def = {
+	"reserved_bytes", "reserved B", 0, FIGURE_COMPARE_EXACT, 0
 };
 
-#define DEFS(a) a, sizeof(a) / sizeof(a[0])
-static const struct {
-	const char *workload;
-	const struct compare_metric_def *defs;
+/* Each workload's gated metrics, made from figure.h's tables on first use. */
+static struct {
+	int made;
+	struct compare_metric_def defs[COMPARE_MAX_METRICS];
 	size_t n;
-} workload_metrics[] = {
-	{ "fill", DEFS(fill_metrics) },
-	{ "churn", DEFS(churn_metrics) },
-	{ "random", DEFS(random_metrics) },
-	{ "replay", DEFS(random_metrics) },  /* a recorded sequence: the same three figures */
-	{ "threads", DEFS(threads_metrics) },
-};
+} gated[WORKLOAD_COUNT];
 
 size_t compare_workload_metrics(const char *workload, const struct compare_metric_def **defs)
 {
-	for (size_t i = 0; i < sizeof(workload_metrics) / sizeof(workload_metrics[0]); i++) {
-		if (!strcmp(workload_metrics[i].workload, workload)) {
-			*defs = workload_metrics[i].defs;
-			return workload_metrics[i].n;
-		}
-	}
+	enum workload w;
+
 	*defs = NULL;
-	return 0;
+	if (workload_parse(workload, &w))
+		return 0;
+	if (!gated[w].made) {
+		const struct workload_def *wd = workload_def(w);
+
+		for (size_t i = 0; i < wd->ngated && gated[w].n < COMPARE_MAX_METRICS; i++) {
+			const struct figure *f = figure_get(wd->gated[i]);
+
+			gated[w].defs[gated[w].n++] = (struct compare_metric_def){
+				f->name, f->compare_label, f->compare_decimals, f->compare,
+				f->compare_optional
+			};
+		}
+		if (wd->gates_reserved && gated[w].n < COMPARE_MAX_METRICS)
+			gated[w].defs[gated[w].n++] = reserved_def;
+		gated[w].made = 1;
+	}
+	*defs = gated[w].defs;
+	return gated[w].n;
 }
 
 const char *compare_verdict_name(enum compare_verdict verdict)
@@ -320,7 +311,7 @@ static int compare_memory(struct comparison *c, struct compare_row *row,
 
 	set_change(m, b, cur);
 	switch (def->rule) {
-	case COMPARE_RULE_BYTES:
+	case FIGURE_COMPARE_BYTES:
 		if (need_resolution(c->baseline, row->baseline) ||
 		    need_resolution(c->current, row->current))
 			return -1;
@@ -328,13 +319,13 @@ static int compare_memory(struct comparison *c, struct compare_row *row,
 				   fmax(row->baseline->resolution_bytes,
 					row->current->resolution_bytes);
 		break;
-	case COMPARE_RULE_RSS:
+	case FIGURE_COMPARE_RSS:
 		m->derived_bytes = COMPARE_TOLERANCE_PAGES * page_size_of(c->baseline);
 		break;
-	case COMPARE_RULE_COUNT:
+	case FIGURE_COMPARE_COUNT:
 		m->derived_bytes = 2 + fabs(b->median) / 100;
 		break;
-	default: /* COMPARE_RULE_RATIO: RSS over the bytes alive */
+	default: /* FIGURE_COMPARE_RATIO: RSS over the bytes alive */
 		/* random: over the bytes alive at the end; replay: at the peak */
 		if (results_row_number(row->baseline, strcmp(row->workload, "replay") ? "live_bytes" :
 				       "peak_live_bytes", &live) || !(live > 0)) {
@@ -348,7 +339,7 @@ static int compare_memory(struct comparison *c, struct compare_row *row,
 	}
 	m->derived_bytes += fabs(b->max - b->min);
 	m->tolerance_bytes = m->derived_bytes;
-	if (def->rule == COMPARE_RULE_BYTES && c->options.max_overhead >= 0) {
+	if (def->rule == FIGURE_COMPARE_BYTES && c->options.max_overhead >= 0) {
 		m->from_option = 1;
 		m->tolerance_bytes = c->options.max_overhead_percent ?
 			c->options.max_overhead / 100 * ((double)row->size + b->median) :
@@ -395,9 +386,9 @@ static int compare_ranked(struct comparison *c, const struct compare_metric_def 
 	}
 	c->time_tested++;
 	/* A rate is worse when it falls: "slower" is then the lower side. */
-	p_worse = def->rule == COMPARE_RULE_RATE ? m->p_faster : m->p_slower;
-	p_better = def->rule == COMPARE_RULE_RATE ? m->p_slower : m->p_faster;
-	worse_percent = def->rule == COMPARE_RULE_RATE ? -m->change_percent : m->change_percent;
+	p_worse = def->rule == FIGURE_COMPARE_RATE ? m->p_faster : m->p_slower;
+	p_better = def->rule == FIGURE_COMPARE_RATE ? m->p_slower : m->p_faster;
+	worse_percent = def->rule == FIGURE_COMPARE_RATE ? -m->change_percent : m->change_percent;
 	if (p_worse < c->options.alpha && worse_percent > c->options.max_time_percent)
 		m->verdict = COMPARE_REGRESSED;
 	else if (p_better < c->options.alpha && worse_percent < -c->options.max_time_percent)
@@ -437,20 +428,22 @@ static int compare_row_metrics(struct comparison *c, struct compare_row *row)
 		    need_stat(c->current, row->current, def->name, &cur))
 			return -1;
 		switch (def->rule) {
-		case COMPARE_RULE_BYTES:
-		case COMPARE_RULE_RSS:
-		case COMPARE_RULE_RATIO:
-		case COMPARE_RULE_COUNT:
+		case FIGURE_COMPARE_BYTES:
+		case FIGURE_COMPARE_RSS:
+		case FIGURE_COMPARE_RATIO:
+		case FIGURE_COMPARE_COUNT:
 			if (compare_memory(c, row, def, &b, &cur, m))
 				return -1;
 			break;
-		case COMPARE_RULE_TIME:
-		case COMPARE_RULE_RATE:
+		case FIGURE_COMPARE_TIME:
+		case FIGURE_COMPARE_RATE:
 			if (compare_ranked(c, def, &b, &cur, m))
 				return -1;
 			break;
-		case COMPARE_RULE_EXACT:
+		case FIGURE_COMPARE_EXACT:
 			compare_exact(&b, &cur, m);
+			break;
+		case FIGURE_COMPARE_NONE:
 			break;
 		}
 		regressed |= m->verdict == COMPARE_REGRESSED;

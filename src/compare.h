@@ -20,7 +20,8 @@
  * With fewer, the time is reported but not tested, and gating is on the
  * overhead alone.
  *
- * Each workload has its own gated metrics (compare_workload_metrics()):
+ * Each workload has its own gated metrics (compare_workload_metrics(), from
+ * figure.h's workload and figure tables):
  *   fill     overhead_bytes and marginal_bytes (bytes per chunk, the same
  *            tolerance; marginal_bytes is not gated where a report older
  *            than it lacks the figure), alloc_ns, free_ns (times);
@@ -41,6 +42,7 @@
 #ifndef ALLOCBENCH_COMPARE_H
 #define ALLOCBENCH_COMPARE_H
 
+#include "figure.h"
 #include "results.h"
 
 #include <stddef.h>
@@ -63,23 +65,13 @@ enum compare_verdict {
 	COMPARE_NVERDICTS
 };
 
-/* How a metric is judged. */
-enum compare_rule {
-	COMPARE_RULE_BYTES,  /* bytes per chunk, higher is worse: pages over the count + spread */
-	COMPARE_RULE_RSS,    /* bytes per measurement, higher is worse: pages + spread */
-	COMPARE_RULE_RATIO,  /* RSS over live bytes, higher is worse: pages over live + spread */
-	COMPARE_RULE_TIME,   /* higher is worse: the U test and the percentage */
-	COMPARE_RULE_RATE,   /* lower is worse: the U test and the percentage */
-	COMPARE_RULE_COUNT,  /* page faults, higher is worse: 2 + 1% + the baseline's spread */
-	COMPARE_RULE_EXACT,  /* bytes reserved, higher is worse: gated where every run agrees */
-};
 
-/* One gated metric of a workload, in the order shown. */
+/* One gated metric of a workload, in the order shown (figure.h's, and the bytes reserved). */
 struct compare_metric_def {
 	const char *name;    /* the report's field */
 	const char *label;   /* text and Markdown */
 	int decimals;        /* of the medians and the change */
-	enum compare_rule rule;
+	enum figure_compare rule;
 	int optional;        /* 1: absent from older reports (marginal_bytes, new after
 				0.1.0): not gated where either side lacks it */
 };

@@ -54,10 +54,7 @@ enum figure_display {
 	FIGURE_SHOW_WHOLE,    /* a whole number */
 };
 
-/*
- * The rule compare applies to a figure (the same as compare.h's enum
- * compare_rule, which compare.c still keeps beside its own list).
- */
+/* The rule compare applies to a figure (compare.h says each in full). */
 enum figure_compare {
 	FIGURE_COMPARE_NONE,  /* not gated */
 	FIGURE_COMPARE_BYTES, /* bytes per chunk: pages over the count + spread */
@@ -66,6 +63,8 @@ enum figure_compare {
 	FIGURE_COMPARE_TIME,  /* higher is worse: the U test and the percentage */
 	FIGURE_COMPARE_RATE,  /* lower is worse: the U test and the percentage */
 	FIGURE_COMPARE_COUNT, /* page faults: 2 + 1% + the baseline's spread */
+	FIGURE_COMPARE_EXACT, /* a count every run repeats (bytes reserved): gated
+				 where every run of both sides agrees */
 };
 
 /* How a figure of several runs is made. */
@@ -85,10 +84,20 @@ struct figure {
 	const char *head2;         /* the lower: the rest of its name, or its unit */
 	int head2_is_unit;         /* Markdown writes "head1 (head2)" */
 	enum figure_aspect aspect;
-	const char *plot_label;    /* the y axis of allocbench plot */
+	/* allocbench plot: a figure with a plot_label can be drawn */
+	const char *plot_label;    /* what the chart shows, for its title */
+	const char *plot_name;     /* the short --metric name ("alloc"), or NULL: the JSON name */
+	const char *plot_heading;  /* above its panel */
+	const char *plot_unit;     /* its y axis, before "(linear)" or "(log scale)" */
+	int plot_log;              /* a log axis suits it (never for overhead: it can be
+				      negative, and bytes compare linearly) */
+	int plot_steps;            /* it is chunk - size, and chunks come in size classes:
+				      between two sizes of a dense series it steps (plot.h) */
 	enum figure_compare compare;
 	int compare_decimals;      /* compare's medians and change, in the unit */
 	const char *compare_label; /* compare's row label */
+	int compare_optional;      /* absent from reports older than the figure: not
+				      gated where either side lacks it */
 	enum figure_combine combine;
 	const char *combine_note;  /* for FIGURE_MEDIAN_OF_RATIOS: the ratio, in words */
 	unsigned workloads;        /* bit per enum workload the figure is reported for */
@@ -111,6 +120,9 @@ struct workload_def {
 	unsigned sections;            /* enum workload_section bits */
 	const char *notes;            /* the text's notes under the table (the
 					 workload's own; shared ones are added) */
+	const enum metric *gated;     /* the figures compare gates, in its order */
+	size_t ngated;
+	int gates_reserved;           /* compare gates the bytes reserved too (exact) */
 };
 
 /* The definition of WORKLOAD. */
@@ -124,6 +136,9 @@ const char *metric_name(enum metric metric);
 
 /* The metric whose JSON name is NAME; -1 when none is. */
 int metric_find(const char *name);
+
+/* The plottable metric whose --metric name or JSON name is NAME; -1 when none is. */
+int metric_find_plot(const char *name);
 
 /* VALUE (in the figure's unit) in its display unit. */
 double figure_display_value(enum metric metric, double value);

@@ -4,82 +4,27 @@
  * facets, the axes.
  */
 #include "plot.h"
+#include "figure.h"
 #include "util.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- metrics ------------------------------------------------------------ */
+/* ---- metrics: figure.h's plottable figures ---------------------------- */
 
-struct metric_info {
-	const char *name;      /* as typed in --metric */
-	const char *field;     /* the statistic in the report */
-	const char *what;      /* for the title */
-	const char *heading;   /* above the panel */
-	const char *unit;      /* y axis label, before "(linear)" or "(log scale)" */
-	int log_allowed;       /* a log axis suits it (never for overhead: it
-				  can be negative, and bytes compare linearly) */
-	int steps;             /* it is chunk - size, and chunks come in size
-				  classes: between two sizes of a dense series
-				  the chunk is held, then steps (plot.h) */
-};
-
-static const struct metric_info metric_table[] = {
-	{ "overhead", "overhead_bytes", "overhead per chunk",
-	  "Overhead: resident bytes per chunk beyond its size", "bytes per chunk", 0, 1 },
-	{ "alloc", "alloc_ns", "time per allocation",
-	  "Time per allocation, including writing into the chunk", "ns per allocation", 1, 0 },
-	{ "free", "free_ns", "time per free",
-	  "Time per free, including the final release", "ns per free", 1, 0 },
-	{ "faults", "page_faults", "page faults",
-	  "Minor page faults in the allocation loop", "page faults", 1, 0 },
-	{ "free_page_faults", "free_page_faults", "page faults while freeing",
-	  "Minor page faults in the free loop", "page faults", 1, 0 },
-	{ "x_floor", "x_floor", "allocation time over the floor",
-	  "Allocation time over the floor's (the same fill without an allocator)",
-	  "alloc ns / floor ns", 1, 0 },
-	{ "marginal", "marginal_bytes", "marginal overhead per chunk",
-	  "Marginal overhead: resident bytes one more chunk adds beyond its size",
-	  "bytes per chunk", 0, 1 },
-	{ "warm_alloc_ns", "warm_alloc_ns", "time per allocation, warm",
-	  "Time per allocation, filling again after freeing everything", "ns per allocation",
-	  1, 0 },
-	{ "warm_free_ns", "warm_free_ns", "time per free, warm",
-	  "Time per free of the warm fill", "ns per free", 1, 0 },
-	{ "churn_ns", "churn_ns", "time per create and destroy",
-	  "Time per create and destroy pair, rounds 2 and later", "ns per pair", 1, 0 },
-	{ "churn_cold_ns", "churn_cold_ns", "time per create and destroy, cold",
-	  "Time per create and destroy pair, first round (with its page faults)",
-	  "ns per pair", 1, 0 },
-	{ "op_ns", "op_ns", "time per operation",
-	  "Time per operation (an allocation or a free) of the random sequence",
-	  "ns per operation", 1, 0 },
-	{ "peak_rss", "peak_rss_bytes", "peak resident growth",
-	  "Peak resident set growth during the random sequence", "bytes", 1, 0 },
-	{ "fragmentation", "fragmentation", "resident growth over live bytes",
-	  "Resident growth over the bytes still alive at the end", "RSS / live bytes", 1, 0 },
-	{ "ops_per_s", "ops_per_s", "swaps per second",
-	  "Swaps per second, all threads together", "swaps per second", 1, 0 },
-	{ "ops_per_s_per_thread", "ops_per_s_per_thread", "swaps per second per thread",
-	  "Swaps per second per thread", "swaps per second", 1, 0 },
-	{ "speedup", "speedup", "speed-up over one thread",
-	  "Speed-up of all threads over one thread", "times one thread", 1, 0 },
-};
-
-static const struct metric_info *metric_find(const char *name)
+static const struct figure *plot_figure_find(const char *name)
 {
-	for (size_t i = 0; i < sizeof(metric_table) / sizeof(metric_table[0]); i++)
-		if (!strcmp(name, metric_table[i].name) || !strcmp(name, metric_table[i].field))
-			return &metric_table[i];
-	return NULL;
+	int m = metric_find_plot(name);
+
+	return m < 0 ? NULL : figure_get((enum metric)m);
 }
 
 const char *plot_metric_field(const char *name)
 {
-	const struct metric_info *m = metric_find(name);
+	const struct figure *f = plot_figure_find(name);
 
-	return m ? m->field : name;
+	return f ? f->name : name;
 }
 
 /* ---- building ----------------------------------------------------------- */
@@ -324,15 +269,15 @@ static void choose_y_axis(const struct plot *plot, struct plot_panel *panel, int
 
 static int build_panel(struct plot *plot, struct plot_panel *panel, const char *metric)
 {
-	const struct metric_info *info = metric_find(metric);
+	const struct figure *info = plot_figure_find(metric);
 	size_t total = 0;
 
 	panel->metric = metric;
-	panel->field = info ? info->field : metric;
-	panel->what = info ? info->what : metric;
-	panel->heading = info ? info->heading : metric;
-	panel->unit = info ? info->unit : metric;
-	panel->steps = info ? info->steps : 0;
+	panel->field = info ? info->name : metric;
+	panel->what = info ? info->plot_label : metric;
+	panel->heading = info ? info->plot_heading : metric;
+	panel->unit = info ? info->plot_unit : metric;
+	panel->steps = info ? info->plot_steps : 0;
 	panel->points = calloc(plot->nseries ? plot->nseries : 1, sizeof(*panel->points));
 	panel->npoints = calloc(plot->nseries ? plot->nseries : 1, sizeof(*panel->npoints));
 	if (!panel->points || !panel->npoints)
@@ -345,14 +290,14 @@ static int build_panel(struct plot *plot, struct plot_panel *panel, const char *
 	if (!total) {
 		if (info)
 			return error("no plottable points for metric '%s': no result with a "
-				     "chunk size holds '%s'", metric, info->field);
+				     "chunk size holds '%s'", metric, info->name);
 		return error("unknown metric '%s' in --metric: no result holds it (expected "
 			     "overhead, alloc_ns, free_ns, page_faults, free_page_faults, x_floor "
 			     "or a statistic of the results such as counters.PAPI_TOT_CYC.alloc)",
 			     metric);
 	}
 	/* A bar's length is its value: from 0, on a linear axis. */
-	choose_y_axis(plot, panel, !plot->bars && (info ? info->log_allowed : 1));
+	choose_y_axis(plot, panel, !plot->bars && (info ? info->plot_log : 1));
 	return 0;
 }
 

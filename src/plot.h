@@ -121,7 +121,7 @@ struct plot_panel {
 	const char *metric;        /* as given to --metric */
 	const char *facet;         /* the backend of a --facet backend panel,
 				      owned by its result_file; NULL without */
-	const char *field;         /* the statistic in the report ("alloc_ns") */
+	const char *field;         /* the statistic in the report (alloc_ns) */
 	const char *what;          /* for the title: "time per allocation" */
 	const char *heading;       /* above the panel */
 	const char *unit;          /* y axis label without its scale */
@@ -178,9 +178,9 @@ struct plot {
 };
 
 /*
- * The statistic a --metric name stands for: "overhead" -> "overhead_bytes",
- * "alloc" -> "alloc_ns", "free" -> "free_ns", "faults" -> "page_faults".
- * Any other name (a field such as "x_floor" or a dotted path such as
+ * The statistic a --metric name stands for: a figure's short plot name
+ * (figure.h: overhead, alloc, free, faults, marginal, peak_rss) gives its
+ * JSON name. Any other name (a figure's JSON name, or a dotted path such as
  * "counters.PAPI_TOT_CYC.alloc") is returned as it is.
  */
 const char *plot_metric_field(const char *name);

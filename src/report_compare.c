@@ -22,8 +22,8 @@
 /* Whether DEF is judged against a tolerance (a memory figure). */
 static int has_tolerance(const struct compare_metric_def *def)
 {
-	return def->rule == COMPARE_RULE_BYTES || def->rule == COMPARE_RULE_RSS ||
-	       def->rule == COMPARE_RULE_RATIO || def->rule == COMPARE_RULE_COUNT;
+	return def->rule == FIGURE_COMPARE_BYTES || def->rule == FIGURE_COMPARE_RSS ||
+	       def->rule == FIGURE_COMPARE_RATIO || def->rule == FIGURE_COMPARE_COUNT;
 }
 
 enum { COL_METRIC, COL_BASELINE, COL_CURRENT, COL_CHANGE, COL_LIMIT, COL_VERDICT, NCOLS };
@@ -39,9 +39,9 @@ static void not_gated_reason(const struct comparison *c, const struct compare_me
 	*buf = 0;
 	if (m->absent)
 		snprintf(buf, size, "absent");
-	else if (def->rule == COMPARE_RULE_EXACT && !m->tested)
+	else if (def->rule == FIGURE_COMPARE_EXACT && !m->tested)
 		snprintf(buf, size, "runs vary");
-	else if ((def->rule == COMPARE_RULE_TIME || def->rule == COMPARE_RULE_RATE) && !m->tested) {
+	else if ((def->rule == FIGURE_COMPARE_TIME || def->rule == FIGURE_COMPARE_RATE) && !m->tested) {
 		if (m->other_jobs)
 			snprintf(buf, size, "--jobs %u vs %u", c->settings.jobs, c->current_jobs);
 		else if (!m->have_p)
@@ -95,7 +95,7 @@ static void line_cells(const struct comparison *c, const struct compare_row *row
 		snprintf(cells[COL_CHANGE], TABLE_CELL, "%+.*f", d, m->change);
 		snprintf(cells[COL_LIMIT], TABLE_CELL, "tol %.*f%s", d ? 4 : 0, m->tolerance_bytes,
 			 m->from_option ? " (option)" : "");
-	} else if (def->rule == COMPARE_RULE_EXACT) {
+	} else if (def->rule == FIGURE_COMPARE_EXACT) {
 		snprintf(cells[COL_CHANGE], TABLE_CELL, "%+.*f", d, m->change);
 		snprintf(cells[COL_LIMIT], TABLE_CELL, "%s", m->tested ? "exact" : why);
 	} else {
@@ -488,7 +488,7 @@ static cJSON *metric_json(const struct comparison *c, const struct compare_metri
 		cJSON_AddNumberToObject(obj, "tolerance_bytes", m->tolerance_bytes);
 		cJSON_AddNumberToObject(obj, "derived_tolerance_bytes", m->derived_bytes);
 		cJSON_AddStringToObject(obj, "tolerance_source", m->from_option ? "option" : "derived");
-	} else if (def->rule == COMPARE_RULE_EXACT) {
+	} else if (def->rule == FIGURE_COMPARE_EXACT) {
 		cJSON_AddBoolToObject(obj, "tested", m->tested);
 	} else {
 		cJSON_AddNumberToObject(obj, "baseline_runs", (double)m->baseline_runs);

@@ -4,6 +4,7 @@
  * input file), its height the median, a whisker from min to max.
  */
 #include "record/plot_bars.h"
+#include "figure.h"
 #include "svg.h"
 #include "util.h"
 
@@ -16,14 +17,18 @@
 #define PANEL_TOP 40.0
 #define LEFT 70.0
 
-/* The metrics a replay chart shows, with the heading and unit of each. */
+/*
+ * The figures a replay chart shows (figure.h), with the heading and unit of
+ * each as a replay reads them.
+ */
 static const struct {
-	const char *field, *heading, *unit;
+	enum metric metric;
+	const char *heading, *unit;
 	double scale;
 } bar_metrics[] = {
-	{ "peak_rss_bytes", "peak resident set during the replay", "MiB", 1.0 / (1 << 20) },
-	{ "fragmentation", "peak RSS over peak live bytes", "ratio", 1.0 },
-	{ "op_ns", "time per call", "ns", 1.0 },
+	{ METRIC_PEAK_RSS_BYTES, "peak resident set during the replay", "MiB", 1.0 / (1 << 20) },
+	{ METRIC_FRAGMENTATION, "peak RSS over peak live bytes", "ratio", 1.0 },
+	{ METRIC_OP_NS, "time per call", "ns", 1.0 },
 };
 
 #define NMETRICS (sizeof(bar_metrics) / sizeof(bar_metrics[0]))
@@ -65,7 +70,7 @@ int plot_bars_write(FILE *out, const struct plot_input *inputs, size_t n)
 
 				if (inputs[i].file->rows[r].ok &&
 				    !results_row_stat(inputs[i].file, &inputs[i].file->rows[r],
-						      bar_metrics[m].field, &s))
+						      metric_name(bar_metrics[m].metric), &s))
 					hi = fmax(hi, s.max * bar_metrics[m].scale);
 			}
 		}
@@ -99,7 +104,7 @@ int plot_bars_write(FILE *out, const struct plot_input *inputs, size_t n)
 					fputc(')', out);
 				}
 				fputs("</text>\n", out);
-				if (!row->ok || results_row_stat(inputs[i].file, row, bar_metrics[m].field, &s)) {
+				if (!row->ok || results_row_stat(inputs[i].file, row, metric_name(bar_metrics[m].metric), &s)) {
 					fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" fill=\"#c00\">failed</text>\n",
 						x, top + PANEL_H - 4);
 					continue;
