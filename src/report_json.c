@@ -6,6 +6,7 @@
  * null where a value does not exist, and json_drop_nulls() removes those
  * members before the document is printed.
  */
+#include "figure.h"
 #include "verdict.h"
 #include "abi.h"
 #include "report_counters.h"
@@ -443,6 +444,81 @@ static void json_drop_nulls(cJSON *node)
 			json_drop_nulls(item);
 		item = next;
 	}
+}
+
+/* ---- the verdict: the "summary" object (data/allocbench.schema.json) ---- */
+
+static cJSON *verdict_stat_json(const struct stat_summary *s)
+{
+	cJSON *obj = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(obj, "median", s->median);
+	cJSON_AddNumberToObject(obj, "min", s->min);
+	cJSON_AddNumberToObject(obj, "max", s->max);
+	return obj;
+}
+
+static cJSON *aspect_json(const struct verdict_aspect *a)
+{
+	cJSON *obj = cJSON_CreateObject(), *best = cJSON_CreateArray();
+	const struct stat_summary *b = &a->best[0].s, *m = &a->malloc_s;
+
+	cJSON_AddStringToObject(obj, "metric", metric_name(a->metric));
+	cJSON_AddStringToObject(obj, "unit", a->unit);
+	cJSON_AddBoolToObject(obj, "higher_is_better", a->higher_is_better);
+	cJSON_AddBoolToObject(obj, "clear_winner", a->nbest == 1);
+	for (size_t i = 0; i < a->nbest; i++) {
+		cJSON *e = verdict_stat_json(&a->best[i].s);
+
+		cJSON_AddStringToObject(e, "backend", a->best[i].cell->backend->name);
+		cJSON_AddStringToObject(e, "adoption", verdict_needs_code_changes(a->best[i].cell) ?
+					"needs code changes" : "drop-in");
+		cJSON_AddItemToArray(best, e);
+	}
+	cJSON_AddItemToObject(obj, "best", best);
+	if (a->have_malloc) {
+		cJSON_AddItemToObject(obj, "malloc", verdict_stat_json(m));
+		/* Bytes less than malloc's; for times, how many times faster (rates: its rate over malloc's). */
+		if (figure_get(a->metric)->aspect == FIGURE_MEMORY)
+			cJSON_AddNumberToObject(obj, "less_than_malloc", m->median - b->median);
+		else if (a->higher_is_better)
+			cJSON_AddNumberToObject(obj, "times_malloc", m->median > 0 ? b->median / m->median : 0);
+		else
+			cJSON_AddNumberToObject(obj, "times_faster_than_malloc",
+						b->median > 0 ? m->median / b->median : 0);
+	}
+	return obj;
+}
+
+static cJSON *verdict_json(const struct run_report *report)
+{
+	cJSON *summary, *verdicts;
+	size_t nabis, n;
+
+	if (!verdict_wanted(report))
+		return NULL;
+	summary = cJSON_CreateObject();
+	verdicts = cJSON_CreateArray();
+	cJSON_AddStringToObject(summary, "workload", workload_name(report->config->workload));
+	n = verdict_count(report, &nabis);
+	for (size_t i = 0; i < n; i++) {
+		struct verdict v;
+		cJSON *obj;
+
+		if (verdict_at(report, i, &v))
+			continue;
+		obj = cJSON_CreateObject();
+		cJSON_AddNumberToObject(obj, "size", (double)v.size);
+		if (nabis > 1)
+			cJSON_AddNumberToObject(obj, "abi", v.abi);
+		if (v.memory.valid)
+			cJSON_AddItemToObject(obj, "memory", aspect_json(&v.memory));
+		if (v.time.valid)
+			cJSON_AddItemToObject(obj, "time", aspect_json(&v.time));
+		cJSON_AddItemToArray(verdicts, obj);
+	}
+	cJSON_AddItemToObject(summary, "verdicts", verdicts);
+	return summary;
 }
 
 int report_json_write(FILE *out, const struct run_report *report)

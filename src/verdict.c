@@ -10,7 +10,6 @@
 #include "child/backend.h"
 #include "util.h"
 
-#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,6 +150,22 @@ int verdict_compute_abi(const struct run_report *report, size_t column, unsigned
 static size_t ncolumns(const struct run_report *report)
 {
 	return workload_one_column(report->config->workload) ? 1 : report->config->nsizes;
+}
+
+size_t verdict_count(const struct run_report *report, size_t *nabis)
+{
+	unsigned abis[2];
+
+	*nabis = report_abis(report, abis);
+	return ncolumns(report) * *nabis;
+}
+
+int verdict_at(const struct run_report *report, size_t i, struct verdict *out)
+{
+	unsigned abis[2];
+	size_t nabis = report_abis(report, abis);
+
+	return nabis ? verdict_compute_abi(report, i / nabis, abis[i % nabis], out) : -1;
 }
 
 /* ---- text and Markdown ------------------------------------------------ */
@@ -355,80 +370,4 @@ int verdict_write_markdown(FILE *out, const struct run_report *report)
 			     "\n**Verdict** (median [min-max] of the runs; pool, pool-locked and "
 			     "arena need code changes, the others are drop-in; no clear winner "
 			     "where ranges overlap):\n\n", put_markdown_line);
-}
-
-/* ---- JSON -------------------------------------------------------------- */
-
-static cJSON *stat_json(const struct stat_summary *s)
-{
-	cJSON *obj = cJSON_CreateObject();
-
-	cJSON_AddNumberToObject(obj, "median", s->median);
-	cJSON_AddNumberToObject(obj, "min", s->min);
-	cJSON_AddNumberToObject(obj, "max", s->max);
-	return obj;
-}
-
-static cJSON *aspect_json(const struct verdict_aspect *a)
-{
-	cJSON *obj = cJSON_CreateObject(), *best = cJSON_CreateArray();
-	const struct stat_summary *b = &a->best[0].s, *m = &a->malloc_s;
-
-	cJSON_AddStringToObject(obj, "metric", metric_name(a->metric));
-	cJSON_AddStringToObject(obj, "unit", a->unit);
-	cJSON_AddBoolToObject(obj, "higher_is_better", a->higher_is_better);
-	cJSON_AddBoolToObject(obj, "clear_winner", a->nbest == 1);
-	for (size_t i = 0; i < a->nbest; i++) {
-		cJSON *e = stat_json(&a->best[i].s);
-
-		cJSON_AddStringToObject(e, "backend", a->best[i].cell->backend->name);
-		cJSON_AddStringToObject(e, "adoption", verdict_needs_code_changes(a->best[i].cell) ?
-					"needs code changes" : "drop-in");
-		cJSON_AddItemToArray(best, e);
-	}
-	cJSON_AddItemToObject(obj, "best", best);
-	if (a->have_malloc) {
-		cJSON_AddItemToObject(obj, "malloc", stat_json(m));
-		/* Bytes less than malloc's; for times, how many times faster (rates: its rate over malloc's). */
-		if (figure_get(a->metric)->aspect == FIGURE_MEMORY)
-			cJSON_AddNumberToObject(obj, "less_than_malloc", m->median - b->median);
-		else if (a->higher_is_better)
-			cJSON_AddNumberToObject(obj, "times_malloc", m->median > 0 ? b->median / m->median : 0);
-		else
-			cJSON_AddNumberToObject(obj, "times_faster_than_malloc",
-						b->median > 0 ? m->median / b->median : 0);
-	}
-	return obj;
-}
-
-cJSON *verdict_json(const struct run_report *report)
-{
-	cJSON *summary, *verdicts;
-	unsigned abis[2];
-	size_t nabis;
-
-	if (!verdict_wanted(report))
-		return NULL;
-	summary = cJSON_CreateObject();
-	verdicts = cJSON_CreateArray();
-	cJSON_AddStringToObject(summary, "workload", workload_name(report->config->workload));
-	nabis = report_abis(report, abis);
-	for (size_t i = 0; i < ncolumns(report) * nabis; i++) {
-		struct verdict v;
-		cJSON *obj;
-
-		if (verdict_compute_abi(report, i / nabis, abis[i % nabis], &v))
-			continue;
-		obj = cJSON_CreateObject();
-		cJSON_AddNumberToObject(obj, "size", (double)v.size);
-		if (nabis > 1)
-			cJSON_AddNumberToObject(obj, "abi", v.abi);
-		if (v.memory.valid)
-			cJSON_AddItemToObject(obj, "memory", aspect_json(&v.memory));
-		if (v.time.valid)
-			cJSON_AddItemToObject(obj, "time", aspect_json(&v.time));
-		cJSON_AddItemToArray(verdicts, obj);
-	}
-	cJSON_AddItemToObject(summary, "verdicts", verdicts);
-	return summary;
 }

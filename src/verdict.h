@@ -17,8 +17,6 @@
 
 #include <stdio.h>
 
-struct cJSON;
-
 #define VERDICT_MAX_BACKENDS 64
 
 /* One backend's figure in a verdict. */
@@ -63,6 +61,18 @@ int verdict_needs_code_changes(const struct cell *cell);
 int verdict_compute_abi(const struct run_report *report, size_t column, unsigned abi,
 			struct verdict *out);
 
+/*
+ * The verdicts REPORT gives: one per size (random, replay: one) and ABI, so
+ * many; their ABIs in *NABIS (2 with --abi 32,64).
+ */
+size_t verdict_count(const struct run_report *report, size_t *nabis);
+
+/*
+ * The I-th of them (< verdict_count(), by size then ABI) into *OUT: 0, or
+ * -1 when no backend of that ABI succeeded there.
+ */
+int verdict_at(const struct run_report *report, size_t i, struct verdict *out);
+
 /* verdict_compute_abi() of this program's own word size. */
 int verdict_compute(const struct run_report *report, size_t column, struct verdict *out);
 
@@ -75,7 +85,5 @@ int verdict_write_text(FILE *out, const struct run_report *report);
 /* The same as a Markdown list, for the Markdown report. */
 int verdict_write_markdown(FILE *out, const struct run_report *report);
 
-/* The JSON "summary" object (data/allocbench.schema.json), or NULL when !verdict_wanted. */
-struct cJSON *verdict_json(const struct run_report *report);
 
 #endif

@@ -1,0 +1,41 @@
+#!/bin/sh
+# The project's shape (issue 26), counted so that it stays true: no source
+# file over 800 lines, no function over 100, the README at most 300 lines,
+# cJSON only where a JSON document is written or read, and a saved report
+# parsed in one place.
+. "$(dirname "$0")/lib.sh"
+cd "$top" || exit 2
+
+long_files=$(find src -name '*.[ch]' -exec wc -l {} + | awk '$2 != "total" && $1 > 800 { print $2 " " $1 }')
+check "no source file is longer than 800 lines${long_files:+: $long_files}" test -z "$long_files"
+
+# A function opens with "{" in the first column and closes with "}" there
+# (the house style: tests/cli/t0990 counts what the style makes countable).
+long_funcs=$(for f in $(find src -name '*.c'); do
+	awk -v F="$f" '/^\{/ { s = NR; name = prev }
+		/^\}/ { if (s && NR - s - 1 > 100) print F ": " name " " NR - s - 1; s = 0 }
+		{ prev = $0 }' "$f"
+done)
+check "no function is longer than 100 lines${long_funcs:+: $long_funcs}" test -z "$long_funcs"
+
+readme=$(wc -l <README.md)
+check "the README is at most 300 lines ($readme)" test "$readme" -le 300
+
+# cJSON only where a JSON document is written or read: the writers of the
+# reports (run, compare, report, backends) and their shared output, and the
+# reader. A figure, a verdict or a check computes nothing in cJSON's terms.
+json_files='src/json_out.c src/report_json.c src/report_counters.c src/report_compare.c
+src/backends_list.c src/record/cmd_report.c src/results.c src/report_load.c'
+for f in $(grep -rl 'cjson/cJSON\.h' src | sort); do
+	case " $(echo $json_files) " in
+	*" $f "*) ok "$f includes cJSON: it writes or reads a JSON document" ;;
+	*) not_ok "$f includes cJSON, but it neither writes nor reads a JSON document" ;;
+	esac
+done
+
+# A saved report is parsed in one place: results.c (report_load.c builds a
+# run's report from what results.c read).
+parsers=$(grep -rl 'cJSON_Parse' src | tr '\n' ' ')
+check "a JSON document is parsed in src/results.c alone ($parsers)" [ "$parsers" = "src/results.c " ]
+
+test_done
