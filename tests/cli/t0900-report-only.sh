@@ -10,8 +10,8 @@
 # constructor that prints a banner on stdout and stderr (not with
 # BANNER_QUIET) and names every descriptor it inherited that is one of
 # allocbench's -o temporary files. With BANNER_FORK=FILE it also forks a
-# helper that keeps every descriptor (the result pipe too), appends its pid
-# to FILE and sleeps.
+# helper that keeps every descriptor (the result pipe too) and sleeps, and
+# appends the helper's pid to FILE.
 cat >"$tmp/banner.c" <<'C'
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -50,14 +50,21 @@ __attribute__((constructor)) static void banner(void)
 		pid_t pid = fork();
 
 		if (!pid) {
+			sleep(120);
+			_exit(0);
+		}
+		/*
+		 * The parent writes the pid: the helper itself may not run
+		 * before the measurement ends on a loaded machine, and is
+		 * then killed before it could say it started.
+		 */
+		if (pid > 0) {
 			FILE *f = fopen(helper, "a");
 
 			if (f) {
-				fprintf(f, "%d\n", (int)getpid());
+				fprintf(f, "%d\n", (int)pid);
 				fclose(f);
 			}
-			sleep(120);
-			_exit(0);
 		}
 	}
 }
