@@ -257,7 +257,7 @@ _allocbench() {
 		_allocbench_words "$cur" text json csv markdown
 		;;
 	show:--format | show:-f)
-		_allocbench_words "$cur" text markdown csv
+		_allocbench_words "$cur" text json csv markdown
 		;;
 	compare:--format | compare:-f)
 		_allocbench_words "$cur" text json markdown

@@ -5,8 +5,11 @@
  */
 #include "cli.h"
 #include "commands.h"
+#include "json_out.h"
 #include "output.h"
+#include "parse_options.h"
 #include "report.h"
+#include "report_formats.h"
 #include "report_load.h"
 #include "util.h"
 
@@ -14,13 +17,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What the show command's options fill: the context of its option table. */
+struct show_cmd {
+	const struct report_writer *writer;   /* --format, from report_formats.h */
+	const char *output_path;              /* -o; NULL: standard output */
+};
+
+static int opt_format(const struct cli_option *o, const char *arg, void *ctx)
+{
+	(void)o;
+	((struct show_cmd *)ctx)->writer = CLI_FORMAT(report_formats, arg, " for show");
+	return 0;
+}
+
+static int opt_output(const struct cli_option *o, const char *arg, void *ctx)
+{
+	(void)o;
+	((struct show_cmd *)ctx)->output_path = cli_file_name(arg, "--output");
+	return 0;
+}
+
 static const struct cli_option show_options[] = {
-	CLI_OPT_FORMAT(
-	  "text (default: the tables a run prints), markdown\n"
-	  "or csv"),
-	CLI_OPT_OUTPUT(
+	{ OPT_CALLBACK('f', "format", "FORMAT", opt_format,
+	  "text (default: the tables a run prints), json (the\n"
+	  "report as the run wrote it; one report), markdown or\n"
+	  "csv") },
+	{ OPT_CALLBACK('o', "output", "FILE", opt_output,
 	  "write to FILE (via a temporary file linked into\n"
-	  "place) instead of standard output"),
+	  "place) instead of standard output") },
 	CLI_OPT_HELP,
 	CLI_OPTIONS_END,
 };
@@ -44,12 +68,6 @@ static void show_help(FILE *out)
 "whose rows do not match its config.backends and config.sizes).\n", out);
 }
 
-static const struct report_writer show_writers[] = {
-	{ "text", report_text_write },
-	{ "markdown", report_markdown_write },
-	{ "csv", report_csv_write },
-	{ NULL, NULL },
-};
 
 /* The text's line before a report's tables: the file, when, and how it was made. */
 static void put_origin(FILE *out, const char *path, const struct loaded_report *r)
@@ -61,27 +79,26 @@ static void put_origin(FILE *out, const char *path, const struct loaded_report *
 
 int cmd_show(int argc, char **argv)
 {
-	const struct report_writer *writer = &show_writers[0];
-	const char *output_path = NULL;
+	struct show_cmd cmd = { .writer = &report_formats[0] };
+	const struct report_writer *writer;
+	const char *output_path;
 	struct cli_parser parser;
 	struct loaded_report *reports;
 	size_t n, loaded = 0;
 	struct output out;
-	int c, ret = 0, status = 2;
+	int ret = 0, status = 2;
 
 	cli_parser_init(&parser, show_options, show_help, "allocbench show --help", argc, argv);
-	while ((c = cli_next(&parser)) != -1) {
-		switch (c) {
-		case 'f':
-			writer = CLI_FORMAT(show_writers, optarg, " for show");
-			break;
-		case 'o':
-			output_path = cli_file_name(optarg, "--output");
-			break;
-		}
-	}
+	parser.ctx = &cmd;
+	while (cli_next(&parser) != -1)
+		;
+	writer = cmd.writer;
+	output_path = cmd.output_path;
 	if (optind == argc)
 		usage_die("show needs a JSON report (see allocbench show --help)");
+	if (writer->write == report_json_write && argc - optind > 1)
+		usage_die("show --format json takes one report: a JSON document holds one "
+			  "(%d given)", argc - optind);
 	if (output_refuse_input(output_path, (const char *const *)argv + optind,
 				(size_t)(argc - optind)))
 		return 2;
@@ -108,12 +125,17 @@ int cmd_show(int argc, char **argv)
 		goto release;
 	status = 0;
 	for (size_t i = 0; i < n && !ret; i++) {
-		if (i && writer->write != report_csv_write)
+		if (i && writer->write != report_csv_write && writer->write != report_json_write)
 			fputc('\n', out.file);
 		if (writer->write == report_text_write)
 			put_origin(out.file, argv[optind + i], &reports[i]);
+		/* JSON: the document as the run wrote it, checked by the reader. */
+		if (writer->write == report_json_write) {
+			ret = json_write_document(out.file, reports[i].file.root);
+			reports[i].file.root = NULL;  /* json_write_document() freed it */
+		}
 		/* CSV: one header, then the rows of every report. */
-		if (writer->write == report_csv_write && i)
+		else if (writer->write == report_csv_write && i)
 			ret = report_csv_write_rows(out.file, &reports[i].report);
 		else
 			ret = writer->write(out.file, &reports[i].report);

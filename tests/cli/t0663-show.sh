@@ -68,7 +68,11 @@ expect_usage "show of a file that is not a report names it" "'$tmp/bad.json': no
 expect_usage "show of a missing file names it" "$tmp/missing.json" show "$tmp/fill.json" "$tmp/missing.json"
 expect_usage "show --format csv of two workloads" "is a churn report after a fill one" \
 	show --format csv "$tmp/fill.json" "$tmp/churn.json"
-expect_usage "show --format json is not a format of show" "invalid --format 'json' for show" \
-	show --format json "$tmp/fill.json"
+# --format json (issue 26: one list of formats for run and show): the
+# document as the run wrote it, one report at a time.
+run_ab show --format json "$tmp/fill.json"
+check "show --format json is the run's JSON, byte for byte" cmp -s "$tmp/out" "$tmp/fill.json"
+expect_usage "show --format json of two reports" "takes one report" \
+	show --format json "$tmp/fill.json" "$tmp/churn.json"
 expect_usage "show -o onto its input" "" show -o "$tmp/fill.json" "$tmp/fill.json"
 test_done
