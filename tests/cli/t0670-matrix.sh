@@ -3,7 +3,7 @@
 # workload writes text (stdout), JSON, CSV and Markdown; each has the
 # sections of its format (the table, the verdict where two backends ran,
 # the notes), and `show REPORT.json` in each format prints byte for byte
-# what the run printed.
+# what the run printed; compare and plot read every workload's report.
 . "$(dirname "$0")/lib.sh"
 
 # tables FILE: show's text without the line (or lines) naming the report.
@@ -60,6 +60,12 @@ for wl in $workloads; do
 		run_ab show --format "$f" "$tmp/$wl.json"
 		check "$wl: show --format $f is the run's $f" cmp -s "$tmp/out" "$tmp/$wl.$ext"
 	done
+
+	# compare and plot read every workload's report.
+	run_ab compare "$tmp/$wl.json" "$tmp/$wl.json"
+	check "$wl: compare reads the report (exit $rc)" [ "$rc" -eq 0 ]
+	run_ab plot "$tmp/$wl.json" -o "$tmp/$wl.svg"
+	check "$wl: plot draws the report (exit $rc)" test "$rc" -eq 0 -a -s "$tmp/$wl.svg"
 done
 
 # One backend: no verdict in any format, the rest as before.
