@@ -24,8 +24,8 @@ check "the README is at most 300 lines ($readme)" test "$readme" -le 300
 # cJSON only where a JSON document is written or read: the writers of the
 # reports (run, compare, report, backends) and their shared output, and the
 # reader. A figure, a verdict or a check computes nothing in cJSON's terms.
-json_files='src/json_out.c src/report_json.c src/report_counters.c src/report_compare.c
-src/backends_list.c src/record/cmd_report.c src/results.c src/report_load.c'
+json_files='src/report/json_out.c src/report/report_json.c src/report/report_counters.c src/report/report_compare.c
+src/model/backends_list.c src/cmd/cmd_report.c src/report/results.c src/report/report_load.c'
 for f in $(grep -rl 'cjson/cJSON\.h' src | sort); do
 	case " $(echo $json_files) " in
 	*" $f "*) ok "$f includes cJSON: it writes or reads a JSON document" ;;
@@ -36,6 +36,6 @@ done
 # A saved report is parsed in one place: results.c (report_load.c builds a
 # run's report from what results.c read).
 parsers=$(grep -rl 'cJSON_Parse' src | tr '\n' ' ')
-check "a JSON document is parsed in src/results.c alone ($parsers)" [ "$parsers" = "src/results.c " ]
+check "a JSON document is parsed in src/report/results.c alone ($parsers)" [ "$parsers" = "src/report/results.c " ]
 
 test_done
