@@ -18,6 +18,15 @@ long_funcs=$(for f in $(find src -name '*.c'); do
 done)
 check "no function is longer than 100 lines${long_funcs:+: $long_funcs}" test -z "$long_funcs"
 
+# src/ holds the six layers (README.md, Architecture) and nothing else: no
+# source file at its top level, no other folder.
+folders=$(find src -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort | tr '\n' ' ')
+check "src/ holds the six layers ($folders)" [ "$folders" = "cmd measure model platform report trace " ]
+loose=$(find src -mindepth 1 -maxdepth 1 -type f | tr '\n' ' ')
+check "no file at src/'s top level${loose:+ ($loose)}" test -z "$loose"
+deep=$(find src -mindepth 2 -type d | tr '\n' ' ')
+check "a layer has no folders of its own${deep:+ ($deep)}" test -z "$deep"
+
 readme=$(wc -l <README.md)
 check "the README is at most 300 lines ($readme)" test "$readme" -le 300
 
