@@ -9,7 +9,7 @@
 #   make baseline   measure the gate's baselines anew on this machine
 #   make install    PREFIX=/usr/local DESTDIR= (binary, recording library,
 #                   32-bit measuring program, man page, completion)
-#   make V=1        print every compiler command in full (default: "CC src/run.o")
+#   make V=1        print every compiler command in full (default: "CC src/model/run.o")
 #   make fuzz       build the libFuzzer targets with clang and run each for
 #                   FUZZ_SECONDS (default 60); new crashes go to tests/fuzz/crashes/
 #
@@ -23,7 +23,7 @@
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
-# The 32-bit measuring program: ../libexec/allocbench/ from BINDIR (src/abi.h).
+# The 32-bit measuring program: ../libexec/allocbench/ from BINDIR (src/model/abi.h).
 LIBEXECDIR ?= $(PREFIX)/libexec/allocbench
 MANDIR ?= $(PREFIX)/share/man/man1
 # The recording library (`allocbench record`), private to allocbench: the
@@ -53,7 +53,7 @@ endif
 
 DEPS_PKGS = libcjson
 DEPS_DEBIAN = libcjson-dev pkg-config
-# Hardware and software counters (src/counters_*.c): PAPI with its shared libsde,
+# Hardware and software counters (src/platform/counters_*.c): PAPI with its shared libsde,
 # which exports the program's own events (the static libsde does not activate
 # PAPI's sde component). The PAPI binding and its no-PAPI twin are separate
 # files: the build leaves out the ones not in use.
@@ -62,10 +62,10 @@ ifeq ($(PAPI),1)
 DEPS_PKGS += papi
 DEPS_DEBIAN += libpapi-dev
 PAPI_DEFINE = -DALLOCBENCH_PAPI=1
-PAPI_UNUSED = src/counters_nopapi.c
+PAPI_UNUSED = src/platform/counters_nopapi.c
 else
 PAPI_DEFINE = -DALLOCBENCH_PAPI=0
-PAPI_UNUSED = src/counters_papi.c src/counters_explain.c
+PAPI_UNUSED = src/platform/counters_papi.c src/platform/counters_explain.c
 endif
 ALL_CFLAGS += $(PAPI_DEFINE)
 
@@ -77,7 +77,7 @@ ALL_CFLAGS += $(PAPI_DEFINE)
 # tests, the test tools and the fuzz replays. `make` (all) copies the
 # variant's binary to ./allocbench; make check tests the variant's own.
 # Quiet by default, as git and Linux build: one short line per step
-# ("   CC src/run.o"); V=1 prints the whole commands.
+# ("   CC src/model/run.o"); V=1 prints the whole commands.
 ifeq ($(V),1)
 QUIET_CC =
 QUIET_LINK =
@@ -110,8 +110,8 @@ include $(B)/config.mk
 BUILD_FLAGS = $(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) $(ALL_LDFLAGS)
 $(shell mkdir -p $(B) && { echo '$(BUILD_FLAGS)' | cmp -s - $(B)/build-flags || echo '$(BUILD_FLAGS)' >$(B)/build-flags; })
 endif
-# PAPI is not linked: src/counters_papi.c loads it (dlopen, in libc since
-# glibc 2.34) only where something is counted (src/papi_binding.h).
+# PAPI is not linked: src/platform/counters_papi.c loads it (dlopen, in libc since
+# glibc 2.34) only where something is counted (src/platform/papi_binding.h).
 LIBS = $(CJSON_LIBS) -lm
 TOOL_LIBS = $(CJSON_LIBS) -lm
 
@@ -123,21 +123,23 @@ $(B)/config.mk:
 	   echo "CJSON_LIBS = $$($(PKG_CONFIG) --libs libcjson)"; \
 	 } >$@.tmp && mv $@.tmp $@
 
-# src/heap_interpose.c defines malloc and friends for the whole program
-# (src/heap.h): the allocbench binary only, never a sanitizer build (the
+# src/platform/heap_interpose.c defines malloc and friends for the whole program
+# (src/platform/heap.h): the allocbench binary only, never a sanitizer build (the
 # sanitizer's runtime must own malloc), never the tests' or fuzzers' programs.
 # The recording library's sources (its rule below): never in the binary.
-RECORD_SRC = src/record/recorder.c src/record/recorder_file.c src/record/recorder_window.c \
-	src/record/recorder_exit.c
-SRC = $(filter-out src/heap_interpose.c $(RECORD_SRC) $(PAPI_UNUSED),$(wildcard src/*.c src/child/*.c src/record/*.c))
+# The layers (README.md, Architecture): one folder each.
+LAYERS = cmd model measure platform report trace
+RECORD_SRC = $(wildcard src/trace/recorder*.c)
+SRC = $(filter-out src/platform/heap_interpose.c src/measure/child32_main.c $(RECORD_SRC) $(PAPI_UNUSED),\
+	$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
 OBJ = $(SRC:%.c=$(B)/%.o)
 # Everything but main: an archive, so that a unit test links only the
 # objects it uses.
-LIB_OBJ = $(filter-out $(B)/src/main.o,$(OBJ))
+LIB_OBJ = $(filter-out $(B)/src/cmd/main.o,$(OBJ))
 LIB = $(B)/liballocbench.a
 ifeq ($(SANITIZE),)
-BIN_OBJ = $(OBJ) $(B)/src/heap_interpose.o
-BIN_LDFLAGS = -Wl,--dynamic-list=src/heap_interpose.sym
+BIN_OBJ = $(OBJ) $(B)/src/platform/heap_interpose.o
+BIN_LDFLAGS = -Wl,--dynamic-list=src/platform/heap_interpose.sym
 else
 BIN_OBJ = $(OBJ)
 endif
@@ -154,8 +156,8 @@ TOOLS = $(B)/tests/tools/jsonq $(B)/tests/tools/jsonset $(B)/tests/tools/schemac
 FUZZ_TARGETS = parse counters results trace
 FUZZ_REPLAY = $(FUZZ_TARGETS:%=$(B)/tests/fuzz/replay_%)
 
-# The 32-bit measuring program of run --abi 32 (src/abi.h): the measuring
-# process's sources (src/child/, and the parts of src/ they use) built with
+# The 32-bit measuring program of run --abi 32 (src/model/abi.h): the measuring
+# process's sources (src/measure/, and the platform and trace modules they use) built with
 # -m32 into $(B)/allocbench-child32, beside the binary. Only the child: the
 # parent measures nothing, and neither PAPI nor cJSON is needed to measure
 # (Debian has no i386 PAPI to link with; its counters report "not built with
@@ -165,14 +167,14 @@ FUZZ_REPLAY = $(FUZZ_TARGETS:%=$(B)/tests/fuzz/replay_%)
 # libc6-dev-i386 on Debian); CHILD32=0 leaves it out, CHILD32=1 requires it.
 CHILD32 ?= auto
 CHILD32_DEBIAN = gcc-multilib libc6-dev-i386
-CHILD32_SRC = src/child32/main.c $(filter-out src/child/child32_%,$(wildcard src/child/*.c)) \
-	src/heap.c src/heap_interpose.c src/probe.c src/util.c src/parse.c \
-	src/counters_list.c src/counters_nopapi.c src/record/trace.c src/record/trace_check.c \
-	src/record/trace_analyze.c
+CHILD32_SRC = $(wildcard src/measure/*.c) \
+	$(filter-out src/platform/build_info.c src/platform/output.c src/platform/counters_papi.c \
+		src/platform/counters_explain.c,$(wildcard src/platform/*.c)) \
+	$(filter-out $(RECORD_SRC),$(wildcard src/trace/*.c))
 CHILD32_OBJ = $(CHILD32_SRC:%.c=$(B)/m32/%.o)
 CHILD32_CFLAGS = -m32 -std=c11 -D_GNU_SOURCE -pthread -Isrc $(WARNINGS) $(CFLAGS) \
 	-DALLOCBENCH_PAPI=0 $(if $(filter 1,$(DEVELOPER)),-Werror)
-CHILD32_LDFLAGS = -m32 -pthread -Wl,--as-needed -Wl,--dynamic-list=src/heap_interpose.sym $(LDFLAGS)
+CHILD32_LDFLAGS = -m32 -pthread -Wl,--as-needed -Wl,--dynamic-list=src/platform/heap_interpose.sym $(LDFLAGS)
 ifeq ($(CHILD32),auto)
 CHILD32_CAN := $(shell printf 'int main(void){return 0;}\n' | \
 	$(CC) -m32 -x c -o /dev/null - >/dev/null 2>&1 && echo 1)
@@ -209,7 +211,7 @@ else
 	@echo "allocbench: no 32-bit measuring program (run --abi 32): $(CC) -m32 cannot link; apt-get install gcc-multilib libc6-dev-i386" >&2
 endif
 
-$(B)/allocbench-child32: $(CHILD32_OBJ) src/heap_interpose.sym $(B)/build-flags
+$(B)/allocbench-child32: $(CHILD32_OBJ) src/platform/heap_interpose.sym $(B)/build-flags
 	$(QUIET_LINK)$(CC) $(CHILD32_LDFLAGS) -o $@ $(CHILD32_OBJ) -lm
 
 $(B)/m32/src/%.o: src/%.c $(B)/build-flags
@@ -218,20 +220,20 @@ $(B)/m32/src/%.o: src/%.c $(B)/build-flags
 
 -include $(CHILD32_OBJ:.o=.d)
 
-$(B)/allocbench: $(BIN_OBJ) src/heap_interpose.sym $(B)/build-flags
+$(B)/allocbench: $(BIN_OBJ) src/platform/heap_interpose.sym $(B)/build-flags
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(BIN_LDFLAGS) -o $@ $(BIN_OBJ) $(LIBS)
 
 # The recording library, preloaded into the program `allocbench record`
 # runs: never built with sanitizers (it is the program's malloc), only the
 # names it interposes exported. The binary looks for it in its build folder
-# and in LIBDIR (src/record/record.h).
+# and in LIBDIR (src/trace/record.h).
 RECORD_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread -fPIC -fvisibility=hidden -Isrc $(WARNINGS) $(CFLAGS) \
 	$(if $(filter 1,$(DEVELOPER)),-Werror)
-$(RECORD_LIB): $(RECORD_SRC) src/record/recorder.h src/record/record.h src/record/trace_format.h $(B)/build-flags
+$(RECORD_LIB): $(RECORD_SRC) src/trace/recorder.h src/trace/record.h src/trace/trace_format.h $(B)/build-flags
 	@mkdir -p $(@D)
 	$(QUIET_LINK)$(CC) $(RECORD_CFLAGS) -shared $(LDFLAGS) -o $@ $(RECORD_SRC) -ldl
 
-$(B)/src/record/cmd_record.o: ALL_CFLAGS += -DALLOCBENCH_BUILDDIR='"$(CURDIR)/$(B)"' -DALLOCBENCH_LIBDIR='"$(LIBDIR)"'
+$(B)/src/cmd/cmd_record.o: ALL_CFLAGS += -DALLOCBENCH_BUILDDIR='"$(CURDIR)/$(B)"' -DALLOCBENCH_LIBDIR='"$(LIBDIR)"'
 
 # The tests' own preloads and programs for record (tests/record/).
 RECORD_TEST = $(B)/tests/record/libcount.so $(B)/tests/record/threads $(B)/tests/record/tracehead
@@ -241,7 +243,7 @@ $(B)/tests/record/libcount.so: tests/record/count.c $(B)/build-flags
 $(B)/tests/record/threads: tests/record/threads.c $(B)/build-flags
 	@mkdir -p $(@D)
 	$(QUIET_LINK)$(CC) -std=c11 -D_GNU_SOURCE -pthread $(WARNINGS) $(CFLAGS) -o $@ $<
-$(B)/tests/record/tracehead: tests/record/tracehead.c src/record/trace_format.h $(B)/build-flags
+$(B)/tests/record/tracehead: tests/record/tracehead.c src/trace/trace_format.h $(B)/build-flags
 	@mkdir -p $(@D)
 	$(QUIET_LINK)$(CC) -std=c11 -D_GNU_SOURCE -Isrc $(WARNINGS) $(CFLAGS) -o $@ $<
 
@@ -256,36 +258,36 @@ $(FILESHIM): tests/tools/fileshim.c $(B)/build-flags
 # fill with the project's pool and arena, never under a sanitizer (its
 # malloc must be the one allocbench measures); 32-bit too where the 32-bit
 # measuring program is built.
-EXACT_SRC = tests/exact/plain.c src/child/pool.c src/child/arena.c src/probe.c src/util.c
+EXACT_SRC = tests/exact/plain.c src/measure/pool.c src/measure/arena.c src/platform/probe.c src/platform/util.c
 EXACT_TEST = $(B)/tests/exact/plain $(if $(CHILD32_BIN),$(B)/tests/exact/plain32)
 $(B)/tests/exact/plain: $(EXACT_SRC) $(B)/build-flags
 	@mkdir -p $(@D)
-	$(QUIET_LINK)$(CC) -std=c11 -D_GNU_SOURCE -Isrc -Isrc/child $(WARNINGS) $(CFLAGS) -o $@ $(EXACT_SRC)
+	$(QUIET_LINK)$(CC) -std=c11 -D_GNU_SOURCE -Isrc $(WARNINGS) $(CFLAGS) -o $@ $(EXACT_SRC)
 $(B)/tests/exact/plain32: $(EXACT_SRC) $(B)/build-flags
 	@mkdir -p $(@D)
-	$(QUIET_LINK)$(CC) -m32 -std=c11 -D_GNU_SOURCE -Isrc -Isrc/child $(WARNINGS) $(CFLAGS) -o $@ $(EXACT_SRC)
+	$(QUIET_LINK)$(CC) -m32 -std=c11 -D_GNU_SOURCE -Isrc $(WARNINGS) $(CFLAGS) -o $@ $(EXACT_SRC)
 
 # The measured allocator's first calls from threads, in a program built as
-# the binary is (src/heap_interpose.c): never under a sanitizer.
+# the binary is (src/platform/heap_interpose.c): never under a sanitizer.
 ifeq ($(SANITIZE),)
 HEAP_TEST = $(B)/tests/heap/threads
 endif
-$(B)/tests/heap/threads: tests/heap/threads.c src/heap.c src/heap.h src/heap_interpose.c \
-		src/heap_interpose.sym $(B)/build-flags
+$(B)/tests/heap/threads: tests/heap/threads.c src/platform/heap.c src/platform/heap.h src/platform/heap_interpose.c \
+		src/platform/heap_interpose.sym $(B)/build-flags
 	@mkdir -p $(@D)
-	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -Isrc $(ALL_LDFLAGS) -Wl,--dynamic-list=src/heap_interpose.sym \
-		-o $@ tests/heap/threads.c src/heap.c src/heap_interpose.c -ldl
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) -Isrc $(ALL_LDFLAGS) -Wl,--dynamic-list=src/platform/heap_interpose.sym \
+		-o $@ tests/heap/threads.c src/platform/heap.c src/platform/heap_interpose.c -ldl
 
 $(B)/src/%.o: src/%.c $(B)/build-flags $(B)/config.mk
 	@mkdir -p $(@D)
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(DEPS_CFLAGS) -MMD -MP -c -o $@ $<
 
-# The build's own command line, for the reports (src/build_info.c): a header
+# The build's own command line, for the reports (src/platform/build_info.c): a header
 # written from build-flags, so that it changes when the flags do.
 $(B)/build_flags.h: $(B)/build-flags
 	$(QUIET_GEN)sed 's/  */ /g; s/ $$//; s/[\\"]/\\&/g; s/.*/#define ALLOCBENCH_BUILD_FLAGS "&"/' $< >$@.tmp && mv $@.tmp $@
-$(B)/src/build_info.o: $(B)/build_flags.h
-$(B)/src/build_info.o: ALL_CFLAGS += -I$(B)
+$(B)/src/platform/build_info.o: $(B)/build_flags.h
+$(B)/src/platform/build_info.o: ALL_CFLAGS += -I$(B)
 
 -include $(BIN_OBJ:.o=.d)
 
@@ -378,7 +380,7 @@ FUZZ_CC ?= $(shell command -v clang-14 || command -v clang)
 FUZZ_SECONDS ?= 60
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread -Isrc -g -O1 -fno-omit-frame-pointer $(PAPI_DEFINE) $(DEPS_CFLAGS)
-FUZZ_OBJ = $(patsubst src/%.c,build/fuzz/%.o,$(filter-out src/main.c,$(SRC)))
+FUZZ_OBJ = $(patsubst src/%.c,build/fuzz/%.o,$(filter-out src/cmd/main.c,$(SRC)))
 
 .SECONDARY: $(FUZZ_OBJ)
 build/fuzz/%.o: src/%.c $(B)/config.mk

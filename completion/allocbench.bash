@@ -13,13 +13,13 @@
 # where bash-completion loads it on first use; without that package, source
 # it from ~/.bashrc.
 #
-# The option lists are allocbench's getopt_long tables (src/cli.c,
-# src/cmd_compare.c, src/cmd_plot.c, src/cmd_counters.c);
+# The option lists are allocbench's getopt_long tables (src/cmd/cli.c,
+# src/cmd/cmd_compare.c, src/cmd/cmd_plot.c, src/cmd/cmd_counters.c);
 # tests/cli/t0950-completion.sh fails when they and each command's --help
 # disagree.
 
 # The third-party allocators as --backend names them, with their sonames
-# (src/allocator.c).
+# (src/measure/allocator.c).
 _allocbench_third_party=(
 	"jemalloc:libjemalloc.so.2"
 	"mimalloc:libmimalloc.so.2"
@@ -27,7 +27,7 @@ _allocbench_third_party=(
 )
 
 # _allocbench_installed: prints the third-party allocators whose library is
-# installed, looked up as allocbench looks them up (src/preload.c): in
+# installed, looked up as allocbench looks them up (src/model/preload.c): in
 # $ALLOCBENCH_LIBRARY_PATH's directories when it is set, otherwise in the
 # dynamic linker's cache and the usual directories. The file's existence is
 # enough here; allocbench itself also checks it is a shared library for this
@@ -145,7 +145,7 @@ _allocbench() {
 	fi
 
 	# The command is the first argument when it names one; otherwise run
-	# (src/main.c).
+	# (src/cmd/main.c).
 	case ${COMP_WORDS[1]-} in
 	run | compare | plot | show | counters | backends | record | report)
 		((cword > 1)) && cmd=${COMP_WORDS[1]}

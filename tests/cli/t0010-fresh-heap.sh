@@ -1,7 +1,7 @@
 #!/bin/sh
 # The measured allocator is found as a fresh program finds it: whatever the
 # measuring process does for itself (PAPI's set-up, reading /proc, stdio) is
-# served by its private heap (src/heap.h), so a row measured with counters
+# served by its private heap (src/platform/heap.h), so a row measured with counters
 # equals the row measured with --counters none, at every size across glibc's
 # mmap threshold (128 KiB), for every backend, built in or preloaded.
 . "$(dirname "$0")/lib.sh"

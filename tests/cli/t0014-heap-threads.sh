@@ -1,5 +1,5 @@
 #!/bin/sh
-# The measured allocator's first calls from threads (src/heap.c): a
+# The measured allocator's first calls from threads (src/platform/heap.c): a
 # measuring process's main thread never calls glibc's malloc (its own calls
 # go to the private zone), so heap_measured() sets glibc's malloc up in the
 # main thread before any thread calls it. glibc 2.34 to 2.41 do that set-up
@@ -7,7 +7,7 @@
 # several threads made the first calls at once (the replay's per-thread
 # mode), two could take the main arena with its one attached-thread count,
 # and the second to exit aborted on "a->attached_threads > 0".
-# tests/heap/threads.c is built from src/heap.c and src/heap_interpose.c
+# tests/heap/threads.c is built from src/platform/heap.c and src/platform/heap_interpose.c
 # as the binary is; never under a sanitizer, which must own malloc.
 . "$(dirname "$0")/lib.sh"
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# PAPI is loaded, not linked (src/papi_binding.h): a measuring process that
+# PAPI is loaded, not linked (src/platform/papi_binding.h): a measuring process that
 # counts nothing never loads it; one that counts loads it, and allocbench's
 # own events count exactly; where PAPI's libraries cannot be loaded, every
 # event says so, naming the library, and the run still measures.

@@ -4,8 +4,8 @@
 
 cc=${CC:-cc}
 if ! $cc -std=c11 -D_GNU_SOURCE -pthread -g -O1 -fsanitize=thread -I"$top/src" \
-	-o "$tmp/pool_tsan" "$top/tests/unit/test_pool_threads.c" "$top/src/child/pool.c" \
-	"$top/src/probe.c" "$top/src/util.c" 2>"$tmp/cc.err"; then
+	-o "$tmp/pool_tsan" "$top/tests/unit/test_pool_threads.c" "$top/src/measure/pool.c" \
+	"$top/src/platform/probe.c" "$top/src/platform/util.c" 2>"$tmp/cc.err"; then
 	skip "pool cross-thread free under ThreadSanitizer" "cannot build with -fsanitize=thread"
 	test_done
 	exit 0

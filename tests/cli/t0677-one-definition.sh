@@ -1,11 +1,11 @@
 #!/bin/sh
 # Issue 26: each figure is defined once. Its JSON name appears as a string
-# in src/figure.c and nowhere else in src/: compare, plot and the replay
+# in src/model/figure.c and nowhere else in src/: compare, plot and the replay
 # bars read the figure table too.
 . "$(dirname "$0")/lib.sh"
 
 src=$top/src
-names=$(sed -n 's/^[[:space:]]*\.name = "\([a-z0-9_]*\)".*/\1/p' "$src/figure.c")
+names=$(sed -n 's/^[[:space:]]*\.name = "\([a-z0-9_]*\)".*/\1/p' "$src/model/figure.c")
 check "figure.c defines the figures" [ "$(echo "$names" | wc -l)" -ge 20 ]
 for n in $names; do
 	where=$(grep -rl --include='*.c' --include='*.h' "\"$n\"" "$src" |

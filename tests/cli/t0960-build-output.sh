@@ -1,5 +1,5 @@
 #!/bin/sh
-# The build's output: one short line per step ("   CC src/util.o") as git
+# The build's output: one short line per step ("   CC src/platform/util.o") as git
 # and Linux print, the whole compiler command with V=1.
 . "$(dirname "$0")/lib.sh"
 
@@ -13,13 +13,13 @@ build() {
 	(cd "$top" && env -u MAKEFLAGS -u MAKELEVEL make "$@" 2>&1)
 }
 if test_have_prereq MAKE; then
-	build BUILD="$tmp/q" "$tmp/q/src/util.o" >"$tmp/quiet"
-	check "the quiet build says CC and the object" [ "$(cat "$tmp/quiet")" = "   CC src/util.o" ]
-	check "the quiet build made the object" [ -s "$tmp/q/src/util.o" ]
-	build BUILD="$tmp/v" V=1 "$tmp/v/src/util.o" >"$tmp/verbose"
-	check "V=1 prints the whole compiler command" grep -q -- "-std=c11 .* -c -o $tmp/v/src/util.o src/util.c" "$tmp/verbose"
+	build BUILD="$tmp/q" "$tmp/q/src/platform/util.o" >"$tmp/quiet"
+	check "the quiet build says CC and the object" [ "$(cat "$tmp/quiet")" = "   CC src/platform/util.o" ]
+	check "the quiet build made the object" [ -s "$tmp/q/src/platform/util.o" ]
+	build BUILD="$tmp/v" V=1 "$tmp/v/src/platform/util.o" >"$tmp/verbose"
+	check "V=1 prints the whole compiler command" grep -q -- "-std=c11 .* -c -o $tmp/v/src/platform/util.o src/platform/util.c" "$tmp/verbose"
 	check "V=1 prints no short line" sh -c "! grep -q '^   CC' '$tmp/verbose'"
-	build BUILD="$tmp/q" "$tmp/q/build_flags.h" "$tmp/q/src/build_info.o" >"$tmp/gen"
+	build BUILD="$tmp/q" "$tmp/q/build_flags.h" "$tmp/q/src/platform/build_info.o" >"$tmp/gen"
 	check "the quiet build says GEN for a generated header" grep -qx '   GEN build_flags.h' "$tmp/gen"
 	check "no quiet line is longer than 80 columns" [ "$(awk 'length > 80' "$tmp/quiet" "$tmp/gen" | wc -l)" -eq 0 ]
 else

@@ -18,14 +18,23 @@ long_funcs=$(for f in $(find src -name '*.c'); do
 done)
 check "no function is longer than 100 lines${long_funcs:+: $long_funcs}" test -z "$long_funcs"
 
+# src/ holds the six layers (README.md, Architecture) and nothing else: no
+# source file at its top level, no other folder.
+folders=$(find src -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort | tr '\n' ' ')
+check "src/ holds the six layers ($folders)" [ "$folders" = "cmd measure model platform report trace " ]
+loose=$(find src -mindepth 1 -maxdepth 1 -type f | tr '\n' ' ')
+check "no file at src/'s top level${loose:+ ($loose)}" test -z "$loose"
+deep=$(find src -mindepth 2 -type d | tr '\n' ' ')
+check "a layer has no folders of its own${deep:+ ($deep)}" test -z "$deep"
+
 readme=$(wc -l <README.md)
 check "the README is at most 300 lines ($readme)" test "$readme" -le 300
 
 # cJSON only where a JSON document is written or read: the writers of the
 # reports (run, compare, report, backends) and their shared output, and the
 # reader. A figure, a verdict or a check computes nothing in cJSON's terms.
-json_files='src/json_out.c src/report_json.c src/report_counters.c src/report_compare.c
-src/backends_list.c src/record/cmd_report.c src/results.c src/report_load.c'
+json_files='src/report/json_out.c src/report/report_json.c src/report/report_counters.c src/report/report_compare.c
+src/model/backends_list.c src/cmd/cmd_report.c src/report/results.c src/report/report_load.c'
 for f in $(grep -rl 'cjson/cJSON\.h' src | sort); do
 	case " $(echo $json_files) " in
 	*" $f "*) ok "$f includes cJSON: it writes or reads a JSON document" ;;
@@ -36,6 +45,6 @@ done
 # A saved report is parsed in one place: results.c (report_load.c builds a
 # run's report from what results.c read).
 parsers=$(grep -rl 'cJSON_Parse' src | tr '\n' ' ')
-check "a JSON document is parsed in src/results.c alone ($parsers)" [ "$parsers" = "src/results.c " ]
+check "a JSON document is parsed in src/report/results.c alone ($parsers)" [ "$parsers" = "src/report/results.c " ]
 
 test_done

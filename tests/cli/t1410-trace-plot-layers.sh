@@ -1,13 +1,14 @@
 #!/bin/sh
 # The trace and plotting layers within the size rules of issue 26 (no
 # function longer than 100 lines, no source file longer than 800), and one
-# palette and one XML escaping (src/svg.c) for every chart: the replay bars
+# palette and one XML escaping (src/report/svg.c) for every chart: the replay bars
 # draw in the size charts' colours and escape as they do.
 . "$(dirname "$0")/lib.sh"
 
 cd "$top" || exit 2
-files=$(ls src/record/*.c src/record/*.h src/svg.c src/svg.h src/plot_svg*.c src/plot_svg*.h \
-	src/child/child.c)
+files=$(ls src/trace/*.c src/trace/*.h src/cmd/cmd_record.c src/cmd/cmd_report.c src/report/plot_bars.c \
+	src/report/plot_bars.h src/report/svg.c src/report/svg.h src/report/plot_svg*.c src/report/plot_svg*.h \
+	src/measure/child.c)
 
 long=$(for f in $files; do
 	n=$(wc -l <"$f")
@@ -23,10 +24,10 @@ done)
 check "no function of the trace and plot layers is longer than 100 lines" test -z "$longf"
 [ -z "$longf" ] || echo "#   $longf"
 
-check "one palette: only src/svg.c spells a chart colour as a string" \
-	test "$(grep -rlE '"#[0-9a-fA-F]{6}"' src)" = src/svg.c
-check "one XML escaping: only src/svg.c writes an entity for '<'" \
-	test "$(grep -rl '&lt;' src)" = src/svg.c
+check "one palette: only src/report/svg.c spells a chart colour as a string" \
+	test "$(grep -rlE '"#[0-9a-fA-F]{6}"' src)" = src/report/svg.c
+check "one XML escaping: only src/report/svg.c writes an entity for '<'" \
+	test "$(grep -rl '&lt;' src)" = src/report/svg.c
 
 # A replay report drawn as bars: its colours are the palette's, its labels escaped.
 THREADS=$ABBUILD/tests/record/threads
@@ -36,7 +37,7 @@ THREADS=$ABBUILD/tests/record/threads
 check "a replay report to draw" test -s "$tmp/r.json"
 run_ab plot "$tmp/r.json" "$tmp/r.json" --label 'one <&>' --label "two'\"" -o "$tmp/bars.svg"
 check "plot draws the replay bars" test "$rc" -eq 0
-palette=$(sed -n '/svg_colours\[SVG_COLOURS\] = {/,/};/p' src/svg.c | grep -oE '#[0-9a-fA-F]{6}' | sort -u)
+palette=$(sed -n '/svg_colours\[SVG_COLOURS\] = {/,/};/p' src/report/svg.c | grep -oE '#[0-9a-fA-F]{6}' | sort -u)
 fills=$(grep -oE '<rect [^>]*fill="#[0-9a-fA-F]{6}"' "$tmp/bars.svg" | grep -oE '#[0-9a-fA-F]{6}' | sort -u)
 others=$(printf '%s\n' "$fills" | grep -vxF "$palette")
 check "the bars are drawn in the palette's colours" test -n "$fills" -a -z "$others"

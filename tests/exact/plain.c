@@ -15,12 +15,12 @@
  * read with open and read, not stdio): the measured allocator is as a fresh
  * program finds it, its own set-up (glibc's tcache, the heap's first page)
  * paid inside the window, as allocbench measures it. pool and arena are the
- * project's own sources (src/child/pool.c, arena.c), set up as allocbench's
+ * project's own sources (src/measure/pool.c, arena.c), set up as allocbench's
  * fill sets them up: natural alignment, pool blocks of 1 MiB, an arena of
  * COUNT strides plus one alignment.
  */
-#include "child/arena.h"
-#include "child/pool.h"
+#include "measure/arena.h"
+#include "measure/pool.h"
 
 #include <fcntl.h>
 #include <stdio.h>

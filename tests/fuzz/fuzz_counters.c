@@ -3,7 +3,7 @@
  * --counters parser. A list it accepts must format (counters_list_format())
  * and parse back to the same events, as the parent passes it to a child.
  */
-#include "counters.h"
+#include "platform/counters.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * bounded integer (parse_unsigned); the rest is the text. Besides the
  * sanitizers, it checks each parser's contract and aborts when one breaks.
  */
-#include "parse.h"
+#include "platform/parse.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * of the JSON reports compare and plot consume. An accepted report is
  * walked the way they walk it: every row's strings and statistics.
  */
-#include "results.h"
+#include "report/results.h"
 
 #include <stdint.h>
 #include <stdio.h>

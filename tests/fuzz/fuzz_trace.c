@@ -9,7 +9,7 @@
  * that mutations get past the checksums to the checks of every field: a
  * record's size, alignment, realloc order, a thread index.
  */
-#include "record/trace.h"
+#include "trace/trace.h"
 
 #include <stdint.h>
 #include <stdio.h>

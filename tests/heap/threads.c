@@ -1,6 +1,6 @@
 /*
  * threads.c - the measured allocator's first calls from threads, in a
- * process built as the measuring one is (src/heap.c and src/heap_interpose.c:
+ * process built as the measuring one is (src/platform/heap.c and src/platform/heap_interpose.c:
  * the main thread's own calls go to the zone, never to glibc's malloc).
  *
  *   threads arena   the main thread resolves the measured functions, as a
@@ -18,7 +18,7 @@
  *
  * glibc only: the chunk header is glibc's.
  */
-#include "heap.h"
+#include "platform/heap.h"
 
 #include <pthread.h>
 #include <stdio.h>

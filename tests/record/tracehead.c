@@ -9,7 +9,7 @@
  * that does not match, or used too large), and size (the file's bytes).
  * Exits 0, or 2 when TRACE cannot be read or is no trace.
  */
-#include "record/trace_format.h"
+#include "trace/trace_format.h"
 
 #include <fcntl.h>
 #include <inttypes.h>

@@ -22,7 +22,7 @@
  *
  * Exit status 0, or 2 with a message.
  */
-#include "../../src/record/trace_format.h"
+#include "trace/trace_format.h"
 
 #include <stddef.h>
 #include <stdint.h>

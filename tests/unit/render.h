@@ -5,7 +5,7 @@
 #ifndef ALLOCBENCH_TEST_RENDER_H
 #define ALLOCBENCH_TEST_RENDER_H
 
-#include "report.h"
+#include "model/report.h"
 
 #include <stdio.h>
 #include <stdlib.h>

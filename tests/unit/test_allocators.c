@@ -3,14 +3,14 @@
  * --preload parsing), allocator.c (identifying glibc, usable sizes) and
  * breakdown.c (slack, metadata and their flags).
  */
-#include "child/allocator.h"
-#include "breakdown.h"
+#include "measure/allocator.h"
+#include "model/breakdown.h"
 #include "check.h"
-#include "preload.h"
-#include "run.h"
-#include "runner.h"
-#include "stats.h"
-#include "util.h"
+#include "model/preload.h"
+#include "model/run.h"
+#include "model/runner.h"
+#include "model/stats.h"
+#include "platform/util.h"
 
 #include <dlfcn.h>
 #include <gnu/libc-version.h>

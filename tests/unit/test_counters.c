@@ -3,15 +3,15 @@
  * events counted in this process through PAPI (or, built with PAPI=0,
  * reported as not built).
  */
-#include "child/arena.h"
+#include "measure/arena.h"
 #include "check.h"
-#include "counters.h"
-#include "child/pool.h"
+#include "platform/counters.h"
+#include "measure/pool.h"
 
 #include <string.h>
 
 #if defined(ALLOCBENCH_PAPI) && ALLOCBENCH_PAPI
-#include "papi_binding.h"
+#include "platform/papi_binding.h"
 
 #include <stdio.h>
 

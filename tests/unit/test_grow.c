@@ -4,7 +4,7 @@
  * would overflow refused with the array unchanged.
  */
 #include "check.h"
-#include "util.h"
+#include "platform/util.h"
 
 #include <stdint.h>
 #include <stdlib.h>

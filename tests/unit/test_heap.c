@@ -1,6 +1,6 @@
-/* test_heap.c - the private zone (src/heap.h) and the measured allocator's functions. */
+/* test_heap.c - the private zone (src/platform/heap.h) and the measured allocator's functions. */
 #include "check.h"
-#include "heap.h"
+#include "platform/heap.h"
 
 #include <pthread.h>
 #include <stdint.h>

@@ -5,7 +5,7 @@
  * computed independently (Python's math.erfc, formula in the comment).
  */
 #include "check.h"
-#include "stats.h"
+#include "model/stats.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * names near enough are offered, the nearest first.
  */
 #include "check.h"
-#include "util.h"
+#include "platform/util.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* Unit tests for parse.c: byte counts, size lists and ranges, alignment. */
 #include "check.h"
-#include "parse.h"
-#include "parse_options.h"
+#include "platform/parse.h"
+#include "cmd/parse_options.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,9 +1,9 @@
 /* Unit tests for plot.c and plot_svg.c: series, scales, gaps and refusals of
  * plot_build(), and what plot_svg_write() does with outside text. */
 #include "check.h"
-#include "plot.h"
-#include "plot_svg.h"
-#include "results.h"
+#include "report/plot.h"
+#include "report/plot_svg.h"
+#include "report/results.h"
 
 #include <stdint.h>
 #include <stdio.h>

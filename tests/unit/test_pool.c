@@ -1,7 +1,7 @@
 /* Unit tests for pool.c and arena.c: layout, free list, blocks, alignment. */
-#include "child/arena.h"
+#include "measure/arena.h"
 #include "check.h"
-#include "child/pool.h"
+#include "measure/pool.h"
 
 #include <stdint.h>
 #include <unistd.h>

@@ -4,7 +4,7 @@
  * block. Run it under -fsanitize=thread as well (tests/cli/t0401-tsan.sh).
  */
 #include "check.h"
-#include "child/pool.h"
+#include "measure/pool.h"
 
 #include <pthread.h>
 #include <stdint.h>

@@ -3,7 +3,7 @@
  * container without /proc), and read MemAvailable as the kernel writes it.
  */
 #include "check.h"
-#include "probe.h"
+#include "platform/probe.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -4,11 +4,11 @@
  * commas, quotes and a line break, the escaping of '|' in a Markdown table
  * cell, and a text report within 80 columns on a host whose names are long.
  */
-#include "child/backend.h"
+#include "measure/backend.h"
 #include "check.h"
 #include "render.h"
-#include "report.h"
-#include "run.h"
+#include "model/report.h"
+#include "model/run.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * writes, naming it.
  */
 #include "check.h"
-#include "child/request.h"
+#include "measure/request.h"
 
 #include <string.h>
 

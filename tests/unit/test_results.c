@@ -1,6 +1,6 @@
 /* Unit tests for results.c: reading reports back, and refusing what is not one. */
 #include "check.h"
-#include "results.h"
+#include "report/results.h"
 
 #include <stdio.h>
 #include <stdlib.h>

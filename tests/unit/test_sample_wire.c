@@ -5,8 +5,8 @@
  * refuses a result of another protocol or length.
  */
 #include "check.h"
-#include "child/sample_wire.h"
-#include "child/request.h"
+#include "measure/sample_wire.h"
+#include "measure/request.h"
 
 #include <stdint.h>
 #include <stdlib.h>

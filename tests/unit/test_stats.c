@@ -1,6 +1,6 @@
 /* Unit tests for stats.c. */
 #include "check.h"
-#include "stats.h"
+#include "model/stats.h"
 
 #include <math.h>
 

@@ -4,8 +4,8 @@
  * U+FFFD, tab and newline a space, valid UTF-8 passes.
  */
 #include "check.h"
-#include "json_out.h"
-#include "util.h"
+#include "report/json_out.h"
+#include "platform/util.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>

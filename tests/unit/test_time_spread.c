@@ -3,13 +3,13 @@
  * whose runs' max/min exceeds REPORT_TIME_SPREAD reads "40.0~" and the
  * footer explains '~'; a steady time, or one of nothing, reads plain.
  */
-#include "child/backend.h"
+#include "measure/backend.h"
 #include "check.h"
 #include "render.h"
-#include "report.h"
-#include "report_columns.h"
-#include "run.h"
-#include "stats.h"
+#include "model/report.h"
+#include "report/report_columns.h"
+#include "model/run.h"
+#include "model/stats.h"
 
 #include <stdio.h>
 #include <stdlib.h>

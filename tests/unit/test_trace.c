@@ -1,5 +1,5 @@
 /*
- * test_trace.c - the trace reader (src/record/trace.c) on traces this test
+ * test_trace.c - the trace reader (src/trace/trace.c) on traces this test
  * writes itself from the documented format (allocbench(1), TRACE FORMAT),
  * with an encoder of its own: calls in two threads in an interleaved
  * order, a realloc whose old address another thread gets before the
@@ -8,7 +8,7 @@
  * states, and files that are not traces.
  */
 #include "check.h"
-#include "record/trace.h"
+#include "trace/trace.h"
 
 #include <stdint.h>
 #include <stdio.h>

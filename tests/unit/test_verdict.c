@@ -5,11 +5,11 @@
  * (and a preloaded allocator under the name malloc not taken for it), and
  * pool, pool-locked and arena marked as needing code changes.
  */
-#include "child/backend.h"
+#include "measure/backend.h"
 #include "check.h"
-#include "report.h"
-#include "run.h"
-#include "verdict.h"
+#include "model/report.h"
+#include "model/run.h"
+#include "model/verdict.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,9 +5,9 @@
  * unweighted sequence, and an unweighted mix keeps the checksum it always had.
  */
 #include "check.h"
-#include "child/measure.h"
-#include "child/request.h"
-#include "child/workloads.h"
+#include "measure/measure.h"
+#include "measure/request.h"
+#include "measure/workloads.h"
 
 #include <stdlib.h>
 #include <string.h>

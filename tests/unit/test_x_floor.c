@@ -3,12 +3,12 @@
  * run of the same repetition (measured next to it), and the text's '?' on a
  * ratio whose runs lie on both sides of 1, with the line that explains it.
  */
-#include "child/backend.h"
+#include "measure/backend.h"
 #include "check.h"
 #include "render.h"
-#include "report.h"
-#include "run.h"
-#include "stats.h"
+#include "model/report.h"
+#include "model/run.h"
+#include "model/stats.h"
 
 #include <stdio.h>
 #include <stdlib.h>

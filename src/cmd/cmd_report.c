@@ -1,0 +1,310 @@
+/*
+ * cmd_report.c - `allocbench report TRACE`: a recorded program's
+ * allocations as a profile (trace.h): calls by kind, sizes, the peak of
+ * live bytes and chunks, lifetimes, threads and cross-thread frees, as text
+ * or JSON. Exit status: 0, 1 when the report cannot be written, 2 bad
+ * usage or an unreadable, truncated or damaged trace. Like the other cmd_*.c files, it may exit.
+ */
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "report/json_out.h"
+#include "platform/output.h"
+#include "cmd/parse_options.h"
+#include "trace/trace.h"
+#include "platform/util.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int (*trace_write_fn)(FILE *out, const char *path, const struct trace *t,
+			      const struct trace_stats *st);
+
+struct trace_writer {
+	const char *name;
+	trace_write_fn write;
+};
+
+/* The upper bound of size bucket B, in bytes. */
+static uint64_t bucket_max(unsigned b)
+{
+	return b ? (uint64_t)1 << (b - 1) : 0;
+}
+
+static const uint64_t lifetime_max_calls[TRACE_LIFETIME_BUCKETS] = {
+	10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000, 0,
+};
+
+static double percent(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0;
+}
+
+/* Why calls were not recorded (header.lost_why), in words; BUF holds an errno's. */
+static const char *lost_reason(const struct trace_header *h, char *buf, size_t size)
+{
+	switch (h->lost_why) {
+	case TRACE_LOST_FULL:
+		return "the trace reached its largest size";
+	case TRACE_LOST_WRITE:
+		snprintf(buf, size, "the file could not be written: %s",
+			 h->lost_errno > 0 ? strerror(h->lost_errno) : "error unknown");
+		return buf;
+	case TRACE_LOST_NESTED:
+		return "signal handlers nested deeper than the recorder's queue";
+	default:
+		return h->version < 2 ? "the trace could not grow, or signal handlers nested too "
+			"deep: a version 1 trace does not say which" : "reason not recorded";
+	}
+}
+
+static int write_text(FILE *out, const char *path, const struct trace *t, const struct trace_stats *st)
+{
+	char bytes[64], reason[160];
+	uint64_t allocs = 0;
+
+	fprintf(out, "trace %s: pid %" PRIu32 ", %s, %s\n", path, t->header.pid,
+		t->header.command[0] ? t->header.command : "(program unknown)",
+		trace_state_name(t->header.state));
+	if (t->header.state == TRACE_STATE_WRITING)
+		fprintf(out, "  cut short: the process ended without exit, exec or _exit (killed or "
+			"crashed); read up to its last complete record\n");
+	if (t->unsealed_chunks)
+		fprintf(out, "  %" PRIu64 " chunks not sealed (the recorder's window when it stopped)\n",
+			t->unsealed_chunks);
+	if (t->header.lost)
+		fprintf(out, "  incomplete: %" PRIu64 " calls not recorded (%s)\n", t->header.lost,
+			lost_reason(&t->header, reason, sizeof(reason)));
+	fprintf(out, "  %" PRIu64 " calls in %" PRIu32 " threads, %" PRIu64 " bytes of trace "
+		"(%.2f bytes per call)\n", st->calls[0], st->nthreads, t->trace_bytes,
+		st->calls[0] ? (double)t->trace_bytes / (double)st->calls[0] : 0.0);
+	fputs("\ncalls\n", out);
+	for (unsigned k = 1; k < TRACE_KINDS; k++)
+		if (st->calls[k])
+			fprintf(out, "  %-15s %12" PRIu64 "  %5.1f%%\n", trace_kind_name(k), st->calls[k],
+				percent(st->calls[k], st->calls[0]));
+	fprintf(out, "  failed allocations %" PRIu64 ", free(NULL) %" PRIu64
+		", frees of chunks allocated before recording %" PRIu64 "\n",
+		st->failed, st->free_null, st->unknown_frees);
+	format_bytes(bytes, sizeof(bytes), st->peak_live_bytes);
+	fprintf(out, "\nlive\n  peak %" PRIu64 " bytes (%s) after call %" PRIu64 " of %" PRIu64
+		" (%.0f%% of the way)\n", st->peak_live_bytes, bytes, st->peak_at_call, st->calls[0],
+		percent(st->peak_at_call, st->calls[0]));
+	fprintf(out, "  peak %" PRIu64 " chunks; at the end %" PRIu64 " bytes in %" PRIu64
+		" chunks never freed\n", st->peak_live_chunks, st->live_bytes_end,
+		st->live_chunks_end);
+	for (unsigned b = 0; b < TRACE_SIZE_BUCKETS; b++)
+		allocs += st->size_buckets[b];
+	fprintf(out, "\nsizes (%" PRIu64 " allocating calls, %" PRIu64 " bytes asked for)\n",
+		allocs, st->requested_bytes);
+	for (unsigned b = 0; b < TRACE_SIZE_BUCKETS; b++) {
+		if (!st->size_buckets[b])
+			continue;
+		if (b <= 1)
+			fprintf(out, "  %12" PRIu64 " B     ", bucket_max(b));
+		else
+			fprintf(out, "  %5" PRIu64 "..%-5" PRIu64 " B", bucket_max(b - 1) + 1, bucket_max(b));
+		fprintf(out, " %12" PRIu64 "  %5.1f%%\n", st->size_buckets[b],
+			percent(st->size_buckets[b], allocs));
+	}
+	fputs("  most frequent:", out);
+	for (unsigned i = 0; i < st->ntop; i++)
+		fprintf(out, "%s %" PRIu64 " B x %" PRIu64, i ? "," : "", st->top_size[i],
+			st->top_count[i]);
+	fputc('\n', out);
+	fprintf(out, "\nlifetimes (calls between a chunk's allocation and its free; median %" PRIu64 ")\n",
+		st->median_lifetime_calls);
+	for (unsigned b = 0; b < TRACE_LIFETIME_BUCKETS; b++) {
+		if (!st->lifetimes[b])
+			continue;
+		if (lifetime_max_calls[b])
+			fprintf(out, "  up to %-12" PRIu64 " %12" PRIu64 "\n", lifetime_max_calls[b],
+				st->lifetimes[b]);
+		else
+			fprintf(out, "  longer             %12" PRIu64 "\n", st->lifetimes[b]);
+	}
+	fprintf(out, "  never freed        %12" PRIu64 "\n", st->live_chunks_end);
+	fprintf(out, "\nthreads (%" PRIu32 "; %" PRIu64 " frees from a thread other than the allocating one)\n",
+		st->nthreads, st->cross_thread_frees);
+	fprintf(out, "  %6s %12s %12s %12s %14s %12s\n", "thread", "calls", "allocations", "frees",
+		"bytes", "remote frees");
+	for (uint32_t i = 0; i < st->nthreads; i++)
+		fprintf(out, "  %6" PRIu32 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %14" PRIu64
+			" %12" PRIu64 "\n", i, st->threads[i].calls, st->threads[i].allocations,
+			st->threads[i].frees, st->threads[i].bytes, st->threads[i].remote_frees);
+	return ferror(out) ? -1 : 0;
+}
+
+static int write_json(FILE *out, const char *path, const struct trace *t, const struct trace_stats *st)
+{
+	cJSON *root = cJSON_CreateObject(), *o, *a, *item;
+	char reason[160];
+
+	if (!root)
+		return -1;
+	o = cJSON_AddObjectToObject(root, "trace");
+	cJSON_AddStringToObject(o, "path", path);
+	cJSON_AddNumberToObject(o, "format_version", t->header.version);
+	cJSON_AddNumberToObject(o, "pid", t->header.pid);
+	cJSON_AddStringToObject(o, "command", t->header.command);
+	cJSON_AddStringToObject(o, "state", trace_state_name(t->header.state));
+	cJSON_AddBoolToObject(o, "cut_short", t->header.state == TRACE_STATE_WRITING);
+	cJSON_AddNumberToObject(o, "lost_calls", (double)t->header.lost);
+	if (t->header.lost)
+		cJSON_AddStringToObject(o, "lost_why", lost_reason(&t->header, reason, sizeof(reason)));
+	else
+		cJSON_AddNullToObject(o, "lost_why");
+	cJSON_AddNumberToObject(o, "unsealed_chunks", (double)t->unsealed_chunks);
+	cJSON_AddNumberToObject(o, "bytes", (double)t->trace_bytes);
+	o = cJSON_AddObjectToObject(root, "calls");
+	for (unsigned k = 1; k < TRACE_KINDS; k++)
+		cJSON_AddNumberToObject(o, trace_kind_name(k), (double)st->calls[k]);
+	cJSON_AddNumberToObject(o, "total", (double)st->calls[0]);
+	cJSON_AddNumberToObject(root, "failed_allocations", (double)st->failed);
+	cJSON_AddNumberToObject(root, "free_null", (double)st->free_null);
+	cJSON_AddNumberToObject(root, "unknown_frees", (double)st->unknown_frees);
+	cJSON_AddNumberToObject(root, "requested_bytes", (double)st->requested_bytes);
+	cJSON_AddNumberToObject(root, "peak_live_bytes", (double)st->peak_live_bytes);
+	cJSON_AddNumberToObject(root, "peak_live_chunks", (double)st->peak_live_chunks);
+	cJSON_AddNumberToObject(root, "peak_at_call", (double)st->peak_at_call);
+	cJSON_AddNumberToObject(root, "live_bytes_end", (double)st->live_bytes_end);
+	cJSON_AddNumberToObject(root, "live_chunks_end", (double)st->live_chunks_end);
+	a = cJSON_AddArrayToObject(root, "size_histogram");
+	for (unsigned b = 0; b < TRACE_SIZE_BUCKETS; b++) {
+		if (!st->size_buckets[b])
+			continue;
+		item = cJSON_CreateObject();
+		cJSON_AddNumberToObject(item, "max_bytes", (double)bucket_max(b));
+		cJSON_AddNumberToObject(item, "count", (double)st->size_buckets[b]);
+		cJSON_AddItemToArray(a, item);
+	}
+	a = cJSON_AddArrayToObject(root, "top_sizes");
+	for (unsigned i = 0; i < st->ntop; i++) {
+		item = cJSON_CreateObject();
+		cJSON_AddNumberToObject(item, "bytes", (double)st->top_size[i]);
+		cJSON_AddNumberToObject(item, "count", (double)st->top_count[i]);
+		cJSON_AddItemToArray(a, item);
+	}
+	a = cJSON_AddArrayToObject(root, "lifetimes");
+	for (unsigned b = 0; b < TRACE_LIFETIME_BUCKETS; b++) {
+		item = cJSON_CreateObject();
+		if (lifetime_max_calls[b])
+			cJSON_AddNumberToObject(item, "max_calls", (double)lifetime_max_calls[b]);
+		else
+			cJSON_AddNullToObject(item, "max_calls");
+		cJSON_AddNumberToObject(item, "count", (double)st->lifetimes[b]);
+		cJSON_AddItemToArray(a, item);
+	}
+	cJSON_AddNumberToObject(root, "median_lifetime_calls", (double)st->median_lifetime_calls);
+	cJSON_AddNumberToObject(root, "cross_thread_frees", (double)st->cross_thread_frees);
+	a = cJSON_AddArrayToObject(root, "threads");
+	for (uint32_t i = 0; i < st->nthreads; i++) {
+		item = cJSON_CreateObject();
+		cJSON_AddNumberToObject(item, "index", i);
+		cJSON_AddNumberToObject(item, "calls", (double)st->threads[i].calls);
+		cJSON_AddNumberToObject(item, "allocations", (double)st->threads[i].allocations);
+		cJSON_AddNumberToObject(item, "frees", (double)st->threads[i].frees);
+		cJSON_AddNumberToObject(item, "bytes", (double)st->threads[i].bytes);
+		cJSON_AddNumberToObject(item, "remote_frees", (double)st->threads[i].remote_frees);
+		cJSON_AddItemToArray(a, item);
+	}
+	return json_write_document(out, root);
+}
+
+static const struct trace_writer writers[] = {
+	{ "text", write_text },
+	{ "json", write_json },
+	{ NULL, NULL },
+};
+
+/* What the report command's options fill: the context of its option table. */
+struct report_cmd {
+	const struct trace_writer *writer;  /* --format */
+	const char *output_path;            /* -o FILE, or NULL */
+};
+
+static int opt_format(const struct cli_option *o, const char *arg, void *ctx)
+{
+	(void)o;
+	((struct report_cmd *)ctx)->writer = CLI_FORMAT(writers, arg, " for report");
+	return 0;
+}
+
+static const struct cli_option report_options[] = {
+	{ OPT_CALLBACK('f', "format", "FORMAT", opt_format,
+		       "text (default) or json (data/allocbench.schema.json,\n"
+		       "\"trace_report\")") },
+	{ OPT_FILENAME('o', "output", "FILE", report_cmd, output_path,
+		       "write the report to FILE instead of standard output") },
+	CLI_OPT_HELP,
+	CLI_OPTIONS_END,
+};
+
+static void report_help(FILE *out)
+{
+	fputs(
+"usage: allocbench report TRACE [options]\n"
+"\n"
+"Reads a trace that allocbench record wrote and prints the program's\n"
+"allocations: calls by kind, a histogram of sizes (power-of-two buckets)\n"
+"and the most frequent exact sizes, the peak of live bytes and chunks and\n"
+"when it happened, how long chunks lived (in calls), the threads, and the\n"
+"frees made by a thread other than the allocating one. A trace cut short\n"
+"(the program was killed or crashed) is read up to its last complete record\n"
+"and said to be cut short; calls the recorder could not record are counted\n"
+"with the reason. A truncated or damaged trace is refused (exit 2), the\n"
+"message saying where.\n"
+"\n"
+"options:\n", out);
+	cli_help_options(out, report_options, 25);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_cmd cmd = { .writer = &writers[0] };
+	const struct trace_writer *writer;
+	const char *output_path;
+	struct cli_parser parser;
+	struct trace t;
+	struct trace_stats st;
+	struct output out;
+	char why[512];
+	int ret = 2;
+
+	cli_parser_init(&parser, report_options, report_help, "allocbench report --help", argc, argv);
+	parser.ctx = &cmd;
+	while (cli_next(&parser) != -1)
+		;
+	writer = cmd.writer;
+	output_path = cmd.output_path;
+	if (argc - optind != 1)
+		usage_die("report needs one trace (got %d; see allocbench report --help)", argc - optind);
+	if (output_refuse_input(output_path, (const char *const *)argv + optind, 1))
+		return 2;
+	if (trace_load(argv[optind], &t, why, sizeof(why))) {
+		error("%s", why);
+		return 2;
+	}
+	if (trace_analyze(argv[optind], &t, &st, NULL, why, sizeof(why))) {
+		error("%s", why);
+		trace_release(&t);
+		return 2;
+	}
+	if (output_open(&out, output_path))
+		goto done;
+	errno = 0;
+	if (writer->write(out.file, argv[optind], &t, &st)) {
+		error("cannot write the report to '%s': %s", output_path ? output_path : "standard output",
+		      strerror(errno ? errno : EIO));
+		output_abort(&out);
+		ret = 1;
+	} else {
+		ret = output_commit(&out) ? 1 : 0;
+	}
+done:
+	trace_stats_release(&st);
+	trace_release(&t);
+	return ret;
+}

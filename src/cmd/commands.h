@@ -1,0 +1,32 @@
+/*
+ * commands.h - the subcommands, one file each (cmd_*.c), dispatched from
+ * the table in main.c. Each takes its own argv (argv[0] is the command's
+ * name), parses its options and returns the process's exit status; like
+ * main.c, a command file may exit on bad usage (status 2) and after --help
+ * (status 0).
+ */
+#ifndef ALLOCBENCH_COMMANDS_H
+#define ALLOCBENCH_COMMANDS_H
+
+/*
+ * allocbench [run]: measures (cmd_run.c). 0 every measurement succeeded,
+ * 1 one failed or --baseline found a regression, 2 bad usage, 128+N after
+ * signal N.
+ */
+int cmd_run(int argc, char **argv);
+/* allocbench compare BASELINE CURRENT: 0 no regression, 1 regression, 2 unusable input. */
+int cmd_compare(int argc, char **argv);
+/* allocbench plot: reports to an SVG chart (cmd_plot.c). */
+int cmd_plot(int argc, char **argv);
+/* allocbench backends: every backend, whether it runs here, and why not (cmd_backends.c). */
+int cmd_backends(int argc, char **argv);
+/* allocbench show: the tables of saved JSON reports (cmd_show.c). */
+int cmd_show(int argc, char **argv);
+/* allocbench counters: which events this machine counts (cmd_counters.c). */
+int cmd_counters(int argc, char **argv);
+/* allocbench record COMMAND: runs it with the recording library (src/cmd/cmd_record.c). */
+int cmd_record(int argc, char **argv);
+/* allocbench report TRACE: a recorded program's allocations (src/cmd/cmd_report.c). */
+int cmd_report(int argc, char **argv);
+
+#endif

@@ -1,0 +1,404 @@
+/*
+ * replay.c - the replay workload: a recorded program's calls (trace/trace.h)
+ * run again in the measuring process, on malloc (or the preloaded
+ * allocator), the pools, or the arena (replay.h).
+ *
+ * The loop is a static inline template instantiated once per backend, as
+ * the other workloads' are: no indirect call per step. Chunks are slots
+ * (each allocation of the trace has its own), never the recorded addresses.
+ *
+ * What the pools and the arena do with a trace of many sizes (said in the
+ * report, README: Your program's allocations):
+ *   pool   one pool per 16-byte size class up to REPLAY_POOL_MAX_BYTES
+ *          (64 pools, made on first use, chunks aligned to 16); larger
+ *          requests, and requests for an alignment above 16, go to the C
+ *          library's malloc, as a program's own pools would hand them on.
+ *          realloc is a new chunk, a copy and a free.
+ *   arena  every request from one region, at its size's natural alignment
+ *          (or the one asked for); frees do nothing, realloc copies.
+ */
+#include "measure/allocator.h"
+#include "measure/backend.h"
+#include "platform/heap.h"
+#include "platform/parse.h"
+#include "measure/pool.h"
+#include "measure/arena.h"
+#include "measure/replay.h"
+#include "measure/workloads.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ malloc */
+
+static inline void *libc_replay_alloc(void *ctx, size_t size, size_t align, int zero)
+{
+	const struct heap_functions *h = ctx;
+	void *p = NULL;
+
+	if (align)
+		return h->posix_memalign(&p, align < sizeof(void *) ? sizeof(void *) : align, size) ?
+		       NULL : p;
+	return zero ? h->calloc(1, size) : h->malloc(size);
+}
+
+static inline void *libc_replay_resize(void *ctx, void *chunk, uint64_t meta, size_t size)
+{
+	(void)meta;
+	return ((const struct heap_functions *)ctx)->realloc(chunk, size);
+}
+
+static inline void libc_replay_release(void *ctx, void *chunk, uint64_t meta)
+{
+	(void)meta;
+	((const struct heap_functions *)ctx)->free(chunk);
+}
+
+/* One recorded thread's share of a per-thread replay. */
+struct replay_job {
+	const struct replay_plan *plan;
+	const struct replay_thread_steps *steps;
+	void *ctx;
+	void **live;
+	uint64_t *meta;
+	uint32_t *version;        /* per slot: the steps done on it */
+	struct threads_gate *gate;
+	enum touch_policy touch;
+	int failed;
+};
+
+/*
+ * A step on a chunk waits until the steps before it on that chunk (its
+ * allocation, a realloc, in whichever thread) are done: a free from another
+ * thread comes after the allocation, as recorded. Any wait ends: every
+ * step it waits for has a smaller place in the recorded order, and each
+ * thread runs its steps in that order.
+ */
+#define LIBC_STEP(TOUCH) \
+	REPLAY_STEP(op, TOUCH, libc_replay_alloc, libc_replay_resize, libc_replay_release)
+
+static void *replay_thread(void *arg)
+{
+	struct replay_job *job = arg;
+	const uintptr_t page = (uintptr_t)probe_page_size();
+	void *ctx = job->ctx, **live = job->live;
+	uint64_t *meta = job->meta;
+	int failed = 0;
+
+	if (!threads_gate_wait(job->gate))
+		return NULL;
+	for (size_t i = 0; i < job->steps->n && !failed; i++) {
+		const struct replay_op *op = &job->plan->ops[job->steps->steps[i]];
+
+		while (__atomic_load_n(&job->version[op->slot], __ATOMIC_ACQUIRE) != op->version)
+			sched_yield();
+		switch (job->touch) {
+		case TOUCH_NONE:  LIBC_STEP(TOUCH_NONE);  break;
+		case TOUCH_FIRST: LIBC_STEP(TOUCH_FIRST); break;
+		case TOUCH_PAGES: LIBC_STEP(TOUCH_PAGES); break;
+		default:          LIBC_STEP(TOUCH_FULL);  break;
+		}
+		__atomic_store_n(&job->version[op->slot], op->version + 1, __ATOMIC_RELEASE);
+	}
+	job->failed = failed;
+	return NULL;
+}
+
+/* The malloc backend's replay with each recorded thread in a thread of its own. */
+static int replay_malloc_threads(const struct measure_params *params, struct sample *sample,
+				 void *ctx)
+{
+	const struct replay_plan *plan = params->replay;
+	struct threads_gate gate = {
+		.lock = PTHREAD_MUTEX_INITIALIZER, .opened = PTHREAD_COND_INITIALIZER,
+	};
+	size_t nslots = plan->nslots ? plan->nslots : 1;
+	struct replay_thread_steps *steps;
+	struct replay_job *jobs;
+	pthread_t *tids;
+	uint64_t faults0, before = 0, after = 0, peak;
+	struct probe_time t0, t1;
+	void **live, **meta, **version;
+	uint32_t started = 0;
+	int failed = 0, fd, peak_reset;
+
+	if (replay_threads_split(plan, &steps))
+		return sample_fail(sample, "replay: out of memory splitting the steps by thread");
+	jobs = calloc(plan->nthreads + 1, sizeof(*jobs));
+	tids = calloc(plan->nthreads + 1, sizeof(*tids));
+	live = measure_map_pointers(nslots, sample);
+	meta = live ? measure_map_pointers(nslots, sample) : NULL;
+	version = meta ? measure_map_pointers(nslots / 2 + 1, sample) : NULL;
+	if (!jobs || !tids || !version) {
+		failed = -1;
+		goto out;
+	}
+	for (started = 0; started < plan->nthreads; started++) {
+		jobs[started] = (struct replay_job){
+			.plan = plan, .steps = &steps[started], .ctx = ctx, .live = live,
+			.meta = (uint64_t *)(void *)meta, .version = (uint32_t *)(void *)version,
+			.gate = &gate, .touch = params->touch,
+		};
+		if (pthread_create(&tids[started], NULL, replay_thread, &jobs[started]))
+			break;
+	}
+	if (started < plan->nthreads) {
+		pthread_mutex_lock(&gate.lock);
+		gate.abort = 1;
+		pthread_cond_broadcast(&gate.opened);
+		pthread_mutex_unlock(&gate.lock);
+		for (uint32_t t = 0; t < started; t++)
+			pthread_join(tids[t], NULL);
+		failed = sample_fail(sample, "cannot start thread %u of %u", started + 1, plan->nthreads);
+		goto out;
+	}
+	fd = probe_rss_open();
+	if (fd < 0 || probe_rss_total_read(fd, &before))
+		before = 0;
+	sample->rss_before_bytes = before;
+	peak_reset = probe_peak_reset();
+	faults0 = probe_minor_faults();
+	t0 = probe_now();
+	pthread_mutex_lock(&gate.lock);
+	gate.go = 1;
+	pthread_cond_broadcast(&gate.opened);
+	pthread_mutex_unlock(&gate.lock);
+	for (uint32_t t = 0; t < started; t++)
+		pthread_join(tids[t], NULL);
+	t1 = probe_now();
+	sample->alloc_faults = probe_minor_faults() - faults0;
+	if (fd >= 0) {
+		probe_rss_total_read(fd, &after);
+		close(fd);
+	}
+	sample->rss_after_bytes = after;
+	/* Without a peak to reset or read (an older kernel): the end, a lower bound. */
+	if (peak_reset || probe_meminfo_read("/proc/self/status", "VmHWM", &peak))
+		peak = after;
+	for (uint32_t t = 0; t < started; t++)
+		if (jobs[t].failed)
+			failed = sample_fail(sample, "thread %u: an allocation failed", t + 1);
+	for (size_t i = 0; i < nslots; i++)
+		if (live[i])
+			libc_replay_release(ctx, live[i], 0);
+	if (!failed) {
+		replay_sample_done(sample, plan, probe_elapsed_ns(t0, t1),
+				   peak > before ? peak - before : 0);
+		sample->threads = plan->nthreads;
+	}
+out:
+	if (version)
+		measure_unmap_pointers(version, nslots / 2 + 1);
+	if (meta)
+		measure_unmap_pointers(meta, nslots);
+	if (live)
+		measure_unmap_pointers(live, nslots);
+	free(jobs);
+	free(tids);
+	replay_threads_free(steps, plan->nthreads);
+	return failed ? -1 : 0;
+}
+
+int replay_run_malloc(const struct measure_params *params, struct sample *sample)
+{
+	void *heap = (void *)heap_measured();
+	int ret;
+
+	if (!heap)
+		return sample_fail(sample, "malloc: cannot find the allocator's functions");
+	if (params->replay_per_thread)
+		ret = replay_malloc_threads(params, sample, heap);
+	else
+		ret = measure_replay(params, sample, heap, libc_replay_alloc, libc_replay_resize,
+				     libc_replay_release);
+	/* Which allocator served malloc, and its version, for the report. */
+	if (!ret && !sample->allocator.name[0])
+		allocator_identify(&sample->allocator);
+	return ret;
+}
+
+/* ------------------------------------------------------------ pool */
+
+#define REPLAY_POOL_CLASSES (REPLAY_POOL_MAX_BYTES / 16)
+
+struct replay_pools {
+	struct pool pools[REPLAY_POOL_CLASSES + 1];  /* [c]: chunks of 16 * c bytes */
+	unsigned char ready[REPLAY_POOL_CLASSES + 1];
+	size_t block_bytes;
+	const struct heap_functions *heap;  /* what the pools hand on */
+	int failed;                         /* a pool could not be made */
+};
+
+/* The pool class of a chunk of META (size | REPLAY_META_ALIGNED), or 0 for the C library. */
+static inline unsigned pool_class(uint64_t meta)
+{
+	if (meta & REPLAY_META_ALIGNED || meta > REPLAY_POOL_MAX_BYTES)
+		return 0;
+	return meta ? (unsigned)((meta + 15) / 16) : 1;
+}
+
+static void *pool_class_slow(struct replay_pools *r, unsigned c)
+{
+	if (pool_init(&r->pools[c], (size_t)c * 16, 16, r->block_bytes)) {
+		r->failed = 1;
+		return NULL;
+	}
+	r->ready[c] = 1;
+	return pool_alloc(&r->pools[c]);
+}
+
+static inline void *pools_replay_alloc(void *ctx, size_t size, size_t align, int zero)
+{
+	struct replay_pools *r = ctx;
+	unsigned c = pool_class(size | (align > 16 ? REPLAY_META_ALIGNED : 0));
+	void *p;
+
+	if (!c) {
+		if (align)
+			return r->heap->posix_memalign(&p, align, size) ? NULL : p;
+		return zero ? r->heap->calloc(1, size) : r->heap->malloc(size);
+	}
+	p = __builtin_expect(r->ready[c], 1) ? pool_alloc(&r->pools[c]) : pool_class_slow(r, c);
+	if (p && zero)
+		memset(p, 0, size);
+	return p;
+}
+
+static inline void pools_replay_release(void *ctx, void *chunk, uint64_t meta)
+{
+	struct replay_pools *r = ctx;
+	unsigned c = pool_class(meta);
+
+	if (c)
+		pool_free(&r->pools[c], chunk);
+	else
+		r->heap->free(chunk);
+}
+
+static inline void *pools_replay_resize(void *ctx, void *chunk, uint64_t meta, size_t size)
+{
+	uint64_t old = meta & ~REPLAY_META_ALIGNED;
+	void *p = pools_replay_alloc(ctx, size, 0, 0);
+
+	if (p) {
+		memcpy(p, chunk, old < size ? old : size);
+		pools_replay_release(ctx, chunk, meta);
+	}
+	return p;
+}
+
+int replay_run_pool(const struct measure_params *params, struct sample *sample)
+{
+	static struct replay_pools r;
+	int ret;
+
+	if (params->replay_per_thread)
+		return sample_fail(sample, "pool: the replay's pools are one thread's; replay with "
+				   "--replay-threads global, or on malloc");
+	memset(&r, 0, sizeof(r));
+	r.block_bytes = params->pool_block_bytes;
+	r.heap = heap_measured();
+	if (!r.heap)
+		return sample_fail(sample, "pool: cannot find the C library's functions");
+	ret = measure_replay(params, sample, &r, pools_replay_alloc, pools_replay_resize,
+			     pools_replay_release);
+	if (r.failed && !ret)
+		ret = sample_fail(sample, "pool: a size class's pool could not be made");
+	for (unsigned c = 1; c <= REPLAY_POOL_CLASSES; c++) {
+		if (!r.ready[c])
+			continue;
+		sample->reserved_bytes += (uint64_t)r.pools[c].blocks * r.pools[c].block_bytes;
+		pool_release(&r.pools[c]);
+	}
+	return ret;
+}
+
+/* ------------------------------------------------------------ arena */
+
+static inline void *arena_replay_alloc(void *ctx, size_t size, size_t align, int zero)
+{
+	void *p = arena_alloc(ctx, size, align ? align : natural_alignment(size ? size : 1));
+
+	/* A fresh region is zero already: calloc's zeroing is free here. */
+	(void)zero;
+	return p;
+}
+
+static inline void *arena_replay_resize(void *ctx, void *chunk, uint64_t meta, size_t size)
+{
+	uint64_t old = meta & ~REPLAY_META_ALIGNED;
+	void *p = arena_alloc(ctx, size, natural_alignment(size ? size : 1));
+
+	if (p)
+		memcpy(p, chunk, old < size ? old : size);
+	return p;
+}
+
+static inline void arena_replay_release(void *ctx, void *chunk, uint64_t meta)
+{
+	(void)ctx;
+	(void)chunk;
+	(void)meta;
+}
+
+int replay_run_arena(const struct measure_params *params, struct sample *sample)
+{
+	const struct replay_plan *plan = params->replay;
+	struct arena arena;
+	uint64_t capacity;
+	int ret;
+
+	if (params->replay_per_thread)
+		return sample_fail(sample, "arena: one region, one thread; replay with "
+				   "--replay-threads global, or on malloc");
+	/* Nothing is reused: every allocation's bytes, each padded to its alignment. */
+	capacity = plan->alloc_bytes + plan->nallocs * (plan->max_align > 16 ? plan->max_align : 16) +
+		   4096;
+	if (capacity > SIZE_MAX || arena_init(&arena, (size_t)capacity))
+		return sample_fail(sample, "cannot map the arena's region of %llu bytes",
+				   (unsigned long long)capacity);
+	sample->reserved_bytes = arena.capacity_bytes;
+	ret = measure_replay(params, sample, &arena, arena_replay_alloc, arena_replay_resize,
+			     arena_replay_release);
+	arena_release(&arena);
+	return ret;
+}
+
+/* ------------------------------------------------------------ the steps by thread */
+
+int replay_threads_split(const struct replay_plan *plan, struct replay_thread_steps **out)
+{
+	struct replay_thread_steps *t = calloc(plan->nthreads ? plan->nthreads : 1, sizeof(*t));
+
+	*out = NULL;
+	if (!t)
+		return -1;
+	for (size_t k = 0; k < plan->nops; k++)
+		t[plan->ops[k].thread].n++;
+	for (uint32_t i = 0; i < plan->nthreads; i++) {
+		t[i].steps = malloc((t[i].n ? t[i].n : 1) * sizeof(*t[i].steps));
+		if (!t[i].steps) {
+			replay_threads_free(t, plan->nthreads);
+			return -1;
+		}
+		t[i].n = 0;
+	}
+	for (size_t k = 0; k < plan->nops; k++) {
+		struct replay_thread_steps *s = &t[plan->ops[k].thread];
+
+		s->steps[s->n++] = (uint32_t)k;
+	}
+	*out = t;
+	return 0;
+}
+
+void replay_threads_free(struct replay_thread_steps *t, uint32_t n)
+{
+	if (!t)
+		return;
+	for (uint32_t i = 0; i < n; i++)
+		free(t[i].steps);
+	free(t);
+}

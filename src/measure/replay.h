@@ -1,0 +1,145 @@
+/*
+ * replay.h - the replay workload's measured loop (replay.c): a trace's
+ * steps (trace/trace.h) in the recorded global order, in one thread, as a
+ * static inline template each backend instantiates with its own functions.
+ */
+#ifndef ALLOCBENCH_REPLAY_H
+#define ALLOCBENCH_REPLAY_H
+
+#include "measure/measure.h"
+#include "trace/trace.h"
+
+
+/* The pool backend's largest size class; larger requests go to malloc. */
+#define REPLAY_POOL_MAX_BYTES 1024
+
+/* A slot's meta: its size, with this bit when it was allocated at an alignment above 16. */
+#define REPLAY_META_ALIGNED ((uint64_t)1 << 63)
+
+/* The backends' replay: 0 with SAMPLE filled, or -1 with SAMPLE failed. */
+int replay_run_malloc(const struct measure_params *params, struct sample *sample);
+int replay_run_pool(const struct measure_params *params, struct sample *sample);
+int replay_run_arena(const struct measure_params *params, struct sample *sample);
+
+/* One recorded thread's steps: indexes into the plan's ops, in order. */
+struct replay_thread_steps {
+	uint32_t *steps;
+	size_t n;
+};
+
+/* Splits PLAN's steps by thread into *OUT (PLAN->nthreads entries). Returns 0, or -1. */
+int replay_threads_split(const struct replay_plan *plan, struct replay_thread_steps **out);
+void replay_threads_free(struct replay_thread_steps *t, uint32_t n);
+
+/* One step of the replay; sets FAILED and breaks out of the loop when an allocation fails. */
+#define REPLAY_STEP(op, TOUCH, alloc, resize, release)                                               \
+	do {                                                                   \
+		uint32_t slot_ = (op)->slot;                                   \
+		size_t size_ = (size_t)(op)->size;                             \
+		unsigned char *c_;                                             \
+		if ((op)->kind == REPLAY_FREE) {                               \
+			release(ctx, live[slot_], meta[slot_]);                \
+			live[slot_] = NULL;                                    \
+			break;                                                 \
+		}                                                              \
+		if ((op)->kind == REPLAY_RESIZE) {                             \
+			c_ = resize(ctx, live[slot_], meta[slot_], size_);     \
+			meta[slot_] = size_;                                   \
+		} else {                                                       \
+			size_t align_ = (op)->kind == REPLAY_ALIGNED ?         \
+				(size_t)1 << (op)->align_log2 : 0;             \
+			c_ = alloc(ctx, size_, align_, (op)->kind == REPLAY_ZALLOC); \
+			meta[slot_] = size_ | (align_ > 16 ? REPLAY_META_ALIGNED : 0); \
+		}                                                              \
+		if (__builtin_expect(!c_, 0)) {                                \
+			failed = 1;                                            \
+			break;                                                 \
+		}                                                              \
+		if (size_)                                                     \
+			touch_chunk(c_, size_, TOUCH, page);                   \
+		live[slot_] = c_;                                              \
+	} while (0)
+
+#define MEASURE_REPLAY_LOOP(TOUCH)                                             \
+	for (k = 0; k < plan->nops && !failed; k++)                            \
+		REPLAY_STEP(&plan->ops[k], TOUCH, alloc, resize, release);
+
+/*
+ * What a replay that succeeded measured, both ways of replaying: the plan's
+ * figures, ELAPSED_NS over its steps and the loop's PEAK_RSS; SAMPLE ok.
+ */
+static inline void replay_sample_done(struct sample *sample, const struct replay_plan *plan,
+				      double elapsed_ns, uint64_t peak_rss)
+{
+	sample->ops = plan->nops;
+	sample->op_ns = plan->nops ? elapsed_ns / (double)plan->nops : 0;
+	sample->peak_rss_bytes = peak_rss;
+	sample->peak_live_bytes = plan->peak_live_bytes;
+	sample->live_bytes = plan->live_bytes_end;
+	sample->checksum = plan->checksum;
+	sample->fragmentation = plan->peak_live_bytes ?
+		(double)peak_rss / (double)plan->peak_live_bytes : 0;
+	sample->ok = 1;
+}
+
+/*
+ * Runs PARAMS->replay in the recorded order with ALLOC (ALIGN 0: natural;
+ * ZERO: calloc), RESIZE (realloc: the chunk, its meta, the new size) and
+ * RELEASE, touching each chunk per PARAMS->touch, and fills ops, op_ns,
+ * peak_rss_bytes (the highest resident set during the loop over the one
+ * before it), peak_live_bytes (the sequence's), fragmentation (peak RSS
+ * over peak live bytes), page faults and checksum. The chunks still alive
+ * are freed afterwards, untimed. Returns 0, or -1 with SAMPLE failed.
+ */
+static inline __attribute__((always_inline)) int
+measure_replay(const struct measure_params *params, struct sample *sample, void *ctx,
+	       void *(*alloc)(void *ctx, size_t size, size_t align, int zero),
+	       void *(*resize)(void *ctx, void *chunk, uint64_t meta, size_t size),
+	       void (*release)(void *ctx, void *chunk, uint64_t meta))
+{
+	const struct replay_plan *plan = params->replay;
+	const uintptr_t page = (uintptr_t)probe_page_size();
+	size_t nslots = plan->nslots ? plan->nslots : 1, k;
+	struct loop_peak lp;
+	struct probe_time t0, t1;
+	uint64_t faults0, peak, *meta;
+	void **live;
+	int failed = 0;
+
+	live = measure_map_pointers(nslots, sample);
+	meta = live ? (uint64_t *)(void *)measure_map_pointers(nslots, sample) : NULL;
+	if (!meta) {
+		if (live)
+			measure_unmap_pointers(live, nslots);
+		return -1;
+	}
+	if (loop_peak_start(&lp, sample)) {
+		measure_unmap_pointers(live, nslots);
+		measure_unmap_pointers((void **)(void *)meta, nslots);
+		return -1;
+	}
+	faults0 = probe_minor_faults();
+	t0 = probe_now();
+	switch (params->touch) {
+	case TOUCH_NONE:  MEASURE_REPLAY_LOOP(TOUCH_NONE);  break;
+	case TOUCH_FIRST: MEASURE_REPLAY_LOOP(TOUCH_FIRST); break;
+	case TOUCH_PAGES: MEASURE_REPLAY_LOOP(TOUCH_PAGES); break;
+	case TOUCH_FULL:  MEASURE_REPLAY_LOOP(TOUCH_FULL);  break;
+	default: break;
+	}
+	t1 = probe_now();
+	sample->alloc_faults = probe_minor_faults() - faults0;
+	peak = loop_peak_stop(&lp, sample);
+	for (size_t i = 0; i < nslots; i++)
+		if (live[i])
+			release(ctx, live[i], meta[i]);
+	measure_unmap_pointers(live, nslots);
+	measure_unmap_pointers((void **)(void *)meta, nslots);
+	if (failed)
+		return sample_fail(sample, "step %zu of %zu: allocation of %llu bytes failed", k,
+				   plan->nops, (unsigned long long)plan->ops[k - 1].size);
+	replay_sample_done(sample, plan, probe_elapsed_ns(t0, t1), peak);
+	return 0;
+}
+
+#endif

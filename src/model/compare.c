@@ -1,0 +1,605 @@
+#include "model/compare.h"
+#include "platform/probe.h"
+#include "model/run.h"
+#include "model/stats.h"
+#include "measure/workloads.h"
+#include "platform/util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const verdict_names[COMPARE_NVERDICTS] = {
+	[COMPARE_UNCHANGED] = "unchanged",
+	[COMPARE_IMPROVED] = "improved",
+	[COMPARE_REGRESSED] = "regressed",
+	[COMPARE_MISSING] = "missing",
+	[COMPARE_NEW] = "new",
+	[COMPARE_FAILED] = "failed",
+};
+
+/* Not a figure of the tables: the bytes a deterministic backend reserves. */
+static const struct compare_metric_def reserved_def = {
+	"reserved_bytes", "reserved B", 0, FIGURE_COMPARE_EXACT, 0
+};
+
+/* Each workload's gated metrics, made from figure.h's tables on first use. */
+static struct {
+	int made;
+	struct compare_metric_def defs[COMPARE_MAX_METRICS];
+	size_t n;
+} gated[WORKLOAD_COUNT];
+
+size_t compare_workload_metrics(const char *workload, const struct compare_metric_def **defs)
+{
+	enum workload w;
+
+	*defs = NULL;
+	if (workload_parse(workload, &w))
+		return 0;
+	if (!gated[w].made) {
+		const struct workload_def *wd = workload_def(w);
+
+		for (size_t i = 0; i < wd->ngated && gated[w].n < COMPARE_MAX_METRICS; i++) {
+			const struct figure *f = figure_get(wd->gated[i]);
+
+			gated[w].defs[gated[w].n++] = (struct compare_metric_def){
+				f->name, f->compare_label, f->compare_decimals, f->compare,
+				f->compare_optional
+			};
+		}
+		if (wd->gates_reserved && gated[w].n < COMPARE_MAX_METRICS)
+			gated[w].defs[gated[w].n++] = reserved_def;
+		gated[w].made = 1;
+	}
+	*defs = gated[w].defs;
+	return gated[w].n;
+}
+
+const char *compare_verdict_name(enum compare_verdict verdict)
+{
+	return verdict_names[verdict];
+}
+
+void compare_options_init(struct compare_options *options)
+{
+	memset(options, 0, sizeof(*options));
+	options->max_overhead = -1;
+	options->max_time_percent = COMPARE_DEFAULT_MAX_TIME_PERCENT;
+	options->alpha = COMPARE_DEFAULT_ALPHA;
+}
+
+/* ---- settings ---------------------------------------------------------- */
+
+int compare_settings_of_file(const struct result_file *file, struct compare_settings *out)
+{
+	double v;
+	const char *s;
+
+	memset(out, 0, sizeof(*out));
+	out->workload = file->workload;
+	if (results_file_number(file, "config.total_bytes", &v) || v <= 0)
+		return error("'%s': no \"config.total_bytes\": cannot tell what was measured",
+			     file->path);
+	out->total_bytes = file->total_bytes;
+	if (!*file->touch)
+		return error("'%s': no \"config.touch\": cannot tell what was measured", file->path);
+	out->touch = file->touch;
+	if ((s = results_file_string(file, "config.align")))
+		copy_string(out->align, sizeof(out->align), s);
+	else if (!results_file_number(file, "config.align", &v))
+		snprintf(out->align, sizeof(out->align), "%.0f", v);
+	out->pool_block_bytes = -1;
+	if (!results_file_number(file, "config.pool_block_bytes", &v))
+		out->pool_block_bytes = v;
+	out->sanitizers = results_file_string(file, "tool.sanitizers");
+	if ((s = results_file_string(file, "config.rounds")))
+		copy_string(out->rounds, sizeof(out->rounds), s);
+	else if (!results_file_number(file, "config.rounds", &v))
+		snprintf(out->rounds, sizeof(out->rounds), "%.0f", v);
+	out->threads = -1;
+	if (!results_file_number(file, "config.threads", &v))
+		out->threads = v;
+	out->seed = -1;
+	if (!results_file_number(file, "config.seed", &v))
+		out->seed = v;
+	if (!strcmp(file->workload, "random")) {
+		results_file_numbers(file, "config.sizes", out->sizes, sizeof(out->sizes));
+		results_file_numbers(file, "config.weights", out->weights, sizeof(out->weights));
+	}
+	if (!strcmp(file->workload, "replay")) {
+		double calls, steps, threads, peak;
+
+		out->replay_threads = results_file_string(file, "config.replay.threads_mode");
+		if (!results_file_number(file, "config.replay.calls", &calls) &&
+		    !results_file_number(file, "config.replay.steps", &steps) &&
+		    !results_file_number(file, "config.replay.threads", &threads) &&
+		    !results_file_number(file, "config.replay.peak_live_bytes", &peak) &&
+		    calls >= 0 && steps >= 0 && threads >= 0 && peak >= 0)
+			compare_settings_trace(out, (uint64_t)calls, (uint64_t)steps,
+					       (uint64_t)threads, (uint64_t)peak);
+	}
+	out->jobs = 1;
+	if (!results_file_number(file, "config.jobs", &v)) {
+		if (v < 1 || v > RUN_MAX_JOBS || v != floor(v))
+			return error("'%s': config.jobs: %g is not a whole number from 1 to %d",
+				     file->path, v, RUN_MAX_JOBS);
+		out->jobs = (unsigned)v;
+	}
+	return 0;
+}
+
+void compare_settings_trace(struct compare_settings *out, uint64_t calls, uint64_t steps,
+			    uint64_t threads, uint64_t peak_live_bytes)
+{
+	snprintf(out->trace, sizeof(out->trace), "a trace of %llu calls (%llu steps), %llu "
+		 "threads, peak live %llu bytes", (unsigned long long)calls,
+		 (unsigned long long)steps, (unsigned long long)threads,
+		 (unsigned long long)peak_live_bytes);
+}
+
+static int differ(const char *setting, const char *baseline_value, const char *baseline_name,
+		  const char *current_value, const char *current_name)
+{
+	return error("different %s: %s in the baseline '%s', %s in '%s' (only reports "
+		     "measured with the same settings compare)", setting, baseline_value,
+		     baseline_name, current_value, current_name);
+}
+
+int compare_settings_check(const struct compare_settings *b, const char *b_name,
+			   const struct compare_settings *c, const char *c_name)
+{
+	char bv[64], cv[64];
+
+	if (strcmp(b->workload, c->workload))
+		return differ("workload", b->workload, b_name, c->workload, c_name);
+	if (b->total_bytes != c->total_bytes) {
+		snprintf(bv, sizeof(bv), "%llu bytes", (unsigned long long)b->total_bytes);
+		snprintf(cv, sizeof(cv), "%llu bytes", (unsigned long long)c->total_bytes);
+		return differ("total (--total)", bv, b_name, cv, c_name);
+	}
+	if (strcmp(b->touch, c->touch))
+		return differ("touch policy (--touch)", b->touch, b_name, c->touch, c_name);
+	if (*b->align && *c->align && strcmp(b->align, c->align))
+		return differ("alignment (--align)", b->align, b_name, c->align, c_name);
+	if (b->pool_block_bytes >= 0 && c->pool_block_bytes >= 0 &&
+	    b->pool_block_bytes != c->pool_block_bytes) {
+		snprintf(bv, sizeof(bv), "%.0f bytes", b->pool_block_bytes);
+		snprintf(cv, sizeof(cv), "%.0f bytes", c->pool_block_bytes);
+		return differ("pool block (--pool-block)", bv, b_name, cv, c_name);
+	}
+	/* Under AddressSanitizer malloc is the sanitizer's, with its red zones. */
+	if (b->sanitizers && c->sanitizers && strcmp(b->sanitizers, c->sanitizers)) {
+		snprintf(bv, sizeof(bv), "'%s'", b->sanitizers);
+		snprintf(cv, sizeof(cv), "'%s'", c->sanitizers);
+		return differ("sanitizers (tool.sanitizers)", bv, b_name, cv, c_name);
+	}
+	if (*b->rounds && *c->rounds && strcmp(b->rounds, c->rounds))
+		return differ("rounds (--rounds)", b->rounds, b_name, c->rounds, c_name);
+	if (b->threads >= 0 && c->threads >= 0 && b->threads != c->threads) {
+		snprintf(bv, sizeof(bv), "%.0f", b->threads);
+		snprintf(cv, sizeof(cv), "%.0f", c->threads);
+		return differ("threads (--threads)", bv, b_name, cv, c_name);
+	}
+	if (b->seed >= 0 && c->seed >= 0 && b->seed != c->seed) {
+		snprintf(bv, sizeof(bv), "%.0f", b->seed);
+		snprintf(cv, sizeof(cv), "%.0f", c->seed);
+		return differ("seed (--seed)", bv, b_name, cv, c_name);
+	}
+	/* A replay: one trace, replayed the same way; another is another experiment. */
+	if (b->replay_threads && c->replay_threads && strcmp(b->replay_threads, c->replay_threads))
+		return differ("replay thread mode (--replay-threads)", b->replay_threads, b_name,
+			      c->replay_threads, c_name);
+	if (*b->trace && *c->trace && strcmp(b->trace, c->trace))
+		return differ("trace (--trace)", b->trace, b_name, c->trace, c_name);
+	if (*b->sizes && *c->sizes && strcmp(b->sizes, c->sizes))
+		return differ("size mix (--sizes)", b->sizes, b_name, c->sizes, c_name);
+	if ((*b->sizes || *c->sizes) && strcmp(b->weights, c->weights))
+		return differ("size weights (--sizes SIZE:WEIGHT)", *b->weights ? b->weights : "none",
+			      b_name, *c->weights ? c->weights : "none", c_name);
+	return 0;
+}
+
+/* ---- matching ---------------------------------------------------------- */
+
+static int same_key(const struct result_row *a, const struct result_row *b)
+{
+	return a->size == b->size && !strcmp(a->backend, b->backend) &&
+	       !strcmp(a->workload, b->workload);
+}
+
+static int wanted(const struct compare_options *options, const char *backend)
+{
+	if (!options->backends)
+		return 1;
+	for (size_t i = 0; i < options->nbackends; i++)
+		if (!strcmp(options->backends[i], backend))
+			return 1;
+	return 0;
+}
+
+/* Refuses a file in which one (workload, backend, size) appears twice. */
+static int check_unique(const struct result_file *file)
+{
+	for (size_t i = 0; i < file->nrows; i++)
+		for (size_t j = 0; j < i; j++)
+			if (same_key(&file->rows[i], &file->rows[j]))
+				return error("'%s': results[%zu] repeats results[%zu] (workload '%s', "
+					     "backend '%s', size %llu): rows must be unique",
+					     file->path, i, j, file->rows[i].workload,
+					     file->rows[i].backend,
+					     (unsigned long long)file->rows[i].size);
+	return 0;
+}
+
+static const struct result_row *find_row(const struct result_file *file,
+					 const struct result_row *key)
+{
+	for (size_t i = 0; i < file->nrows; i++)
+		if (same_key(&file->rows[i], key))
+			return &file->rows[i];
+	return NULL;
+}
+
+/* ---- metrics ----------------------------------------------------------- */
+
+/* Where a row sits in its file, for messages: "results[3] (pool, 40 B)". */
+static void row_name(const struct result_file *file, const struct result_row *row, char *buf,
+		     size_t size)
+{
+	snprintf(buf, size, "results[%zu] (%s, %llu B)", (size_t)(row - file->rows), row->backend,
+		 (unsigned long long)row->size);
+}
+
+/* Reads statistic NAME of an ok ROW; an error naming the file and row when absent. */
+static int need_stat(struct result_file *file, const struct result_row *row, const char *name,
+		     struct result_stat *out)
+{
+	char where[128];
+
+	if (!results_row_stat(file, row, name, out) && isfinite(out->median))
+		return 0;
+	row_name(file, row, where, sizeof(where));
+	return error("'%s': %s has status \"ok\" but no \"%s\"", file->path, where, name);
+}
+
+/* ROW's resolution_bytes; an error naming the file and row when absent. */
+static int need_resolution(const struct result_file *file, const struct result_row *row)
+{
+	char where[128];
+
+	if (row->resolution_bytes > 0)
+		return 0;
+	row_name(file, row, where, sizeof(where));
+	return error("'%s': %s has no \"resolution_bytes\"", file->path, where);
+}
+
+/* The page size of the host that measured FILE (this host's when it does not say). */
+static double page_size_of(const struct result_file *file)
+{
+	double page;
+
+	if (results_file_number(file, "host.page_size", &page) || !(page > 0))
+		page = (double)probe_page_size();
+	return page;
+}
+
+static void set_change(struct compare_metric *m, const struct result_stat *b,
+		       const struct result_stat *cur)
+{
+	m->baseline = b->median;
+	m->current = cur->median;
+	m->change = cur->median - b->median;
+	m->change_percent = b->median != 0 ? 100 * m->change / fabs(b->median) : 0;
+}
+
+/* The verdict of a higher-is-worse change against a tolerance. */
+static enum compare_verdict judge_tolerance(const struct compare_metric *m)
+{
+	return m->change > m->tolerance_bytes ? COMPARE_REGRESSED :
+	       m->change < -m->tolerance_bytes ? COMPARE_IMPROVED : COMPARE_UNCHANGED;
+}
+
+/* Memory figures: their tolerance is derived from the measurement. */
+static int compare_memory(struct comparison *c, struct compare_row *row,
+			  const struct compare_metric_def *def, const struct result_stat *b,
+			  const struct result_stat *cur, struct compare_metric *m)
+{
+	double live;
+	char name[128];
+
+	set_change(m, b, cur);
+	switch (def->rule) {
+	case FIGURE_COMPARE_BYTES:
+		if (need_resolution(c->baseline, row->baseline) ||
+		    need_resolution(c->current, row->current))
+			return -1;
+		m->derived_bytes = COMPARE_TOLERANCE_PAGES *
+				   fmax(row->baseline->resolution_bytes,
+					row->current->resolution_bytes);
+		break;
+	case FIGURE_COMPARE_RSS:
+		m->derived_bytes = COMPARE_TOLERANCE_PAGES * page_size_of(c->baseline);
+		break;
+	case FIGURE_COMPARE_COUNT:
+		m->derived_bytes = 2 + fabs(b->median) / 100;
+		break;
+	default: /* FIGURE_COMPARE_RATIO: RSS over the bytes alive */
+		/* random: over the bytes alive at the end; replay: at the peak */
+		if (results_row_number(row->baseline, strcmp(row->workload, "replay") ? "live_bytes" :
+				       "peak_live_bytes", &live) || !(live > 0)) {
+			row_name(c->baseline, row->baseline, name, sizeof(name));
+			return error("'%s': %s has no \"%s\" to judge its fragmentation by",
+				     c->baseline->path, name,
+				     strcmp(row->workload, "replay") ? "live_bytes" : "peak_live_bytes");
+		}
+		m->derived_bytes = COMPARE_TOLERANCE_PAGES * page_size_of(c->baseline) / live;
+		break;
+	}
+	m->derived_bytes += fabs(b->max - b->min);
+	m->tolerance_bytes = m->derived_bytes;
+	if (def->rule == FIGURE_COMPARE_BYTES && c->options.max_overhead >= 0) {
+		m->from_option = 1;
+		m->tolerance_bytes = c->options.max_overhead_percent ?
+			c->options.max_overhead / 100 * ((double)row->size + b->median) :
+			c->options.max_overhead;
+	}
+	m->verdict = judge_tolerance(m);
+	return 0;
+}
+
+/* Times (higher is worse) and rates (lower is worse): the U test and the percentage. */
+static int compare_ranked(struct comparison *c, const struct compare_metric_def *def,
+			  const struct result_stat *b, const struct result_stat *cur,
+			  struct compare_metric *m)
+{
+	struct mann_whitney mw;
+	double p_worse, p_better, worse_percent;
+
+	set_change(m, b, cur);
+	m->baseline_runs = b->nruns;
+	m->current_runs = cur->nruns;
+	m->verdict = COMPARE_UNCHANGED;
+	if (b->nruns && cur->nruns) {
+		if (stats_mann_whitney(b->runs, b->nruns, cur->runs, cur->nruns, &mw))
+			return error("out of memory");
+		m->have_p = 1;
+		m->exact = mw.exact;
+		m->p_slower = mw.p_greater;
+		m->p_faster = mw.p_less;
+		m->tested = stats_mann_whitney_min_p(b->nruns, cur->nruns) < c->options.alpha;
+	}
+	/*
+	 * Times measured N at a time are another machine's: two reports of
+	 * different --jobs compare their bytes, not their times.
+	 */
+	if (c->settings.jobs != c->current_jobs) {
+		m->tested = 0;
+		m->other_jobs = 1;
+		c->time_other_jobs++;
+		return 0;
+	}
+	if (!m->tested) {
+		c->time_untested++;
+		return 0;
+	}
+	c->time_tested++;
+	/* A rate is worse when it falls: "slower" is then the lower side. */
+	p_worse = def->rule == FIGURE_COMPARE_RATE ? m->p_faster : m->p_slower;
+	p_better = def->rule == FIGURE_COMPARE_RATE ? m->p_slower : m->p_faster;
+	worse_percent = def->rule == FIGURE_COMPARE_RATE ? -m->change_percent : m->change_percent;
+	if (p_worse < c->options.alpha && worse_percent > c->options.max_time_percent)
+		m->verdict = COMPARE_REGRESSED;
+	else if (p_better < c->options.alpha && worse_percent < -c->options.max_time_percent)
+		m->verdict = COMPARE_IMPROVED;
+	return 0;
+}
+
+/* Counts that a deterministic backend repeats exactly: gated where every run agrees. */
+static void compare_exact(const struct result_stat *b, const struct result_stat *cur,
+			  struct compare_metric *m)
+{
+	set_change(m, b, cur);
+	m->tested = b->min == b->max && cur->min == cur->max;
+	m->verdict = !m->tested ? COMPARE_UNCHANGED :
+		     m->change > 0 ? COMPARE_REGRESSED :
+		     m->change < 0 ? COMPARE_IMPROVED : COMPARE_UNCHANGED;
+}
+
+static int compare_row_metrics(struct comparison *c, struct compare_row *row)
+{
+	int regressed = 0, improved = 0;
+
+	for (size_t i = 0; i < row->nmetrics; i++) {
+		const struct compare_metric_def *def = &row->defs[i];
+		struct compare_metric *m = &row->metrics[i];
+		struct result_stat b, cur;
+
+		if (def->optional &&
+		    (results_row_stat(c->baseline, row->baseline, def->name, &b) ||
+		     results_row_stat(c->current, row->current, def->name, &cur))) {
+			m->absent = 1;
+			m->verdict = COMPARE_UNCHANGED;
+			c->absent++;
+			continue;
+		}
+		if (need_stat(c->baseline, row->baseline, def->name, &b) ||
+		    need_stat(c->current, row->current, def->name, &cur))
+			return -1;
+		switch (def->rule) {
+		case FIGURE_COMPARE_BYTES:
+		case FIGURE_COMPARE_RSS:
+		case FIGURE_COMPARE_RATIO:
+		case FIGURE_COMPARE_COUNT:
+			if (compare_memory(c, row, def, &b, &cur, m))
+				return -1;
+			break;
+		case FIGURE_COMPARE_TIME:
+		case FIGURE_COMPARE_RATE:
+			if (compare_ranked(c, def, &b, &cur, m))
+				return -1;
+			break;
+		case FIGURE_COMPARE_EXACT:
+			compare_exact(&b, &cur, m);
+			break;
+		case FIGURE_COMPARE_NONE:
+			break;
+		}
+		regressed |= m->verdict == COMPARE_REGRESSED;
+		improved |= m->verdict == COMPARE_IMPROVED;
+	}
+	row->verdict = regressed ? COMPARE_REGRESSED : improved ? COMPARE_IMPROVED :
+		       COMPARE_UNCHANGED;
+	return 0;
+}
+
+/* Random and replay rows run one sequence: different checksums are not comparable. */
+static int check_sequence(const struct comparison *c, const struct compare_row *row)
+{
+	const char *b = results_row_string(row->baseline, "checksum");
+	const char *cur = results_row_string(row->current, "checksum");
+
+	if ((strcmp(row->workload, "random") && strcmp(row->workload, "replay")) ||
+	    !row->baseline->ok || !row->current->ok)
+		return 0;
+	if (!b || !cur)
+		return error("'%s': results[%zu] (%s) has no sequence \"checksum\"",
+			     !b ? c->baseline->path : c->current->path,
+			     (size_t)(!b ? row->baseline - c->baseline->rows :
+				      row->current - c->current->rows), row->backend);
+	if (strcmp(b, cur))
+		return error("different sequences: checksum %s in the baseline '%s', %s in '%s' "
+			     "(%s): only the same operations compare", b, c->baseline->path, cur,
+			     c->current->path, row->backend);
+	return 0;
+}
+
+/* ---- the comparison ---------------------------------------------------- */
+
+static struct compare_row *add_row(struct comparison *c, const struct result_row *key)
+{
+	struct compare_row *row = &c->rows[c->nrows++];
+
+	memset(row, 0, sizeof(*row));
+	row->workload = key->workload;
+	row->backend = key->backend;
+	row->size = key->size;
+	return row;
+}
+
+static int compare_pair(struct comparison *c, struct compare_row *row)
+{
+	row->nmetrics = compare_workload_metrics(row->workload, &row->defs);
+	if (row->baseline && row->current && check_sequence(c, row))
+		return -1;
+	if (!row->nmetrics && row->baseline && row->current && row->current->ok &&
+	    row->baseline->ok)
+		return error("'%s': results[%zu]: workload '%s' is not one this allocbench "
+			     "compares", c->current->path, (size_t)(row->current - c->current->rows),
+			     row->workload);
+	if (!row->current) {
+		row->verdict = COMPARE_MISSING;
+	} else if (!row->baseline) {
+		row->verdict = COMPARE_NEW;
+	} else if (!row->current->ok) {
+		row->verdict = COMPARE_FAILED;
+	} else if (!row->baseline->ok) {
+		/* Nothing to compare against: as if the baseline did not have it. */
+		row->verdict = COMPARE_NEW;
+	} else if (compare_row_metrics(c, row)) {
+		return -1;
+	}
+	return 0;
+}
+
+/* A --backend that matches no row of either file is most likely a typo. */
+static int check_backends(const struct comparison *c)
+{
+	for (size_t i = 0; i < c->options.nbackends; i++) {
+		const char *name = c->options.backends[i];
+		int found = 0;
+
+		for (size_t r = 0; r < c->baseline->nrows && !found; r++)
+			found = !strcmp(c->baseline->rows[r].backend, name);
+		for (size_t r = 0; r < c->current->nrows && !found; r++)
+			found = !strcmp(c->current->rows[r].backend, name);
+		if (!found)
+			return error("--backend '%s' matches no row of '%s' or '%s'", name,
+				     c->baseline->path, c->current->path);
+	}
+	return 0;
+}
+
+int compare_reports(struct result_file *baseline, struct result_file *current,
+		    const struct compare_options *options, struct comparison *out)
+{
+	struct compare_settings current_settings;
+
+	memset(out, 0, sizeof(*out));
+	out->baseline = baseline;
+	out->current = current;
+	out->options = *options;
+	if (compare_settings_of_file(baseline, &out->settings) ||
+	    compare_settings_of_file(current, &current_settings) ||
+	    compare_settings_check(&out->settings, baseline->path, &current_settings,
+				   current->path) ||
+	    check_unique(baseline) || check_unique(current) || check_backends(out))
+		return -1;
+	out->current_jobs = current_settings.jobs;
+	for (out->min_runs = 1; out->min_runs < RUN_MAX_REPEAT; out->min_runs++)
+		if (stats_mann_whitney_min_p(out->min_runs, out->min_runs) < options->alpha)
+			break;
+
+	out->rows = calloc(baseline->nrows + current->nrows + 1, sizeof(*out->rows));
+	if (!out->rows)
+		return error("out of memory");
+	for (size_t i = 0; i < baseline->nrows; i++) {
+		const struct result_row *b = &baseline->rows[i];
+		struct compare_row *row;
+
+		if (!wanted(options, b->backend))
+			continue;
+		row = add_row(out, b);
+		row->baseline = b;
+		row->current = find_row(current, b);
+		if (compare_pair(out, row)) {
+			comparison_release(out);
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < current->nrows; i++) {
+		const struct result_row *cur = &current->rows[i];
+		struct compare_row *row;
+
+		if (!wanted(options, cur->backend) || find_row(baseline, cur))
+			continue;
+		row = add_row(out, cur);
+		row->current = cur;
+		if (compare_pair(out, row)) {
+			comparison_release(out);
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < out->nrows; i++) {
+		const struct compare_row *row = &out->rows[i];
+
+		out->verdicts[row->verdict]++;
+		out->in_common += row->baseline && row->current;
+		/* A row that failed in both reports is no news: the run says so anyway. */
+		if (row->verdict == COMPARE_REGRESSED ||
+		    (row->verdict == COMPARE_FAILED && row->baseline && row->baseline->ok) ||
+		    (row->verdict == COMPARE_MISSING && !options->allow_missing))
+			out->regression = 1;
+	}
+	/* A gate that an empty report passes is no gate. */
+	if (!out->in_common && !options->allow_missing)
+		out->regression = 1;
+	return 0;
+}
+
+void comparison_release(struct comparison *comparison)
+{
+	free(comparison->rows);
+	memset(comparison, 0, sizeof(*comparison));
+}

@@ -1,0 +1,757 @@
+#include "model/run.h"
+#include "model/abi.h"
+#include "model/report.h"
+#include "measure/backend.h"
+#include "model/stats.h"
+#include "platform/parse.h"
+#include "platform/probe.h"
+#include "model/runner.h"
+#include "platform/util.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+_Static_assert(RUN_MAX_JOBS <= RUNNER_MAX_CHILDREN, "--jobs runs at most RUNNER_MAX_CHILDREN children");
+
+int sample_fit(const struct sample *sample, size_t count, struct line_fit *out)
+{
+	double x[MEASURE_SEGMENTS + 1], y[MEASURE_SEGMENTS + 1];
+	size_t n = 0;
+	unsigned nreadings = sample->nreadings <= MEASURE_SEGMENTS ? sample->nreadings : 0;
+
+	if (!count)
+		return -1;
+	if (nreadings < 2) {
+		/* The origin and the last reading. */
+		x[n] = 0;
+		y[n++] = 0;
+		x[n] = (double)count;
+		y[n++] = (double)sample->rss_after_bytes - (double)sample->rss_before_bytes;
+	} else {
+		for (unsigned i = 0; i < nreadings; i++) {
+			x[n] = (double)sample->reading_chunks[i];
+			y[n++] = (double)sample->reading_bytes[i] - (double)sample->rss_before_bytes;
+		}
+	}
+	return stats_fit_line(x, y, n, out);
+}
+
+int metric_value(const struct cell *cell, const struct sample *sample,
+		 enum metric metric, double floor_ns, double *out)
+{
+	struct line_fit fit;
+
+	switch (metric) {
+	case METRIC_OVERHEAD_BYTES:
+		*out = ((double)sample->rss_after_bytes - (double)sample->rss_before_bytes) /
+		       (double)cell->count - (double)cell->size;
+		return 0;
+	case METRIC_MARGINAL_BYTES:
+	case METRIC_ONE_TIME_BYTES:
+	case METRIC_LINEARITY_BYTES:
+		if (sample_fit(sample, cell->count, &fit))
+			return -1;
+		*out = metric == METRIC_MARGINAL_BYTES ? fit.slope - (double)cell->size :
+		       metric == METRIC_ONE_TIME_BYTES ? fit.intercept : fit.worst;
+		return 0;
+	case METRIC_ALLOC_NS:
+		*out = sample->alloc_ns;
+		return 0;
+	case METRIC_FREE_NS:
+		*out = sample->free_ns;
+		return 0;
+	case METRIC_PAGE_FAULTS:
+		*out = (double)sample->alloc_faults;
+		return 0;
+	case METRIC_FREE_PAGE_FAULTS:
+		*out = (double)sample->free_faults;
+		return 0;
+	case METRIC_X_FLOOR:
+		if (floor_ns <= 0)
+			return -1;
+		*out = sample->alloc_ns / floor_ns;
+		return 0;
+	case METRIC_WARM_ALLOC_NS:
+		*out = sample->warm_alloc_ns;
+		return 0;
+	case METRIC_WARM_FREE_NS:
+		*out = sample->warm_free_ns;
+		return 0;
+	case METRIC_WARM_PAGE_FAULTS:
+		*out = (double)sample->warm_faults;
+		return 0;
+	case METRIC_CHURN_NS:
+		*out = sample->churn_ns;
+		return 0;
+	case METRIC_CHURN_COLD_NS:
+		*out = sample->churn_cold_ns;
+		return 0;
+	case METRIC_OP_NS:
+		*out = sample->op_ns;
+		return 0;
+	case METRIC_PEAK_RSS_BYTES:
+		*out = (double)sample->peak_rss_bytes;
+		return 0;
+	case METRIC_FRAGMENTATION:
+		/*
+		 * replay (the only workload with a peak live set): peak RSS over
+		 * peak live bytes, whatever is alive at the end. random: nothing
+		 * alive at the end, no ratio exists (n/a, null in JSON).
+		 */
+		if (sample->peak_live_bytes) {
+			*out = (double)sample->peak_rss_bytes / (double)sample->peak_live_bytes;
+			return 0;
+		}
+		if (!sample->live_bytes)
+			return -1;
+		*out = sample->fragmentation;
+		return 0;
+	case METRIC_OPS_PER_S:
+		*out = sample->ops_per_s;
+		return 0;
+	case METRIC_OPS_PER_S_PER_THREAD:
+		*out = sample->threads ? sample->ops_per_s / sample->threads : 0;
+		return 0;
+	case METRIC_OPS_PER_S_1THREAD:
+		*out = sample->ops_per_s_1thread;
+		return 0;
+	case METRIC_SPEEDUP:
+		if (sample->ops_per_s_1thread <= 0)
+			return -1;
+		*out = sample->ops_per_s / sample->ops_per_s_1thread;
+		return 0;
+	case METRIC_COUNT:
+		break;
+	}
+	return -1;
+}
+
+int report_floor_ns(const struct run_report *report, size_t size, double *out)
+{
+	for (size_t i = 0; i < report->nfloors; i++) {
+		const struct floor_cell *f = &report->floors[i];
+		double values[RUN_MAX_REPEAT];
+		struct stat_summary s;
+
+		if (f->size != size)
+			continue;
+		if (!f->ok || !f->runs)
+			return -1;
+		for (unsigned r = 0; r < f->runs; r++)
+			values[r] = f->samples[r].alloc_ns;
+		if (stats_summarize(values, f->runs, &s) || s.median <= 0)
+			return -1;
+		*out = s.median;
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * The floor's ns per chunk for CELL's run R: the floor's run of the same
+ * repetition, measured next to it (the floor is measured as often as the
+ * cells, interleaved with them), or the floor's median where that run is
+ * missing. -1 when the floor failed.
+ */
+static int floor_ns_of_run(const struct run_report *report, const struct cell *cell,
+			   unsigned r, double *out)
+{
+	for (size_t i = 0; i < report->nfloors; i++) {
+		const struct floor_cell *f = &report->floors[i];
+
+		if (f->size != cell->size)
+			continue;
+		if (f->ok && r < f->runs && f->samples[r].alloc_ns > 0) {
+			*out = f->samples[r].alloc_ns;
+			return 0;
+		}
+		break;
+	}
+	return report_floor_ns(report, cell->size, out);
+}
+
+int cell_runs(const struct run_report *report, const struct cell *cell, enum metric metric,
+	      double *values)
+{
+	if (!cell->ok || !cell->runs || !metric_applies(metric, report->config->workload))
+		return -1;
+	for (unsigned r = 0; r < cell->runs; r++) {
+		double floor_ns = 0;
+
+		if (metric == METRIC_X_FLOOR && floor_ns_of_run(report, cell, r, &floor_ns))
+			return -1;
+		if (metric_value(cell, &cell->samples[r], metric, floor_ns, &values[r]))
+			return -1;
+	}
+	return 0;
+}
+
+int cell_summary(const struct run_report *report, const struct cell *cell,
+		 enum metric metric, struct stat_summary *out)
+{
+	double values[RUN_MAX_REPEAT];
+
+	if (cell->loaded) {
+		if (!cell->ok || !cell->runs || !metric_applies(metric, report->config->workload) ||
+		    !cell->loaded->have_metric[metric])
+			return -1;
+		*out = cell->loaded->metric[metric];
+		return 0;
+	}
+	if (cell_runs(report, cell, metric, values))
+		return -1;
+	return stats_summarize(values, cell->runs, out);
+}
+
+size_t cell_median_run(const struct cell *cell)
+{
+	double values[RUN_MAX_REPEAT];
+
+	for (unsigned r = 0; r < cell->runs; r++)
+		metric_value(cell, &cell->samples[r], METRIC_OVERHEAD_BYTES, 0, &values[r]);
+	return stats_median_index(values, cell->runs);
+}
+
+void report_abi_note(char *buf, size_t size, const struct run_report *report)
+{
+	buf[0] = '\0';
+	if (!report->abi32_program)
+		return;
+	if (report->abi32_emulator)
+		snprintf(buf, size, "abi: NAME/32 rows measured in 32-bit processes (%s) under %s, "
+			 "as this kernel runs no 32-bit program: their bytes and page faults are the "
+			 "process's, their times the emulator's; no counters", report->abi32_program,
+			 report->abi32_emulator);
+	else
+		snprintf(buf, size, "abi: NAME/32 rows measured in 32-bit processes (%s); no "
+			 "counters", report->abi32_program);
+}
+
+double resolution_bytes(const struct run_report *report, size_t count)
+{
+	return (double)report->host.page_size / (double)count;
+}
+
+static void progress(const struct run_config *config, size_t done, size_t total,
+		     const char *what, size_t size)
+{
+	if (config->quiet || !isatty(STDERR_FILENO))
+		return;
+	fprintf(stderr, "\rallocbench: measuring %-7s %8zu B  [%zu/%zu]   ",
+		what, size, done + 1, total);
+	if (done + 1 == total)
+		fputs("\r\033[K", stderr);
+	fflush(stderr);
+}
+
+size_t run_mix_mean_size(const struct run_config *config)
+{
+	uint64_t sum = 0, n = 0;
+
+	for (size_t i = 0; i < config->nsizes; i++) {
+		uint64_t w = config->weights ? config->weights[i] : 1;
+
+		sum += config->sizes[i] * w;
+		n += w;
+	}
+	return (size_t)((sum + n - 1) / n);
+}
+
+/* Saturating arithmetic: UINT64_MAX stands for "more than 64 bits hold". */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+/* Rounds N up to a multiple of the power of two A (saturating). */
+static uint64_t round_up(uint64_t n, uint64_t a)
+{
+	return n > UINT64_MAX - (a - 1) ? UINT64_MAX : (n + a - 1) & ~(a - 1);
+}
+
+/*
+ * The bytes one chunk of SIZE may take from BACKEND, rounded up on purpose.
+ * malloc and the preloaded allocators: glibc takes max(32, n + 8 rounded to
+ * 16); jemalloc, mimalloc and tcmalloc round to size classes at most 25%
+ * apart and keep metadata beside them, so max(32, n + n/4 + 16, rounded to
+ * 16) covers them all. pool and arena: the size rounded to the alignment,
+ * and at least the pool's 4-byte link.
+ */
+static uint64_t chunk_estimate(const struct run_config *config, const struct backend *b,
+			       size_t size)
+{
+	uint64_t n = size;
+
+	if (b && b->uses_align) {
+		n = round_up(n, config->align ? config->align : natural_alignment(size));
+		return n < 4 ? 4 : n;
+	}
+	n = round_up(sat_add(sat_add(n, n / 4), 16), 16);
+	return n < 32 ? 32 : n;
+}
+
+/* The largest size of CONFIG's list. */
+static size_t largest_size(const struct run_config *config)
+{
+	size_t most = 0;
+
+	for (size_t i = 0; i < config->nsizes; i++)
+		if (config->sizes[i] > most)
+			most = config->sizes[i];
+	return most;
+}
+
+uint64_t run_bound_bytes(const struct run_config *config, const struct backend *backend,
+			 size_t size)
+{
+	uint64_t count, chunk, need, threads = config->threads ? config->threads : 1;
+	/*
+	 * A pool reserves its blocks without touching them: what becomes
+	 * resident is the chunks handed out, counted above, plus at most the
+	 * rest of the last page of each pool.
+	 */
+	uint64_t page = (uint64_t)probe_page_size();
+	int pooled;
+
+	backend = backend ? backend_base(backend) : NULL;
+	pooled = backend == &backend_pool || backend == &backend_pool_locked;
+
+	if (config->workload == WORKLOAD_REPLAY) {
+		/*
+		 * The trace's live set at its peak (twice, for the allocator's
+		 * own), two words per slot, the steps (24 bytes) and the calls
+		 * as read (56 bytes each) while they are made; the arena never
+		 * reuses, the pools keep a page each.
+		 */
+		const struct run_replay *r = &config->replay;
+
+		need = sat_add(sat_mul(r->peak_live_bytes, 2), sat_mul(r->slots, 16));
+		need = sat_add(need, sat_mul(r->calls, 24 + 56));
+		if (backend == &backend_arena)
+			need = sat_add(need, sat_add(r->alloc_bytes, sat_mul(r->allocs, 16)));
+		else if (pooled)
+			need = sat_add(need, 64 * page);
+		return sat_add(need, RUN_PROCESS_BYTES);
+	}
+	if (config->workload == WORKLOAD_RANDOM) {
+		/*
+		 * At most count chunks alive at once, each at most the largest of
+		 * the mix; the plan is 4 * count steps of 4 bytes and count bytes
+		 * of sizes. The arena never reuses: of the 4 * count steps at most
+		 * (4 * count + count) / 2 allocate, each padded to 16.
+		 */
+		count = config->total_bytes / run_mix_mean_size(config);
+		chunk = chunk_estimate(config, backend, largest_size(config));
+		need = sat_mul(count, sat_add(8 + 16 + 1, chunk));
+		if (backend == &backend_arena)
+			need = sat_add(need, sat_mul(sat_mul(count, 5) / 2,
+						     round_up(sat_add(largest_size(config), 16), 16)));
+		else if (pooled)
+			need = sat_add(need, sat_mul(config->nsizes, page));
+	} else {
+		/*
+		 * count chunks alive at once (fill; churn and threads at most as
+		 * many) and their 8-byte pointers; threads also maps and writes a
+		 * shared array of count * size bytes, and each thread of the pool
+		 * has a pool of its own.
+		 */
+		count = config->total_bytes / size;
+		chunk = chunk_estimate(config, backend, size);
+		need = sat_mul(count, sat_add(8, chunk));
+		if (config->workload == WORKLOAD_THREADS)
+			need = sat_add(need, sat_mul(count, size));
+		if (pooled)
+			need = sat_add(need, sat_mul(config->workload == WORKLOAD_THREADS ?
+						     threads + 1 : 1, page));
+	}
+	return sat_add(need, RUN_PROCESS_BYTES);
+}
+
+uint64_t run_estimate_bytes(const struct run_config *config, size_t *size)
+{
+	uint64_t most = 0;
+
+	*size = 0;
+	for (size_t s = 0; s < config->nsizes; s++) {
+		for (size_t b = 0; b < config->nbackends; b++) {
+			uint64_t need = run_bound_bytes(config, config->backends[b],
+							config->sizes[s]);
+
+			if (need > most) {
+				most = need;
+				*size = workload_one_column(config->workload) ? 0 : config->sizes[s];
+			}
+		}
+		if (workload_one_column(config->workload))
+			break;
+	}
+	return most;
+}
+
+/*
+ * What a measuring process reports in words (why it failed, which allocator
+ * served malloc, from which file) may hold any bytes a path or a library
+ * holds: cleaned like the host's strings.
+ */
+static void sample_clean(struct sample *sample)
+{
+	struct allocator_info *info = &sample->allocator;
+
+	text_clean_in_place(sample->error, sizeof(sample->error));
+	text_clean_in_place(info->name, sizeof(info->name));
+	text_clean_in_place(info->version, sizeof(info->version));
+	text_clean_in_place(info->path, sizeof(info->path));
+	for (unsigned i = 0; i < info->nstats && i < ALLOCINFO_MAX_STATS; i++)
+		text_clean_in_place(info->stats[i].name, sizeof(info->stats[i].name));
+}
+
+const char *report_jobs_note(const struct run_report *report)
+{
+	static char note[64];
+
+	if (report->jobs <= 1)
+		return "";
+	snprintf(note, sizeof(note), ", times measured %u at a time (--jobs)", report->jobs);
+	return note;
+}
+
+const struct sample *run_output_sample(const struct sample *samples, unsigned runs, int ok,
+				       unsigned repeat, int err)
+{
+	unsigned taken = runs + (!ok && runs < repeat);
+
+	while (taken--) {
+		const struct sample *s = &samples[taken];
+
+		if ((err ? s->child_stderr : s->child_stdout)[0])
+			return s;
+	}
+	return NULL;
+}
+
+/*
+ * Says on standard error, once per row and stream, that the measuring
+ * process of NAME at SIZE (0: the random mix) wrote on its standard output or
+ * error: its last line, since a text report has no room for it. SAMPLES[REP]
+ * is the sample just taken.
+ */
+static void warn_child_output(const char *name, size_t size, const struct sample *samples,
+			      unsigned rep)
+{
+	for (int err = 0; err < 2; err++) {
+		const char *text = err ? samples[rep].child_stderr : samples[rep].child_stdout;
+		const char *last = strrchr(text, '\n');
+		char where[64];
+
+		if (!text[0] || run_output_sample(samples, rep, 1, rep, err))
+			continue;
+		where[0] = 0;
+		if (size)
+			snprintf(where, sizeof(where), " at %zu B", size);
+		warning("the measuring process of %s%s wrote on its standard %s (kept in the row's "
+			"notes in --format json, never in the report); last line: '%s'", name, where,
+			err ? "error" : "output", last ? last + 1 : text);
+	}
+}
+
+/*
+ * What the measuring threads share (--jobs): the list of measurements in
+ * the order --jobs 1 takes them, the next one to start, and the lock that
+ * guards the cells, the floors, the progress line and the warnings. A
+ * thread holds the lock only between measurements, never while a child
+ * runs.
+ */
+struct run_task {
+	size_t column;   /* the size's index (0 for random's one column) */
+	size_t backend;  /* the backend's index; ignored for the floor */
+	int floor;       /* the floor of this size, not a backend */
+};
+
+struct run_work {
+	const struct run_config *config;
+	struct run_report *report;
+	struct run_task *tasks;
+	size_t ntasks, next;
+	pthread_mutex_t lock;
+};
+
+/*
+ * Keeps SAMPLE, just measured, in the samples of a row (SAMPLES, *RUNS
+ * kept so far, *OK): a success as the next run, a failure as the one after
+ * the last (where the reports look for its reason), which ends the row. A
+ * sample that comes back after its row failed (--jobs) is dropped. Called
+ * with the lock held.
+ */
+static void keep_sample(struct run_report *report, const char *name, size_t size,
+			struct sample *samples, unsigned *runs, int *ok, char *error,
+			size_t error_size, const struct sample *sample, int ret)
+{
+	if (!*ok)
+		return;
+	samples[*runs] = *sample;
+	sample_clean(&samples[*runs]);
+	warn_child_output(name, size, samples, *runs);
+	if (ret) {
+		*ok = 0;
+		copy_string(error, error_size, samples[*runs].error);
+		report->failed = 1;
+		return;
+	}
+	(*runs)++;
+}
+
+/* Measures TASK of W in a fresh process (the lock not held), then keeps its sample. */
+static void measure_task(struct run_work *w, const struct run_task *task)
+{
+	const struct run_config *config = w->config;
+	struct run_report *report = w->report;
+	struct child_request req;
+	struct measure_params *params = &req.params;
+	struct sample sample;
+	struct floor_cell *f = &report->floors[task->column];
+	struct cell *c = &report->cells[task->column * config->nbackends + task->backend];
+	int ret;
+
+	memset(&req, 0, sizeof(req));
+	req.counters = config->counters;
+	req.abi = task->floor ? abi_native() : c->backend->abi ? c->backend->abi : abi_native();
+	/* The 32-bit measuring process is built without PAPI (abi.h): it counts nothing. */
+	if (req.abi != abi_native())
+		req.counters.n = 0;
+	if (task->floor) {
+		req.floor = 1;
+		*params = (struct measure_params){
+			.size = f->size, .count = f->count, .align = 1,
+			.pool_block_bytes = config->pool_block_bytes, .touch = config->touch,
+		};
+	} else {
+		req.backend = backend_base(c->backend)->name;
+		req.preload_path = c->backend->preload_path;
+		*params = (struct measure_params){
+			.size = c->size, .count = c->count, .align = c->align,
+			.pool_block_bytes = config->pool_block_bytes, .touch = config->touch,
+			.workload = config->workload, .rounds = c->rounds, .seed = config->seed,
+			.threads = config->threads,
+		};
+		if (config->workload == WORKLOAD_REPLAY) {
+			params->size = config->sizes[0];  /* the trace's mean allocation */
+			req.trace_path = config->trace_path;
+			req.trace_steps = config->replay.steps;
+			req.trace_check = config->replay.checksum;
+			params->replay_per_thread = config->replay_per_thread;
+		}
+		if (config->workload == WORKLOAD_RANDOM) {
+			params->nmix = config->nsizes;
+			memcpy(params->mix, config->sizes, config->nsizes * sizeof(config->sizes[0]));
+			if (config->weights)
+				memcpy(params->mix_weight, config->weights,
+				       config->nsizes * sizeof(config->weights[0]));
+			params->size = run_mix_mean_size(config);
+		}
+	}
+	ret = runner_measure(&req, config->timeout_s, &sample);
+	pthread_mutex_lock(&w->lock);
+	if (task->floor)
+		keep_sample(report, RUNNER_FLOOR, f->size, f->samples, &f->runs, &f->ok, f->error,
+			    sizeof(f->error), &sample, ret);
+	else
+		keep_sample(report, c->backend->name, c->size, c->samples, &c->runs, &c->ok,
+			    c->error, sizeof(c->error), &sample, ret);
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* One measuring thread: takes the next task until none is left or a signal came. */
+static void *measure_worker(void *arg)
+{
+	struct run_work *w = arg;
+
+	for (;;) {
+		const struct run_task *task;
+		int skip;
+
+		pthread_mutex_lock(&w->lock);
+		if (w->next == w->ntasks || runner_interrupted()) {
+			pthread_mutex_unlock(&w->lock);
+			return NULL;
+		}
+		task = &w->tasks[w->next];
+		if (task->floor) {
+			skip = !w->report->floors[task->column].ok;
+			progress(w->config, w->next, w->ntasks, RUNNER_FLOOR,
+				 w->report->floors[task->column].size);
+		} else {
+			const struct cell *c = &w->report->cells[task->column * w->config->nbackends +
+								  task->backend];
+
+			skip = !c->ok;
+			progress(w->config, w->next, w->ntasks, c->backend->name, c->size);
+		}
+		w->next++;
+		pthread_mutex_unlock(&w->lock);
+		if (!skip)
+			measure_task(w, task);
+	}
+}
+
+/* Sets up CELL for BACKEND at SIZE (random: the whole mix, size 0). */
+static int cell_init(const struct run_config *config, struct cell *c,
+		     const struct backend *backend, size_t size)
+{
+	c->backend = backend;
+	c->size = size;
+	if (config->workload == WORKLOAD_REPLAY) {
+		c->count = config->replay.slots ? config->replay.slots : 1;
+		c->align = backend->uses_align ? config->align : backend_malloc_alignment();
+	} else if (config->workload == WORKLOAD_RANDOM) {
+		c->count = (size_t)(config->total_bytes / run_mix_mean_size(config));
+		c->align = backend->uses_align ? config->align : backend_malloc_alignment();
+	} else {
+		c->count = (size_t)(config->total_bytes / size);
+		c->align = !backend->uses_align ? backend_malloc_alignment() :
+			   config->align ? config->align : natural_alignment(size);
+	}
+	if (config->workload == WORKLOAD_CHURN || config->workload == WORKLOAD_THREADS)
+		c->rounds = config->rounds ? config->rounds :
+			    workload_default_rounds(config->workload, c->count);
+	c->ok = 1;
+	c->samples = calloc(config->repeat, sizeof(*c->samples));
+	return c->samples ? 0 : error("out of memory");
+}
+
+/*
+ * The host's strings come from outside (a host name is any bytes root sets):
+ * printable, valid UTF-8 in every format, as text_clean() makes them.
+ */
+static void host_clean(struct host_info *host)
+{
+	text_clean_in_place(host->kernel, sizeof(host->kernel));
+	text_clean_in_place(host->machine, sizeof(host->machine));
+	text_clean_in_place(host->hostname, sizeof(host->hostname));
+	text_clean_in_place(host->cpu_model, sizeof(host->cpu_model));
+	text_clean_in_place(host->libc, sizeof(host->libc));
+	text_clean_in_place(host->libc_version, sizeof(host->libc_version));
+	text_clean_in_place(host->thp, sizeof(host->thp));
+}
+
+int run_measure_all(const struct run_config *config, struct run_report *report)
+{
+	/* random measures every size in one heap: one cell per backend. */
+	size_t ncolumns = workload_one_column(config->workload) ? 1 : config->nsizes;
+	int with_floor = config->workload == WORKLOAD_FILL;
+	pthread_t threads[RUN_MAX_JOBS];
+	struct run_work w = { 0 };
+	unsigned jobs, started;
+
+	memset(report, 0, sizeof(*report));
+	report->config = config;
+	probe_host(&report->host);
+	host_clean(&report->host);
+	counters_check(&config->counters, &report->counters);
+	report->nfloors = with_floor ? config->nsizes : 0;
+	report->ncells = ncolumns * config->nbackends;
+	report->floors = calloc(config->nsizes, sizeof(*report->floors));
+	report->cells = calloc(report->ncells, sizeof(*report->cells));
+	if (!report->floors || !report->cells)
+		return error("out of memory");
+	for (size_t s = 0; s < ncolumns; s++) {
+		struct floor_cell *f = &report->floors[s];
+
+		if (with_floor) {
+			f->size = config->sizes[s];
+			f->count = (size_t)(config->total_bytes / f->size);
+			f->ok = 1;
+			f->samples = calloc(config->repeat, sizeof(*f->samples));
+			if (!f->samples)
+				return error("out of memory");
+		}
+		for (size_t b = 0; b < config->nbackends; b++)
+			if (cell_init(config, &report->cells[s * config->nbackends + b],
+				      config->backends[b],
+				      workload_one_column(config->workload) ? 0 : config->sizes[s]))
+				return -1;
+	}
+
+	/*
+	 * Repetitions are interleaved (the floor and every backend once, then
+	 * again) so that a slow moment of a shared machine spreads over all
+	 * backends instead of falling on one. The floor is measured as often as
+	 * the cells, each time right before them, so that a cell's x floor is
+	 * the ratio of two neighbours and its spread is the ratio's own. --jobs
+	 * N threads take the list in this order, each running one measuring
+	 * process at a time.
+	 */
+	w.ntasks = ncolumns * config->repeat * (config->nbackends + (size_t)with_floor);
+	w.tasks = calloc(w.ntasks, sizeof(*w.tasks));
+	if (!w.tasks)
+		return error("out of memory");
+	for (size_t s = 0, t = 0; s < ncolumns; s++)
+		for (unsigned rep = 0; rep < config->repeat; rep++) {
+			if (with_floor)
+				w.tasks[t++] = (struct run_task){ .column = s, .floor = 1 };
+			for (size_t b = 0; b < config->nbackends; b++)
+				w.tasks[t++] = (struct run_task){ .column = s, .backend = b };
+		}
+	w.config = config;
+	w.report = report;
+	pthread_mutex_init(&w.lock, NULL);
+	jobs = config->jobs ? config->jobs : 1;
+	if (jobs > w.ntasks)
+		jobs = (unsigned)w.ntasks;
+	for (started = 1; started < jobs; started++)
+		if (pthread_create(&threads[started], NULL, measure_worker, &w)) {
+			warning("cannot start measuring thread %u of %u (%s): measuring %u at a time",
+				started + 1, jobs, strerror(errno), started);
+			break;
+		}
+	measure_worker(&w);
+	for (unsigned i = 1; i < started; i++)
+		pthread_join(threads[i], NULL);
+	pthread_mutex_destroy(&w.lock);
+	free(w.tasks);
+	report->jobs = started;
+	for (size_t i = 0; i < config->nabis; i++) {
+		const struct abi_program *p = abi_program(32);
+
+		if (config->abis[i] == 32 && p && abi_native() != 32) {
+			report->abi32_program = ABI_CHILD32;
+			report->abi32_emulator = p->emulator[0] ? ABI_EMULATOR : NULL;
+		}
+	}
+	if ((report->interrupted = runner_interrupted())) {
+		if (!config->quiet && isatty(STDERR_FILENO))
+			fputs("\r\033[K", stderr);
+		return 0;
+	}
+	/* An event the check found countable that a measuring process could not count. */
+	for (size_t i = 0; i < report->ncells; i++)
+		for (unsigned r = 0; r < report->cells[i].runs; r++)
+			counters_check_merge(&report->counters, &report->cells[i].samples[r].counters);
+	for (size_t i = 0; i < report->nfloors; i++)
+		for (unsigned r = 0; r < report->floors[i].runs; r++)
+			counters_check_merge(&report->counters, &report->floors[i].samples[r].counters);
+	return 0;
+}
+
+void run_report_release(struct run_report *report)
+{
+	for (size_t i = 0; report->cells && i < report->ncells; i++)
+		free(report->cells[i].samples);
+	for (size_t i = 0; report->floors && report->config && i < report->config->nsizes; i++)
+		free(report->floors[i].samples);
+	free(report->cells);
+	free(report->floors);
+	memset(report, 0, sizeof(*report));
+}

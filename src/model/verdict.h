@@ -1,0 +1,89 @@
+/*
+ * verdict.h - the answer after the tables of a run with more than one
+ * backend: per size (random: per run), the best backend for memory and for
+ * time, by how much against the C library's malloc, with the spreads of
+ * both; "no clear winner" when the best's min-max range overlaps another
+ * backend's. pool, pool-locked and arena need code changes (a program calls
+ * them instead of malloc); malloc and the preloaded allocators are drop-in.
+ *
+ * What each workload is judged by is its definition's verdict_memory and
+ * verdict_time (figure.h).
+ */
+#ifndef ALLOCBENCH_VERDICT_H
+#define ALLOCBENCH_VERDICT_H
+
+#include "model/report.h"
+#include "model/stats.h"
+
+#include <stdio.h>
+
+#define VERDICT_MAX_BACKENDS 64
+
+/* One backend's figure in a verdict. */
+struct verdict_entry {
+	const struct cell *cell;
+	struct stat_summary s;        /* over its runs, in the metric's unit */
+};
+
+/* The verdict on memory or on time at one size. */
+struct verdict_aspect {
+	int valid;                    /* the workload has this aspect and a backend measured it */
+	enum metric metric;
+	const char *name;             /* "memory" or "time" */
+	const char *unit;             /* "B/chunk", "bytes", "ns", "ns/pair", "ops/s" */
+	int higher_is_better;         /* threads' rates */
+	/* The best first, then every backend whose range overlaps the best's. */
+	struct verdict_entry best[VERDICT_MAX_BACKENDS];
+	size_t nbest;                 /* 1: a clear winner */
+	int have_malloc;              /* the C library's malloc was measured here */
+	struct stat_summary malloc_s; /* ... its figure */
+};
+
+struct verdict {
+	size_t size;                  /* bytes per chunk; random, replay: 0 (the mix) */
+	unsigned abi;                 /* the word size of the rows judged, bits: each ABI
+					 is judged against its own malloc */
+	struct verdict_aspect memory;
+	struct verdict_aspect time;
+};
+
+/* 1 when the text and JSON carry a verdict: more than one backend measured. */
+int verdict_wanted(const struct run_report *report);
+
+/* 1 when BACKEND needs code changes (pool, pool-locked, arena), 0 when drop-in. */
+int verdict_needs_code_changes(const struct cell *cell);
+
+/*
+ * The verdict at the COLUMN-th size of REPORT (random, replay: 0) on the
+ * rows of ABI (bits) into *OUT. Returns 0, or -1 when no backend of that
+ * ABI succeeded there.
+ */
+int verdict_compute_abi(const struct run_report *report, size_t column, unsigned abi,
+			struct verdict *out);
+
+/*
+ * The verdicts REPORT gives: one per size (random, replay: one) and ABI, so
+ * many; their ABIs in *NABIS (2 with --abi 32,64).
+ */
+size_t verdict_count(const struct run_report *report, size_t *nabis);
+
+/*
+ * The I-th of them (< verdict_count(), by size then ABI) into *OUT: 0, or
+ * -1 when no backend of that ABI succeeded there.
+ */
+int verdict_at(const struct run_report *report, size_t i, struct verdict *out);
+
+/* verdict_compute_abi() of this program's own word size. */
+int verdict_compute(const struct run_report *report, size_t column, struct verdict *out);
+
+/*
+ * The text: a heading and a line or two per size, ABI and aspect, figures in
+ * their display unit (figure.h); nothing when !verdict_wanted.
+ */
+int verdict_write_text(FILE *out, const struct run_report *report);
+
+/* The same as a Markdown list, for the Markdown report. */
+int verdict_write_markdown(FILE *out, const struct run_report *report);
+
+
+#endif

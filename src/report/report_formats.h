@@ -1,0 +1,24 @@
+/*
+ * report_formats.h - the one list of a run report's formats, for --format
+ * and --export FORMAT=FILE: a new format is one entry.
+ */
+#ifndef ALLOCBENCH_REPORT_FORMATS_H
+#define ALLOCBENCH_REPORT_FORMATS_H
+
+#include "model/report.h"
+
+#include <stddef.h>
+
+/* How many formats report_formats holds. */
+#define REPORT_FORMATS 4
+
+/* The formats, the default (text) first, ended by a NULL name. */
+extern const struct report_writer report_formats[REPORT_FORMATS + 1];
+
+/* The format called NAME, or NULL. */
+const struct report_writer *report_format_find(const char *name);
+
+/* "text, json, csv or markdown" into BUF (SIZE bytes), for messages. */
+void report_formats_names(char *buf, size_t size);
+
+#endif

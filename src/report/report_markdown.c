@@ -1,0 +1,177 @@
+/*
+ * report_markdown.c - the run report as Markdown: one paragraph that says
+ * what was measured, the text report's table as a GitHub table (medians),
+ * and the floor, ready to paste into an issue or a pull request.
+ */
+#include "report/report_columns.h"
+#include "model/breakdown.h"
+#include "measure/backend.h"
+#include "model/report.h"
+#include "model/run.h"
+#include "model/stats.h"
+#include "platform/util.h"
+#include "model/verdict.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Writes TEXT into a table cell: '|' escaped, line breaks as spaces. */
+static void put_cell_text(FILE *out, const char *text)
+{
+	for (const char *p = text; *p; p++) {
+		if (*p == '|' || *p == '\\')
+			fputc('\\', out);
+		fputc(*p == '\n' || *p == '\r' ? ' ' : *p, out);
+	}
+}
+
+/* "| backend | size (B) | ... |" and the alignment row, from the text table's columns. */
+static void put_table_head(FILE *out, enum workload workload)
+{
+	const struct report_column *columns;
+	size_t n;
+
+	columns = report_columns_markdown(workload, &n);
+	fputs("\n|", out);
+	for (size_t c = 0; c < n; c++) {
+		const char *head1, *head2;
+		int is_unit;
+
+		report_column_heads(&columns[c], &head1, &head2, &is_unit);
+		if (!*head1)
+			fprintf(out, " %s |", head2);
+		else if (is_unit)
+			fprintf(out, " %s (%s) |", head1, head2);
+		else
+			fprintf(out, " %s %s |", head1, head2);
+	}
+	fputs("\n|", out);
+	for (size_t c = 0; c < n; c++)
+		fputs(c ? "--:|" : ":--|", out);
+	fputc('\n', out);
+}
+
+static void put_header(FILE *out, const struct run_report *report)
+{
+	const struct run_config *config = report->config;
+	const struct host_info *host = &report->host;
+	const char *sanitizers = report->sanitizers ? report->sanitizers : ALLOCBENCH_SANITIZE;
+	char total[32];
+
+	format_bytes(total, sizeof(total), config->total_bytes);
+	if (config->label) {
+		fputs("**", out);
+		put_cell_text(out, config->label);
+		fputs("**\n\n", out);
+	}
+	fprintf(out, "**allocbench %s**: %s, %s per measurement, touch %s, "
+		"median of %u run%s%s; ",
+		report->tool_version ? report->tool_version : ALLOCBENCH_VERSION, workload_name(config->workload), total,
+		touch_name(config->touch), config->repeat, config->repeat == 1 ? "" : "s",
+		report_jobs_note(report));
+	if (config->align)
+		fprintf(out, "alignment %zu B for pool and arena", config->align);
+	else
+		fputs("natural alignment for pool and arena", out);
+	fprintf(out, ", %zu B for malloc.\n\nHost: ", backend_malloc_alignment());
+	put_cell_text(out, host->hostname);
+	fprintf(out, ", %s %s, %s %s, %d CPU%s, ", host->kernel, host->machine, host->libc,
+		host->libc_version, host->cpus, host->cpus == 1 ? "" : "s");
+	put_cell_text(out, host->cpu_model);
+	fprintf(out, "; page %ld B, THP %s.\n", host->page_size, host->thp);
+	if (*sanitizers)
+		fprintf(out, "\nWarning: built with -fsanitize=%s: malloc's figures are the "
+			"sanitizer's.\n", sanitizers);
+	put_table_head(out, config->workload);
+}
+
+static void put_row(FILE *out, const struct run_report *report, const struct cell *cell)
+{
+	enum workload workload = report->config->workload;
+	const struct report_column *columns;
+	size_t n, shown;
+
+	columns = report_columns_markdown(workload, &n);
+	shown = cell->ok ? n : report_identity_columns(workload);
+	fputc('|', out);
+	for (size_t c = 0; c < shown; c++) {
+		char buf[64];
+
+		report_column_format(buf, sizeof(buf), &columns[c], report, cell);
+		fputc(' ', out);
+		put_cell_text(out, buf);
+		fputs(" |", out);
+	}
+	if (!cell->ok) {
+		fputs(" failed: ", out);
+		put_cell_text(out, cell->error);
+		fputs(" |", out);
+		for (size_t c = shown + 1; c < n; c++)
+			fputs(" |", out);
+	}
+	fputc('\n', out);
+}
+
+/* The fill's floor and the overhead's resolution. */
+static void put_floor(FILE *out, const struct run_report *report)
+{
+	double worst = 0;
+
+	fputs("\nFloor (this loop filling one fresh mapping, no allocator), ns per chunk:", out);
+	for (size_t i = 0; i < report->nfloors; i++) {
+		const struct floor_cell *f = &report->floors[i];
+		double ns;
+
+		fprintf(out, "%s %zu B ", i ? "," : "", f->size);
+		if (!report_floor_ns(report, f->size, &ns))
+			fprintf(out, "%.2f", ns);
+		else
+			put_cell_text(out, f->ok ? "n/a (nothing touched)" : f->error);
+		if (resolution_bytes(report, f->count) > worst)
+			worst = resolution_bytes(report, f->count);
+	}
+	fprintf(out, ".\nOverhead resolution: one page over the count, at most %.3g B per chunk.\n",
+		worst);
+}
+
+/*
+ * Under the table: the floor where the workload has one, then the notes
+ * the text gives (the workload's, figure.h, and how a median of ratios
+ * combines) as one paragraph.
+ */
+static void put_footer(FILE *out, const struct run_report *report)
+{
+	const struct workload_def *def = workload_def(report->config->workload);
+	const struct report_column *columns;
+	size_t n;
+
+	if (def->sections & SECTION_FLOOR)
+		put_floor(out, report);
+	fputs("\nNotes: ", out);
+	for (const char *p = def->notes; *p; p++)
+		fputc(*p == '\n' ? (p[1] ? ' ' : '.') : *p, out);
+	columns = report_columns_markdown(report->config->workload, &n);
+	for (size_t c = 0; c < n; c++) {
+		const struct figure *f = figure_get(columns[c].metric);
+
+		if (columns[c].kind != COL_FIGURE || f->combine != FIGURE_MEDIAN_OF_RATIOS ||
+		    !f->combine_note)
+			continue;
+		fputc(' ', out);
+		for (const char *p = f->combine_note; *p; p++)
+			fputc(*p == '\n' ? ' ' : *p, out);
+		fputc('.', out);
+	}
+	fputc('\n', out);
+}
+
+int report_markdown_write(FILE *out, const struct run_report *report)
+{
+	put_header(out, report);
+	for (size_t i = 0; i < report->ncells; i++)
+		put_row(out, report, &report->cells[i]);
+	put_footer(out, report);
+	if (breakdown_write_markdown(out, report) || verdict_write_markdown(out, report))
+		return -1;
+	return ferror(out) ? -1 : 0;
+}

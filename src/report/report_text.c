@@ -1,0 +1,295 @@
+/*
+ * report_text.c - the aligned tables people read, like the 2012 field
+ * study's: one table per run, its columns chosen by the workload.
+ */
+#include "model/abi.h"
+#include "report/report_columns.h"
+#include "report/report_counters.h"
+#include "model/breakdown.h"
+#include "measure/backend.h"
+#include "model/report.h"
+#include "model/run.h"
+#include "model/stats.h"
+#include "report/table.h"
+#include "model/verdict.h"
+#include "platform/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void print_header(FILE *out, const struct run_report *report)
+{
+	const struct run_config *config = report->config;
+	const struct host_info *host = &report->host;
+	char total[32], align[64], sizes[MEASURE_MAX_MIX * 21 + 1], abi[256];
+	const char *sanitizers = report->sanitizers ? report->sanitizers : ALLOCBENCH_SANITIZE;
+	size_t used = 0;
+
+	format_bytes(total, sizeof(total), config->total_bytes);
+	put_wrappedf(out, 80, "  ",
+		     "allocbench %s: %s, %s per measurement, touch %s, median of %u run%s%s",
+		     report->tool_version ? report->tool_version : ALLOCBENCH_VERSION, workload_name(config->workload), total,
+		     touch_name(config->touch), config->repeat, config->repeat == 1 ? "" : "s",
+		     report_jobs_note(report));
+	if (config->label)
+		put_wrappedf(out, 80, "  ", "label: %s", config->label);
+	put_wrappedf(out, 80, "  ", "host: %s, %s %s, %s %s, %d CPU%s, %s", host->hostname,
+		     host->kernel, host->machine, host->libc, host->libc_version, host->cpus,
+		     host->cpus == 1 ? "" : "s", host->cpu_model);
+	if (config->align)
+		snprintf(align, sizeof(align), "%zu B for pool, arena (--align)", config->align);
+	else
+		copy_string(align, sizeof(align), "natural for pool, arena");
+	put_wrappedf(out, 80, "  ", "page %ld B, THP %s; alignment: %s, %zu B for malloc",
+		     host->page_size, host->thp, align, backend_malloc_alignment());
+	report_abi_note(abi, sizeof(abi), report);
+	if (abi[0])
+		put_wrappedf(out, 80, "  ", "%s", abi);
+	if (*sanitizers)
+		put_wrappedf(out, 80, "  ",
+			     "warning: a -fsanitize=%s build: malloc is the sanitizer's",
+			     sanitizers);
+	switch (config->workload) {
+	case WORKLOAD_RANDOM:
+		sizes[0] = '\0';
+		for (size_t i = 0; i < config->nsizes && used < sizeof(sizes); i++) {
+			used += (size_t)snprintf(sizes + used, sizeof(sizes) - used, "%s%zu",
+						 i ? "," : "", config->sizes[i]);
+			if (config->weights && used < sizeof(sizes))
+				used += (size_t)snprintf(sizes + used, sizeof(sizes) - used, ":%u",
+							 config->weights[i]);
+		}
+		put_wrappedf(out, 80, "  ", "random: seed %llu, sizes %s B mixed in one heap%s",
+			     (unsigned long long)config->seed, sizes,
+			     config->weights ? " (SIZE:WEIGHT)" : "");
+		break;
+	case WORKLOAD_THREADS:
+		put_wrappedf(out, 80, "  ",
+			     "threads: %u at once, against 1 thread, swapping elements of a shared array",
+			     config->threads);
+		break;
+	case WORKLOAD_REPLAY:
+		put_wrappedf(out, 80, "  ",
+			     "replay: %s, %llu calls of %u thread%s%s, %s; peak live %llu bytes",
+			     config->trace_path, (unsigned long long)config->replay.calls,
+			     config->replay.threads, config->replay.threads == 1 ? "" : "s",
+			     config->replay.cut_short ? " (cut short)" : "",
+			     config->replay_per_thread ? "each in a thread of its own" :
+							 "in the recorded order in one thread",
+			     (unsigned long long)config->replay.peak_live_bytes);
+		put_wrappedf(out, 80, "  ", "%s", RUN_REPLAY_POLICY);
+		break;
+	default:
+		break;
+	}
+	report_counters_text_header(out, report);
+	fputc('\n', out);
+}
+
+/*
+ * The text's mark after a figure: '?' on an x floor whose runs lie on both
+ * sides of 1, '~' on a time whose runs spread widely; "" for the others.
+ */
+static const char *text_mark(const struct run_report *report, const struct cell *cell,
+			     const struct report_column *column)
+{
+	struct stat_summary s;
+
+	if (!cell->ok || cell_summary(report, cell, column->metric, &s))
+		return "";
+	if (column->kind == COL_FIGURE && column->metric == METRIC_X_FLOOR)
+		return report_x_floor_crosses(&s) ? "?" : "";
+	if (report_column_is_time(column))
+		return report_time_spread_wide(&s) ? "~" : "";
+	return "";
+}
+
+/* 1 when a time column of the table carries the '~' of a wide spread. */
+static int any_time_spread_wide(const struct run_report *report)
+{
+	const struct report_column *columns;
+	size_t ncolumns;
+
+	columns = report_columns(report->config->workload, &ncolumns);
+	for (size_t i = 0; i < report->ncells; i++)
+		for (size_t c = 0; c < ncolumns; c++) {
+			struct stat_summary s;
+
+			if (report_column_is_time(&columns[c]) &&
+			    !cell_summary(report, &report->cells[i], columns[c].metric, &s) &&
+			    report_time_spread_wide(&s))
+				return 1;
+		}
+	return 0;
+}
+
+/* The floor's ns per chunk at each size, two spaces in front, items whole, within 80 columns. */
+static void print_floor(FILE *out, const struct run_report *report)
+{
+	fputs("floor (this loop filling one fresh mapping, no allocator), ns per chunk:\n", out);
+	for (size_t i = 0, col = 0; i < report->nfloors; i++) {
+		const struct floor_cell *f = &report->floors[i];
+		char item[sizeof(f->error) + 64];
+		size_t len;
+		double ns;
+
+		if (!report_floor_ns(report, f->size, &ns))
+			snprintf(item, sizeof(item), "  %zu B %.2f%s", f->size, ns,
+				 i + 1 < report->nfloors ? "," : "");
+		else
+			snprintf(item, sizeof(item), "  %zu B %s%s", f->size,
+				 f->ok ? "n/a (nothing touched)" : f->error,
+				 i + 1 < report->nfloors ? "," : "");
+		len = strlen(item) - 2;
+		if (col && col + 1 + len > 80) {
+			fputc('\n', out);
+			col = 0;
+		}
+		if (len > 78) {
+			/* A failure's reason: lines of its own. */
+			put_wrapped(out, item, 80, "  ");
+			col = 0;
+			continue;
+		}
+		fputs(col ? item + 1 : item, out);
+		col += col ? len + 1 : len + 2;
+		if (i + 1 == report->nfloors)
+			fputc('\n', out);
+	}
+}
+
+/* Under the floor: the overhead's resolution, warm, and x floor's '?' where a row has it. */
+static void print_floor_notes(FILE *out, const struct run_report *report)
+{
+	double worst = 0;
+
+	for (size_t i = 0; i < report->nfloors; i++)
+		if (resolution_bytes(report, report->floors[i].count) > worst)
+			worst = resolution_bytes(report, report->floors[i].count);
+	fprintf(out, "overhead resolution: one page over the count, at most %.3g B per "
+		"chunk;\nwarm: the same fill again after freeing everything, in the same "
+		"process\n", worst);
+	for (size_t i = 0; i < report->ncells; i++) {
+		struct stat_summary s;
+
+		if (!cell_summary(report, &report->cells[i], METRIC_X_FLOOR, &s) &&
+		    report_x_floor_crosses(&s)) {
+			fputs("x floor: alloc ns over the floor's, each run over the floor run "
+			      "measured next\nto it; ?: the runs' ratios lie on both sides of "
+			      "1, neither faster nor\nslower than the floor beyond the noise\n",
+			      out);
+			break;
+		}
+	}
+}
+
+/* The sequence's checksum: the same operations on every backend, or a bug. */
+static void print_checksum(FILE *out, const struct run_report *report)
+{
+	uint64_t checksum = 0;
+	int same = 1, any = 0;
+
+	for (size_t i = 0; i < report->ncells; i++) {
+		const struct cell *c = &report->cells[i];
+
+		for (unsigned r = 0; r < c->runs; r++) {
+			if (any && c->samples[r].checksum != checksum)
+				same = 0;
+			checksum = c->samples[r].checksum;
+			any = 1;
+		}
+	}
+	if (any)
+		fprintf(out, "sequence checksum %016llx: %s\n", (unsigned long long)checksum,
+			same ? "the same operations on every backend" :
+			       "DIFFERS between backends (a bug: please report it)");
+}
+
+/*
+ * The notes under the table: the workload's sections and notes (figure.h),
+ * how a figure of several runs combines where it is a median of ratios, the
+ * marks.
+ */
+static void print_footer(FILE *out, const struct run_report *report)
+{
+	const struct workload_def *def = workload_def(report->config->workload);
+	const struct report_column *columns;
+	size_t ncolumns;
+
+	fputc('\n', out);
+	if (def->sections & SECTION_FLOOR) {
+		print_floor(out, report);
+		print_floor_notes(out, report);
+	}
+	if (def->sections & SECTION_CHECKSUM)
+		print_checksum(out, report);
+	if (def->notes)
+		fputs(def->notes, out);
+	columns = report_columns(report->config->workload, &ncolumns);
+	for (size_t c = 0; c < ncolumns; c++) {
+		const struct figure *f = figure_get(columns[c].metric);
+
+		if (columns[c].kind == COL_FIGURE && f->combine == FIGURE_MEDIAN_OF_RATIOS &&
+		    f->combine_note)
+			fprintf(out, "%s\n", f->combine_note);
+	}
+	if (any_time_spread_wide(report))
+		fprintf(out, "~: a time whose runs spread by more than %gx (max/min): the median "
+			"alone\nwould hide it\n", REPORT_TIME_SPREAD);
+	fputs("--format json gives min, max and every run\n", out);
+}
+
+int report_text_write(FILE *out, const struct run_report *report)
+{
+	const char *head1[TABLE_MAX_COLUMNS], *head2[TABLE_MAX_COLUMNS];
+	enum workload workload = report->config->workload;
+	const struct report_column *columns;
+	size_t ncolumns, identity = report_identity_columns(workload);
+	struct table table;
+	int ret, color = color_enabled(out);
+
+	columns = report_columns(workload, &ncolumns);
+	for (size_t c = 0; c < ncolumns; c++) {
+		int is_unit;
+
+		report_column_heads(&columns[c], &head1[c], &head2[c], &is_unit);
+	}
+	print_header(out, report);
+	table_init(&table, ncolumns, head1, head2);
+	for (size_t i = 0; i < report->ncells; i++) {
+		const struct cell *cell = &report->cells[i];
+		struct table_row *row = table_add_row(&table);
+		/* A failed row: its identity, then why it failed. */
+		size_t shown = cell->ok ? ncolumns : identity;
+
+		if (!row)
+			break;
+		for (size_t c = 0; c < shown; c++) {
+			char buf[TABLE_CELL];
+
+			if (columns[c].kind == COL_BACKEND)
+				report_backend_label(buf, sizeof(buf), cell);
+			else
+				report_column_format(buf, sizeof(buf), &columns[c], report, cell);
+			table_set(row, c, "%s%s", buf, text_mark(report, cell, &columns[c]));
+		}
+		if (!cell->ok) {
+			char note[256];
+
+			snprintf(note, sizeof(note), "failed: %s", cell->error);
+			table_set_note(row, note);
+			if (color)
+				row->color = COLOR_RED;
+		}
+	}
+	ret = table_print(&table, out);
+	table_release(&table);
+	print_footer(out, report);
+	ret |= report_counters_text_table(out, report);
+	if (breakdown_write_text(out, report))
+		ret = -1;
+	if (verdict_write_text(out, report))
+		ret = -1;
+	return ret || ferror(out) ? -1 : 0;
+}

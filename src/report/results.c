@@ -1,0 +1,473 @@
+#include "report/results.h"
+#include "report/json_out.h"
+#include "platform/util.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A block of run values handed out by results_row_stat(), freed with the file. */
+struct runs_block {
+	struct runs_block *next;
+	double values[];
+};
+
+/* Largest report read: far above any real one, small enough to refuse garbage. */
+#define RESULTS_MAX_BYTES ((size_t)256 << 20)
+
+static char *read_all(const char *path, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rbe") : stdin;
+	size_t n = 0, alloc = 1 << 16;
+	char *buf;
+
+	if (!f)
+		return NULL;
+	buf = malloc(alloc);
+	while (buf) {
+		size_t got = fread(buf + n, 1, alloc - n - 1, f);
+
+		n += got;
+		if (got == 0 || n + 1 < alloc) {
+			if (ferror(f) || n + 1 < alloc || feof(f))
+				break;
+		}
+		if (n + 1 == alloc) {
+			char *grown;
+
+			if (alloc >= RESULTS_MAX_BYTES) {
+				free(buf);
+				buf = NULL;
+				errno = EFBIG;
+				break;
+			}
+			grown = realloc(buf, alloc * 2);
+			if (!grown) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = grown;
+			alloc *= 2;
+		}
+	}
+	if (buf && ferror(f)) {
+		free(buf);
+		buf = NULL;
+	}
+	if (f != stdin)
+		fclose(f);
+	if (buf) {
+		buf[n] = '\0';
+		*len = n;
+	}
+	return buf;
+}
+
+/* Follows the dotted PATH from NODE. */
+static const cJSON *lookup(const cJSON *node, const char *path)
+{
+	char name[256];
+
+	while (node && *path) {
+		size_t n = strcspn(path, ".");
+
+		if (n >= sizeof(name))
+			return NULL;
+		memcpy(name, path, n);
+		name[n] = '\0';
+		node = cJSON_GetObjectItemCaseSensitive(node, name);
+		path += n;
+		if (*path == '.')
+			path++;
+	}
+	return node;
+}
+
+static const char *string_at(const cJSON *node, const char *path)
+{
+	const cJSON *item = lookup(node, path);
+
+	return cJSON_IsString(item) ? item->valuestring : NULL;
+}
+
+static int number_at(const cJSON *node, const char *path, double *out)
+{
+	const cJSON *item = lookup(node, path);
+
+	if (!cJSON_IsNumber(item))
+		return -1;
+	*out = item->valuedouble;
+	return 0;
+}
+
+static int fail(struct result_file *file, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(struct result_file *file, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	error("'%s': %s", file->path, msg);
+	results_release(file);
+	return -1;
+}
+
+/* Parses "allocbench/N" into N; -1 when SCHEMA is not of that form. */
+static int schema_major(const char *schema)
+{
+	size_t n = strlen(RESULTS_SCHEMA_NAME);
+	char *end;
+	long major;
+
+	if (strncmp(schema, RESULTS_SCHEMA_NAME "/", n + 1))
+		return -1;
+	errno = 0;
+	major = strtol(schema + n + 1, &end, 10);
+	if (errno || end == schema + n + 1 || (*end && *end != '.') || major < 0)
+		return -1;
+	return (int)major;
+}
+
+/*
+ * 1 when TEXT ends inside an object, an array or a string: a file cut short
+ * (a copy that stopped, a disk that filled up), whatever token it ends in.
+ */
+static int cut_short(const char *text, size_t len)
+{
+	long depth = 0;
+	int in_string = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		char ch = text[i];
+
+		if (in_string) {
+			if (ch == '\\')
+				i++;
+			else if (ch == '"')
+				in_string = 0;
+		} else if (ch == '"') {
+			in_string = 1;
+		} else if (ch == '{' || ch == '[') {
+			depth++;
+		} else if (ch == '}' || ch == ']') {
+			if (--depth < 0)
+				return 0;
+		}
+	}
+	return depth > 0 || in_string;
+}
+
+/* Parses the LEN bytes of TEXT into FILE->root; FILE->path is set. */
+static int parse_text(struct result_file *file, const char *text, size_t len)
+{
+	if (!len)
+		return fail(file, "empty file, not an allocbench JSON report");
+	file->root = cJSON_ParseWithLength(text, len);
+	if (!file->root) {
+		const char *at = cJSON_GetErrorPtr();
+		long offset = at && at >= text && at <= text + len ? (long)(at - text) : -1;
+
+		if ((offset >= 0 && (size_t)offset >= len) || cut_short(text, len))
+			return fail(file, "not valid JSON: truncated at byte %zu", len);
+		return fail(file, "not valid JSON (error near byte %ld)", offset);
+	}
+	/* Whatever the file holds, the reports built from it print only clean text. */
+	json_clean_strings(file->root);
+	return 0;
+}
+
+static int load_parsed(struct result_file *file);
+
+int results_load(const char *path, struct result_file *file)
+{
+	size_t len = 0;
+	char *text;
+	int ret;
+
+	memset(file, 0, sizeof(*file));
+	file->path = strdup(path);
+	if (!file->path)
+		return error("out of memory");
+	text = read_all(path, &len);
+	if (!text)
+		return fail(file, "cannot read: %s", strerror(errno ? errno : EIO));
+	ret = parse_text(file, text, len);
+	free(text);
+	return ret ? ret : load_parsed(file);
+}
+
+int results_load_buffer(const char *name, const char *text, size_t len,
+			struct result_file *file)
+{
+	memset(file, 0, sizeof(*file));
+	file->path = strdup(name);
+	if (!file->path)
+		return error("out of memory");
+	return parse_text(file, text, len) ? -1 : load_parsed(file);
+}
+
+/* The largest whole number a double holds exactly. */
+#define RESULTS_MAX_WHOLE 9007199254740992.0
+
+/* Whether V is a whole number from 0 to 2^53. */
+static int whole(double v)
+{
+	return isfinite(v) && v >= 0 && v <= RESULTS_MAX_WHOLE && v == floor(v);
+}
+
+/*
+ * Every number under NODE (at JSON path PATH) is finite, and every
+ * statistic ({median, ...}) holds numbers only: writes the path of the
+ * first offender and what is wrong into WHY and returns -1.
+ */
+static int check_numbers(const cJSON *node, const char *path, char *why, size_t size)
+{
+	const cJSON *item;
+	char sub[256];
+	size_t i = 0;
+
+	if (cJSON_IsNumber(node)) {
+		if (!isfinite(node->valuedouble)) {
+			snprintf(why, size, "%s is not a finite number", path);
+			return -1;
+		}
+		return 0;
+	}
+	if (cJSON_IsObject(node) && cJSON_GetObjectItemCaseSensitive(node, "median")) {
+		static const char *const fields[] = { "median", "min", "max" };
+		const cJSON *runs = cJSON_GetObjectItemCaseSensitive(node, "runs");
+
+		for (size_t f = 0; f < 3; f++) {
+			item = cJSON_GetObjectItemCaseSensitive(node, fields[f]);
+			if (item && !cJSON_IsNumber(item)) {
+				snprintf(why, size, "%s.%s is not a number", path, fields[f]);
+				return -1;
+			}
+		}
+		if (runs && !cJSON_IsArray(runs)) {
+			snprintf(why, size, "%s.runs is not an array", path);
+			return -1;
+		}
+		cJSON_ArrayForEach(item, runs) {
+			if (!cJSON_IsNumber(item)) {
+				snprintf(why, size, "%s.runs[%zu] is not a number", path, i);
+				return -1;
+			}
+			i++;
+		}
+	}
+	i = 0;
+	cJSON_ArrayForEach(item, node) {
+		if (cJSON_IsArray(node))
+			snprintf(sub, sizeof(sub), "%s[%zu]", path, i++);
+		else
+			snprintf(sub, sizeof(sub), "%s.%s", path, item->string ? item->string : "?");
+		if (check_numbers(item, sub, why, size))
+			return -1;
+	}
+	return 0;
+}
+
+/* Checks the parsed document and extracts the common fields. */
+static int load_parsed(struct result_file *file)
+{
+	const cJSON *root, *results, *row;
+	size_t i = 0;
+	double v;
+	int major;
+
+	root = file->root;
+	if (!cJSON_IsObject(root))
+		return fail(file, "not an allocbench report (the top level is not an object)");
+	file->schema = string_at(root, "schema");
+	if (!file->schema)
+		return fail(file, "not an allocbench report (no \"schema\" field)");
+	major = schema_major(file->schema);
+	if (major < 0)
+		return fail(file, "not an allocbench report (schema \"%s\")", file->schema);
+	if (major < RESULTS_SCHEMA_MIN_MAJOR || major > RESULTS_SCHEMA_MAJOR)
+		return fail(file, "schema \"%s\" is not supported (this allocbench reads "
+			    "%s/%d to %s/%d)", file->schema, RESULTS_SCHEMA_NAME,
+			    RESULTS_SCHEMA_MIN_MAJOR, RESULTS_SCHEMA_NAME, RESULTS_SCHEMA_MAJOR);
+	file->tool_version = string_at(root, "tool.version");
+	if (!file->tool_version)
+		file->tool_version = "";
+	file->hostname = string_at(root, "host.hostname");
+	if (!file->hostname)
+		file->hostname = "";
+	file->label = string_at(root, "label");
+	file->created = string_at(root, "created");
+	if (!file->created)
+		file->created = "";
+	file->workload = string_at(root, "config.workload");
+	if (!file->workload)
+		file->workload = "fill";
+	file->touch = string_at(root, "config.touch");
+	if (!file->touch)
+		file->touch = "";
+	if (!number_at(root, "config.total_bytes", &v)) {
+		if (!whole(v) || v < 1)
+			return fail(file, "config.total_bytes: %g is not a whole number of bytes from "
+				    "1 to 2^53", v);
+		file->total_bytes = (uint64_t)v;
+	}
+	if (!number_at(root, "config.repeat", &v)) {
+		if (!whole(v) || v > UINT32_MAX)
+			return fail(file, "config.repeat: %g is not a whole number of runs", v);
+		file->repeat = (unsigned)v;
+	}
+
+	results = cJSON_GetObjectItemCaseSensitive(root, "results");
+	if (!cJSON_IsArray(results))
+		return fail(file, "no \"results\" array");
+	file->nrows = (size_t)cJSON_GetArraySize(results);
+	file->rows = calloc(file->nrows ? file->nrows : 1, sizeof(*file->rows));
+	if (!file->rows)
+		return fail(file, "out of memory");
+	cJSON_ArrayForEach(row, results) {
+		struct result_row *r = &file->rows[i];
+
+		if (!cJSON_IsObject(row))
+			return fail(file, "results[%zu] is not an object", i);
+		r->json = row;
+		r->backend = string_at(row, "backend");
+		r->status = string_at(row, "status");
+		if (!r->backend)
+			return fail(file, "results[%zu]: missing \"backend\"", i);
+		if (!r->status)
+			return fail(file, "results[%zu]: missing \"status\"", i);
+		if (number_at(row, "size", &v) || v < 0)
+			return fail(file, "results[%zu]: missing or negative \"size\"", i);
+		if (!whole(v))
+			return fail(file, "results[%zu].size: %g is not a whole number of bytes "
+				    "below 2^53", i, v);
+		r->size = (uint64_t)v;
+		if (!number_at(row, "count", &v)) {
+			if (!whole(v))
+				return fail(file, "results[%zu].count: %g is not a whole number of "
+					    "chunks below 2^53", i, v);
+			r->count = (uint64_t)v;
+		}
+		{
+			char path[32], why[320];
+
+			snprintf(path, sizeof(path), "results[%zu]", i);
+			if (check_numbers(row, path, why, sizeof(why)))
+				return fail(file, "%s", why);
+		}
+		r->workload = string_at(row, "workload");
+		if (!r->workload)
+			r->workload = file->workload;
+		r->ok = !strcmp(r->status, "ok");
+		r->error = string_at(row, "error");
+		if (number_at(row, "resolution_bytes", &r->resolution_bytes))
+			r->resolution_bytes = 0;
+		i++;
+	}
+	return 0;
+}
+
+void results_release(struct result_file *file)
+{
+	free(file->path);
+	free(file->rows);
+	while (file->runs_blocks) {
+		struct runs_block *next = ((struct runs_block *)file->runs_blocks)->next;
+
+		free(file->runs_blocks);
+		file->runs_blocks = next;
+	}
+	cJSON_Delete(file->root);
+	memset(file, 0, sizeof(*file));
+}
+
+/* Copies the N numbers of ARRAY into a block the file owns; NULL when out of memory. */
+static const double *keep_runs(struct result_file *file, const cJSON *array, size_t n)
+{
+	struct runs_block *block = malloc(sizeof(*block) + n * sizeof(block->values[0]));
+	const cJSON *item;
+	size_t i = 0;
+
+	if (!block)
+		return NULL;
+	cJSON_ArrayForEach(item, array)
+		if (i < n)
+			block->values[i++] = cJSON_IsNumber(item) ? item->valuedouble : 0;
+	block->next = file->runs_blocks;
+	file->runs_blocks = block;
+	return block->values;
+}
+
+int results_row_stat(struct result_file *file, const struct result_row *row,
+		     const char *name, struct result_stat *out)
+{
+	const cJSON *node = lookup(row->json, name), *runs;
+
+	memset(out, 0, sizeof(*out));
+	if (cJSON_IsNumber(node)) {
+		out->median = out->min = out->max = node->valuedouble;
+		return 0;
+	}
+	if (!cJSON_IsObject(node) || number_at(node, "median", &out->median))
+		return -1;
+	if (number_at(node, "min", &out->min))
+		out->min = out->median;
+	if (number_at(node, "max", &out->max))
+		out->max = out->median;
+	runs = cJSON_GetObjectItemCaseSensitive(node, "runs");
+	if (cJSON_IsArray(runs)) {
+		size_t n = (size_t)cJSON_GetArraySize(runs);
+
+		out->runs = n ? keep_runs(file, runs, n) : NULL;
+		out->nruns = out->runs ? n : 0;
+	}
+	return 0;
+}
+
+int results_row_number(const struct result_row *row, const char *name, double *out)
+{
+	return number_at(row->json, name, out);
+}
+
+const char *results_row_string(const struct result_row *row, const char *name)
+{
+	return string_at(row->json, name);
+}
+
+const char *results_file_string(const struct result_file *file, const char *name)
+{
+	return string_at(file->root, name);
+}
+
+int results_file_number(const struct result_file *file, const char *name, double *out)
+{
+	return number_at(file->root, name, out);
+}
+
+int results_file_numbers(const struct result_file *file, const char *name, char *out,
+			 size_t size)
+{
+	const cJSON *array = lookup(file->root, name), *item;
+	size_t used = 0;
+
+	*out = '\0';
+	if (!cJSON_IsArray(array))
+		return -1;
+	cJSON_ArrayForEach(item, array) {
+		if (!cJSON_IsNumber(item))
+			return -1;
+		if (used < size)
+			used += (size_t)snprintf(out + used, size - used, "%s%.17g", used ? "," : "",
+						 item->valuedouble);
+	}
+	return 0;
+}

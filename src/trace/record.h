@@ -1,0 +1,39 @@
+/*
+ * record.h - what `allocbench record` and the recording library agree on:
+ * the library's name and where the binary finds it, and the environment
+ * that tells the library where to write.
+ */
+#ifndef ALLOCBENCH_RECORD_H
+#define ALLOCBENCH_RECORD_H
+
+#include <stddef.h>
+
+/* The trace `allocbench record` writes without -o. */
+#define RECORD_DEFAULT_FILE "allocbench.trace"
+
+/* The recording library's file name (built from src/trace/recorder.c). */
+#define RECORD_LIBRARY_NAME "liballocbench-record.so"
+
+/* The environment the library reads (recorder.c's trace_open()). */
+#define RECORD_FILE_ENV "ALLOCBENCH_RECORD_FILE"       /* the trace, an absolute path */
+#define RECORD_ROOT_ENV "ALLOCBENCH_RECORD_ROOT"       /* the pid that writes FILE itself */
+#define RECORD_SESSION_ENV "ALLOCBENCH_RECORD_SESSION" /* written into every trace's header */
+
+/*
+ * The library keeps a trace's path in RECORD_PATH_MAX bytes, a process's
+ * FILE.PID.N suffix included: FILE (absolute) may have at most
+ * RECORD_FILE_MAX bytes, or nothing would be recorded.
+ */
+#define RECORD_PATH_MAX 4096
+#define RECORD_FILE_MAX (RECORD_PATH_MAX - 48)
+
+/*
+ * Finds the recording library, without configuration: beside the running
+ * binary (/proc/self/exe), in ../lib/allocbench from it (an installed
+ * binary), in the build folder it was built in, then in the install
+ * libdir it was built for. Writes its path into BUF (SIZE bytes).
+ * Returns 0, or -1 when it is nowhere.
+ */
+int record_library_find(char *buf, size_t size);
+
+#endif

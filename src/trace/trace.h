@@ -1,0 +1,168 @@
+/*
+ * trace.h - reading an allocation trace (trace_format.h) and turning it
+ * into what report and replay need: every call in the process's order, and
+ * the same sequence with addresses replaced by slots.
+ *
+ * Used by `allocbench record` (the summary), `allocbench report` and the
+ * measuring child of `--workload replay`, so that all three read a trace
+ * the same way.
+ */
+#ifndef ALLOCBENCH_TRACE_H
+#define ALLOCBENCH_TRACE_H
+
+#include "trace/trace_format.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The most bytes a call that succeeded can have asked for, and the most
+ * that can be alive at once: what an address space holds (x86-64's with
+ * 5-level page tables is 2^57 bytes). More is a damaged trace.
+ */
+#define TRACE_SIZE_MAX ((uint64_t)1 << 56)
+#define TRACE_LIVE_MAX ((uint64_t)1 << 57)
+
+/* One recorded call. */
+struct trace_event {
+	uint64_t seq;       /* its place in the process's order */
+	uint64_t seq2;      /* realloc: the place of its allocation half; else seq */
+	uint64_t ptr;       /* free, realloc: the pointer given (0 for NULL) */
+	uint64_t ret;       /* allocations: the pointer returned (0 for NULL) */
+	uint64_t size;      /* bytes asked for (calloc: nmemb * size) */
+	uint64_t align;     /* the aligned kinds: the alignment; calloc: nmemb */
+	uint32_t thread;    /* the thread's index in the trace */
+	uint8_t kind;       /* enum trace_kind */
+};
+
+/* A trace file, read. */
+struct trace {
+	struct trace_header header;  /* as in the file */
+	uint64_t file_bytes;         /* the file's size */
+	uint64_t trace_bytes;        /* of it, the header and the chunks claimed (a trace
+					cut short keeps the unused room it had grown by) */
+	struct trace_event *events;  /* every complete record, in seq order */
+	size_t nevents;
+	uint64_t unsealed_chunks;    /* version 2, cut short: chunks with records and no check */
+	int sealed;                  /* 1: ended, and every chunk and the header verified by its
+					checksum; 0: version 1, cut short, or a version 2 trace
+					that ended with nothing sealed (a recorder that did not
+					seal yet), checked by its fields only */
+};
+
+/* The kind's name as a C program calls it ("malloc", ...); NULL for none. */
+const char *trace_kind_name(unsigned kind);
+
+/* "complete (exit)", "ended by exec", "ended by _exit", "cut short". */
+const char *trace_state_name(uint32_t state);
+
+/*
+ * Reads the trace at PATH into *T, with pread() (a file that shrinks
+ * meanwhile is an error, never a signal), believing nothing: every field
+ * is checked against the header and the file, version 2's checksums
+ * verified (an unsealed chunk only in a trace cut short, among its
+ * thread's last TRACE_WINDOW_CHUNKS), each thread's chunks must follow on
+ * from seq 0, each place in the order be taken once, a realloc end after it
+ * starts, a successful call's size and alignment fit an address space.
+ * A trace cut short (the process killed or crashed: state WRITING) is read
+ * up to its last complete record. Returns 0, or -1 with WHY (WHY_SIZE
+ * bytes) a message naming the trace and what is wrong, where: "trace 'x'
+ * is truncated: ...", "trace 'x' is damaged: chunk 12 at byte 49408:
+ * thread 4294967295 out of range (1 thread)", not a trace, another
+ * version, not readable.
+ */
+int trace_load(const char *path, struct trace *t, char *why, size_t why_size);
+
+/* trace_load() on SIZE bytes at DATA, a trace called NAME in messages (the fuzz target). */
+int trace_load_buffer(const char *name, const void *data, size_t size, struct trace *t, char *why,
+		      size_t why_size);
+
+/* Frees what trace_load() allocated. */
+void trace_release(struct trace *t);
+
+/* What the replay does at one step. */
+enum replay_op_kind {
+	REPLAY_ALLOC,     /* malloc, valloc, pvalloc */
+	REPLAY_ZALLOC,    /* calloc */
+	REPLAY_ALIGNED,   /* posix_memalign, aligned_alloc, memalign */
+	REPLAY_RESIZE,    /* realloc of a live chunk to size */
+	REPLAY_FREE,      /* free, realloc(p, 0) */
+};
+
+/* One step of a replay. */
+struct replay_op {
+	uint64_t size;      /* bytes (0 for a free) */
+	uint32_t slot;      /* the chunk: each successful allocation has its own */
+	uint32_t thread;    /* the thread that made the call */
+	uint32_t version;   /* steps on this slot before this one (per-thread replay waits for it) */
+	uint8_t kind;       /* enum replay_op_kind */
+	uint8_t align_log2; /* REPLAY_ALIGNED: log2 of the alignment */
+};
+
+/* Most distinct sizes the report lists by count. */
+#define TRACE_TOP_SIZES 10
+/* Size histogram buckets: [0] 0 bytes, [b] more than 2^(b-2) and up to 2^(b-1) bytes. */
+#define TRACE_SIZE_BUCKETS 66
+/* Lifetime buckets: up to 10^1 .. 10^9 calls, then longer. */
+#define TRACE_LIFETIME_BUCKETS 10
+
+struct trace_thread_stats {
+	uint64_t calls;         /* calls this thread made */
+	uint64_t allocations;   /* of them, allocations that returned a chunk (realloc counted) */
+	uint64_t frees;         /* of them, frees of a known chunk (realloc to 0 counted) */
+	uint64_t bytes;         /* bytes it asked for */
+	uint64_t remote_frees;  /* frees of a chunk another thread allocated */
+};
+
+/* What `allocbench report` prints: the trace as a program's allocation profile. */
+struct trace_stats {
+	uint64_t calls[TRACE_KINDS];   /* by kind (index 0: all kinds together) */
+	uint64_t failed;               /* allocations that returned NULL */
+	uint64_t free_null;            /* free(NULL) */
+	uint64_t unknown_frees;        /* frees of a pointer not allocated in the trace */
+	uint64_t requested_bytes;      /* bytes asked for by every allocation and realloc */
+	uint64_t peak_live_bytes;      /* most bytes asked for and not yet freed */
+	uint64_t peak_live_chunks;     /* most chunks alive at once */
+	uint64_t peak_at_call;         /* the call (from 1) after which peak_live_bytes was first reached */
+	uint64_t live_bytes_end;       /* still alive at the end */
+	uint64_t live_chunks_end;
+	uint64_t size_buckets[TRACE_SIZE_BUCKETS]; /* allocating calls by size */
+	uint64_t top_size[TRACE_TOP_SIZES];       /* the most frequent sizes */
+	uint64_t top_count[TRACE_TOP_SIZES];
+	unsigned ntop;
+	uint64_t lifetimes[TRACE_LIFETIME_BUCKETS]; /* freed chunks by lifetime in calls */
+	uint64_t median_lifetime_calls;           /* of the freed chunks */
+	uint64_t cross_thread_frees;   /* frees from a thread other than the allocating one */
+	struct trace_thread_stats *threads;       /* by thread index */
+	uint32_t nthreads;
+};
+
+/* A trace as a replay: steps in the recorded order, chunks as slots. */
+struct replay_plan {
+	struct replay_op *ops;
+	size_t nops;
+	uint32_t nslots;           /* slots used (one per allocation) */
+	uint32_t nthreads;
+	uint64_t peak_live_bytes;  /* of the sequence; equals trace_stats.peak_live_bytes */
+	uint64_t live_bytes_end;
+	uint64_t checksum;         /* FNV-1a of the steps (kind, alignment, slot, thread, size) */
+	uint64_t skipped;          /* calls with nothing to replay: failures, free(NULL), unknown frees */
+	uint64_t alloc_bytes;      /* bytes of every allocating step (realloc's new size included) */
+	uint64_t nallocs;          /* allocating steps */
+	uint64_t max_align;        /* the largest alignment asked for */
+};
+
+/*
+ * Goes through T (read from NAME by trace_load()) in order, following each
+ * chunk from its allocation to its free by address, and fills *STATS (may
+ * be NULL) and *PLAN (may be NULL). Returns 0, or -1 with WHY (WHY_SIZE
+ * bytes) naming the trace: damaged (more bytes alive at once than
+ * TRACE_LIVE_MAX), more calls than a slot can number, out of memory.
+ */
+int trace_analyze(const char *name, const struct trace *t, struct trace_stats *stats,
+		  struct replay_plan *plan, char *why, size_t why_size);
+
+void trace_stats_release(struct trace_stats *stats);
+void replay_plan_release(struct replay_plan *plan);
+
+#endif
