@@ -28,7 +28,7 @@ static const struct command commands[] = {
 	{ "backends", cmd_backends, 0 },
 	{ "record", cmd_record, 0 },
 	{ "report", cmd_report, 1 },
-	{ RUNNER_CHILD_COMMAND, child_main, 0 },
+	{ CHILD_COMMAND, child_main, 0 },
 };
 
 /* Exits 2 naming WORD, with the nearest commands ("did you mean compare?"). */
@@ -39,7 +39,7 @@ static _Noreturn void unknown_command(const char *word)
 	size_t n = 0;
 
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (strcmp(commands[i].name, RUNNER_CHILD_COMMAND))
+		if (strcmp(commands[i].name, CHILD_COMMAND))
 			names[n++] = commands[i].name;
 	nearest_names(word, names, n, 3, near, sizeof(near));
 	usage_die("unknown command '%s'%s%s%s (expected run, compare, plot, show, counters, "
@@ -92,7 +92,7 @@ int main(int argc, char **argv)
 	 * from the first one on (heap.h); the parent measures nothing and
 	 * uses the C library's allocator.
 	 */
-	if (argc < 2 || strcmp(argv[1], RUNNER_CHILD_COMMAND))
+	if (argc < 2 || strcmp(argv[1], CHILD_COMMAND))
 		heap_private_end();
 	if (argc > 1) {
 		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)

@@ -15,6 +15,9 @@
 #ifndef ALLOCBENCH_CHILD_H
 #define ALLOCBENCH_CHILD_H
 
+/* argv[1] of a measuring child (runner.c execs it); not a user command. */
+#define CHILD_COMMAND "__measure"
+
 /* The descriptor the child writes its sample to, as sample_wire.h encodes it (runner.c sets it up). */
 #define CHILD_RESULT_FD 3
 
@@ -25,7 +28,7 @@
 #define CHILD_TEST_PRELOOP_ENV "ALLOCBENCH_TEST_PRELOOP"
 
 /*
- * The child's side: decodes ARGV (ARGV[0] is RUNNER_CHILD_COMMAND, then
+ * The child's side: decodes ARGV (ARGV[0] is CHILD_COMMAND, then
  * the request as child_request_encode() wrote it), measures in this
  * process, and writes the sample to CHILD_RESULT_FD. Returns the exit
  * status: 0 when the sample was sent (a failed measurement says so in it),

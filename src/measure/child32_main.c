@@ -10,7 +10,6 @@
  */
 #include "measure/child.h"
 #include "platform/heap.h"
-#include "model/runner.h"
 #include "platform/util.h"
 
 #include <stdio.h>
@@ -18,7 +17,7 @@
 
 int main(int argc, char **argv)
 {
-	if (argc > 1 && !strcmp(argv[1], RUNNER_CHILD_COMMAND))
+	if (argc > 1 && !strcmp(argv[1], CHILD_COMMAND))
 		return child_main(argc - 1, argv + 1);
 	heap_private_end();
 	if (argc == 2 && !strcmp(argv[1], "--version")) {

@@ -2,7 +2,7 @@
  * request.h - what the parent asks of one measuring process, and the one
  * pair of functions that carries it across the exec.
  *
- * A request travels as the child's arguments after RUNNER_CHILD_COMMAND:
+ * A request travels as the child's arguments after CHILD_COMMAND:
  * "protocol=N" first, then one "key=value" per field of struct
  * child_request, every value as decimal text or a name. Both ends are the
  * same executable for 64-bit rows, and a 32-bit build of the child's code

@@ -623,7 +623,7 @@ int runner_measure(const struct child_request *req, unsigned timeout_s, struct s
 	} else {
 		argv[n++] = (char *)(program->abi == 32 ? ABI_CHILD32 : "allocbench");
 	}
-	argv[n++] = (char *)RUNNER_CHILD_COMMAND;
+	argv[n++] = (char *)CHILD_COMMAND;
 	for (size_t a = 0; args.argv[a]; a++)
 		argv[n++] = args.argv[a];
 	argv[n] = NULL;

@@ -15,9 +15,6 @@
 
 #include "measure/request.h"
 
-/* argv[1] of a measuring child; not a user command. */
-#define RUNNER_CHILD_COMMAND "__measure"
-
 /*
  * The name the floor's rows and progress carry (measure_floor()). It is not
  * a backend and travels as a field of its own (child_request.floor), but

@@ -27,6 +27,12 @@ check "no file at src/'s top level${loose:+ ($loose)}" test -z "$loose"
 deep=$(find src -mindepth 2 -type d | tr '\n' ' ')
 check "a layer has no folders of its own${deep:+ ($deep)}" test -z "$deep"
 
+# The measuring program is its folder plus the platform and the trace: it
+# includes nothing of the commands, the model or the writers (the 32-bit
+# measuring program is built from exactly these folders).
+upward=$(grep -n '#include "\(cmd\|model\|report\)/' src/measure/*.[ch] | tr '\n' ' ')
+check "src/measure/ includes only measure/, platform/ and trace/${upward:+ ($upward)}" test -z "$upward"
+
 readme=$(wc -l <README.md)
 check "the README is at most 300 lines ($readme)" test "$readme" -le 300
 
