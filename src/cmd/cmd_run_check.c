@@ -7,6 +7,7 @@
 #include "model/backends_list.h"
 #include "cmd/cli.h"
 #include "cmd/cmd_run.h"
+#include "model/figure.h"
 #include "platform/parse.h"
 #include "model/preload.h"
 #include "model/runner.h"
@@ -204,35 +205,38 @@ static void check_replay(struct run_config *config, struct run_args *args)
 }
 
 /*
+ * --NAME VALUE (NULL: not given) where the chosen workload does not take
+ * OPTION (figure.h's workload table): exits 2 naming the workloads that do.
+ */
+static void check_takes(const struct run_config *config, enum workload_option option,
+			const char *name, const char *value)
+{
+	char takers[128];
+
+	if (!value || (workload_def(config->workload)->options & option))
+		return;
+	workload_option_takers(option, takers, sizeof(takers));
+	usage_die("--%s '%s' applies to %s, not '%s'", name, value, takers,
+		  workload_name(config->workload));
+}
+
+/*
  * What only the options together say: an option the workload ignores, the
  * lists, sizes larger than --total, what a process cannot hold. Exits 2.
  */
 void run_options_check(struct run_config *config, struct run_args *args)
 {
 	/* An option the chosen workload would silently ignore is a mistake. */
-	if (args->rounds && config->workload != WORKLOAD_CHURN && config->workload != WORKLOAD_THREADS)
-		usage_die("--rounds '%s' applies to the churn and threads workloads, not '%s'",
-			  args->rounds, workload_name(config->workload));
-	if (args->seed && config->workload != WORKLOAD_RANDOM)
-		usage_die("--seed '%s' applies to the random workload, not '%s'",
-			  args->seed, workload_name(config->workload));
-	if (args->threads && config->workload != WORKLOAD_THREADS)
-		usage_die("--threads '%s' applies to the threads workload, not '%s'",
-			  args->threads, workload_name(config->workload));
+	check_takes(config, WORKLOAD_OPT_ROUNDS, "rounds", args->rounds);
+	check_takes(config, WORKLOAD_OPT_SEED, "seed", args->seed);
+	check_takes(config, WORKLOAD_OPT_THREADS, "threads", args->threads);
 	/* Counters are read around fill's two loops; the other workloads count nothing. */
-	if (config->workload != WORKLOAD_FILL) {
-		if (args->counters && config->counters.n)
-			usage_die("--counters '%s' applies to the fill workload, not '%s'",
-				  args->counters, workload_name(config->workload));
+	check_takes(config, WORKLOAD_OPT_COUNTERS, "counters",
+		    config->counters.n ? args->counters : NULL);
+	if (!(workload_def(config->workload)->options & WORKLOAD_OPT_COUNTERS))
 		config->counters.n = 0;
-	}
-
-	if (config->trace_path && config->workload != WORKLOAD_REPLAY)
-		usage_die("--trace '%s' applies to the replay workload, not '%s'",
-			  config->trace_path, workload_name(config->workload));
-	if (args->replay_threads && config->workload != WORKLOAD_REPLAY)
-		usage_die("--replay-threads '%s' applies to the replay workload, not '%s'",
-			  args->replay_threads, workload_name(config->workload));
+	check_takes(config, WORKLOAD_OPT_TRACE, "trace", config->trace_path);
+	check_takes(config, WORKLOAD_OPT_REPLAY_THREADS, "replay-threads", args->replay_threads);
 	if (config->workload == WORKLOAD_REPLAY)
 		check_replay(config, args);
 	else
@@ -251,9 +255,14 @@ void run_options_check(struct run_config *config, struct run_args *args)
 	case -1:
 		exit(2);
 	}
-	if (config->weights && config->workload != WORKLOAD_RANDOM)
-		usage_die("weights in --sizes ('%s') apply to the random workload's mix, not to "
-			  "'%s'", args->sizes, workload_name(config->workload));
+	if (config->weights &&
+	    !(workload_def(config->workload)->options & WORKLOAD_OPT_WEIGHTS)) {
+		char takers[128];
+
+		workload_option_takers(WORKLOAD_OPT_WEIGHTS, takers, sizeof(takers));
+		usage_die("weights in --sizes ('%s') apply to %s's mix, not to '%s'", args->sizes,
+			  takers, workload_name(config->workload));
+	}
 	if (backend_set_abis(config, args->abi, !strcmp(args->backends, "all")))
 		exit(2);
 	if (config->workload == WORKLOAD_RANDOM && config->nsizes > MEASURE_MAX_MIX)

@@ -2,6 +2,7 @@
  * backend_set.c - the backends one run measures (backend_set.h).
  */
 #include "model/backend_set.h"
+#include "model/figure.h"
 #include "model/abi.h"
 #include "cmd/cli.h"
 #include "platform/parse.h"
@@ -166,14 +167,9 @@ static int add_skip(struct run_config *config, const char *name, const char *pac
 
 const char *backend_set_cannot(const struct run_config *config, const struct backend *b)
 {
-	b = backend_base(b);
-	if (config->workload != WORKLOAD_REPLAY)
-		return NULL;
-	if (b == &backend_pool_locked)
-		return "it does not replay a trace (its size classes are the pool backend's)";
-	if (config->replay_per_thread && (b == &backend_pool || b == &backend_arena))
-		return "--replay-threads per-thread replays on the malloc family only";
-	return NULL;
+	const struct workload_def *w = workload_def(config->workload);
+
+	return w->cannot ? w->cannot(config, b) : NULL;
 }
 
 /* --backend all's known allocator KNOWN: added when installed, else skipped. */

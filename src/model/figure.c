@@ -2,7 +2,10 @@
  * figure.c - the figures and the workloads, defined once (figure.h).
  */
 #include "model/figure.h"
+#include "model/run.h"
+#include "measure/backend.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define W(x) (1u << WORKLOAD_##x)
@@ -225,9 +228,21 @@ static const enum metric random_gated[] = {
 };
 static const enum metric threads_gated[] = { METRIC_OPS_PER_S, METRIC_SPEEDUP };
 
+/* A replay: pool-locked has no size classes of its own; per thread, the malloc family only. */
+static const char *replay_cannot(const struct run_config *config, const struct backend *b)
+{
+	b = backend_base(b);
+	if (b == &backend_pool_locked)
+		return "it does not replay a trace (its size classes are the pool backend's)";
+	if (config->replay_per_thread && (b == &backend_pool || b == &backend_arena))
+		return "--replay-threads per-thread replays on the malloc family only";
+	return NULL;
+}
+
 static const struct workload_def workloads[WORKLOAD_COUNT] = {
 	[WORKLOAD_FILL] = {
 		.workload = WORKLOAD_FILL,
+		.options = WORKLOAD_OPT_COUNTERS,
 		GATED(fill_gated),
 		.verdict_memory = METRIC_OVERHEAD_BYTES, .verdict_time = METRIC_ALLOC_NS,
 		.sections = SECTION_FLOOR | SECTION_BREAKDOWN,
@@ -237,6 +252,7 @@ static const struct workload_def workloads[WORKLOAD_COUNT] = {
 	},
 	[WORKLOAD_CHURN] = {
 		.workload = WORKLOAD_CHURN,
+		.options = WORKLOAD_OPT_ROUNDS,
 		GATED(churn_gated),
 		.gates_reserved = 1,
 		.verdict_memory = METRIC_COUNT, .verdict_time = METRIC_CHURN_NS,
@@ -246,6 +262,7 @@ static const struct workload_def workloads[WORKLOAD_COUNT] = {
 	},
 	[WORKLOAD_RANDOM] = {
 		.workload = WORKLOAD_RANDOM,
+		.options = WORKLOAD_OPT_SEED | WORKLOAD_OPT_WEIGHTS,
 		GATED(random_gated),
 		.verdict_memory = METRIC_PEAK_RSS_BYTES, .verdict_time = METRIC_OP_NS,
 		.sections = SECTION_CHECKSUM,
@@ -253,12 +270,15 @@ static const struct workload_def workloads[WORKLOAD_COUNT] = {
 	},
 	[WORKLOAD_THREADS] = {
 		.workload = WORKLOAD_THREADS,
+		.options = WORKLOAD_OPT_ROUNDS | WORKLOAD_OPT_THREADS,
 		GATED(threads_gated),
 		.verdict_memory = METRIC_COUNT, .verdict_time = METRIC_OPS_PER_S,
 		.notes = "Mops/s: millions of swaps (allocate, copy, copy, copy, free) per second\n",
 	},
 	[WORKLOAD_REPLAY] = {
 		.workload = WORKLOAD_REPLAY,
+		.options = WORKLOAD_OPT_TRACE | WORKLOAD_OPT_REPLAY_THREADS,
+		.cannot = replay_cannot,
 		GATED(random_gated),
 		.verdict_memory = METRIC_PEAK_RSS_BYTES, .verdict_time = METRIC_OP_NS,
 		.notes = "steps: the trace's calls replayed (free(NULL) and failed calls left out);\n"
@@ -276,6 +296,25 @@ const struct figure *figure_get(enum metric figure)
 const struct workload_def *workload_def(enum workload workload)
 {
 	return &workloads[workload < WORKLOAD_COUNT ? workload : WORKLOAD_FILL];
+}
+
+void workload_option_takers(enum workload_option option, char *buf, size_t size)
+{
+	size_t n = 0, used = 0, seen = 0;
+
+	for (int w = 0; w < WORKLOAD_COUNT; w++)
+		n += !!(workloads[w].options & option);
+	used += (size_t)snprintf(buf, size, "the");
+	for (int w = 0; w < WORKLOAD_COUNT && used < size; w++) {
+		if (!(workloads[w].options & option))
+			continue;
+		seen++;
+		used += (size_t)snprintf(buf + used, size - used, "%s%s",
+					 seen == 1 ? " " : seen == n ? " and " : ", ",
+					 workload_name((enum workload)w));
+	}
+	if (used < size)
+		snprintf(buf + used, size - used, n == 1 ? " workload" : " workloads");
 }
 
 const char *metric_name(enum metric metric)

@@ -113,8 +113,31 @@ enum workload_section {
 	SECTION_BREAKDOWN = 4,  /* where malloc's overhead goes (breakdown.h) */
 };
 
+/*
+ * The options only some workloads take (bits of workload_def.options): one
+ * the chosen workload would ignore is refused (cmd_run_check.c).
+ */
+enum workload_option {
+	WORKLOAD_OPT_ROUNDS = 1,          /* --rounds */
+	WORKLOAD_OPT_SEED = 2,            /* --seed */
+	WORKLOAD_OPT_THREADS = 4,         /* --threads */
+	WORKLOAD_OPT_COUNTERS = 8,        /* --counters */
+	WORKLOAD_OPT_TRACE = 16,          /* --trace */
+	WORKLOAD_OPT_REPLAY_THREADS = 32, /* --replay-threads */
+	WORKLOAD_OPT_WEIGHTS = 64,        /* weights in --sizes (SIZE:WEIGHT) */
+};
+
+struct run_config;
+struct backend;
+
 struct workload_def {
 	enum workload workload;
+	unsigned options;             /* enum workload_option bits it takes */
+	/*
+	 * Why the built-in backend B cannot do this workload under CONFIG (a
+	 * short reason), or NULL when it can; a NULL cannot: every backend can.
+	 */
+	const char *(*cannot)(const struct run_config *config, const struct backend *b);
 	enum metric verdict_memory;   /* the memory verdict's figure, or METRIC_COUNT */
 	enum metric verdict_time;     /* the time (or rate) verdict's, or METRIC_COUNT */
 	unsigned sections;            /* enum workload_section bits */
@@ -127,6 +150,12 @@ struct workload_def {
 
 /* The definition of WORKLOAD. */
 const struct workload_def *workload_def(enum workload workload);
+
+/*
+ * The workloads that take OPTION, as a message says it, into BUF (SIZE
+ * bytes): "the random workload", "the churn and threads workloads".
+ */
+void workload_option_takers(enum workload_option option, char *buf, size_t size);
 
 /* 1 when METRIC is reported for WORKLOAD. */
 int metric_applies(enum metric metric, enum workload workload);
