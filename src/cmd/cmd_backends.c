@@ -7,13 +7,29 @@
 #include "model/backends_list.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "cmd/parse_options.h"
 #include "platform/util.h"
 
 #include <errno.h>
 #include <string.h>
 
+static const char *const backends_formats[] = { "text", "json", NULL };
+
+/* What the backends command's options fill: the context of its option table. */
+struct backends_cmd {
+	int json;   /* --format json */
+};
+
+static int opt_format(const struct cli_option *o, const char *arg, void *ctx)
+{
+	(void)o;
+	((struct backends_cmd *)ctx)->json =
+		(int)cli_format_index(arg, &backends_formats[0], sizeof(backends_formats[0]), "");
+	return 0;
+}
+
 static const struct cli_option backends_options[] = {
-	CLI_OPT_FORMAT("text (default) or json"),
+	{ OPT_CALLBACK('f', "format", "FORMAT", opt_format, "text (default) or json") },
 	CLI_OPT_HELP,
 	CLI_OPTIONS_END,
 };
@@ -35,26 +51,19 @@ static void backends_help(FILE *out)
 "Exit status: 0, 1 the list could not be written, 2 bad usage.\n", out);
 }
 
-static const char *const backends_formats[] = { "text", "json", NULL };
-
 int cmd_backends(int argc, char **argv)
 {
+	struct backends_cmd cmd = { 0 };
 	struct cli_parser parser;
-	int c, json = 0;
 
 	cli_parser_init(&parser, backends_options, backends_help, "allocbench backends --help",
 			argc, argv);
-	while ((c = cli_next(&parser)) != -1) {
-		switch (c) {
-		case 'f':
-			json = (int)cli_format_index(optarg, &backends_formats[0],
-						     sizeof(backends_formats[0]), "");
-			break;
-		}
-	}
+	parser.ctx = &cmd;
+	while (cli_next(&parser) != -1)
+		;
 	if (optind < argc)
 		usage_die("unexpected argument '%s' (see allocbench backends --help)", argv[optind]);
-	if (backends_list_write(stdout, json, NULL, 0)) {
+	if (backends_list_write(stdout, cmd.json, NULL, 0)) {
 		error("cannot write the list to standard output: %s", strerror(errno ? errno : EIO));
 		return 1;
 	}
