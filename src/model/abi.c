@@ -212,20 +212,3 @@ const struct abi_program *abi_program(unsigned abi)
 		return NULL;
 	return &programs[abi == 32];
 }
-
-void abi_describe(char *buf, size_t size)
-{
-	const struct abi_program *p = abi_program(32);
-
-	buf[0] = '\0';
-	if (!p || abi_native() == 32)
-		return;
-	if (p->emulator[0])
-		snprintf(buf, size, "abi: NAME/32 rows measured in 32-bit processes (%s) under %s, "
-			 "as this kernel runs no 32-bit program: their bytes and page faults are the "
-			 "process's, their times the emulator's; no counters", ABI_CHILD32,
-			 ABI_EMULATOR);
-	else
-		snprintf(buf, size, "abi: NAME/32 rows measured in 32-bit processes (%s); no "
-			 "counters", ABI_CHILD32);
-}

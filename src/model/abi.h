@@ -58,13 +58,6 @@ int abi_prepare(unsigned abi, char *why, size_t why_size);
 /* The program of ABI after abi_prepare() succeeded for it (64: always), or NULL. */
 const struct abi_program *abi_program(unsigned abi);
 
-/*
- * The line the reports' header gives the 32-bit rows, into BUF (SIZE
- * bytes): how they were measured, under which emulator, what they lack;
- * "" when abi_prepare(32) was not called.
- */
-void abi_describe(char *buf, size_t size);
-
 /* This build's own word size, bits (the 64-bit tool: 64). */
 unsigned abi_native(void);
 

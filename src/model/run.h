@@ -29,9 +29,6 @@ struct preload;
 struct report_writer;
 struct run_report;
 
-/* Most --export-FORMAT options of one run: one per format. */
-#define RUN_MAX_EXPORTS 3
-
 /* A report written to a file besides the one on standard output (--export-json). */
 struct run_export {
 	const char *option;                /* "--export-json", for messages */
@@ -74,7 +71,6 @@ struct run_config {
 	unsigned jobs;                     /* --jobs: measuring processes at once, 1 to
 					      RUN_MAX_JOBS (0 read as 1) */
 	int force;                         /* --force: run even above MemAvailable */
-	struct run_export exports[RUN_MAX_EXPORTS]; /* --export-json, -csv, -markdown */
 	const char *label;                 /* --label: what the report is of, or NULL */
 	char **argv;                       /* the command line, for the report: argv[0] */
 	int argc;                          /*   is "allocbench" or "run", not owned */

@@ -137,11 +137,6 @@ static int read_guest(int fd, const char *field, uint64_t *bytes)
 	return 0;
 }
 
-int probe_rss_emulated(void)
-{
-	return open_guest() == 0;
-}
-
 int probe_rss_open(void)
 {
 	if (!open_guest())

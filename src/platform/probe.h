@@ -34,16 +34,13 @@ double probe_elapsed_ns(struct probe_time start, struct probe_time end);
  * why it is read once before and once after a loop, never inside one.
  */
 int probe_rss_open(void);
-
 /*
- * 1 when this is a 32-bit process that an emulator runs at the same
- * addresses inside its own 64-bit process (qemu-i386, run --abi 32 where the
- * kernel runs no 32-bit program): smaps_rollup would count the emulator's
- * memory too, so probe_rss_open() then opens /proc/self/smaps and
- * probe_rss_read() and probe_rss_total_read() sum the areas below 4 GiB,
- * the 32-bit process's own. 0 everywhere else (always in a 64-bit build).
+ * In a 32-bit process that an emulator runs at the same addresses inside
+ * its own 64-bit process (qemu-i386, run --abi 32 where the kernel runs no
+ * 32-bit program), smaps_rollup would count the emulator's memory too:
+ * probe_rss_open() then opens /proc/self/smaps, and probe_rss_read() and
+ * probe_rss_total_read() sum the areas below 4 GiB, the 32-bit process's own.
  */
-int probe_rss_emulated(void);
 
 /*
  * probe_rss_open() on PATH instead of /proc/self/smaps_rollup (the tests
