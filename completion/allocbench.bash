@@ -1,7 +1,7 @@
 # bash completion for allocbench(1)
 #
 # Completes the commands (run, compare, plot, show, counters, backends, record,
-# report), each command's long and short options, the values of the options
+# report, history), each command's long and short options, the values of the options
 # that take one of a fixed set
 # (--backend, --workload, --format, --touch, plot's --metric, --x and --facet; the item after
 # the last comma of a comma-separated list), and file names for -o, --output,
@@ -147,7 +147,7 @@ _allocbench() {
 	# The command is the first argument when it names one; otherwise run
 	# (src/cmd/main.c).
 	case ${COMP_WORDS[1]-} in
-	run | compare | plot | show | counters | backends | record | report)
+	run | compare | plot | show | counters | backends | record | report | history)
 		((cword > 1)) && cmd=${COMP_WORDS[1]}
 		;;
 	esac
@@ -200,6 +200,9 @@ _allocbench() {
 		;;
 	report)
 		opts=(--format -f --output -o --help -h)
+		;;
+	history)
+		opts=(--metric --alpha --min-step --format -f --output -o --help -h)
 		;;
 	esac
 
@@ -270,6 +273,14 @@ _allocbench() {
 			free_page_faults x_floor churn_ns churn_cold_ns ops_per_s speedup \
 			op_ns fragmentation
 		;;
+	history:--format | history:-f)
+		_allocbench_words "$cur" text json svg
+		;;
+	history:--metric)
+		_allocbench_words "$cur" overhead_bytes marginal_bytes alloc_ns free_ns \
+			churn_ns churn_cold_ns page_faults op_ns peak_rss_bytes fragmentation \
+			ops_per_s speedup
+		;;
 	plot:--x)
 		_allocbench_words "$cur" log linear
 		;;
@@ -317,7 +328,7 @@ _allocbench() {
 	run:--sizes | run:-s | run:--total | run:-t | run:--repeat | run:-r | \
 	run:--align | run:--pool-block | run:--rounds | run:--seed | \
 	run:--threads | run:--timeout | run:--jobs | run:-j | *:--counters | compare:--max-overhead | \
-	compare:--max-time | compare:--alpha | plot:--label | plot:-l | run:--label | run:-l)
+	compare:--max-time | compare:--alpha | history:--alpha | history:--min-step | plot:--label | plot:-l | run:--label | run:-l)
 		# A number, a size list, an event or a name: nothing to offer.
 		COMPREPLY=()
 		;;
@@ -325,8 +336,8 @@ _allocbench() {
 		if [[ $cur == -* ]]; then
 			mapfile -t COMPREPLY < <(compgen -W "${opts[*]}" -- "$cur")
 		elif ((cword == 1)); then
-			mapfile -t COMPREPLY < <(compgen -W "run compare plot show counters backends record report" -- "$cur")
-		elif [[ $cmd == compare || $cmd == plot || $cmd == show ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "run compare plot show counters backends record report history" -- "$cur")
+		elif [[ $cmd == compare || $cmd == plot || $cmd == show || $cmd == history ]]; then
 			_allocbench_files "$cur" json
 		elif [[ $cmd == report ]]; then
 			_allocbench_files "$cur"

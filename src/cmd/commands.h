@@ -28,5 +28,7 @@ int cmd_counters(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 /* allocbench report TRACE: a recorded program's allocations (src/cmd/cmd_report.c). */
 int cmd_report(int argc, char **argv);
+/* allocbench history REPORTS: where each gated figure stepped over a series (cmd_history.c). */
+int cmd_history(int argc, char **argv);
 
 #endif

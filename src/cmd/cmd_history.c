@@ -1,0 +1,244 @@
+/*
+ * cmd_history.c - `allocbench history REPORT...|DIR`: a series of reports
+ * of one workload, oldest first, and where each gated figure stepped
+ * (history.h). Like every command file, it may exit.
+ */
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "cmd/parse_options.h"
+#include "model/history.h"
+#include "platform/output.h"
+#include "platform/parse.h"
+#include "platform/util.h"
+#include "report/report_history.h"
+#include "report/report_load.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum { OPT_METRIC = 256, OPT_ALPHA, OPT_MIN_STEP };
+
+struct history_writer {
+	const char *name;
+	int (*write)(FILE *out, const struct history *history);
+};
+
+static const struct history_writer history_writers[] = {
+	{ "text", history_text_write },
+	{ "json", history_json_write },
+	{ "svg", history_svg_write },
+	{ NULL, NULL },
+};
+
+/* What history's options fill: the context of its option table. */
+struct history_cmd {
+	struct history_options options;
+	const struct history_writer *writer;  /* --format */
+	const char *output_path;              /* -o FILE, or NULL */
+};
+
+static int opt_metric(const struct cli_option *o, const char *arg, void *ctx)
+{
+	int m = metric_find(arg);
+
+	(void)o;
+	if (m < 0 || !figure_get((enum metric)m)->compare)
+		return error("unknown --metric '%s' (expected a figure compare gates, e.g. "
+			     "overhead_bytes, alloc_ns, churn_ns, peak_rss_bytes, ops_per_s)", arg);
+	((struct history_cmd *)ctx)->options.metric = m;
+	return 0;
+}
+
+/* A decimal in (LOW, HIGH) for OPTION, or exits 2 naming it. */
+static double decimal_between(const char *option, const char *arg, double low, double high,
+			      const char *expected)
+{
+	const char *why = "";
+	double v;
+
+	if (parse_decimal(arg, &v, &why) || v <= low || v >= high)
+		usage_die("invalid %s '%s': %s (expected %s)", option, arg,
+			  *why ? why : "out of range", expected);
+	return v;
+}
+
+static int opt_alpha(const struct cli_option *o, const char *arg, void *ctx)
+{
+	(void)o;
+	((struct history_cmd *)ctx)->options.alpha =
+		decimal_between("--alpha", arg, 0, 1, "a probability between 0 and 1, e.g. 0.05");
+	return 0;
+}
+
+static int opt_min_step(const struct cli_option *o, const char *arg, void *ctx)
+{
+	(void)o;
+	((struct history_cmd *)ctx)->options.min_step =
+		decimal_between("--min-step", arg, -1e-300, 1e6, "a percentage, e.g. 5");
+	return 0;
+}
+
+static int opt_format(const struct cli_option *o, const char *arg, void *ctx)
+{
+	(void)o;
+	((struct history_cmd *)ctx)->writer = CLI_FORMAT(history_writers, arg, " for history");
+	return 0;
+}
+
+static const struct cli_option history_options[] = {
+	{ OPT_CALLBACK(OPT_METRIC, "metric", "NAME", opt_metric,
+	  "follow this figure (default: every figure compare\n"
+	  "gates for the workload)") },
+	{ OPT_CALLBACK(OPT_ALPHA, "alpha", "P", opt_alpha,
+	  "significance level of the permutation test that\n"
+	  "keeps a step (default 0.05)") },
+	{ OPT_CALLBACK(OPT_MIN_STEP, "min-step", "PCT", opt_min_step,
+	  "the least step that counts, per cent of the value\n"
+	  "before it (default 5); never less than the\n"
+	  "measurement's resolution (2 pages over the count)") },
+	{ OPT_CALLBACK('f', "format", "FORMAT", opt_format,
+	  "text (default), json (the series, for scripts) or\n"
+	  "svg (a chart: each figure over the reports, the\n"
+	  "steps marked)") },
+	{ OPT_FILENAME('o', "output", "FILE", history_cmd, output_path,
+	  "write to FILE instead of standard output") },
+	CLI_OPT_HELP,
+	CLI_OPTIONS_END,
+};
+
+static void history_help(FILE *out)
+{
+	fputs(
+"usage: allocbench history [options] REPORT.json... | DIR\n"
+"\n"
+"Reads JSON reports of one workload (a directory: every *.json in it), orders\n"
+"them by the time each was made, and prints each gated figure of each row\n"
+"over the series: its first and last value and the report where it stepped,\n"
+"by how much, found by E-divisive means with a permutation test. Label the\n"
+"runs (--label COMMIT) and the history names the commit of each step.\n"
+"\n"
+"Options:\n", out);
+	cli_help_options(out, history_options, 25);
+	fputs(
+"\n"
+"Exit status: 0, 1 the history could not be written, 2 bad usage or a report\n"
+"that cannot be read (named), or reports of two workloads.\n"
+"See allocbench-history(1).\n", out);
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The *.json files of DIR, by name, into *PATHS (owned); their count, or exits 2. */
+static size_t dir_reports(const char *dir, char ***paths)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0, alloc = 0;
+
+	if (!d)
+		usage_die("cannot read the directory '%s': %s", dir, strerror(errno));
+	*paths = NULL;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+
+		if (len <= 5 || strcmp(e->d_name + len - 5, ".json"))
+			continue;
+		if (ALLOC_GROW(*paths, n, alloc))
+			die_out_of_memory();
+		if (asprintf(&(*paths)[n++], "%s/%s", dir, e->d_name) < 0)
+			die_out_of_memory();
+	}
+	closedir(d);
+	if (!n)
+		usage_die("the directory '%s' holds no *.json report", dir);
+	qsort(*paths, n, sizeof(**paths), name_cmp);
+	return n;
+}
+
+/* The reports named on the command line: files, or one directory. */
+static size_t report_paths(int argc, char **argv, char ***paths)
+{
+	struct stat st;
+	size_t n = (size_t)argc;
+
+	if (argc == 1 && !stat(argv[0], &st) && S_ISDIR(st.st_mode))
+		return dir_reports(argv[0], paths);
+	*paths = malloc(n * sizeof(**paths));
+	if (!*paths)
+		die_out_of_memory();
+	for (size_t i = 0; i < n; i++)
+		if (!((*paths)[i] = strdup(argv[i])))
+			die_out_of_memory();
+	return n;
+}
+
+int cmd_history(int argc, char **argv)
+{
+	struct history_cmd cmd = { .writer = &history_writers[0] };
+	struct cli_parser parser;
+	struct loaded_report *loaded = NULL;
+	struct history_report *in = NULL;
+	struct history history;
+	struct output out;
+	char **paths, why[512];
+	size_t n, have = 0;
+	int ret = 2;
+
+	history_options_init(&cmd.options);
+	cli_parser_init(&parser, history_options, history_help, "allocbench history --help", argc,
+			argv);
+	parser.ctx = &cmd;
+	while (cli_next(&parser) != -1)
+		;
+	if (optind == argc)
+		usage_die("history needs reports or a directory of them (see allocbench history "
+			  "--help)");
+	n = report_paths(argc - optind, argv + optind, &paths);
+	if (output_refuse_input(cmd.output_path, (const char *const *)paths, n))
+		goto release;
+	loaded = calloc(n, sizeof(*loaded));
+	in = calloc(n, sizeof(*in));
+	if (!loaded || !in)
+		die_out_of_memory();
+	for (; have < n; have++) {
+		if (report_load(paths[have], &loaded[have]))
+			goto release;
+		in[have] = (struct history_report){
+			.report = &loaded[have].report, .created = loaded[have].created,
+			.name = loaded[have].file.label ? loaded[have].file.label : paths[have],
+			.path = paths[have],
+		};
+	}
+	if (history_build(in, n, &cmd.options, &history, why, sizeof(why))) {
+		error("%s", why);
+		goto release;
+	}
+	if (output_open(&out, cmd.output_path) == 0) {
+		errno = 0;
+		if (cmd.writer->write(out.file, &history)) {
+			error("cannot write the history to '%s': %s",
+			      cmd.output_path ? cmd.output_path : "standard output",
+			      strerror(errno ? errno : EIO));
+			output_abort(&out);
+			ret = 1;
+		} else {
+			ret = output_commit(&out) ? 1 : 0;
+		}
+	}
+	history_release(&history);
+release:
+	for (size_t i = 0; i < have; i++)
+		report_loaded_release(&loaded[i]);
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+	free(loaded);
+	free(in);
+	return ret;
+}

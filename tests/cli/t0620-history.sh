@@ -1,0 +1,102 @@
+#!/bin/sh
+# allocbench history: a series of reports, oldest first, and the report
+# where a gated figure stepped (E-divisive means, allocbench-history(1)).
+# The series are made from one real run whose figures are then set, so
+# that where the step is, and that there is none elsewhere, is known.
+. "$(dirname "$0")/lib.sh"
+
+run_ab --sizes 40,400 --backend malloc,pool --total 1M --repeat 3 --counters none -q \
+	-f json -o "$tmp/base.json"
+check "the run that the series are made of" [ "$rc" -eq 0 ]
+
+# set FILE PATH VALUE: one member of a report, in place.
+set1() { "$JSONSET" "$1" "$2" "$3" >"$1.new" && mv "$1.new" "$1"; }
+# report DIR N [STEP [BACKEND]]: report N (created on day N, label cN) in
+# DIR, the overhead of BACKEND (pool) at 40 B raised by STEP bytes per chunk.
+report() {
+	f=$1/r$2.json
+	cp "$tmp/base.json" "$f"
+	set1 "$f" created "=\"2026-11-$(printf %02d "$2")T10:00:00Z\""
+	set1 "$f" label "=\"c$2\""
+	if [ "${3:-0}" != 0 ]; then
+		for k in median min max; do
+			set1 "$f" "results[backend=${4:-pool},size=40].overhead_bytes.$k" "+$3"
+		done
+	fi
+}
+mkdir "$tmp/step" "$tmp/outlier" "$tmp/few" "$tmp/malloc"
+for i in 1 2 3 4 5 6 7 8; do
+	if [ "$i" -ge 5 ]; then report "$tmp/step" "$i" 8; else report "$tmp/step" "$i"; fi
+	if [ "$i" -ge 4 ]; then report "$tmp/malloc" "$i" 8 malloc; else report "$tmp/malloc" "$i"; fi
+	if [ "$i" = 4 ]; then report "$tmp/outlier" "$i" 8; else report "$tmp/outlier" "$i"; fi
+done
+for i in 1 2 3; do report "$tmp/few" "$i"; done
+
+run_ab history "$tmp/step"
+check "history of a directory exits 0" [ "$rc" -eq 0 ]
+check "it lists the reports oldest first, by label" \
+	sh -c 'grep -q "^  #1   2026-11-01T10:00:00Z  c1$" "$1" && grep -q "^  #8   2026-11-08T10:00:00Z  c8$" "$1"' sh "$tmp/out"
+check "it names the report where pool's overhead stepped, by how much, and that it is worse" \
+	grep -Eq '^  pool +40 B  0\.00 -> 8\.00; stepped \+8\.00 B/chunk at #5 \(c5\), p 0\.0[0-4][0-9]* \(worse\)$' "$tmp/out"
+check "no other row of overhead stepped" \
+	sh -c '[ "$(grep -c "stepped" "$1")" = 1 ]' sh "$tmp/out"
+check "malloc's flat overhead has no step" grep -Eq '^  malloc +40 B  8\.[0-9]+ -> 8\.[0-9]+; no step$' "$tmp/out"
+cp "$tmp/out" "$tmp/dir.txt"
+
+# The files in another order: the reports' creation times order them.
+run_ab history "$tmp/step/r7.json" "$tmp/step/r2.json" "$tmp/step/r5.json" "$tmp/step/r1.json" \
+	"$tmp/step/r8.json" "$tmp/step/r3.json" "$tmp/step/r6.json" "$tmp/step/r4.json"
+check "files given in any order: the same history as the directory's" cmp -s "$tmp/out" "$tmp/dir.txt"
+
+run_ab history -f json "$tmp/step"
+check "JSON: exit 0 and the schema" sh -c '[ "$1" = 0 ] && [ "$("$2" "$3" schema)" = allocbench-history/1 ]' \
+	sh "$rc" "$JSONQ" "$tmp/out"
+s='series[figure=overhead_bytes,backend=pool,size=40]'
+check "JSON: the step's report is the fifth (index 4)" [ "$(jq_get "$tmp/out" "$s.steps[0].report")" = 4 ]
+check "JSON: its change is 8 bytes per chunk" near "$(jq_get "$tmp/out" "$s.steps[0].change")" 8 1e-9
+check "JSON: it made the figure worse" [ "$(jq_get "$tmp/out" "$s.worse")" = true ]
+check "JSON: the fifth report's name" [ "$(jq_get "$tmp/out" 'reports[4].name')" = c5 ]
+check "JSON: malloc's row has no step" \
+	[ "$(jq_get "$tmp/out" 'series[figure=overhead_bytes,backend=malloc,size=40].steps[0]' 2>/dev/null)" = "" ]
+
+run_ab history --metric overhead_bytes "$tmp/outlier"
+check "one report out of line is not a step" \
+	sh -c '[ "$1" = 0 ] && ! grep -q stepped "$2" && grep -q "no step" "$2"' sh "$rc" "$tmp/out"
+check "--metric follows that figure only" sh -c '! grep -q "^alloc" "$1"' sh "$tmp/out"
+
+run_ab history "$tmp/few"
+check "three reports are too few to tell" grep -Eq '^  pool +40 B  0\.00 -> 0\.00; too few reports to tell$' "$tmp/out"
+
+run_ab history --metric overhead_bytes "$tmp/malloc"
+check "malloc's step of 8 bytes on 8 (+98%) is found" \
+	grep -Eq '^  malloc +40 B  8\.[0-9]+ -> 16\.[0-9]+; stepped \+8\.00 B/chunk \(\+9[0-9]\.[0-9]%\) at #4 \(c4\)' "$tmp/out"
+run_ab history --metric overhead_bytes --min-step 120 "$tmp/malloc"
+check "--min-step above it (120%) keeps it out" sh -c '! grep -q stepped "$1"' sh "$tmp/out"
+
+run_ab history -f svg -o "$tmp/h.svg" "$tmp/step"
+check "svg: exit 0, a chart with the step marked" \
+	sh -c '[ "$1" = 0 ] && grep -q "^<svg " "$2" && grep -q "step at c5" "$2" && tail -n 1 "$2" | grep -q "^</svg>$"' \
+	sh "$rc" "$tmp/h.svg"
+if command -v xmllint >/dev/null; then
+	check "svg: well-formed XML" xmllint --noout "$tmp/h.svg"
+else
+	skip "svg: well-formed XML" "xmllint is not installed"
+fi
+
+# A report of another workload, and bad options: exit 2, naming what is wrong.
+run_ab --workload churn --sizes 40 --backend malloc --total 1M --repeat 1 --rounds 2 -q \
+	-f json -o "$tmp/churn.json"
+expect_usage "reports of two workloads are refused, naming both" \
+	"'$tmp/step/r1.json' is a fill report and '$tmp/churn.json' a churn one" \
+	history "$tmp/step/r1.json" "$tmp/churn.json"
+expect_usage "an unknown --metric is named" "unknown --metric 'nope'" history --metric nope "$tmp/step"
+expect_usage "a figure of another workload is refused" "churn_ns is not a figure of the fill workload" \
+	history --metric churn_ns "$tmp/step"
+expect_usage "--alpha out of range is named" "invalid --alpha '1'" history --alpha 1 "$tmp/step"
+expect_usage "--min-step that is not a number is named" "invalid --min-step 'x'" history --min-step x "$tmp/step"
+expect_usage "no report at all" "history needs reports" history
+expect_usage "a file that is not a report is named" "$tmp/h.svg" history "$tmp/h.svg" "$tmp/step/r1.json"
+mkdir "$tmp/empty"
+expect_usage "a directory without reports is named" "'$tmp/empty' holds no \*.json report" history "$tmp/empty"
+
+test_done
