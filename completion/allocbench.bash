@@ -1,7 +1,7 @@
 # bash completion for allocbench(1)
 #
 # Completes the commands (run, compare, plot, show, counters, backends, record,
-# report, history), each command's long and short options, the values of the options
+# report, history, ab), each command's long and short options, the values of the options
 # that take one of a fixed set
 # (--backend, --workload, --format, --touch, plot's --metric, --x and --facet; the item after
 # the last comma of a comma-separated list), and file names for -o, --output,
@@ -147,7 +147,7 @@ _allocbench() {
 	# The command is the first argument when it names one; otherwise run
 	# (src/cmd/main.c).
 	case ${COMP_WORDS[1]-} in
-	run | compare | plot | show | counters | backends | record | report | history)
+	run | compare | plot | show | counters | backends | record | report | history | ab)
 		((cword > 1)) && cmd=${COMP_WORDS[1]}
 		;;
 	esac
@@ -203,6 +203,9 @@ _allocbench() {
 		;;
 	history)
 		opts=(--metric --alpha --min-step --format -f --output -o --help -h)
+		;;
+	ab)
+		opts=(--pairs --max-time --alpha --format -f --output -o --help -h)
 		;;
 	esac
 
@@ -273,6 +276,9 @@ _allocbench() {
 			free_page_faults x_floor churn_ns churn_cold_ns ops_per_s speedup \
 			op_ns fragmentation
 		;;
+	ab:--format | ab:-f)
+		_allocbench_words "$cur" text json
+		;;
 	history:--format | history:-f)
 		_allocbench_words "$cur" text json svg
 		;;
@@ -328,7 +334,8 @@ _allocbench() {
 	run:--sizes | run:-s | run:--total | run:-t | run:--repeat | run:-r | \
 	run:--align | run:--pool-block | run:--rounds | run:--seed | \
 	run:--threads | run:--timeout | run:--jobs | run:-j | *:--counters | compare:--max-overhead | \
-	compare:--max-time | compare:--alpha | history:--alpha | history:--min-step | plot:--label | plot:-l | run:--label | run:-l)
+	compare:--max-time | compare:--alpha | history:--alpha | history:--min-step | \
+	ab:--pairs | ab:--max-time | ab:--alpha | plot:--label | plot:-l | run:--label | run:-l)
 		# A number, a size list, an event or a name: nothing to offer.
 		COMPREPLY=()
 		;;
@@ -336,7 +343,7 @@ _allocbench() {
 		if [[ $cur == -* ]]; then
 			mapfile -t COMPREPLY < <(compgen -W "${opts[*]}" -- "$cur")
 		elif ((cword == 1)); then
-			mapfile -t COMPREPLY < <(compgen -W "run compare plot show counters backends record report history" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "run compare plot show counters backends record report history ab" -- "$cur")
 		elif [[ $cmd == compare || $cmd == plot || $cmd == show || $cmd == history ]]; then
 			_allocbench_files "$cur" json
 		elif [[ $cmd == report ]]; then

@@ -317,6 +317,7 @@ static void run_help(FILE *out)
 "       allocbench record [-o FILE] [--] COMMAND [ARG...]\n"
 "       allocbench report TRACE [--format FORMAT]\n"
 "       allocbench history [--metric NAME] [--format FORMAT] REPORT.json... | DIR\n"
+"       allocbench ab [--pairs N] OLD NEW [-- RUN OPTIONS]\n"
 "       allocbench --help | --version | COMMAND --help\n"
 "\n"
 "Measures what one allocation really costs: resident bytes and nanoseconds per\n"

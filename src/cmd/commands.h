@@ -30,5 +30,7 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 /* allocbench history REPORTS: where each gated figure stepped over a series (cmd_history.c). */
 int cmd_history(int argc, char **argv);
+/* allocbench ab OLD NEW: two variants side by side, times gated pair by pair (cmd_ab.c). */
+int cmd_ab(int argc, char **argv);
 
 #endif

@@ -79,7 +79,7 @@ case_if() {
 }
 
 # ---------------------------------------------------------------- commands
-case_if "the commands first" "allocbench " offers_exactly run compare plot show counters backends record report history
+case_if "the commands first" "allocbench " offers_exactly run compare plot show counters backends record report history ab
 case_if "a command by its prefix" "allocbench co" offers_exactly compare counters
 case_if "run's options as the first word" "allocbench --ba" offers_exactly --backend --baseline
 case_if "a command's options" "allocbench compare --max-" offers_exactly --max-overhead --max-time
@@ -141,7 +141,7 @@ case_if "the file for --export FORMAT=FILE" \
 # ------------------------------------------------- what the binary accepts
 # Every option on an option line of each command's --help (long and short)
 # is offered, and nothing else.
-for cmd in run compare plot show counters backends history; do
+for cmd in run compare plot show counters backends history ab; do
 	run_ab "$cmd" --help
 	grep -E '^ +(-[A-Za-z], )?--[a-z]' "$tmp/out" |
 		grep -oE -- '^ +(-[A-Za-z], )?--[a-z][a-z0-9-]*' |

@@ -8,7 +8,7 @@
 # every .EX/.EE block of its EXAMPLES section is run, unescaped (\- is -),
 # the blocks of one page in a directory of their own. Every run of the
 # measuring command (not compare, plot, show, counters, backends, record,
-# report or history) gets --total 256K --repeat 1 --jobs 2 -q appended (and --rounds 2
+# report, history or ab) gets --total 256K --repeat 1 --jobs 2 -q appended (and --rounds 2
 # for churn and threads; a replay, whose trace decides the sizes and the
 # total, gets --repeat 1 --jobs 2 -q), which win over the block's own: the
 # totals of the examples are for people, not for make check.
@@ -19,7 +19,7 @@ mkdir -p "$tmp/bin" "$tmp/work" "$tmp/blocks"
 cat >"$tmp/bin/allocbench" <<EOF
 #!/bin/sh
 case \${1-} in
-compare | plot | show | counters | backends | record | report | history | -h | --help | -V | --version) exec "$AB" "\$@" ;;
+compare | plot | show | counters | backends | record | report | history | ab | -h | --help | -V | --version) exec "$AB" "\$@" ;;
 esac
 # churn and threads: two rounds, not the 16 million operations of the default.
 rounds=

@@ -1,0 +1,372 @@
+/*
+ * cmd_ab.c - `allocbench ab OLD NEW [options] [-- RUN OPTIONS]`: two
+ * variants measured side by side in one job, run by run, and their times
+ * gated on the ratios within each pair (ab.h). A variant is a backend, an
+ * allocator library (NAME=PATH) or another allocbench build. Like every
+ * command file, it may exit.
+ */
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "cmd/parse_options.h"
+#include "model/ab.h"
+#include "platform/output.h"
+#include "platform/parse.h"
+#include "platform/util.h"
+#include "report/report_ab.h"
+#include "report/results.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+enum { OPT_PAIRS = 256, OPT_MAX_TIME, OPT_ALPHA };
+
+static const struct ab_writer ab_writers[] = {
+	{ "text", ab_write_text },
+	{ "json", ab_write_json },
+	{ NULL, NULL },
+};
+
+/* What ab's options fill: the context of its option table. */
+struct ab_cmd {
+	unsigned pairs;
+	struct ab_options options;
+	const struct ab_writer *writer;       /* --format */
+	const char *output_path;              /* -o FILE, or NULL */
+};
+
+static int opt_format(const struct cli_option *o, const char *arg, void *ctx)
+{
+	(void)o;
+	((struct ab_cmd *)ctx)->writer = CLI_FORMAT(ab_writers, arg, " for ab");
+	return 0;
+}
+
+/* A decimal in (LOW, HIGH) for OPTION, or exits 2 naming it. */
+static double decimal_between(const char *option, const char *arg, double low, double high,
+			      const char *expected)
+{
+	const char *why = "";
+	double v;
+
+	if (parse_decimal(arg, &v, &why) || v <= low || v >= high)
+		usage_die("invalid %s '%s': %s (expected %s)", option, arg,
+			  *why ? why : "out of range", expected);
+	return v;
+}
+
+static int opt_max_time(const struct cli_option *o, const char *arg, void *ctx)
+{
+	(void)o;
+	((struct ab_cmd *)ctx)->options.max_time =
+		decimal_between("--max-time", arg, -1e-300, 1e6, "a percentage, e.g. 10");
+	return 0;
+}
+
+static int opt_alpha(const struct cli_option *o, const char *arg, void *ctx)
+{
+	(void)o;
+	((struct ab_cmd *)ctx)->options.alpha =
+		decimal_between("--alpha", arg, 0, 1, "a probability between 0 and 1, e.g. 0.05");
+	return 0;
+}
+
+static const struct cli_option ab_options[] = {
+	{ OPT_UNSIGNED(OPT_PAIRS, "pairs", "N", ab_cmd, pairs, 2, 64, "a whole number from 2 to 64",
+	  "pairs of runs, OLD and NEW one after the other\n"
+	  "(default 10: the least one-sided p is then 1/1024)") },
+	{ OPT_CALLBACK(OPT_MAX_TIME, "max-time", "PCT", opt_max_time,
+	  "a time counts as slower only when the median of the\n"
+	  "pairs' ratios rose by more than PCT% (default 10)") },
+	{ OPT_CALLBACK(OPT_ALPHA, "alpha", "P", opt_alpha,
+	  "family-wise level of the signed-rank tests, Holm-\n"
+	  "corrected over every row and time (default 0.05)") },
+	{ OPT_CALLBACK('f', "format", "FORMAT", opt_format, "text (default) or json") },
+	{ OPT_FILENAME('o', "output", "FILE", ab_cmd, output_path,
+	  "write the comparison to FILE instead of standard output") },
+	CLI_OPT_HELP,
+	CLI_OPTIONS_END,
+};
+
+static void ab_help(FILE *out)
+{
+	fputs(
+"usage: allocbench ab OLD NEW [options] [-- RUN OPTIONS]\n"
+"\n"
+"Measures two variants side by side: --pairs times an OLD run and a NEW run,\n"
+"one after the other (OLD NEW, then NEW OLD, ...), each a fresh allocbench run\n"
+"with RUN OPTIONS and --repeat 1, and gates each time (or rate) of each row on\n"
+"the ratios within the pairs: what the machine does to both cancels out. A\n"
+"variant is a backend (pool, jemalloc), an allocator library (NAME=PATH, as\n"
+"--preload), or another allocbench build (a path to its executable). RUN\n"
+"OPTIONS may not set --repeat, --format, --output, --baseline or --export, nor\n"
+"--backend when a variant names one. Bytes are gated by compare, against a\n"
+"baseline.\n"
+"\n"
+"Options:\n", out);
+	cli_help_options(out, ab_options, 25);
+	fputs(
+"\n"
+"Exit status: 0 no time regressed, 1 one did (or a run failed, or the\n"
+"comparison could not be written), 2 bad usage.\n"
+"See allocbench-ab(1).\n", out);
+}
+
+/* How a variant is run. */
+struct variant {
+	const char *spec;       /* as given */
+	const char *exe;        /* the allocbench to run */
+	const char *backend;    /* --backend it adds, or NULL */
+	const char *preload;    /* --preload it adds, or NULL */
+};
+
+static void variant_parse(const char *spec, const char *self, struct variant *v)
+{
+	struct stat st;
+
+	*v = (struct variant){ .spec = spec, .exe = self };
+	if (!*spec)
+		usage_die("an empty variant (expected a backend, NAME=PATH or an allocbench build)");
+	if (strchr(spec, '=')) {
+		static char names[2][64];
+		static int next;
+		char *name = names[next++ % 2];
+		size_t len = (size_t)(strchr(spec, '=') - spec);
+
+		if (!len || len >= sizeof(names[0]))
+			usage_die("invalid variant '%s': NAME=PATH needs a name (up to 63 bytes)",
+				  spec);
+		memcpy(name, spec, len);
+		name[len] = '\0';
+		v->backend = name;
+		v->preload = spec;
+	} else if (strchr(spec, '/')) {
+		if (stat(spec, &st) || !S_ISREG(st.st_mode) || access(spec, X_OK))
+			usage_die("invalid variant '%s': not an executable file (an allocbench "
+				  "build)", spec);
+		v->exe = spec;
+	} else {
+		v->backend = spec;
+	}
+}
+
+/* Exits 2 when a RUN OPTION is one ab sets itself. */
+static void check_run_options(char **args, int n, int backend_taken)
+{
+	static const char *const owned[] = {
+		"--repeat", "-r", "--format", "-f", "--output", "-o", "--baseline", "--export",
+		"-q", "--quiet",
+	};
+
+	for (int i = 0; i < n; i++) {
+		for (size_t k = 0; k < sizeof(owned) / sizeof(*owned); k++) {
+			size_t len = strlen(owned[k]);
+
+			if (!strncmp(args[i], owned[k], len) &&
+			    (!args[i][len] || args[i][len] == '=' || owned[k][1] != '-' ||
+			     !strncmp(owned[k], "--export", 8)))
+				usage_die("'%s' is ab's to set (each run is --repeat 1 -q, JSON, "
+					  "to a file of ab's)", args[i]);
+		}
+		if (backend_taken && (!strncmp(args[i], "--backend", 9) || !strncmp(args[i], "-b", 2)))
+			usage_die("'%s': the variants name the backends", args[i]);
+	}
+}
+
+/* Runs variant V once into the report PATH; 0, or -1 after saying why. */
+static int run_variant(const struct variant *v, char **args, int nargs, const char *path)
+{
+	const char *argv[64];
+	int argc = 0, status;
+	pid_t pid;
+
+	if (nargs > 48)
+		return error("too many RUN OPTIONS (%d; at most 48)", nargs);
+	argv[argc++] = v->exe;
+	argv[argc++] = "run";
+	for (int i = 0; i < nargs; i++)
+		argv[argc++] = args[i];
+	if (v->preload) {
+		argv[argc++] = "--preload";
+		argv[argc++] = v->preload;
+	}
+	if (v->backend) {
+		argv[argc++] = "--backend";
+		argv[argc++] = v->backend;
+	}
+	argv[argc++] = "--repeat=1";
+	argv[argc++] = "-q";
+	argv[argc++] = "--format=json";
+	argv[argc++] = "--output";
+	argv[argc++] = path;
+	argv[argc] = NULL;
+	pid = fork();
+	if (pid < 0)
+		return error("cannot start a run: %s", strerror(errno));
+	if (!pid) {
+		execv(v->exe, (char *const *)argv);
+		fprintf(stderr, "allocbench: error: cannot run '%s': %s\n", v->exe, strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return error("cannot wait for a run: %s", strerror(errno));
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return error("the run of %s failed (%s %d): see its messages above", v->spec,
+			     WIFEXITED(status) ? "exit status" : "signal",
+			     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	return 0;
+}
+
+/* The time and rate figures compare gates for WORKLOAD, into OUT; how many. */
+static size_t time_figures(const char *workload, enum metric *out)
+{
+	enum workload w;
+	const struct workload_def *def;
+	size_t n = 0;
+
+	if (workload_parse(workload, &w))
+		return 0;
+	def = workload_def(w);
+	for (size_t i = 0; i < def->ngated; i++) {
+		enum figure_compare rule = figure_get(def->gated[i])->compare;
+
+		if (rule == FIGURE_COMPARE_TIME || rule == FIGURE_COMPARE_RATE)
+			out[n++] = def->gated[i];
+	}
+	return n;
+}
+
+/*
+ * The series of the PAIRS pairs of reports OLD and NEW (rows matched in
+ * order: the variants measure the same sizes) into *OUT; how many, or exits
+ * 2 when the reports do not match.
+ */
+static size_t make_series(struct result_file *old, struct result_file *new, size_t pairs,
+			  struct ab_series **out, double **storage)
+{
+	enum metric figures[METRIC_COUNT];
+	size_t nfig = time_figures(old[0].workload, figures), nrows = old[0].nrows, n = 0;
+	struct ab_series *s = calloc(nrows * nfig + 1, sizeof(*s));
+	double *values = calloc(2 * nrows * nfig * pairs + 1, sizeof(*values));
+
+	if (!s || !values)
+		die_out_of_memory();
+	for (size_t p = 0; p < pairs; p++)
+		if (old[p].nrows != nrows || new[p].nrows != nrows ||
+		    strcmp(new[p].workload, old[0].workload))
+			usage_die("the runs of '%s' and '%s' measured different rows (%zu and %zu) "
+				  "or workloads: they cannot be paired", old[p].path, new[p].path,
+				  old[p].nrows, new[p].nrows);
+	for (size_t r = 0; r < nrows; r++)
+		for (size_t f = 0; f < nfig; f++, n++) {
+			s[n] = (struct ab_series){
+				.old_backend = old[0].rows[r].backend,
+				.new_backend = new[0].rows[r].backend, .size = old[0].rows[r].size,
+				.metric = figures[f], .old = values + 2 * n * pairs,
+				.new = values + (2 * n + 1) * pairs, .n = pairs,
+			};
+			for (size_t p = 0; p < pairs; p++) {
+				struct result_stat st;
+
+				if (new[p].rows[r].size != s[n].size)
+					usage_die("row %zu of '%s' is %" PRIu64 " B, of '%s' %zu B: the "
+						  "variants must measure the same sizes", r + 1,
+						  new[p].path, new[p].rows[r].size, old[p].path,
+						  s[n].size);
+				s[n].old[p] = !results_row_stat(&old[p], &old[p].rows[r],
+								metric_name(figures[f]), &st) ? st.median : 0;
+				s[n].new[p] = !results_row_stat(&new[p], &new[p].rows[r],
+								metric_name(figures[f]), &st) ? st.median : 0;
+			}
+		}
+	*out = s;
+	*storage = values;
+	return n;
+}
+
+int cmd_ab(int argc, char **argv)
+{
+	struct ab_cmd cmd = { .pairs = 10, .options = { 10, 0.05 }, .writer = &ab_writers[0] };
+	struct result_file *old, *new;
+	struct variant v[2];
+	struct ab_series *series;
+	double *values;
+	struct cli_parser parser;
+	struct ab_comparison c;
+	struct output out;
+	char dir[] = "/tmp/allocbench-ab.XXXXXX", path[64], **run;
+	size_t nseries, loaded = 0;
+	int nrun, ret = 1, slower;
+
+	cli_parser_init(&parser, ab_options, ab_help, "allocbench ab --help", argc, argv);
+	parser.ctx = &cmd;
+	while (cli_next(&parser) != -1)
+		;
+	if (argc - optind < 2)
+		usage_die("ab needs two variants, OLD and NEW (see allocbench ab --help)");
+	run = argv + optind + 2;
+	nrun = argc - optind - 2;
+	/* getopt_long has moved the "--" before OLD: what follows NEW is the run's. */
+	if (nrun && !strcmp(run[0], "--")) {
+		run++;
+		nrun--;
+	}
+	variant_parse(argv[optind], "/proc/self/exe", &v[0]);
+	variant_parse(argv[optind + 1], "/proc/self/exe", &v[1]);
+	check_run_options(run, nrun, v[0].backend || v[1].backend);
+	if (!mkdtemp(dir))
+		return error("cannot make a temporary directory: %s", strerror(errno));
+	old = calloc(cmd.pairs, sizeof(*old));
+	new = calloc(cmd.pairs, sizeof(*new));
+	if (!old || !new)
+		die_out_of_memory();
+	/* OLD NEW, NEW OLD, ...: a drift within the job falls on both alike. */
+	for (; loaded < cmd.pairs; loaded++)
+		for (int k = 0; k < 2; k++) {
+			int which = (int)(loaded % 2) ^ k;
+			struct result_file *f = which ? &new[loaded] : &old[loaded];
+
+			snprintf(path, sizeof(path), "%s/%s%zu.json", dir, which ? "new" : "old", loaded);
+			if (run_variant(&v[which], run, nrun, path) || results_load(path, f))
+				goto release;
+			unlink(path);
+		}
+	nseries = make_series(old, new, cmd.pairs, &series, &values);
+	slower = ab_judge(series, nseries, &cmd.options);
+	if (slower < 0)
+		die_out_of_memory();
+	c = (struct ab_comparison){
+		.old = v[0].spec, .new = v[1].spec, .pairs = cmd.pairs, .options = cmd.options,
+		.series = series, .nseries = nseries, .slower = (size_t)slower,
+		.workload = old[0].workload,
+	};
+	if (!output_open(&out, cmd.output_path)) {
+		errno = 0;
+		if (cmd.writer->write(out.file, &c)) {
+			error("cannot write the comparison to '%s': %s",
+			      cmd.output_path ? cmd.output_path : "standard output",
+			      strerror(errno ? errno : EIO));
+			output_abort(&out);
+		} else if (!output_commit(&out)) {
+			ret = slower ? 1 : 0;
+		}
+	}
+	free(values);
+	free(series);
+release:
+	for (size_t i = 0; i < cmd.pairs; i++) {
+		if (old[i].root)
+			results_release(&old[i]);
+		if (new[i].root)
+			results_release(&new[i]);
+	}
+	free(old);
+	free(new);
+	rmdir(dir);
+	return ret;
+}
