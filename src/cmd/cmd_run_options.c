@@ -47,7 +47,8 @@ static void help_workloads(FILE *out)
 "    random       a seeded random live set mixing all --sizes\n"
 "    threads      --threads threads swap array elements through a temporary\n"
 "    replay       a program's calls, recorded with allocbench record (--trace);\n"
-"                 default backends malloc,pool,arena\n", out);
+"                 default backends malloc,pool,arena and every installed\n"
+"                 one of jemalloc, mimalloc, tcmalloc\n", out);
 }
 
 /* ---- the options' parsers: each stores into the struct run_cmd CTX ---- */
