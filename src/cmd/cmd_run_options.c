@@ -317,6 +317,7 @@ static void run_help(FILE *out)
 "       allocbench backends [--format FORMAT]\n"
 "       allocbench record [-o FILE] [--] COMMAND [ARG...]\n"
 "       allocbench report TRACE [--format FORMAT]\n"
+"       allocbench advise [options] -- COMMAND [ARG...]\n"
 "       allocbench --help | --version | COMMAND --help\n"
 "\n"
 "Measures what one allocation really costs: resident bytes and nanoseconds per\n"

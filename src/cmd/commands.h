@@ -36,6 +36,8 @@ int cmd_record(int argc, char **argv);
  * that ended the command, or 0: the caller ends by it once done.
  */
 int record_command(const char *output, char *const *argv, int quiet, int *ended_by);
+/* allocbench advise COMMAND: records it, replays it on every backend, answers (cmd_advise.c). */
+int cmd_advise(int argc, char **argv);
 /* allocbench report TRACE: a recorded program's allocations (src/cmd/cmd_report.c). */
 int cmd_report(int argc, char **argv);
 

@@ -28,6 +28,7 @@ static const struct command commands[] = {
 	{ "backends", cmd_backends, 0 },
 	{ "record", cmd_record, 0 },
 	{ "report", cmd_report, 1 },
+	{ "advise", cmd_advise, 0 },  /* installs them itself, after recording */
 	{ CHILD_COMMAND, child_main, 0 },
 };
 
@@ -43,7 +44,7 @@ static _Noreturn void unknown_command(const char *word)
 			names[n++] = commands[i].name;
 	nearest_names(word, names, n, 3, near, sizeof(near));
 	usage_die("unknown command '%s'%s%s%s (expected run, compare, plot, show, counters, "
-		  "backends, record or report; "
+		  "backends, record, report or advise; "
 		  "see allocbench --help)", word, *near ? "; did you mean " : "", near,
 		  *near ? "?" : "");
 }
