@@ -411,7 +411,8 @@ static cJSON *command_line_json(const struct run_config *config)
 
 	cJSON_AddItemToArray(array, cJSON_CreateString("allocbench"));
 	for (int i = 0; i < config->argc; i++)
-		if (i || !strcmp(config->argv[0], "run"))
+		/* argv[0] is the program, or the command that measured (run, advise). */
+		if (i || !strcmp(config->argv[0], "run") || !strcmp(config->argv[0], "advise"))
 			cJSON_AddItemToArray(array, cJSON_CreateString(config->argv[i]));
 	return array;
 }

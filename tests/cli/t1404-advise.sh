@@ -50,6 +50,7 @@ check "--keep-trace -f json exits 0" [ "$rc" -eq 0 ]
 check "--keep-trace keeps the trace" [ -s "$tmp/k.trace" ]
 check "... which allocbench report reads" sh -c '"$1" report "$2" >/dev/null' sh "$AB" "$tmp/k.trace"
 check "-q: nothing on standard error" [ ! -s "$tmp/err" ]
+check "the JSON's command line is advise's" [ "$(jq_get "$tmp/a.json" 'command_line[1]')" = advise ]
 v='summary.verdicts[0]'
 for a in memory time; do
 	for k in drop_in code_changes; do
