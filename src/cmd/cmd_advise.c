@@ -64,7 +64,7 @@ static const struct cli_option advise_options[] = {
 	  "answer's ranges are theirs") },
 	{ OPT_STRING(258, "replay-threads", "MODE", advise_cmd, replay_threads,
 	  "global (default) or per-thread, as allocbench run's") },
-	{ OPT_STRING('f', "format", "FORMAT", advise_cmd, format,  /* checked by run's table */
+	{ OPT_STRING('f', "format", "FORMAT", advise_cmd, format,
 	  "text (default: the answer first), json (the answer\n"
 	  "under \"summary\"), csv or markdown") },
 	{ OPT_FILENAME('o', "output", "FILE", advise_cmd, output,
@@ -166,6 +166,9 @@ static int parse_advise(int argc, char **argv, struct advise_cmd *cmd)
 	optind = 0;
 	while (cli_next(&parser) != -1)
 		;
+	/* Checked again by run's table; here before what is missing is said. */
+	if (cmd->format)
+		(void)CLI_FORMAT(report_formats, cmd->format, "");
 	if (cmd->trace && optind < argc)
 		usage_die("advise takes --trace '%s' or a COMMAND to record, not both ('%s')",
 			  cmd->trace, argv[optind]);
