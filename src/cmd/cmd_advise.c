@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define STR_(x) #x
@@ -261,7 +262,8 @@ static void check_early(const struct advise_cmd *cmd)
  */
 static int record(const char *trace, char **argv, int quiet)
 {
-	int sig, ret = record_command(trace, argv, quiet, &sig);
+	struct stat before, after;
+	int existed = !stat(trace, &before), sig, ret = record_command(trace, argv, quiet, &sig);
 
 	if (sig) {
 		error("'%s' was stopped by SIG%s: nothing to replay", argv[0], sigabbrev_np(sig));
@@ -270,7 +272,11 @@ static int record(const char *trace, char **argv, int quiet)
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
-	if (access(trace, F_OK))
+	/* A --keep-trace file left as it was (COMMAND not found, refused) is not this run's. */
+	if (stat(trace, &after) ||
+	    (existed && after.st_dev == before.st_dev && after.st_ino == before.st_ino &&
+	     after.st_ctim.tv_sec == before.st_ctim.tv_sec &&
+	     after.st_ctim.tv_nsec == before.st_ctim.tv_nsec))
 		return ret ? ret : 1;
 	if (ret)
 		warning("'%s' exited with status %d: the answer is for the calls it made until then",

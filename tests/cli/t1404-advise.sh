@@ -107,9 +107,10 @@ expect_usage "a bad --format" "invalid --format 'xml' \(expected text, json, csv
 expect_usage "-o the kept trace" "--keep-trace" advise -o "$tmp/same" --keep-trace "$tmp/same" -- touch "$tmp/ran"
 expect_usage "an unknown option" "unknown option '--nosuch'" advise --nosuch -- touch "$tmp/ran"
 check "... none of them ran COMMAND" [ ! -e "$tmp/ran" ]
-run_ab advise -- "$tmp/no-such-program"
+run_ab advise --keep-trace "$tmp/k.trace" -- "$tmp/no-such-program"
 check "a COMMAND not found: 127, naming it" \
 	sh -c '[ "$1" = 127 ] && grep -q "cannot run .*no-such-program.*: command not found" "$2"' sh "$rc" "$tmp/err"
+check "... and the trace of an earlier run is not replayed for it" [ ! -s "$tmp/out" ]
 
 # A real program (issue 27, done when): sqlite3 building an index.
 test_lazy_prereq SQLITE3 'command -v sqlite3 >/dev/null || { echo "no sqlite3 (apt-get install sqlite3)"; exit 1; }'
