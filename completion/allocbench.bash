@@ -1,7 +1,7 @@
 # bash completion for allocbench(1)
 #
 # Completes the commands (run, compare, plot, show, counters, backends, record,
-# report, history, ab), each command's long and short options, the values of the options
+# report, history, ab, advise), each command's long and short options, the values of the options
 # that take one of a fixed set
 # (--backend, --workload, --format, --touch, plot's --metric, --x and --facet; the item after
 # the last comma of a comma-separated list), and file names for -o, --output,
@@ -14,7 +14,8 @@
 # it from ~/.bashrc.
 #
 # The option lists are allocbench's getopt_long tables (src/cmd/cli.c,
-# src/cmd/cmd_compare.c, src/cmd/cmd_plot.c, src/cmd/cmd_counters.c);
+# src/cmd/cmd_compare.c, src/cmd/cmd_plot.c, src/cmd/cmd_counters.c,
+# src/cmd/cmd_advise.c);
 # tests/cli/t0950-completion.sh fails when they and each command's --help
 # disagree.
 
@@ -147,7 +148,7 @@ _allocbench() {
 	# The command is the first argument when it names one; otherwise run
 	# (src/cmd/main.c).
 	case ${COMP_WORDS[1]-} in
-	run | compare | plot | show | counters | backends | record | report | history | ab)
+	run | compare | plot | show | counters | backends | record | report | history | ab | advise)
 		((cword > 1)) && cmd=${COMP_WORDS[1]}
 		;;
 	esac
@@ -178,12 +179,14 @@ _allocbench() {
 	backends)
 		opts=(--format -f --help -h)
 		;;
-	record)
+	record | advise)
 		# After COMMAND, the words are COMMAND's: complete it as a command line.
 		for ((i = 2; i < cword; i++)); do
 			w=${COMP_WORDS[i]}
-			if [[ $w == -o || $w == --output ]]; then
+			if [[ $w == -o || $w == --output || $cmd:$w == advise:-[bfr] ||
+				$cmd:$w == advise:--@(trace|keep-trace|backend|repeat|replay-threads|format) ]]; then
 				((i++))
+				[[ ${COMP_WORDS[i]-} == = ]] && ((i++))
 			elif [[ $w == -- || $w != -* ]]; then
 				[[ $w == -- ]] && ((i++))
 				if declare -F _command_offset >/dev/null; then
@@ -197,6 +200,8 @@ _allocbench() {
 			fi
 		done
 		opts=(--output -o --help -h)
+		[[ $cmd == advise ]] && opts=(--trace --keep-trace --backend -b --repeat -r
+			--replay-threads --format -f --output -o --quiet -q --help -h)
 		;;
 	report)
 		opts=(--format -f --output -o --help -h)
@@ -210,7 +215,7 @@ _allocbench() {
 	esac
 
 	case $cmd:$prev in
-	run:--backend | run:-b)
+	run:--backend | run:-b | advise:--backend | advise:-b)
 		# The backends of --preload NAME=PATH on the line count too.
 		# (With '=' a word break, --preload=NAME=PATH arrives as
 		# "--preload" "=" "NAME" "=" "PATH".)
@@ -232,7 +237,9 @@ _allocbench() {
 		# list (allocbench backends) stands alone: not after a comma.
 		local -a alone=()
 		[[ $cur != *,* ]] && alone=(list)
-		_allocbench_list "$cur" malloc pool pool-locked arena \
+		local -a locked=(pool-locked)
+		[[ $cmd == advise ]] && locked=()  # a replay has no pool-locked
+		_allocbench_list "$cur" malloc pool "${locked[@]}" arena \
 			"${installed[@]}" "${preloads[@]}" all "${alone[@]}"
 		;;
 	compare:--backend)
@@ -247,10 +254,10 @@ _allocbench() {
 	run:--workload | run:-w)
 		_allocbench_words "$cur" fill churn random threads replay
 		;;
-	run:--replay-threads)
+	run:--replay-threads | advise:--replay-threads)
 		_allocbench_words "$cur" global per-thread
 		;;
-	run:--trace)
+	run:--trace | advise:--trace | advise:--keep-trace)
 		_allocbench_files "$cur"
 		;;
 	report:--format | report:-f)
@@ -259,7 +266,7 @@ _allocbench() {
 	run:--touch)
 		_allocbench_words "$cur" none first pages full
 		;;
-	run:--format | run:-f)
+	run:--format | run:-f | advise:--format | advise:-f)
 		_allocbench_words "$cur" text json csv markdown
 		;;
 	show:--format | show:-f)
@@ -333,7 +340,7 @@ _allocbench() {
 		;;
 	run:--sizes | run:-s | run:--total | run:-t | run:--repeat | run:-r | \
 	run:--align | run:--pool-block | run:--rounds | run:--seed | \
-	run:--threads | run:--timeout | run:--jobs | run:-j | *:--counters | compare:--max-overhead | \
+	run:--threads | run:--timeout | run:--jobs | run:-j | advise:--repeat | advise:-r | *:--counters | compare:--max-overhead | \
 	compare:--max-time | compare:--alpha | history:--alpha | history:--min-step | \
 	ab:--pairs | ab:--max-time | ab:--alpha | plot:--label | plot:-l | run:--label | run:-l)
 		# A number, a size list, an event or a name: nothing to offer.
@@ -343,7 +350,7 @@ _allocbench() {
 		if [[ $cur == -* ]]; then
 			mapfile -t COMPREPLY < <(compgen -W "${opts[*]}" -- "$cur")
 		elif ((cword == 1)); then
-			mapfile -t COMPREPLY < <(compgen -W "run compare plot show counters backends record report history ab" -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -W "run compare plot show counters backends record report history ab advise" -- "$cur")
 		elif [[ $cmd == compare || $cmd == plot || $cmd == show || $cmd == history ]]; then
 			_allocbench_files "$cur" json
 		elif [[ $cmd == report ]]; then

@@ -76,30 +76,38 @@ static int is_file(const char *path)
 	return !stat(path, &st) && S_ISREG(st.st_mode);
 }
 
+/*
+ * 1 when DIR/NAME fits in BUF (SIZE bytes) and names a file; it is left in
+ * BUF. A path cut short names nothing (and the check of snprintf()'s
+ * result is what keeps -Wformat-truncation quiet).
+ */
+static int library_in(char *buf, size_t size, const char *dir, const char *name)
+{
+	int n = snprintf(buf, size, "%s/%s", dir, name);
+
+	return n > 0 && (size_t)n < size && is_file(buf);
+}
+
 int record_library_find(char *buf, size_t size)
 {
 	char exe[PATH_MAX], *slash;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
 	if (n > 0) {
 		exe[n] = '\0';
 		slash = strrchr(exe, '/');
 		if (slash) {
 			*slash = '\0';
-			snprintf(buf, size, "%s/" RECORD_LIBRARY_NAME, exe);
-			if (is_file(buf))
-				return 0;
-			snprintf(buf, size, "%s/../lib/allocbench/" RECORD_LIBRARY_NAME, exe);
-			if (is_file(buf))
+			if (library_in(buf, size, exe, RECORD_LIBRARY_NAME) ||
+			    library_in(buf, size, exe, "../lib/allocbench/" RECORD_LIBRARY_NAME))
 				return 0;
 		}
 	}
 #ifdef ALLOCBENCH_BUILDDIR
-	snprintf(buf, size, "%s/" RECORD_LIBRARY_NAME, ALLOCBENCH_BUILDDIR);
-	if (is_file(buf))
+	if (library_in(buf, size, ALLOCBENCH_BUILDDIR, RECORD_LIBRARY_NAME))
 		return 0;
 #endif
-	snprintf(buf, size, "%s/" RECORD_LIBRARY_NAME, ALLOCBENCH_LIBDIR);
-	return is_file(buf) ? 0 : -1;
+	return library_in(buf, size, ALLOCBENCH_LIBDIR, RECORD_LIBRARY_NAME) ? 0 : -1;
 }
 
 /* The file execvp() would run for NAME, into BUF; -1 when there is none. */
@@ -146,8 +154,11 @@ static const char *lost_reason(const struct trace_header *h, char *buf, size_t s
 	return buf;
 }
 
-/* One line of the summary for the trace at PATH; returns its call count, or -1. */
-static int64_t summarize(const char *path, uint64_t session, int root)
+/*
+ * One line of the summary for the trace at PATH (none when QUIET); returns
+ * its call count, or -1.
+ */
+static int64_t summarize(const char *path, uint64_t session, int root, int quiet)
 {
 	struct trace t;
 	uint64_t calls[TRACE_KINDS] = { 0 };
@@ -168,6 +179,10 @@ static int64_t summarize(const char *path, uint64_t session, int root)
 		calls[t.events[i].kind]++;
 		if (t.events[i].thread >= threads)
 			threads = t.events[i].thread + 1;
+	}
+	if (quiet) {
+		trace_release(&t);
+		return (int64_t)t.nevents;
 	}
 	line[0] = '\0';
 	for (unsigned k = 1; k < TRACE_KINDS && used < sizeof(line); k++)
@@ -194,7 +209,7 @@ static int name_cmp(const void *a, const void *b)
 }
 
 /* The traces of the other processes: FILE.PID[.N] with this session. */
-static void summarize_others(const char *file, uint64_t session)
+static void summarize_others(const char *file, uint64_t session, int quiet)
 {
 	char dir[PATH_MAX], *slash, **names = NULL;
 	const char *base;
@@ -224,7 +239,7 @@ static void summarize_others(const char *file, uint64_t session)
 	closedir(dp);
 	qsort(names, n, sizeof(*names), name_cmp);
 	for (size_t i = 0; i < n; i++) {
-		summarize(names[i], session, 0);
+		summarize(names[i], session, 0, quiet);
 		free(names[i]);
 	}
 	free(names);
@@ -367,6 +382,7 @@ static void forward_signal(int sig, siginfo_t *info, void *context)
 /* What record runs, found and checked before anything starts. */
 struct record_run {
 	const char *output;         /* as given to --output */
+	int quiet;                  /* no summary of the traces on standard error */
 	char *const *argv;          /* COMMAND and its arguments */
 	char exe[PATH_MAX];         /* COMMAND's program */
 	char lib[PATH_MAX];         /* the recording library */
@@ -516,28 +532,49 @@ static int record_finish(const struct record_run *run, int status)
 		      run->file);
 		if (!ret)
 			ret = 1;
-	} else if (summarize(run->file, run->session, 1) < 0) {
+	} else if (summarize(run->file, run->session, 1, run->quiet) < 0) {
 		if (access(run->file, F_OK))
 			error("no trace was written to '%s': '%s' did not load the recording library "
 			      "(a statically linked program ignores LD_PRELOAD)", run->output, run->exe);
 		if (!ret)
 			ret = 1;
 	}
-	summarize_others(run->file, run->session);
+	summarize_others(run->file, run->session, run->quiet);
 	if (WIFSIGNALED(status))
 		fprintf(stderr, "allocbench: '%s' was killed by signal %d (%s): exit status %d\n",
 			run->argv[0], WTERMSIG(status), strsignal(WTERMSIG(status)), ret);
 	return ret;
 }
 
+int record_command(const char *output, char *const *argv, int quiet, int *ended_by)
+{
+	struct record_run run = { .output = output, .quiet = quiet, .argv = argv };
+	struct sigaction old_forward[FORWARDS];
+	sigset_t old_mask;
+	int status, ret;
+	pid_t pid;
+
+	*ended_by = 0;
+	ret = record_prepare(&run);
+	if (ret)
+		return ret;
+	pid = record_start(&run, &old_mask);
+	if (pid < 0)
+		return 2;
+	if (record_wait(&run, pid, &old_mask, old_forward, &status))
+		return 1;
+	ret = record_finish(&run, status);
+	for (size_t k = 0; k < FORWARDS; k++)
+		sigaction(forward[k], &old_forward[k], NULL);
+	if (WIFSIGNALED(status) && WTERMSIG(status) == forwarded)
+		*ended_by = forwarded;
+	return ret;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	const char *output = RECORD_DEFAULT_FILE;
-	struct record_run run;
-	struct sigaction old_forward[FORWARDS];
-	sigset_t old_mask;
-	int i, status, ret;
-	pid_t pid;
+	int i, ret, sig;
 
 	if (argc == 2 && !strcmp(argv[1], "--dump-options")) {
 		/* The table, for the tests that check the help, completion and man page. */
@@ -574,24 +611,12 @@ int cmd_record(int argc, char **argv)
 		usage_die("record needs a COMMAND to run (see allocbench record --help)");
 	if (!strcmp(output, "-"))
 		usage_die("a trace is a file: --output '-' is not one (name a file)");
-	run.output = output;
-	run.argv = argv + i;
-	ret = record_prepare(&run);
-	if (ret)
-		return ret;
-	pid = record_start(&run, &old_mask);
-	if (pid < 0)
-		return 2;
-	if (record_wait(&run, pid, &old_mask, old_forward, &status))
-		return 1;
-	ret = record_finish(&run, status);
+	ret = record_command(output, argv + i, 0, &sig);
 	/* Ended by the signal record passed on: record ends by it too, as a shell expects. */
-	for (size_t k = 0; k < FORWARDS; k++)
-		sigaction(forward[k], &old_forward[k], NULL);
-	if (WIFSIGNALED(status) && WTERMSIG(status) == forwarded) {
+	if (sig) {
 		fflush(NULL);
-		signal(forwarded, SIG_DFL);
-		raise(forwarded);
+		signal(sig, SIG_DFL);
+		raise(sig);
 	}
 	return ret;
 }

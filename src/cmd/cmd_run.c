@@ -216,11 +216,7 @@ static int write_exports(const struct run_cmd *cmd, const struct run_report *rep
 	return ret;
 }
 
-/*
- * Refuses (-1 after an error) a run that cannot measure here: no /proc, or
- * (without --force) more memory than is available.
- */
-static int refuse_early(const struct run_config *config)
+int run_refuse_early(const struct run_config *config)
 {
 	/* Every measurement execs /proc/self/exe: without /proc, say so once, up front. */
 	if (access("/proc/self/exe", X_OK))
@@ -260,7 +256,7 @@ int cmd_run(int argc, char **argv)
 	parse_run(argc, argv, &cmd);
 	refuse_unknown_counters(&config->counters);
 	ret = 2;
-	if (refuse_early(config))
+	if (run_refuse_early(config))
 		goto cleanup;
 	/* Before -o's temporary file exists, so that an interrupt can remove it. */
 	ret = 1;

@@ -47,6 +47,12 @@ void run_options_read(int argc, char **argv, struct run_cmd *cmd);
 void run_options_check(struct run_config *config, struct run_args *args);
 
 /*
+ * Refuses (-1 after an error) a run that cannot measure here: no /proc, or
+ * (without --force) more memory than is available.
+ */
+int run_refuse_early(const struct run_config *config);
+
+/*
  * What decides how much is alive, as a message names it: "--total N", or
  * the replayed trace and its peak (the user gave no --total then). Points
  * into a static buffer, overwritten by the next call.

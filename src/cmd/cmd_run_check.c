@@ -187,8 +187,13 @@ static void check_replay(struct run_config *config, struct run_args *args)
 	trace_release(&trace);
 	if (!config->replay.steps)
 		usage_die("'%s' has no allocation to replay", config->trace_path);
-	if (!args->backends)
-		args->backends = RUN_DEFAULT_REPLAY_BACKENDS;
+	if (!args->backends) {
+		/* The installed drop-in allocators are the candidates a user is asking about. */
+		static char defaults[128];
+
+		preload_with_installed(defaults, sizeof(defaults), RUN_DEFAULT_REPLAY_BACKENDS);
+		args->backends = defaults;
+	}
 	/*
 	 * One column, at the mean size of an allocation (the memory bound's and
 	 * the row's): the trace's, not --sizes (whose limits are for options).

@@ -47,7 +47,8 @@ static void help_workloads(FILE *out)
 "    random       a seeded random live set mixing all --sizes\n"
 "    threads      --threads threads swap array elements through a temporary\n"
 "    replay       a program's calls, recorded with allocbench record (--trace);\n"
-"                 default backends malloc,pool,arena\n", out);
+"                 default backends malloc,pool,arena and every installed\n"
+"                 one of jemalloc, mimalloc, tcmalloc\n", out);
 }
 
 /* ---- the options' parsers: each stores into the struct run_cmd CTX ---- */
@@ -316,6 +317,7 @@ static void run_help(FILE *out)
 "       allocbench backends [--format FORMAT]\n"
 "       allocbench record [-o FILE] [--] COMMAND [ARG...]\n"
 "       allocbench report TRACE [--format FORMAT]\n"
+"       allocbench advise [options] -- COMMAND [ARG...]\n"
 "       allocbench history [--metric NAME] [--format FORMAT] REPORT.json... | DIR\n"
 "       allocbench ab [--pairs N] OLD NEW [-- RUN OPTIONS]\n"
 "       allocbench --help | --version | COMMAND --help\n"

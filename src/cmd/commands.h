@@ -26,6 +26,18 @@ int cmd_show(int argc, char **argv);
 int cmd_counters(int argc, char **argv);
 /* allocbench record COMMAND: runs it with the recording library (src/cmd/cmd_record.c). */
 int cmd_record(int argc, char **argv);
+/*
+ * What `allocbench record -o OUTPUT -- ARGV...` does, for record and
+ * advise: records the command ARGV into the trace OUTPUT (and FILE.PID for
+ * the processes it starts), waits for it, and summarizes the traces on
+ * standard error (unless QUIET; errors are always said). Returns record's
+ * exit status: the command's (128 + N after signal N), 127 not found, 2
+ * refused, 1 its trace missing. *ENDED_BY is the signal record passed on
+ * that ended the command, or 0: the caller ends by it once done.
+ */
+int record_command(const char *output, char *const *argv, int quiet, int *ended_by);
+/* allocbench advise COMMAND: records it, replays it on every backend, answers (cmd_advise.c). */
+int cmd_advise(int argc, char **argv);
 /* allocbench report TRACE: a recorded program's allocations (src/cmd/cmd_report.c). */
 int cmd_report(int argc, char **argv);
 /* allocbench history REPORTS: where each gated figure stepped over a series (cmd_history.c). */

@@ -30,6 +30,7 @@ static const struct command commands[] = {
 	{ "report", cmd_report, 1 },
 	{ "history", cmd_history, 1 },
 	{ "ab", cmd_ab, 1 },
+	{ "advise", cmd_advise, 0 },  /* installs them itself, after recording */
 	{ CHILD_COMMAND, child_main, 0 },
 };
 
@@ -45,7 +46,7 @@ static _Noreturn void unknown_command(const char *word)
 			names[n++] = commands[i].name;
 	nearest_names(word, names, n, 3, near, sizeof(near));
 	usage_die("unknown command '%s'%s%s%s (expected run, compare, plot, show, counters, "
-		  "backends, record, report, history or ab; "
+		  "backends, record, report, advise, history or ab; "
 		  "see allocbench --help)", word, *near ? "; did you mean " : "", near,
 		  *near ? "?" : "");
 }

@@ -59,6 +59,19 @@ int preload_unsupported(void)
 	return strstr(ALLOCBENCH_SANITIZE, "address") != NULL;
 }
 
+void preload_with_installed(char *buf, size_t size, const char *base)
+{
+	size_t used = (size_t)snprintf(buf, size, "%s", base);
+
+	for (size_t i = 0; allocator_known[i].name && !preload_unsupported() && used < size; i++) {
+		struct preload *p = preload_locate(&allocator_known[i]);
+
+		if (p)
+			used += (size_t)snprintf(buf + used, size - used, ",%s", p->name);
+		free(p);
+	}
+}
+
 /* ---- ELF headers ---- */
 
 /* The identifying bytes of an ELF header: class, byte order, machine. */

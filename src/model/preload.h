@@ -92,4 +92,12 @@ int preload_ldcache_lookup(const unsigned char *data, size_t size, const char *s
 /* 1 when this build cannot preload an allocator (AddressSanitizer must come first). */
 int preload_unsupported(void);
 
+/*
+ * BASE, then ",NAME" for each known allocator installed here (found by
+ * preload_locate()), in allocator_known's order, into BUF (SIZE bytes):
+ * the drop-in candidates a replay measures by default. BASE alone when this
+ * build cannot preload.
+ */
+void preload_with_installed(char *buf, size_t size, const char *base);
+
 #endif

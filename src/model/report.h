@@ -64,6 +64,7 @@ struct run_report {
 	const char *sanitizers;      /* that build's -fsanitize= list, NULL: this binary's */
 	const char *abi32_program;   /* the 32-bit measuring program of --abi 32, NULL: none ran */
 	const char *abi32_emulator;  /* ... the emulator that ran it, NULL: the kernel did */
+	int answer_first;            /* advise printed the verdict before the tables: not after */
 };
 
 /*

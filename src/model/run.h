@@ -109,7 +109,10 @@ struct run_config {
  */
 int run_measure_all(const struct run_config *config, struct run_report *report);
 
-/* The default --backend of the replay workload: pool-locked does not replay. */
+/*
+ * The default --backend of the replay workload, before the installed drop-in
+ * allocators (preload_with_installed()): pool-locked does not replay.
+ */
 #define RUN_DEFAULT_REPLAY_BACKENDS "malloc,pool,arena"
 
 /* What the replay does with the pool and the arena, said in every report (measure/replay.c). */

@@ -10,8 +10,13 @@
 #include "measure/backend.h"
 #include "platform/util.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The best of a kind (defined after aspect_compute(), its caller). */
+static size_t choose(const struct verdict_aspect *a, const struct verdict_entry *all, size_t n,
+		     int kind, struct verdict_entry *best);
 
 int verdict_wanted(const struct run_report *report)
 {
@@ -92,7 +97,7 @@ static void aspect_compute(const struct run_report *report, size_t column, unsig
 			   struct verdict_aspect *a)
 {
 	struct verdict_entry all[VERDICT_MAX_BACKENDS];
-	size_t n = 0, best = 0;
+	size_t n = 0;
 
 	if (!a->valid)
 		return;
@@ -117,13 +122,51 @@ static void aspect_compute(const struct run_report *report, size_t column, unsig
 		a->valid = 0;
 		return;
 	}
-	for (size_t i = 1; i < n; i++)
-		if (better(a, &all[i].s, &all[best].s))
-			best = i;
-	a->best[a->nbest++] = all[best];
+	a->nbest = choose(a, all, n, -1, a->best);
+	a->drop_in.nbest = choose(a, all, n, 0, a->drop_in.best);
+	a->code_changes.nbest = choose(a, all, n, 1, a->code_changes.best);
+}
+
+/* 1 when E is of KIND: -1 any, 0 drop-in, 1 needing code changes. */
+static int of_kind(const struct verdict_entry *e, int kind)
+{
+	return kind < 0 || verdict_needs_code_changes(e->cell) == kind;
+}
+
+/*
+ * The best of the N entries ALL of KIND (of_kind()) into BEST, then every
+ * one of that kind whose range overlaps it; returns how many (0: none of
+ * the kind).
+ */
+/* The best of a kind (defined after aspect_compute(), its caller). */
+static size_t choose(const struct verdict_aspect *a, const struct verdict_entry *all, size_t n,
+		     int kind, struct verdict_entry *best)
+{
+	size_t at = n, nbest = 0;
+
 	for (size_t i = 0; i < n; i++)
-		if (i != best && overlap(&all[i].s, &all[best].s))
-			a->best[a->nbest++] = all[i];
+		if (of_kind(&all[i], kind) && (at == n || better(a, &all[i].s, &all[at].s)))
+			at = i;
+	if (at == n)
+		return 0;
+	best[nbest++] = all[at];
+	for (size_t i = 0; i < n; i++)
+		if (i != at && of_kind(&all[i], kind) && overlap(&all[i].s, &all[at].s))
+			best[nbest++] = all[i];
+	return nbest;
+}
+
+int verdict_saves(const struct verdict_aspect *a, const struct verdict_choice *choice,
+		  double *saves, double *percent)
+{
+	const struct stat_summary *b = &choice->best[0].s, *m = &a->malloc_s;
+
+	if (!a->have_malloc || !choice->nbest)
+		return -1;
+	*saves = a->higher_is_better ? b->median - m->median : m->median - b->median;
+	*percent = m->median != 0 ? *saves / fabs(m->median) * 100 : NAN;
+	/* malloc among the best overlaps the best too. */
+	return !overlap(b, m);
 }
 
 int verdict_compute(const struct run_report *report, size_t column, struct verdict *out)
@@ -190,111 +233,95 @@ static void fmt_range(char *buf, size_t size, const struct verdict_aspect *a,
 	snprintf(buf, size, "%s [%s-%s]", med, lo, hi);
 }
 
-/* 1 when the C library's malloc is among A's best (no clear gain over it). */
-static int malloc_among_best(const struct verdict_aspect *a)
+/* 1 when the C library's malloc is among CHOICE's best. */
+static int malloc_among_best(const struct verdict_choice *choice)
 {
-	for (size_t i = 0; i < a->nbest; i++)
-		if (is_libc_malloc(a->best[i].cell))
+	for (size_t i = 0; i < choice->nbest; i++)
+		if (is_libc_malloc(choice->best[i].cell))
 			return 1;
 	return 0;
 }
 
-/* By how much the best beats malloc, in words; "" when malloc is absent. */
-static void against_malloc(char *buf, size_t size, const struct verdict_aspect *a)
+/*
+ * What the best of CHOICE saves over malloc, in words ("; 28.0 B/chunk
+ * (87.5%) less than malloc 32.0 [32.0-32.0]"); "" when malloc is absent.
+ */
+static void against_malloc(char *buf, size_t size, const struct verdict_aspect *a,
+			   const struct verdict_choice *choice)
 {
-	const struct stat_summary *b = &a->best[0].s, *m = &a->malloc_s;
-	char range[160], amount[64];
+	char range[160], amount[64], percent[48] = "";
+	double saves, pc;
+	int clear = verdict_saves(a, choice, &saves, &pc);
 
 	*buf = '\0';
-	if (!a->have_malloc)
+	if (clear < 0)
 		return;
-	if (malloc_among_best(a)) {
-		snprintf(buf, size, "; malloc is %s: no gain over it beyond the noise",
-			 a->nbest == 1 ? "the best" : "among them");
+	if (malloc_among_best(choice)) {
+		snprintf(buf, size, "; malloc is %s", choice->nbest == 1 ? "the best" :
+			 "among them: no gain over it beyond the noise");
 		return;
 	}
-	fmt_range(range, sizeof(range), a, m);
-	if (figure_get(a->metric)->aspect == FIGURE_MEMORY) {
-		fmt(amount, sizeof(amount), figure_display_value(a->metric, m->median - b->median));
-		snprintf(buf, size, "; %s %s less than malloc %s", amount,
-			 figure_get(a->metric)->display_unit, range);
-	} else if (a->higher_is_better) {
-		snprintf(buf, size, "; %.2fx the rate of malloc %s",
-			 m->median > 0 ? b->median / m->median : 0, range);
-	} else {
-		snprintf(buf, size, "; %.2fx as fast as malloc %s",
-			 b->median > 0 ? m->median / b->median : 0, range);
+	fmt_range(range, sizeof(range), a, &a->malloc_s);
+	if (!clear) {
+		snprintf(buf, size, "; no gain over malloc %s beyond the noise", range);
+		return;
 	}
+	fmt(amount, sizeof(amount), figure_display_value(a->metric, fabs(saves)));
+	if (!isnan(pc)) {
+		snprintf(percent, sizeof(percent), fabs(pc) < 10 ? " (%.1f%%)" : " (%.0f%%)",
+			 fabs(pc));
+	}
+	/* Less memory or time is a saving; a higher rate is. */
+	snprintf(buf, size, "; %s %s%s %s than malloc %s", amount,
+		 figure_get(a->metric)->display_unit, percent,
+		 (saves >= 0) != a->higher_is_better ? "less" : "more", range);
 }
 
-/* "(needs code changes)", "(drop-in)", or both lists when the best mix them. */
-static void adoption(char *buf, size_t size, const struct verdict_aspect *a)
+/* 1 when every one of CHOICE's best has the same median, min and max: a tie. */
+static int all_tied(const struct verdict_choice *choice)
 {
-	size_t changes = 0, used;
+	const struct verdict_entry *b = choice->best;
 
-	for (size_t i = 0; i < a->nbest; i++)
-		changes += (size_t)verdict_needs_code_changes(a->best[i].cell);
-	if (changes == a->nbest || !changes) {
-		snprintf(buf, size, "(%s)", !changes ? "drop-in" :
-			 a->nbest == 1 ? "needs code changes" : "all need code changes");
-		return;
-	}
-	used = (size_t)snprintf(buf, size, "(needs code changes:");
-	for (int pass = 0; pass < 2; pass++) {
-		size_t k = 0;
-
-		if (pass && used < size)
-			used += (size_t)snprintf(buf + used, size - used, "; drop-in:");
-		for (size_t i = 0; i < a->nbest && used < size; i++)
-			if (verdict_needs_code_changes(a->best[i].cell) == !pass)
-				used += (size_t)snprintf(buf + used, size - used, "%s %s",
-							 k++ ? "," : "",
-							 a->best[i].cell->backend->name);
-	}
-	if (used < size)
-		snprintf(buf + used, size - used, ")");
-}
-
-/* 1 when every one of A's best has the same median, min and max: a tie. */
-static int all_tied(const struct verdict_aspect *a)
-{
-	for (size_t i = 1; i < a->nbest; i++)
-		if (a->best[i].s.median != a->best[0].s.median ||
-		    a->best[i].s.min != a->best[0].s.min || a->best[i].s.max != a->best[0].s.max)
+	for (size_t i = 1; i < choice->nbest; i++)
+		if (b[i].s.median != b[0].s.median || b[i].s.min != b[0].s.min ||
+		    b[i].s.max != b[0].s.max)
 			return 0;
 	return 1;
 }
 
-/* The verdict on A at WHERE as one line into LINE (SIZE bytes), in its figure's display unit. */
-static void aspect_line(char *line, size_t size, const char *where, const struct verdict_aspect *a)
+/*
+ * The verdict on CHOICE of A ("drop-in" or "with code changes": KIND) at
+ * WHERE as one line into LINE (SIZE bytes), in its figure's display unit.
+ */
+static void choice_line(char *line, size_t size, const char *where, const struct verdict_aspect *a,
+			const char *kind, const struct verdict_choice *choice)
 {
 	const char *unit = figure_get(a->metric)->display_unit;
-	char range[160], vs[320], kind[512];
+	const struct verdict_entry *best = choice->best;
+	char range[160], vs[320];
 	size_t used;
 
-	against_malloc(vs, sizeof(vs), a);
-	adoption(kind, sizeof(kind), a);
-	fmt_range(range, sizeof(range), a, &a->best[0].s);
-	if (a->nbest == 1) {
-		snprintf(line, size, "%s%s: %s %s %s %s%s", where, a->name,
-			 a->best[0].cell->backend->name, kind, range, unit, vs);
-	} else if (all_tied(a)) {
-		used = (size_t)snprintf(line, size, "%s%s:", where, a->name);
-		for (size_t i = 0; i < a->nbest && used < size; i++)
-			used += (size_t)snprintf(line + used, size - used, "%s %s",
-						 i ? "," : "", a->best[i].cell->backend->name);
-		if (used < size)
-			snprintf(line + used, size - used, " tie at %s %s %s%s", range, unit, kind, vs);
-	} else {
-		used = (size_t)snprintf(line, size, "%s%s: no clear winner:", where, a->name);
-		for (size_t i = 0; i < a->nbest && used < size; i++) {
-			fmt_range(range, sizeof(range), a, &a->best[i].s);
-			used += (size_t)snprintf(line + used, size - used, "%s %s %s",
-						 i ? "," : "", a->best[i].cell->backend->name, range);
-		}
-		if (used < size)
-			snprintf(line + used, size - used, " %s %s%s", unit, kind, vs);
+	against_malloc(vs, sizeof(vs), a, choice);
+	fmt_range(range, sizeof(range), a, &best[0].s);
+	used = (size_t)snprintf(line, size, "%s%s, %s:", where, a->name, kind);
+	if (choice->nbest == 1) {
+		snprintf(line + used, size - used, " %s %s %s%s", best[0].cell->backend->name,
+			 range, unit, vs);
+		return;
 	}
+	if (!all_tied(choice) && used < size)
+		used += (size_t)snprintf(line + used, size - used, " no clear winner:");
+	for (size_t i = 0; i < choice->nbest && used < size; i++) {
+		char own[160] = "";
+
+		if (!all_tied(choice))
+			fmt_range(own, sizeof(own), a, &best[i].s);
+		used += (size_t)snprintf(line + used, size - used, "%s %s%s%s", i ? "," : "",
+					 best[i].cell->backend->name, *own ? " " : "", own);
+	}
+	if (used < size)
+		snprintf(line + used, size - used, "%s%s %s%s", all_tied(choice) ? " tie at " : "",
+			 all_tied(choice) ? range : "", unit, vs);
 }
 
 /* Writes a verdict line: the text wraps it at 80 columns, Markdown makes it an item. */
@@ -316,6 +343,24 @@ static void put_markdown_line(FILE *out, const char *line)
 	fputc('\n', out);
 }
 
+/* A's lines through PUT: the best drop-in choice, then the best with code changes. */
+static void put_aspect(FILE *out, const char *where, const struct verdict_aspect *a,
+		       verdict_put_fn *put)
+{
+	char line[4096];
+
+	if (!a->valid)
+		return;
+	if (a->drop_in.nbest) {
+		choice_line(line, sizeof(line), where, a, "drop-in", &a->drop_in);
+		put(out, line);
+	}
+	if (a->code_changes.nbest) {
+		choice_line(line, sizeof(line), where, a, "with code changes", &a->code_changes);
+		put(out, line);
+	}
+}
+
 /*
  * Every verdict of REPORT, one per size (one-column workloads: one) and
  * ABI, after HEADING, each line through PUT; nothing when !verdict_wanted.
@@ -332,7 +377,7 @@ static int verdict_write(FILE *out, const struct run_report *report, const char 
 	for (size_t c = 0; c < ncolumns(report); c++)
 		for (size_t k = 0; k < nabis; k++) {
 			struct verdict v;
-			char where[64], abi[16] = "", line[4096];
+			char where[64], abi[16] = "";
 
 			if (verdict_compute_abi(report, c, abis[k], &v))
 				continue;
@@ -344,24 +389,25 @@ static int verdict_write(FILE *out, const struct run_report *report, const char 
 				snprintf(where, sizeof(where), "  %s", abi);
 			else
 				snprintf(where, sizeof(where), "  %zu B %s", v.size, abi);
-			if (v.memory.valid) {
-				aspect_line(line, sizeof(line), where, &v.memory);
-				put(out, line);
-			}
-			if (v.time.valid) {
-				aspect_line(line, sizeof(line), where, &v.time);
-				put(out, line);
-			}
+			put_aspect(out, where, &v.memory, put);
+			put_aspect(out, where, &v.time, put);
 		}
 	return ferror(out) ? -1 : 0;
 }
 
 int verdict_write_text(FILE *out, const struct run_report *report)
 {
-	return verdict_write(out, report,
-			     "\nverdict (median [min-max] of the runs; pool, pool-locked and arena "
-			     "need\ncode changes, the others are drop-in; no clear winner where "
-			     "ranges overlap):\n", put_text_line);
+	if (report->answer_first)
+		return 0;
+	return verdict_write_answer(out, report,
+				    "\nverdict (median [min-max] of the runs; pool, pool-locked and "
+				    "arena need\ncode changes, the others are drop-in; no clear winner "
+				    "where ranges overlap):\n");
+}
+
+int verdict_write_answer(FILE *out, const struct run_report *report, const char *heading)
+{
+	return verdict_write(out, report, heading, put_text_line);
 }
 
 int verdict_write_markdown(FILE *out, const struct run_report *report)

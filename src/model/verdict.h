@@ -1,10 +1,11 @@
 /*
  * verdict.h - the answer after the tables of a run with more than one
- * backend: per size (random: per run), the best backend for memory and for
- * time, by how much against the C library's malloc, with the spreads of
- * both; "no clear winner" when the best's min-max range overlaps another
- * backend's. pool, pool-locked and arena need code changes (a program calls
- * them instead of malloc); malloc and the preloaded allocators are drop-in.
+ * backend: per size (random, replay: one), for memory and for time, the
+ * best drop-in choice (malloc or a preloaded allocator) and the best with
+ * code changes (pool, pool-locked, arena: a program calls them instead of
+ * malloc), each with what it saves over the C library's malloc, with the
+ * spreads of both; "no clear winner" when the best's min-max range
+ * overlaps another backend's of its kind.
  *
  * What each workload is judged by is its definition's verdict_memory and
  * verdict_time (figure.h).
@@ -25,6 +26,13 @@ struct verdict_entry {
 	struct stat_summary s;        /* over its runs, in the metric's unit */
 };
 
+/* The best of one kind of backend (drop-in, or needing code changes). */
+struct verdict_choice {
+	/* The best first, then every backend of the kind whose range overlaps the best's. */
+	struct verdict_entry best[VERDICT_MAX_BACKENDS];
+	size_t nbest;                 /* 0: none of the kind measured; 1: a clear winner */
+};
+
 /* The verdict on memory or on time at one size. */
 struct verdict_aspect {
 	int valid;                    /* the workload has this aspect and a backend measured it */
@@ -35,6 +43,8 @@ struct verdict_aspect {
 	/* The best first, then every backend whose range overlaps the best's. */
 	struct verdict_entry best[VERDICT_MAX_BACKENDS];
 	size_t nbest;                 /* 1: a clear winner */
+	struct verdict_choice drop_in;       /* malloc and the preloaded allocators */
+	struct verdict_choice code_changes;  /* pool, pool-locked, arena */
 	int have_malloc;              /* the C library's malloc was measured here */
 	struct stat_summary malloc_s; /* ... its figure */
 };
@@ -52,6 +62,18 @@ int verdict_wanted(const struct run_report *report);
 
 /* 1 when BACKEND needs code changes (pool, pool-locked, arena), 0 when drop-in. */
 int verdict_needs_code_changes(const struct cell *cell);
+
+/*
+ * What the best of CHOICE saves over the C library's malloc in A's unit
+ * (memory and times: malloc's median minus the best's; rates: the best's
+ * minus malloc's), so that more is better, into *SAVES; its per cent of
+ * malloc's median into *PERCENT (NAN when that is 0). Returns 1 when the
+ * gain is beyond the noise (malloc is not among the best and its range does
+ * not overlap the best's), 0 when it is not, -1 when malloc or the kind was
+ * not measured (nothing set).
+ */
+int verdict_saves(const struct verdict_aspect *a, const struct verdict_choice *choice,
+		  double *saves, double *percent);
 
 /*
  * The verdict at the COLUMN-th size of REPORT (random, replay: 0) on the
@@ -77,10 +99,16 @@ int verdict_at(const struct run_report *report, size_t i, struct verdict *out);
 int verdict_compute(const struct run_report *report, size_t column, struct verdict *out);
 
 /*
- * The text: a heading and a line or two per size, ABI and aspect, figures in
- * their display unit (figure.h); nothing when !verdict_wanted.
+ * The text: a heading and per size, ABI and aspect a line for the best
+ * drop-in choice and one for the best with code changes (where that kind
+ * was measured), figures in their display unit (figure.h); nothing when
+ * !verdict_wanted, or when REPORT's answer_first is set (advise printed
+ * it before the tables: verdict_write_answer()).
  */
 int verdict_write_text(FILE *out, const struct run_report *report);
+
+/* The same lines after HEADING, whatever answer_first says: advise's answer. */
+int verdict_write_answer(FILE *out, const struct run_report *report, const char *heading);
 
 /* The same as a Markdown list, for the Markdown report. */
 int verdict_write_markdown(FILE *out, const struct run_report *report);

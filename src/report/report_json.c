@@ -21,6 +21,7 @@
 #include "platform/util.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -410,7 +411,8 @@ static cJSON *command_line_json(const struct run_config *config)
 
 	cJSON_AddItemToArray(array, cJSON_CreateString("allocbench"));
 	for (int i = 0; i < config->argc; i++)
-		if (i || !strcmp(config->argv[0], "run"))
+		/* argv[0] is the program, or the command that measured (run, advise). */
+		if (i || !strcmp(config->argv[0], "run") || !strcmp(config->argv[0], "advise"))
 			cJSON_AddItemToArray(array, cJSON_CreateString(config->argv[i]));
 	return array;
 }
@@ -458,24 +460,54 @@ static cJSON *verdict_stat_json(const struct stat_summary *s)
 	return obj;
 }
 
+/* The N entries of BEST as the schema's "best" array. */
+static cJSON *best_json(const struct verdict_entry *best, size_t n)
+{
+	cJSON *arr = cJSON_CreateArray();
+
+	for (size_t i = 0; i < n; i++) {
+		cJSON *e = verdict_stat_json(&best[i].s);
+
+		cJSON_AddStringToObject(e, "backend", best[i].cell->backend->name);
+		cJSON_AddStringToObject(e, "adoption", verdict_needs_code_changes(best[i].cell) ?
+					"needs code changes" : "drop-in");
+		cJSON_AddItemToArray(arr, e);
+	}
+	return arr;
+}
+
+/* The best drop-in choice, or the best with code changes, and what it saves over malloc. */
+static cJSON *choice_json(const struct verdict_aspect *a, const struct verdict_choice *choice)
+{
+	cJSON *obj = cJSON_CreateObject();
+	double saves, percent;
+	int clear = verdict_saves(a, choice, &saves, &percent);
+
+	cJSON_AddBoolToObject(obj, "clear_winner", choice->nbest == 1);
+	cJSON_AddItemToObject(obj, "best", best_json(choice->best, choice->nbest));
+	if (clear >= 0) {
+		cJSON_AddNumberToObject(obj, "saves", saves);
+		if (!isnan(percent))
+			cJSON_AddNumberToObject(obj, "saves_percent", percent);
+		cJSON_AddBoolToObject(obj, "beyond_noise", clear);
+	}
+	return obj;
+}
+
 static cJSON *aspect_json(const struct verdict_aspect *a)
 {
-	cJSON *obj = cJSON_CreateObject(), *best = cJSON_CreateArray();
+	cJSON *obj = cJSON_CreateObject();
 	const struct stat_summary *b = &a->best[0].s, *m = &a->malloc_s;
 
 	cJSON_AddStringToObject(obj, "metric", metric_name(a->metric));
 	cJSON_AddStringToObject(obj, "unit", a->unit);
 	cJSON_AddBoolToObject(obj, "higher_is_better", a->higher_is_better);
 	cJSON_AddBoolToObject(obj, "clear_winner", a->nbest == 1);
-	for (size_t i = 0; i < a->nbest; i++) {
-		cJSON *e = verdict_stat_json(&a->best[i].s);
-
-		cJSON_AddStringToObject(e, "backend", a->best[i].cell->backend->name);
-		cJSON_AddStringToObject(e, "adoption", verdict_needs_code_changes(a->best[i].cell) ?
-					"needs code changes" : "drop-in");
-		cJSON_AddItemToArray(best, e);
-	}
-	cJSON_AddItemToObject(obj, "best", best);
+	cJSON_AddItemToObject(obj, "best", best_json(a->best, a->nbest));
+	if (a->drop_in.nbest)
+		cJSON_AddItemToObject(obj, "drop_in", choice_json(a, &a->drop_in));
+	if (a->code_changes.nbest)
+		cJSON_AddItemToObject(obj, "code_changes", choice_json(a, &a->code_changes));
 	if (a->have_malloc) {
 		cJSON_AddItemToObject(obj, "malloc", verdict_stat_json(m));
 		/* Bytes less than malloc's; for times, how many times faster (rates: its rate over malloc's). */

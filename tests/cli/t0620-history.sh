@@ -25,9 +25,11 @@ report() {
 	fi
 }
 mkdir "$tmp/step" "$tmp/outlier" "$tmp/few" "$tmp/malloc"
-for i in 1 2 3 4 5 6 7 8; do
-	if [ "$i" -ge 5 ]; then report "$tmp/step" "$i" 8; else report "$tmp/step" "$i"; fi
-	if [ "$i" -ge 4 ]; then report "$tmp/malloc" "$i" 8 malloc; else report "$tmp/malloc" "$i"; fi
+# Ten reports, the step after five (four for malloc): a permutation p near
+# 2/252 (2/210), far below 0.05 whatever the shuffles.
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	if [ "$i" -ge 6 ]; then report "$tmp/step" "$i" 8; else report "$tmp/step" "$i"; fi
+	if [ "$i" -ge 5 ]; then report "$tmp/malloc" "$i" 8 malloc; else report "$tmp/malloc" "$i"; fi
 	if [ "$i" = 4 ]; then report "$tmp/outlier" "$i" 8; else report "$tmp/outlier" "$i"; fi
 done
 for i in 1 2 3; do report "$tmp/few" "$i"; done
@@ -35,9 +37,9 @@ for i in 1 2 3; do report "$tmp/few" "$i"; done
 run_ab history "$tmp/step"
 check "history of a directory exits 0" [ "$rc" -eq 0 ]
 check "it lists the reports oldest first, by label" \
-	sh -c 'grep -q "^  #1   2026-11-01T10:00:00Z  c1$" "$1" && grep -q "^  #8   2026-11-08T10:00:00Z  c8$" "$1"' sh "$tmp/out"
+	sh -c 'grep -q "^  #1   2026-11-01T10:00:00Z  c1$" "$1" && grep -q "^  #10  2026-11-10T10:00:00Z  c10$" "$1"' sh "$tmp/out"
 check "it names the report where pool's overhead stepped, by how much, and that it is worse" \
-	grep -Eq '^  pool +40 B  0\.00 -> 8\.00; stepped \+8\.00 B/chunk at #5 \(c5\), p 0\.0[0-4][0-9]* \(worse\)$' "$tmp/out"
+	grep -Eq '^  pool +40 B  0\.00 -> 8\.00; stepped \+8\.00 B/chunk at #6 \(c6\), p 0\.0[0-2][0-9]* \(worse\)$' "$tmp/out"
 check "no other row of overhead stepped" \
 	sh -c '[ "$(grep -c "stepped" "$1")" = 1 ]' sh "$tmp/out"
 check "malloc's flat overhead has no step" grep -Eq '^  malloc +40 B  8\.[0-9]+ -> 8\.[0-9]+; no step$' "$tmp/out"
@@ -45,17 +47,18 @@ cp "$tmp/out" "$tmp/dir.txt"
 
 # The files in another order: the reports' creation times order them.
 run_ab history "$tmp/step/r7.json" "$tmp/step/r2.json" "$tmp/step/r5.json" "$tmp/step/r1.json" \
-	"$tmp/step/r8.json" "$tmp/step/r3.json" "$tmp/step/r6.json" "$tmp/step/r4.json"
+	"$tmp/step/r8.json" "$tmp/step/r10.json" "$tmp/step/r3.json" "$tmp/step/r6.json" \
+	"$tmp/step/r9.json" "$tmp/step/r4.json"
 check "files given in any order: the same history as the directory's" cmp -s "$tmp/out" "$tmp/dir.txt"
 
 run_ab history -f json "$tmp/step"
 check "JSON: exit 0 and the schema" sh -c '[ "$1" = 0 ] && [ "$("$2" "$3" schema)" = allocbench-history/1 ]' \
 	sh "$rc" "$JSONQ" "$tmp/out"
 s='series[figure=overhead_bytes,backend=pool,size=40]'
-check "JSON: the step's report is the fifth (index 4)" [ "$(jq_get "$tmp/out" "$s.steps[0].report")" = 4 ]
+check "JSON: the step's report is the sixth (index 5)" [ "$(jq_get "$tmp/out" "$s.steps[0].report")" = 5 ]
 check "JSON: its change is 8 bytes per chunk" near "$(jq_get "$tmp/out" "$s.steps[0].change")" 8 1e-9
 check "JSON: it made the figure worse" [ "$(jq_get "$tmp/out" "$s.worse")" = true ]
-check "JSON: the fifth report's name" [ "$(jq_get "$tmp/out" 'reports[4].name')" = c5 ]
+check "JSON: the sixth report's name" [ "$(jq_get "$tmp/out" 'reports[5].name')" = c6 ]
 check "JSON: malloc's row has no step" \
 	[ "$(jq_get "$tmp/out" 'series[figure=overhead_bytes,backend=malloc,size=40].steps[0]' 2>/dev/null)" = "" ]
 
@@ -69,13 +72,13 @@ check "three reports are too few to tell" grep -Eq '^  pool +40 B  0\.00 -> 0\.0
 
 run_ab history --metric overhead_bytes "$tmp/malloc"
 check "malloc's step of 8 bytes on 8 (+98%) is found" \
-	grep -Eq '^  malloc +40 B  8\.[0-9]+ -> 16\.[0-9]+; stepped \+8\.00 B/chunk \(\+9[0-9]\.[0-9]%\) at #4 \(c4\)' "$tmp/out"
+	grep -Eq '^  malloc +40 B  8\.[0-9]+ -> 16\.[0-9]+; stepped \+8\.00 B/chunk \(\+9[0-9]\.[0-9]%\) at #5 \(c5\)' "$tmp/out"
 run_ab history --metric overhead_bytes --min-step 120 "$tmp/malloc"
 check "--min-step above it (120%) keeps it out" sh -c '! grep -q stepped "$1"' sh "$tmp/out"
 
 run_ab history -f svg -o "$tmp/h.svg" "$tmp/step"
 check "svg: exit 0, a chart with the step marked" \
-	sh -c '[ "$1" = 0 ] && grep -q "^<svg " "$2" && grep -q "step at c5" "$2" && tail -n 1 "$2" | grep -q "^</svg>$"' \
+	sh -c '[ "$1" = 0 ] && grep -q "^<svg " "$2" && grep -q "step at c6" "$2" && tail -n 1 "$2" | grep -q "^</svg>$"' \
 	sh "$rc" "$tmp/h.svg"
 if command -v xmllint >/dev/null; then
 	check "svg: well-formed XML" xmllint --noout "$tmp/h.svg"

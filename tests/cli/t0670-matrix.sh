@@ -46,9 +46,9 @@ for wl in $workloads; do
 	check "$wl csv: a header and one line per row" \
 		[ "$(wc -l <"$tmp/$wl.csv")" -eq $(( $(jq_get "$tmp/$wl.json" 'results#') + 1 )) ]
 	# The text and Markdown judge the same aspects.
-	sed -n '/^verdict (median/,$p' "$tmp/$wl.text" | grep -Eo '^  [0-9]* ?B? ?(memory|time):' |
+	sed -n '/^verdict (median/,$p' "$tmp/$wl.text" | grep -Eo '^  [0-9]* ?B? ?(memory|time), [a-z -]*:' |
 		sed 's/^  //' >"$tmp/a.text"
-	grep -Eo '^- [0-9]* ?B? ?(memory|time):' "$tmp/$wl.md" | sed 's/^- //' >"$tmp/a.md"
+	grep -Eo '^- [0-9]* ?B? ?(memory|time), [a-z -]*:' "$tmp/$wl.md" | sed 's/^- //' >"$tmp/a.md"
 	check "$wl: Markdown's verdict judges what the text's does" cmp -s "$tmp/a.text" "$tmp/a.md"
 
 	# show, in every format, is the run's own output.

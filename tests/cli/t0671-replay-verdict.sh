@@ -24,9 +24,9 @@ check "malloc's figure is malloc's row" \
 	  "$(jq_get "$tmp/r.json" 'results[backend=malloc].peak_rss_bytes.median')" ]
 check "the text has the verdict's heading" grep -q '^verdict (median \[min-max\]' "$tmp/out"
 check "the text judges memory in KiB, as its table shows peak RSS" \
-	grep -Eq '^  memory: .* KiB' "$tmp/out"
-check "the text judges time in ns/op" grep -Eq '^  time: .*ns/op' "$tmp/out"
-check "Markdown has the verdict too" grep -q '^- memory: ' "$tmp/r.md"
+	grep -Eq '^  memory, drop-in: .* KiB' "$tmp/out"
+check "the text judges time in ns/op" grep -Eq '^  time, with code changes: .*ns/op' "$tmp/out"
+check "Markdown has the verdict too" grep -q '^- memory, drop-in: ' "$tmp/r.md"
 run_ab --workload replay --trace "$tmp/th.trace" --backend malloc --repeat 1 -q -f json
 check "one backend: no verdict" jq_absent "$tmp/out" summary
 test_done

@@ -11,9 +11,9 @@ for w in "fill --sizes 40,400" "churn --sizes 40" "random --sizes 24,48" "thread
 	check "$wl: run exits 0" [ "$rc" -eq 0 ]
 	check "$wl: Markdown has the verdict's heading" grep -q '^\*\*Verdict\*\* (median' "$tmp/$wl.md"
 	# The same aspects, line for line, as the text's verdict.
-	sed -n '/^verdict (median/,$p' "$tmp/out" | grep -Eo '^  [0-9]* ?B? ?(memory|time):' |
+	sed -n '/^verdict (median/,$p' "$tmp/out" | grep -Eo '^  [0-9]* ?B? ?(memory|time), [a-z -]*:' |
 		sed 's/^  //' >"$tmp/text.aspects"
-	grep -Eo '^- [0-9]* ?B? ?(memory|time):' "$tmp/$wl.md" | sed 's/^- //' >"$tmp/md.aspects"
+	grep -Eo '^- [0-9]* ?B? ?(memory|time), [a-z -]*:' "$tmp/$wl.md" | sed 's/^- //' >"$tmp/md.aspects"
 	check "$wl: Markdown judges what the text judges" cmp -s "$tmp/text.aspects" "$tmp/md.aspects"
 	check "$wl: ... which is something" [ -s "$tmp/md.aspects" ]
 done

@@ -27,10 +27,10 @@ for i in 0 1; do
 		sh -c 'case $1 in */32) [ "$2" = 32 ];; *) [ "$2" = 64 ];; esac' sh \
 		"$(jq_get "$tmp/r.json" "summary.verdicts[$i].memory.best[0].backend")" "$abi"
 done
-check "the text says each ABI" sh -c "grep -q '^  40 B 32-bit memory:' '$tmp/out' && grep -q '^  40 B 64-bit memory:' '$tmp/out'"
+check "the text says each ABI" sh -c "grep -q '^  40 B 32-bit memory, drop-in:' '$tmp/out' && grep -q '^  40 B 64-bit memory, drop-in:' '$tmp/out'"
 check "arena/32 needs code changes, as the arena does" \
-	sh -c "tr '\n' ' ' <'$tmp/out' | tr -s ' ' | grep -q '32-bit memory: arena/32 (needs code changes)'"
-check "Markdown says each ABI" grep -q '^- 40 B 32-bit memory:' "$tmp/r.md"
+	sh -c "tr '\n' ' ' <'$tmp/out' | tr -s ' ' | grep -q '32-bit memory, with code changes: arena/32 '"
+check "Markdown says each ABI" grep -q '^- 40 B 32-bit memory, drop-in:' "$tmp/r.md"
 awk 'started || /^allocbench [0-9]/ { started = 1; print }' >"$tmp/shown" <<EOT
 $("$AB" show "$tmp/r.json")
 EOT

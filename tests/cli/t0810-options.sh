@@ -48,7 +48,7 @@ same() {
 	check "$1: $3 names no option the table lacks${extra:+ (extra: $extra)}" [ -z "$extra" ]
 }
 
-for cmd in run compare plot show counters backends record report history ab; do
+for cmd in run compare plot show counters backends record report advise history ab; do
 	"$AB" "$cmd" --dump-options >"$tmp/dump" 2>"$tmp/err"
 	rc=$?
 	check "$cmd --dump-options prints the table" sh -c '[ "$1" = 0 ] && [ -s "$2" ]' sh "$rc" "$tmp/dump"

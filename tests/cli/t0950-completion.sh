@@ -79,7 +79,7 @@ case_if() {
 }
 
 # ---------------------------------------------------------------- commands
-case_if "the commands first" "allocbench " offers_exactly run compare plot show counters backends record report history ab
+case_if "the commands first" "allocbench " offers_exactly run compare plot show counters backends record report history ab advise
 case_if "a command by its prefix" "allocbench co" offers_exactly compare counters
 case_if "run's options as the first word" "allocbench --ba" offers_exactly --backend --baseline
 case_if "a command's options" "allocbench compare --max-" offers_exactly --max-overhead --max-time
@@ -107,6 +107,11 @@ case_if "backends of compare: every backend, not all" \
 check_if BASH "backends of compare: not all" offers_not all
 case_if "backends of compare: a 32-bit row (--abi 32)" \
 	"allocbench compare a.json b.json --backend malloc/" offers_exactly malloc/32
+case_if "advise's backends: a replay has no pool-locked" \
+	"allocbench advise --backend pool," offers_exactly pool,malloc pool,arena pool,jemalloc pool,all
+case_if "advise's --replay-threads" "allocbench advise --replay-threads " offers_exactly global per-thread
+case_if "advise: after --trace FILE, advise's options still" "allocbench advise --trace x.trace --kee" \
+	offers_exactly --keep-trace
 case_if "--abi: 64 or 32, then the other after a comma" "allocbench --abi 32," offers_exactly 32,64
 case_if "workloads" "allocbench -w ch" offers_exactly churn
 case_if "--touch" "allocbench run --touch " offers_exactly none first pages full
@@ -141,7 +146,7 @@ case_if "the file for --export FORMAT=FILE" \
 # ------------------------------------------------- what the binary accepts
 # Every option on an option line of each command's --help (long and short)
 # is offered, and nothing else.
-for cmd in run compare plot show counters backends history ab; do
+for cmd in run compare plot show counters backends history ab advise; do
 	run_ab "$cmd" --help
 	grep -E '^ +(-[A-Za-z], )?--[a-z]' "$tmp/out" |
 		grep -oE -- '^ +(-[A-Za-z], )?--[a-z][a-z0-9-]*' |
@@ -169,7 +174,8 @@ for what in "--workload:allocbench --workload " "--touch:allocbench --touch " \
 	    "--format:allocbench --format " "compare --format:allocbench compare --format " \
 	    "counters --format:allocbench counters --format " \
 	    "backends --format:allocbench backends --format " \
-	    "show --format:allocbench show --format "; do
+	    "show --format:allocbench show --format " \
+	    "advise --format:allocbench advise --format "; do
 	opt=${what%%:*}
 	# shellcheck disable=SC2086
 	run_ab $opt nosuch

@@ -11,7 +11,8 @@
 # report, history or ab) gets --total 256K --repeat 1 --jobs 2 -q appended (and --rounds 2
 # for churn and threads; a replay, whose trace decides the sizes and the
 # total, gets --repeat 1 --jobs 2 -q), which win over the block's own: the
-# totals of the examples are for people, not for make check.
+# totals of the examples are for people, not for make check. advise, whose
+# COMMAND's arguments come last, gets --repeat 1 -q first.
 . "$(dirname "$0")/lib.sh"
 
 readme=$top/README.md
@@ -20,6 +21,7 @@ cat >"$tmp/bin/allocbench" <<EOF
 #!/bin/sh
 case \${1-} in
 compare | plot | show | counters | backends | record | report | history | ab | -h | --help | -V | --version) exec "$AB" "\$@" ;;
+advise) shift; exec "$AB" advise --repeat 1 -q "\$@" ;;
 esac
 # churn and threads: two rounds, not the 16 million operations of the default.
 rounds=
@@ -122,7 +124,7 @@ for f in run.json run.md base.json now.json overhead.svg before.json after.json 
 done
 for f in allocbench-run.1/sweep.json allocbench-run.1/run.csv allocbench-show.1/run.json \
 	allocbench-plot.1/facets.svg allocbench-record.1/sort.trace allocbench-report.1/ls.json \
-	allocbench-compare.1/now.json; do
+	allocbench-compare.1/now.json allocbench-advise.1/sort.trace allocbench-advise.1/advice.json; do
 	check "the man pages' examples make man/$f" [ -s "$tmp/man-work/$f" ]
 done
 check "the labelled runs name the files in the plot" \

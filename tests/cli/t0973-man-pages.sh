@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 version=$("$AB" --version | cut -d' ' -f2)
-cmds="run compare show plot counters backends record report history ab"
+cmds="run compare show plot counters backends record report advise history ab"
 for c in $cmds; do
 	run_ab "$c" --help
 	check "$c --help exits 0" [ "$rc" -eq 0 ]

@@ -53,6 +53,15 @@ check "the report says the replay's order and what pool and arena do" \
 	sh -c '[ "$1" = global ] && echo "$2" | grep -q "one pool per 16-byte size class"' sh \
 	"$(jq_get "$tmp/r.json" config.replay.threads_mode)" "$(jq_get "$tmp/r.json" config.replay.policy)"
 
+# Issue 27: the default backends are the candidates a user asks about, the
+# installed drop-in allocators among them (main: malloc, pool, arena alone).
+run_ab --workload replay --trace "$tmp/th.trace" --repeat 1 -q -f json -o "$tmp/d.json"
+n=$(jq_get "$tmp/d.json" "results#")
+rows=$(i=0; while [ "$i" -lt "$n" ]; do jq_get "$tmp/d.json" "results[$i].backend"; i=$((i + 1)); done |
+	paste -sd, -)
+check "without --backend: malloc, pool, arena and every installed drop-in allocator ($rows)" \
+	test "$rows" = "$backends"
+
 run_ab --workload replay --trace "$tmp/th.trace" --backend malloc --repeat 1 -q
 check "the text report: a row per backend, the policy" \
 	sh -c 'grep -q "^malloc  *129[0-9]* " "$1" && grep -q "frees do nothing" "$1"' sh "$tmp/out"

@@ -3,7 +3,8 @@
  * best's range overlaps no other backend's, "no clear winner" with every
  * overlapping backend when it does, the C library's malloc as the reference
  * (and a preloaded allocator under the name malloc not taken for it), and
- * pool, pool-locked and arena marked as needing code changes.
+ * the best drop-in choice apart from the best with code changes (pool,
+ * pool-locked and arena), each with what it saves over malloc.
  */
 #include "measure/backend.h"
 #include "check.h"
@@ -122,10 +123,24 @@ int main(void)
 	      verdict_needs_code_changes(&cells[1]) && verdict_needs_code_changes(&cells[2]) &&
 	      !verdict_needs_code_changes(&cells[0]));
 	text = render(&report);
-	CHECK("text: pool, needs code changes, 3.82x as fast as malloc",
-	      text && strstr(text, "  16 B time: pool (needs code changes) 11.0 [10.0-12.0] ns; 3.82x as fast as malloc 42.0 [40.0-44.0]\n"));
-	CHECK("text: memory, 16.0 B/chunk less than malloc",
-	      text && strstr(text, "16.0 B/chunk less than malloc 16.0 [16.0-16.0]"));
+	CHECK("drop-in: malloc, the only one; with code changes: pool",
+	      v.time.drop_in.nbest == 1 && v.time.drop_in.best[0].cell == &cells[0] &&
+	      v.time.code_changes.nbest == 1 && v.time.code_changes.best[0].cell == &cells[1]);
+	{
+		double saves, percent;
+
+		CHECK("pool saves 31 ns, 73.8%, beyond the noise",
+		      verdict_saves(&v.time, &v.time.code_changes, &saves, &percent) == 1 &&
+		      saves == 31 && percent > 73.80 && percent < 73.81);
+		CHECK("malloc saves nothing over itself",
+		      verdict_saves(&v.time, &v.time.drop_in, &saves, &percent) == 0 && saves == 0);
+	}
+	CHECK("text: the best drop-in choice, malloc itself",
+	      text && strstr(text, "  16 B time, drop-in: malloc 42.0 [40.0-44.0] ns; malloc is the best\n"));
+	CHECK("text: the best with code changes, pool, what it saves in ns and per cent",
+	      text && strstr(text, "  16 B time, with code changes: pool 11.0 [10.0-12.0] ns; 31.0 ns (74%) less than malloc 42.0 [40.0-44.0]\n"));
+	CHECK("text: memory, 16.0 B/chunk (100%) less than malloc",
+	      text && strstr(text, "16 B memory, with code changes: pool 0.00 [0.00-0.00] B/chunk; 16.0 B/chunk (100%) less than malloc 16.0 [16.0-16.0]"));
 	free(text);
 
 	/* The arena's runs reach into the pool's: no clear winner between them. */
@@ -134,13 +149,16 @@ int main(void)
 	      v.time.best[0].cell == &cells[1] && v.time.best[1].cell == &cells[2]);
 	text = render(&report);
 	CHECK("text: no clear winner, both with their ranges",
-	      text && strstr(text, "time: no clear winner: pool 11.0 [10.0-12.0], arena 30.0 [11.5-31.0] ns"));
+	      text && strstr(text, "time, with code changes: no clear winner: pool 11.0 [10.0-12.0], arena 30.0 [11.5-31.0] ns"));
 	free(text);
 
 	/* malloc's runs reach the best's: no gain over it beyond the noise. */
 	fill(sm, 11, 42, 44, 16);
 	text = render(&report);
-	CHECK("text: malloc among the best is said", text && strstr(text, "malloc is among them"));
+	CHECK("text: malloc, the best drop-in choice, is said",
+	      text && strstr(text, "time, drop-in: malloc 42.0 [11.0-44.0] ns; malloc is the best"));
+	CHECK("text: no gain with code changes beyond the noise",
+	      text && strstr(text, "pool 11.0 [10.0-12.0], arena 30.0 [11.5-31.0] ns; no gain over malloc 42.0 [11.0-44.0] beyond the noise"));
 	free(text);
 
 	/* A preloaded jemalloc under the name malloc is not the C library's. */

@@ -1,0 +1,395 @@
+/*
+ * cmd_advise.c - `allocbench advise [options] -- COMMAND [ARG...]`: which
+ * allocator should this program use, and what would it save? Records
+ * COMMAND as record does (record_command()), or takes --trace FILE,
+ * replays the trace on every backend that can (the replay workload's
+ * defaults: malloc, pool, arena and every installed drop-in allocator) as
+ * run does, and prints the answer first (the verdict: for memory and for
+ * time, the best drop-in choice and the best with code changes, against
+ * the C library's malloc), then the run's report, then where to read more.
+ * Like the other cmd_*.c files, it may exit.
+ */
+#include "cmd/cli.h"
+#include "cmd/cmd_run.h"
+#include "cmd/commands.h"
+#include "cmd/parse_options.h"
+#include "model/backend_set.h"
+#include "model/backends_list.h"
+#include "model/report.h"
+#include "model/run.h"
+#include "model/runner.h"
+#include "model/verdict.h"
+#include "platform/output.h"
+#include "platform/util.h"
+#include "report/report_formats.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+/* What advise's options fill. */
+struct advise_cmd {
+	const char *trace;           /* --trace: replay this trace, record nothing */
+	const char *keep_trace;      /* --keep-trace: record into this file and keep it */
+	const char *backends;        /* --backend, or NULL: the replay's defaults */
+	unsigned repeat;             /* --repeat: fresh processes per backend */
+	const char *replay_threads;  /* --replay-threads, or NULL */
+	const char *format;          /* --format, or NULL: text */
+	const char *output;          /* -o, or NULL: standard output */
+	int quiet;                   /* -q */
+};
+
+static const struct cli_option advise_options[] = {
+	{ OPT_FILENAME(256, "trace", "FILE", advise_cmd, trace,
+	  "replay the trace FILE (allocbench record wrote it)\n"
+	  "instead of recording a COMMAND") },
+	{ OPT_FILENAME(257, "keep-trace", "FILE", advise_cmd, keep_trace,
+	  "record COMMAND into FILE and keep it (default: a\n"
+	  "temporary file, removed at exit)") },
+	{ OPT_STRING('b', "backend", "LIST", advise_cmd, backends,
+	  "backends, comma-separated (default malloc, pool,\n"
+	  "arena and every installed one of jemalloc, mimalloc,\n"
+	  "tcmalloc; allocbench backends lists them)") },
+	{ OPT_UNSIGNED('r', "repeat", "N", advise_cmd, repeat, 1, RUN_MAX_REPEAT,
+	  "(expected a whole number from 1 to " STR(RUN_MAX_REPEAT) ")",
+	  "fresh-process replays per backend (default 3): the\n"
+	  "answer's ranges are theirs") },
+	{ OPT_STRING(258, "replay-threads", "MODE", advise_cmd, replay_threads,
+	  "global (default) or per-thread, as allocbench run's") },
+	{ OPT_STRING('f', "format", "FORMAT", advise_cmd, format,
+	  "text (default: the answer first), json (the answer\n"
+	  "under \"summary\"), csv or markdown") },
+	{ OPT_FILENAME('o', "output", "FILE", advise_cmd, output,
+	  "write the answer and report to FILE instead of\n"
+	  "standard output") },
+	{ OPT_BOOL('q', "quiet", advise_cmd, quiet,
+	  "no progress on standard error, no recording summary") },
+	CLI_OPT_HELP,
+	CLI_OPTIONS_END,
+};
+
+static void advise_help(FILE *out)
+{
+	fputs(
+"usage: allocbench advise [options] -- COMMAND [ARG...]\n"
+"       allocbench advise [options] --trace FILE\n"
+"\n"
+"Which allocator should this program use, and what would it save? Records\n"
+"COMMAND's allocations (as allocbench record does), replays them on every\n"
+"backend that can (malloc, every installed drop-in allocator, and pool and\n"
+"arena, which need code changes), each in fresh processes, and prints the\n"
+"answer first: for memory (peak RSS) and for time (ns per call), the best\n"
+"drop-in choice and the best with code changes, each with what it saves over\n"
+"the C library's malloc in its unit and per cent, with the runs' range, and\n"
+"\"no clear winner\" where ranges overlap. Then the replay's table, then where\n"
+"to read more.\n"
+"\n"
+"Exit status: 0 answered, 1 a replay failed (its row says why) or COMMAND\n"
+"left no trace, 2 bad usage or an unusable trace, 127 COMMAND not found,\n"
+"128+N after signal N.\n"
+"\n"
+"options:\n", out);
+	cli_help_options(out, advise_options, 25);
+}
+
+/* ---- the temporary trace ---- */
+
+/* The directory of the temporary trace and its processes' FILE.PID, or "". */
+static char tmp_dir[PATH_MAX - 16];  /* room for "/trace" after it */
+
+/* Removes the temporary trace, every FILE.PID beside it and their directory. */
+static void tmp_dir_remove(void)
+{
+	DIR *dp;
+	struct dirent *d;
+
+	if (!*tmp_dir || !(dp = opendir(tmp_dir)))
+		return;
+	while ((d = readdir(dp))) {
+		char path[PATH_MAX + 256];
+
+		if (strcmp(d->d_name, ".") && strcmp(d->d_name, "..") &&
+		    (size_t)snprintf(path, sizeof(path), "%s/%s", tmp_dir, d->d_name) < sizeof(path))
+			unlink(path);
+	}
+	closedir(dp);
+	rmdir(tmp_dir);
+	*tmp_dir = '\0';
+}
+
+/* A new temporary trace's path into BUF (SIZE bytes), removed at exit; exits 2 on failure. */
+static void tmp_trace(char *buf, size_t size)
+{
+	const char *dir = getenv("TMPDIR");
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	if ((size_t)snprintf(tmp_dir, sizeof(tmp_dir), "%s/allocbench-advise.XXXXXX", dir) >=
+	    sizeof(tmp_dir) || !mkdtemp(tmp_dir)) {
+		error("cannot make a temporary directory in '%s' for the trace: %s (set TMPDIR, or "
+		      "give --keep-trace FILE)", dir, strerror(errno));
+		exit(2);
+	}
+	atexit(tmp_dir_remove);
+	snprintf(buf, size, "%s/trace", tmp_dir);
+}
+
+/* ---- the command line ---- */
+
+/*
+ * Parses advise's options (they end at "--" or COMMAND: the command's own
+ * follow) into *CMD; returns the index of COMMAND in ARGV (ARGC: none).
+ * Exits 2 on bad usage, 0 after --help.
+ */
+static int parse_advise(int argc, char **argv, struct advise_cmd *cmd)
+{
+	struct cli_parser parser;
+	size_t len;
+
+	memset(cmd, 0, sizeof(*cmd));
+	cmd->repeat = RUN_DEFAULT_REPEAT;
+	cli_parser_init(&parser, advise_options, advise_help, "allocbench advise --help", argc,
+			argv);
+	parser.ctx = cmd;
+	/* '+': stop at COMMAND, whose options are its own; optind 0 makes getopt see it. */
+	len = strlen(parser.optstring);
+	memmove(parser.optstring + 1, parser.optstring, len + 1);
+	parser.optstring[0] = '+';
+	optind = 0;
+	while (cli_next(&parser) != -1)
+		;
+	/* Checked again by run's table; here before what is missing is said. */
+	if (cmd->format)
+		(void)CLI_FORMAT(report_formats, cmd->format, "");
+	if (cmd->trace && optind < argc)
+		usage_die("advise takes --trace '%s' or a COMMAND to record, not both ('%s')",
+			  cmd->trace, argv[optind]);
+	if (cmd->trace && cmd->keep_trace)
+		usage_die("--keep-trace keeps a recording, and --trace '%s' records nothing",
+			  cmd->trace);
+	if (!cmd->trace && optind >= argc)
+		usage_die("advise needs a COMMAND to record (allocbench advise -- COMMAND [ARG...]) "
+			  "or --trace FILE (see allocbench advise --help)");
+	return optind;
+}
+
+/*
+ * The run command's argument vector for CMD's replay of TRACE into *RUN
+ * (ARGV[0] is "advise"), read by run's own table: each value is checked
+ * there as for allocbench --workload replay. Exits 2 on a bad value.
+ */
+static void run_options_for(const struct advise_cmd *cmd, const char *trace, int argc,
+			    char **argv, struct run_cmd *run)
+{
+	char repeat[16], *args[20];
+	int n = 0;
+
+	snprintf(repeat, sizeof(repeat), "%u", cmd->repeat);
+	args[n++] = (char *)"advise";
+	args[n++] = (char *)"--workload=replay";
+	args[n++] = (char *)"--trace";
+	args[n++] = (char *)trace;
+	args[n++] = (char *)"--repeat";
+	args[n++] = repeat;
+	if (cmd->replay_threads) {
+		args[n++] = (char *)"--replay-threads";
+		args[n++] = (char *)cmd->replay_threads;
+	}
+	if (cmd->format) {
+		args[n++] = (char *)"--format";
+		args[n++] = (char *)cmd->format;
+	}
+	if (cmd->output) {
+		args[n++] = (char *)"--output";
+		args[n++] = (char *)cmd->output;
+	}
+	if (cmd->quiet)
+		args[n++] = (char *)"--quiet";
+	args[n] = NULL;
+	run_options_read(n, args, run);
+	/* The report's command line is advise's, as the user typed it. */
+	run->config.argc = argc;
+	run->config.argv = argv;
+	run->args.backends = cmd->backends;
+}
+
+/*
+ * Refuses (exit 2) -o naming the trace advise reads or keeps, and a
+ * --backend the replay cannot take, before anything is recorded.
+ */
+static void check_early(const struct advise_cmd *cmd)
+{
+	struct output_use uses[] = {
+		{ cmd->output ? cmd->output : "-", cmd->output ? "--output" : "the report", 1 },
+		{ cmd->keep_trace, "--keep-trace", 1 },
+		{ cmd->trace, "--trace", 0 },
+	};
+	struct run_config scratch = { .workload = WORKLOAD_REPLAY };
+	int ret;
+
+	if (output_refuse_same(uses, sizeof(uses) / sizeof(uses[0])))
+		exit(2);
+	/* all is checked once, when the replay's backends are set: its warnings once. */
+	if (!cmd->backends || !strcmp(cmd->backends, "all"))
+		return;
+	ret = backend_set_parse(&scratch, cmd->backends);
+	backend_set_release(&scratch);
+	if (ret == 1) {
+		/* As run's --backend list: the backends, and nothing recorded. */
+		if (backends_list_write(stdout, 0, NULL, 0))
+			exit(1);
+		cli_exit_printed();
+	}
+	if (ret)
+		exit(2);
+}
+
+/* ---- recording ---- */
+
+/*
+ * Records ARGV into TRACE. Returns 0 when there is a trace to replay, or
+ * the exit status when there is none (record's: 127 not found, 2 refused,
+ * 1 no trace); ends by the signal that ended COMMAND when record passed it on.
+ */
+static int record(const char *trace, char **argv, int quiet)
+{
+	struct stat before, after;
+	int existed = !stat(trace, &before), sig, ret = record_command(trace, argv, quiet, &sig);
+
+	if (sig) {
+		error("'%s' was stopped by SIG%s: nothing to replay", argv[0], sigabbrev_np(sig));
+		tmp_dir_remove();
+		fflush(NULL);
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	/* A --keep-trace file left as it was (COMMAND not found, refused) is not this run's. */
+	if (stat(trace, &after) ||
+	    (existed && after.st_dev == before.st_dev && after.st_ino == before.st_ino &&
+	     after.st_ctim.tv_sec == before.st_ctim.tv_sec &&
+	     after.st_ctim.tv_nsec == before.st_ctim.tv_nsec))
+		return ret ? ret : 1;
+	if (ret)
+		warning("'%s' exited with status %d: the answer is for the calls it made until then",
+			argv[0], ret);
+	return 0;
+}
+
+/* ---- the answer ---- */
+
+/* Where to read more, after the report: the man pages, and the trace kept or not. */
+static void more(FILE *out, const char *trace)
+{
+	char text[PATH_MAX * 2 + 256];
+
+	if (*tmp_dir)
+		snprintf(text, sizeof(text), "the trace was a temporary file, removed (--keep-trace "
+			 "FILE keeps it)");
+	else
+		snprintf(text, sizeof(text), "the trace: %s (allocbench report '%s' says what the "
+			 "program allocated)", trace, trace);
+	fputc('\n', out);
+	put_wrappedf(out, 80, "", "more: allocbench-advise(1) says how the answer is reached, "
+		     "allocbench-run(1) what each column means; %s", text);
+}
+
+/*
+ * Writes REPORT to OUT in its config's format: in text, the answer first, then the
+ * report, then where to read more; in the other formats, the report (JSON
+ * has the answer under "summary", Markdown as its Verdict). Returns 0, or
+ * -1 when OUT could not be written.
+ */
+static int advise_write(FILE *out, struct run_report *report, const char *trace)
+{
+	const struct run_config *config = report->config;
+	int ret = 0;
+
+	if (config->writer != &report_formats[0])
+		return config->writer->write(out, report);
+	if (!verdict_wanted(report))
+		fputs("no answer: only one backend was replayed (--backend names two or more)\n",
+		      out);
+	else
+		ret |= verdict_write_answer(out, report, "answer (median [min-max] of the "
+					    "replays; no clear winner where ranges overlap):\n");
+	report->answer_first = 1;
+	fputc('\n', out);
+	ret |= report_text_write(out, report);
+	more(out, trace);
+	return ret || ferror(out) ? -1 : 0;
+}
+
+/*
+ * Replays the trace CMD's RUN names (its options checked) and writes the
+ * answer. Returns advise's exit status.
+ */
+static int replay(struct run_cmd *run, const char *trace)
+{
+	struct run_config *config = &run->config;
+	struct run_report report;
+	struct output out;
+	int ret;
+
+	if (run_refuse_early(config))
+		return 2;
+	if (runner_signals_install())
+		return 1;
+	if (output_open(&out, config->output_path))
+		return runner_interrupted() ? 128 + runner_interrupted() : 2;
+	if (run_measure_all(config, &report)) {
+		output_abort(&out);
+		run_report_release(&report);
+		return 1;
+	}
+	if (report.interrupted) {
+		error("interrupted by SIG%s: the replays were stopped and no answer was written",
+		      sigabbrev_np(report.interrupted));
+		ret = 128 + report.interrupted;
+		output_abort(&out);
+	} else if (advise_write(out.file, &report, trace)) {
+		error("cannot write the answer to %s: %s", config->output_path ?
+		      config->output_path : "standard output", strerror(errno ? errno : EIO));
+		output_abort(&out);
+		ret = 1;
+	} else {
+		ret = output_commit(&out) ? 1 : report.failed ? 1 : 0;
+	}
+	run_report_release(&report);
+	return ret;
+}
+
+int cmd_advise(int argc, char **argv)
+{
+	struct advise_cmd cmd;
+	struct run_cmd run;
+	char trace[PATH_MAX];
+	int command = parse_advise(argc, argv, &cmd), ret;
+
+	check_early(&cmd);
+	if (cmd.trace)
+		copy_string(trace, sizeof(trace), cmd.trace);
+	else if (cmd.keep_trace)
+		copy_string(trace, sizeof(trace), cmd.keep_trace);
+	else
+		tmp_trace(trace, sizeof(trace));
+	run_options_for(&cmd, trace, argc, argv, &run);
+	if (!cmd.trace && (ret = record(trace, argv + command, cmd.quiet)))
+		return ret;
+	run_options_check(&run.config, &run.args);
+	ret = replay(&run, trace);
+	/* Now, not at exit: after a signal, main() ends by it without exit handlers. */
+	tmp_dir_remove();
+	backend_set_release(&run.config);
+	free(run.config.sizes);
+	free(run.config.weights);
+	return ret;
+}

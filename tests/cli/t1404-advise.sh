@@ -1,0 +1,130 @@
+#!/bin/sh
+# Issue 27: allocbench advise -- COMMAND records the program, replays it on
+# every backend that can (malloc, the installed drop-in allocators, pool and
+# arena) and prints the answer first (memory and time: the best drop-in
+# choice and the best with code changes, what each saves over malloc), then
+# the table, then where to read more; --keep-trace keeps the recording,
+# --trace replays one again, JSON has the answer under "summary"; bad input
+# is refused naming it, before anything is recorded.
+. "$(dirname "$0")/lib.sh"
+
+THREADS=$ABBUILD/tests/record/threads
+test_lazy_prereq NOASAN '[ $asan = 0 ] || { echo "built with AddressSanitizer, whose runtime must come first in LD_PRELOAD"; exit 1; }'
+if ! test_have_prereq NOASAN; then
+	skip "advise" "$prereq_why"
+	test_done
+	exit 0
+fi
+
+# answer_lines FILE: the lines before the report's header (allocbench VERSION: ...).
+answer_lines() { awk '/^allocbench [0-9]/ { exit } { print }' "$1"; }
+
+mkdir "$tmp/tmpdir"
+TMPDIR=$tmp/tmpdir run_ab advise --repeat 2 -- "$THREADS"
+check "advise -- a program exits 0" [ "$rc" -eq 0 ]
+check "the answer comes first" sh -c 'head -n 1 "$1" | grep -q "^answer (median \[min-max\] of the replays"' sh "$tmp/out"
+answer_lines "$tmp/out" >"$tmp/answer"
+for a in "memory, drop-in" "memory, with code changes" "time, drop-in" "time, with code changes"; do
+	check "the answer: $a" grep -q "^  $a: " "$tmp/answer"
+done
+check "the answer: what each saves over malloc, or that malloc is best" \
+	sh -c 'tr "\n" " " <"$1" | tr -s " " | grep -Eq "drop-in: .*(less than malloc|more than malloc|malloc is|no gain over malloc)"' sh "$tmp/answer"
+check "then the table: malloc, pool and arena replayed" \
+	sh -c 'grep -q "^malloc  *[0-9]" "$1" && grep -q "^pool  *[0-9]" "$1" && grep -q "^arena  *[0-9]" "$1"' sh "$tmp/out"
+for a in jemalloc mimalloc tcmalloc; do
+	if test_have_prereq "$(echo "$a" | tr a-z A-Z)"; then
+		check "... and $a, installed here" grep -q "^$a  *[0-9]" "$tmp/out"
+	else
+		skip "... and $a" "$prereq_why"
+	fi
+done
+check "the answer is not repeated after the tables" sh -c '! grep -q "^verdict (median" "$1"' sh "$tmp/out"
+check "last, where to read more: the man page, and the trace removed" \
+	sh -c 'sed -n "/^more: /,\$p" "$1" | tr "\n" " " | grep -q "allocbench-advise(1) .*removed (--keep-trace FILE keeps it)"' sh "$tmp/out"
+check "the recording's summary on standard error" grep -q "calls (malloc" "$tmp/err"
+check "the temporary trace is gone" [ -z "$(ls "$tmp/tmpdir")" ]
+
+# --keep-trace, JSON, -q; then --trace replays the kept trace again.
+run_ab advise -q --repeat 2 --keep-trace "$tmp/k.trace" -f json -o "$tmp/a.json" -- "$THREADS"
+check "--keep-trace -f json exits 0" [ "$rc" -eq 0 ]
+check "--keep-trace keeps the trace" [ -s "$tmp/k.trace" ]
+check "... which allocbench report reads" sh -c '"$1" report "$2" >/dev/null' sh "$AB" "$tmp/k.trace"
+check "-q: nothing on standard error" [ ! -s "$tmp/err" ]
+check "the JSON's command line is advise's" [ "$(jq_get "$tmp/a.json" 'command_line[1]')" = advise ]
+v='summary.verdicts[0]'
+for a in memory time; do
+	for k in drop_in code_changes; do
+		check "summary: $a, $k: a best backend and what it saves over malloc" \
+			sh -c '[ -n "$1" ] && [ -n "$2" ] && [ -n "$3" ]' sh \
+			"$(jq_get "$tmp/a.json" "$v.$a.$k.best[0].backend")" \
+			"$(jq_get "$tmp/a.json" "$v.$a.$k.saves")" "$(jq_get "$tmp/a.json" "$v.$a.$k.beyond_noise")"
+	done
+	check "summary: $a's best with code changes is pool or arena" \
+		sh -c 'case $1 in pool | arena) ;; *) exit 1 ;; esac' sh \
+		"$(jq_get "$tmp/a.json" "$v.$a.code_changes.best[0].backend")"
+done
+# The best drop-in choice is the drop-in row with the least peak RSS.
+n=$(jq_get "$tmp/a.json" "results#")
+least=$(i=0; while [ "$i" -lt "$n" ]; do
+	b=$(jq_get "$tmp/a.json" "results[$i].backend")
+	case $b in pool | arena) ;; *) echo "$(jq_get "$tmp/a.json" "results[$i].peak_rss_bytes.median") $b" ;; esac
+	i=$((i + 1)); done | sort -n | head -n 1 | cut -d' ' -f1)
+check "summary: the best drop-in memory is the least peak RSS of a drop-in row ($least)" \
+	near "$(jq_get "$tmp/a.json" "$v.memory.drop_in.best[0].median")" "$least" 1e-9
+check "summary: saves = malloc's peak minus the best's" \
+	near "$(jq_get "$tmp/a.json" "$v.memory.drop_in.saves")" \
+	"$(awk -v m="$(jq_get "$tmp/a.json" "results[backend=malloc].peak_rss_bytes.median")" -v b="$least" 'BEGIN { printf "%.12g", m - b }')" 1e-6
+
+cksum <"$tmp/k.trace" >"$tmp/k.sum"
+run_ab advise --trace "$tmp/k.trace" --repeat 1 --backend malloc,pool
+check "--trace replays a kept trace: exit 0, the answer first" \
+	sh -c '[ "$1" = 0 ] && head -n 1 "$2" | grep -q "^answer"' sh "$rc" "$tmp/out"
+check "... on the backends of --backend" sh -c 'grep -q "^pool  *[0-9]" "$1" && ! grep -q "^arena  *[0-9]" "$1"' sh "$tmp/out"
+check "... records nothing: the trace is as it was" sh -c 'cksum <"$1" | cmp -s - "$2"' sh "$tmp/k.trace" "$tmp/k.sum"
+check "... and names it at the end" sh -c 'tr "\n" " " <"$1" | grep -qF "the trace: $2 (allocbench report '"'"'$2'"'"'"' sh "$tmp/out" "$tmp/k.trace"
+run_ab advise --trace "$tmp/k.trace" --repeat 1 --backend malloc
+check "one backend: exit 0, no answer, and why" sh -c '[ "$1" = 0 ] && grep -q "^no answer: only one backend" "$2"' sh "$rc" "$tmp/out"
+
+# COMMAND's own options are COMMAND's.
+run_ab advise -q --repeat 1 --backend malloc,arena -- sort -o "$tmp/sorted" /etc/services
+check "advise -- sort -o FILE: -o is sort's" sh -c '[ "$1" = 0 ] && [ -s "$2" ] && head -n 1 "$3" | grep -q "^answer"' \
+	sh "$rc" "$tmp/sorted" "$tmp/out"
+
+# Bad input: refused before anything is recorded, naming the input.
+printf 'not a trace\n' >"$tmp/bad.trace"
+expect_usage "neither COMMAND nor --trace" "advise needs a COMMAND to record .* or --trace FILE" advise
+expect_usage "--trace and a COMMAND" "--trace '$tmp/k.trace' or a COMMAND to record, not both \('true'\)" \
+	advise --trace "$tmp/k.trace" -- true
+expect_usage "--trace and --keep-trace" "--keep-trace keeps a recording, and --trace '$tmp/k.trace'" \
+	advise --trace "$tmp/k.trace" --keep-trace "$tmp/x.trace"
+expect_usage "a --trace that is not a trace" "trace '$tmp/bad.trace' is not an allocbench trace" \
+	advise --trace "$tmp/bad.trace"
+expect_usage "a --trace that does not exist" "cannot read trace '$tmp/none'" advise --trace "$tmp/none"
+expect_usage "a bad --repeat" "invalid --repeat '0'" advise --repeat 0 -- touch "$tmp/ran"
+expect_usage "an unknown backend" "unknown backend 'nosuch' in --backend" advise --backend nosuch -- touch "$tmp/ran"
+expect_usage "a bad --format" "invalid --format 'xml' \(expected text, json, csv or markdown\)" \
+	advise -f xml -- touch "$tmp/ran"
+expect_usage "-o the kept trace" "--keep-trace" advise -o "$tmp/same" --keep-trace "$tmp/same" -- touch "$tmp/ran"
+expect_usage "an unknown option" "unknown option '--nosuch'" advise --nosuch -- touch "$tmp/ran"
+check "... none of them ran COMMAND" [ ! -e "$tmp/ran" ]
+run_ab advise --keep-trace "$tmp/k.trace" -- "$tmp/no-such-program"
+check "a COMMAND not found: 127, naming it" \
+	sh -c '[ "$1" = 127 ] && grep -q "cannot run .*no-such-program.*: command not found" "$2"' sh "$rc" "$tmp/err"
+check "... and the trace of an earlier run is not replayed for it" [ ! -s "$tmp/out" ]
+
+# A real program (issue 27, done when): sqlite3 building an index.
+test_lazy_prereq SQLITE3 'command -v sqlite3 >/dev/null || { echo "no sqlite3 (apt-get install sqlite3)"; exit 1; }'
+if test_have_prereq SQLITE3; then
+	sql="create table t(a, b); with recursive c(x) as (select 1 union all select x + 1 from c where x < 20000)
+		insert into t select x, hex(randomblob(12)) from c; create index tb on t(b);"
+	run_ab advise --repeat 2 --keep-trace "$tmp/sq.trace" -- sqlite3 "$tmp/sq.db" "$sql"
+	check "sqlite3 building an index: exit 0, the answer first" \
+		sh -c '[ "$1" = 0 ] && head -n 1 "$2" | grep -q "^answer"' sh "$rc" "$tmp/out"
+	run_ab advise --trace "$tmp/sq.trace" --repeat 2 -q -f json
+	check "sqlite3: JSON's summary answers memory and time" \
+		sh -c '[ -n "$1" ] && [ -n "$2" ]' sh "$(jq_get "$tmp/out" 'summary.verdicts[0].memory.drop_in.best[0].backend')" \
+		"$(jq_get "$tmp/out" 'summary.verdicts[0].time.drop_in.best[0].backend')"
+else
+	skip "advise -- sqlite3" "$prereq_why"
+fi
+test_done
