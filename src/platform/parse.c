@@ -277,3 +277,37 @@ int is_power_of_two(uint64_t n)
 {
 	return n && !(n & (n - 1));
 }
+
+void parse_list_init(struct parse_list *list, const char *text, const char *option,
+		     const char *hint)
+{
+	list->copy = list->next = strdup(text);
+	list->text = text;
+	list->option = option;
+	list->hint = hint;
+	list->failed = !list->copy && error("out of memory");
+}
+
+char *parse_list_next(struct parse_list *list)
+{
+	char *item = list->next;
+
+	if (!item)
+		return NULL;
+	list->next = strchr(item, ',');
+	if (list->next)
+		*list->next++ = '\0';
+	if (*item)
+		return item;
+	list->next = NULL;
+	list->failed = 1;
+	error("empty item in %s '%s'%s", list->option, list->text, list->hint);
+	return NULL;
+}
+
+int parse_list_release(struct parse_list *list)
+{
+	free(list->copy);
+	list->copy = list->next = NULL;
+	return list->failed ? -1 : 0;
+}
