@@ -10,6 +10,7 @@
 #include "model/run.h"
 #include "model/runner.h"
 #include "model/stats.h"
+#include "report/report_breakdown.h"
 #include "platform/util.h"
 
 #include <dlfcn.h>
@@ -309,7 +310,7 @@ static void test_breakdown(void)
 		FILE *out = open_memstream(&text, &len);
 
 		CHECK("metadata -0.25: the text table marks it",
-		      out && !breakdown_write_text(out, &report) && !fclose(out) &&
+		      out && !report_breakdown_text(out, &report) && !fclose(out) &&
 		      strstr(text, "-0.25*") != NULL && strstr(text, "within the resolution"));
 		free(text);
 	}
