@@ -55,7 +55,6 @@ struct cli_option {
 
 /* The options every command spells the same way. */
 #define CLI_OPT_HELP CLI_OPT('h', "help", NULL, "print this help and exit")
-#define CLI_OPT_QUIET CLI_OPT('q', "quiet", NULL, "no progress on standard error")
 #define CLI_OPT_OUTPUT(help) CLI_OPT('o', "output", "FILE", help)
 
 /* Most options one command may have. */

@@ -132,17 +132,6 @@ size_t breakdown_notes(const struct run_report *report, const struct cell *cell,
 	return n;
 }
 
-/* "5.3.0" of jemalloc's "5.3.0-0-g54eaed1d...": the table has no room for the hash. */
-static void short_version(char *buf, size_t size, const char *version)
-{
-	size_t n = strcspn(version, "-");
-
-	if (n >= size)
-		n = size - 1;
-	memcpy(buf, version, n);
-	buf[n] = '\0';
-}
-
 void breakdown_allocator(char *buf, size_t size, const struct cell *cell)
 {
 	const struct allocator_info *info;
@@ -154,7 +143,8 @@ void breakdown_allocator(char *buf, size_t size, const struct cell *cell)
 	info = &cell->samples[cell_median_run(cell)].allocator;
 	if (!info->name[0])
 		return;
-	short_version(version, sizeof(version), info->version);
+	/* "5.3.0" of jemalloc's "5.3.0-0-g54eaed1d...": the table has no room for the hash. */
+	snprintf(version, sizeof(version), "%.*s", (int)strcspn(info->version, "-"), info->version);
 	snprintf(buf, size, "%s%s%s", info->name, strcmp(version, "unknown") ? " " : "",
 		 strcmp(version, "unknown") ? version : "");
 }

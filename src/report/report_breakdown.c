@@ -7,40 +7,14 @@
 #include "model/breakdown.h"
 #include "model/run.h"
 #include "model/stats.h"
+#include "report/report_formats.h"
 #include "report/table.h"
+#include "platform/util.h"
 
 #include <string.h>
 
-/* Prints TEXT after PREFIX, wrapped at 79 columns, continuation lines indented by 4. */
-static void print_wrapped(FILE *out, const char *prefix, const char *text)
-{
-	size_t col = strlen(prefix);
-
-	fputs(prefix, out);
-	while (*text) {
-		size_t word = strcspn(text, " ");
-
-		if (col + 1 + word > 79) {
-			fputs("\n   ", out);
-			col = 3;
-		}
-		fprintf(out, " %.*s", (int)word, text);
-		col += 1 + word;
-		text += word;
-		text += strspn(text, " ");
-	}
-	fputc('\n', out);
-}
-
-/* Writes TEXT into a Markdown table cell or list item: '|' escaped, line breaks as spaces. */
-static void put_markdown_text(FILE *out, const char *text)
-{
-	for (const char *p = text; *p; p++) {
-		if (*p == '|' || *p == '\\' || *p == '*' || *p == '_')
-			fputc('\\', out);
-		fputc(*p == '\n' || *p == '\r' ? ' ' : *p, out);
-	}
-}
+/* What the breakdown escapes: its notes say "metadata < 0 (*)". */
+#define MARKDOWN_ESCAPED "|\\*_"
 
 int report_breakdown_markdown(FILE *out, const struct run_report *report)
 {
@@ -61,7 +35,7 @@ int report_breakdown_markdown(FILE *out, const struct run_report *report)
 			      "marginal metadata (B) | allocator |\n"
 			      "|:--|--:|--:|--:|--:|--:|:--|\n", out);
 		fputs("| ", out);
-		put_markdown_text(out, cell->backend->name);
+		markdown_put_text(out, cell->backend->name, MARKDOWN_ESCAPED);
 		fprintf(out, " | %zu | %.2f |", cell->size, s.median);
 		for (int b = BREAKDOWN_SLACK; b < BREAKDOWN_COUNT; b++) {
 			if (breakdown_summary(cell, (enum breakdown)b, &s, NULL)) {
@@ -74,7 +48,7 @@ int report_breakdown_markdown(FILE *out, const struct run_report *report)
 		}
 		breakdown_allocator(who, sizeof(who), cell);
 		fputc(' ', out);
-		put_markdown_text(out, who);
+		markdown_put_text(out, who, MARKDOWN_ESCAPED);
 		fputs(" |\n", out);
 	}
 	for (size_t i = 0; nrows && i < report->ncells; i++) {
@@ -86,9 +60,9 @@ int report_breakdown_markdown(FILE *out, const struct run_report *report)
 			if (!nnotes++)
 				fputs("\nNotes:\n\n", out);
 			fputs("- ", out);
-			put_markdown_text(out, cell->backend->name);
+			markdown_put_text(out, cell->backend->name, MARKDOWN_ESCAPED);
 			fprintf(out, " %zu B: ", cell->size);
-			put_markdown_text(out, notes[k]);
+			markdown_put_text(out, notes[k], MARKDOWN_ESCAPED);
 			fputc('\n', out);
 		}
 	}
@@ -146,12 +120,10 @@ int report_breakdown_text(FILE *out, const struct run_report *report)
 		size_t n = breakdown_notes(report, cell, notes);
 
 		for (size_t k = 0; k < n; k++) {
-			char prefix[64];
-
 			if (!nnotes++)
 				fputs("\nnotes:\n", out);
-			snprintf(prefix, sizeof(prefix), "  %s %zu B:", cell->backend->name, cell->size);
-			print_wrapped(out, prefix, notes[k]);
+			put_wrappedf(out, 79, "    ", "  %s %zu B: %s", cell->backend->name,
+				     cell->size, notes[k]);
 		}
 	}
 	return ret || ferror(out) ? -1 : 0;
