@@ -8,7 +8,7 @@
  *              child over every chunk), and
  *   metadata = overhead - slack: headers, slab and span descriptors, bitmaps,
  *              page maps, partly used pages;
- * and the marginal cost (one more chunk, report.h's sample_fit()) splits the
+ * and the marginal cost (one more chunk, run.c's sample_fit()) splits the
  * same way: marginal metadata = marginal - slack, without the one-time cost.
  * For large size classes the untouched tail of a slot never becomes
  * resident, so slack can exceed the overhead and metadata goes negative;
