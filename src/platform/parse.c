@@ -279,7 +279,9 @@ void parse_list_init(struct parse_list *list, const char *text, const char *opti
 	list->text = text;
 	list->option = option;
 	list->hint = hint;
-	list->failed = !list->copy && error("out of memory");
+	list->failed = !list->copy;
+	if (list->failed)
+		error("out of memory");
 }
 
 char *parse_list_next(struct parse_list *list)
