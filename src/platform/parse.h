@@ -5,7 +5,9 @@
  * strings, trailing garbage, overflow, and "0x": numbers are decimal, the
  * same rules for every command. On failure it returns -1 and points
  * *WHY at a short reason ("not a number", "too large") for the caller to put
- * into a message that also names the option and the bad value.
+ * into a message that also names the option and the bad value. A
+ * parse_list knows its option and says what is wrong itself (error()).
+ * Nothing here exits: the command decides what a failure means.
  */
 #ifndef ALLOCBENCH_PARSE_H
 #define ALLOCBENCH_PARSE_H
