@@ -93,14 +93,13 @@ int report_breakdown_text(FILE *out, const struct run_report *report)
 		table_set(row, 0, "%s", cell->backend->name);
 		table_set(row, 1, "%zu", cell->size);
 		table_set(row, 2, "%.2f", s.median);
-		if (!breakdown_summary(cell, BREAKDOWN_SLACK, &s, NULL))
-			table_set(row, 3, "%.2f", s.median);
-		if (!breakdown_summary(cell, BREAKDOWN_METADATA, &s, NULL))
-			table_set(row, 4, "%.2f%s", s.median,
-				  breakdown_metadata_negative(cell) == 1 ||
-				  breakdown_slack_exceeds_overhead(report, cell) == 1 ? "*" : "");
-		if (!breakdown_summary(cell, BREAKDOWN_MARGINAL_METADATA, &s, NULL))
-			table_set(row, 5, "%.2f", s.median);
+		/* Slack, metadata and marginal metadata: columns 3 to 5, as the enum goes. */
+		for (int b = BREAKDOWN_SLACK; b < BREAKDOWN_COUNT; b++)
+			if (!breakdown_summary(cell, (enum breakdown)b, &s, NULL))
+				table_set(row, (size_t)b + 2, "%.2f%s", s.median,
+					  b == BREAKDOWN_METADATA &&
+					  (breakdown_metadata_negative(cell) == 1 ||
+					   breakdown_slack_exceeds_overhead(report, cell) == 1) ? "*" : "");
 		breakdown_allocator(who, sizeof(who), cell);
 		table_set_note(row, who);
 	}
