@@ -238,33 +238,23 @@ size_t cli_format_index(const char *value, const char *const *first_name, size_t
 void cli_list_init(struct cli_list *list, const char *text, const char *option,
 		   const char *hint)
 {
-	list->copy = strdup(text);
-	if (!list->copy)
-		die_out_of_memory();
-	list->next = list->copy;
-	list->text = text;
-	list->option = option;
-	list->hint = hint;
+	parse_list_init(&list->list, text, option, hint);
+	if (list->list.failed)
+		exit(1);
 }
 
 char *cli_list_next(struct cli_list *list)
 {
-	char *item = list->next;
+	char *item = parse_list_next(&list->list);
 
-	if (!item)
-		return NULL;
-	list->next = strchr(item, ',');
-	if (list->next)
-		*list->next++ = '\0';
-	if (!*item)
-		usage_die("empty item in %s '%s'%s", list->option, list->text, list->hint);
+	if (!item && list->list.failed)
+		exit(2);
 	return item;
 }
 
 void cli_list_release(struct cli_list *list)
 {
-	free(list->copy);
-	list->copy = list->next = NULL;
+	parse_list_release(&list->list);
 }
 
 void cli_parse_counters(const char *text, struct counter_list *list)

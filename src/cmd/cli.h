@@ -9,6 +9,8 @@
 #ifndef ALLOCBENCH_CLI_H
 #define ALLOCBENCH_CLI_H
 
+#include "platform/parse.h"
+
 #include <getopt.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -53,7 +55,6 @@ struct cli_option {
 
 /* The options every command spells the same way. */
 #define CLI_OPT_HELP CLI_OPT('h', "help", NULL, "print this help and exit")
-#define CLI_OPT_QUIET CLI_OPT('q', "quiet", NULL, "no progress on standard error")
 #define CLI_OPT_OUTPUT(help) CLI_OPT('o', "output", "FILE", help)
 
 /* Most options one command may have. */
@@ -121,28 +122,16 @@ const char *cli_file_name(const char *file, const char *option);
 size_t cli_format_index(const char *value, const char *const *first_name, size_t stride,
 			const char *for_what);
 
-/* A comma-separated list, read one item at a time. */
+/* A comma-separated list (platform/parse.h's), read one item at a time. */
 struct cli_list {
-	char *copy;          /* the value, owned, split in place as it is read */
-	char *next;          /* the unread rest, NULL after the last item */
-	const char *text;    /* the value as given, for messages */
-	const char *option;  /* "--backend", for messages */
-	const char *hint;    /* appended to the message about an empty item */
+	struct parse_list list;
 };
 
-/*
- * Starts reading TEXT, the value of OPTION, at its commas. An empty TEXT is
- * one empty item. HINT ("" or " (expected ...)") ends the message about an
- * empty item.
- */
+/* parse_list_init(); exits 1 when memory runs out. */
 void cli_list_init(struct cli_list *list, const char *text, const char *option,
 		   const char *hint);
 
-/*
- * The next item (pointing into LIST's copy, valid until cli_list_release()),
- * or NULL after the last. Exits 2 on an empty item: "empty item in OPTION
- * 'TEXT'" and the hint.
- */
+/* parse_list_next(), but an empty item exits 2 (the message names it). */
 char *cli_list_next(struct cli_list *list);
 
 /* Frees LIST's copy. */

@@ -14,7 +14,7 @@
 #include "cmd/commands.h"
 #include "cmd/parse_options.h"
 #include "model/backend_set.h"
-#include "model/backends_list.h"
+#include "report/report_backends.h"
 #include "model/report.h"
 #include "model/run.h"
 #include "model/runner.h"
@@ -245,7 +245,7 @@ static void check_early(const struct advise_cmd *cmd)
 	backend_set_release(&scratch);
 	if (ret == 1) {
 		/* As run's --backend list: the backends, and nothing recorded. */
-		if (backends_list_write(stdout, 0, NULL, 0))
+		if (report_backends_write(stdout, 0, NULL, 0))
 			exit(1);
 		cli_exit_printed();
 	}

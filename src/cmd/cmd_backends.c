@@ -4,7 +4,7 @@
  * package installs it; a sanitizer build). Like every command file, it may
  * exit.
  */
-#include "model/backends_list.h"
+#include "report/report_backends.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "cmd/parse_options.h"
@@ -63,7 +63,7 @@ int cmd_backends(int argc, char **argv)
 		;
 	if (optind < argc)
 		usage_die("unexpected argument '%s' (see allocbench backends --help)", argv[optind]);
-	if (backends_list_write(stdout, cmd.json, NULL, 0)) {
+	if (report_backends_write(stdout, cmd.json, NULL, 0)) {
 		error("cannot write the list to standard output: %s", strerror(errno ? errno : EIO));
 		return 1;
 	}

@@ -4,7 +4,7 @@
  * Command layer: exits 2 naming the problem.
  */
 #include "model/backend_set.h"
-#include "model/backends_list.h"
+#include "report/report_backends.h"
 #include "cmd/cli.h"
 #include "cmd/cmd_run.h"
 #include "model/figure.h"
@@ -251,7 +251,7 @@ void run_options_check(struct run_config *config, struct run_args *args)
 	switch (backend_set_parse(config, args->backends)) {
 	case 1:
 		/* As allocbench backends, with the --preload backends of this line. */
-		if (backends_list_write(stdout, 0, config->preloads, config->npreloads)) {
+		if (report_backends_write(stdout, 0, config->preloads, config->npreloads)) {
 			error("cannot write the list to standard output: %s",
 			      strerror(errno ? errno : EIO));
 			exit(1);

@@ -17,7 +17,8 @@ static size_t round_up(size_t n, size_t to)
 	return (n + to - 1) / to * to;
 }
 
-size_t pool_stride(size_t size, size_t align)
+/* Bytes of the chunk that pool_alloc() returns for SIZE at ALIGN. */
+static size_t pool_stride(size_t size, size_t align)
 {
 	if (size < POOL_MIN_CHUNK)
 		size = POOL_MIN_CHUNK;

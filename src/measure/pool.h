@@ -106,9 +106,6 @@ int pool_free_foreign(struct pool *pool, void *chunk);
  */
 void *pool_alloc_slow(struct pool *pool);
 
-/* Bytes of the chunk that pool_alloc() returns for SIZE at ALIGN. */
-size_t pool_stride(size_t size, size_t align);
-
 /* Returns a chunk: a freed one first, else the next fresh one, else a new block. */
 static inline void *pool_alloc(struct pool *pool)
 {

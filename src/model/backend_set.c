@@ -4,7 +4,6 @@
 #include "model/backend_set.h"
 #include "model/figure.h"
 #include "model/abi.h"
-#include "cmd/cli.h"
 #include "platform/parse.h"
 #include "model/preload.h"
 #include "model/run.h"
@@ -257,7 +256,7 @@ static int check_preloads_used(const struct run_config *config)
 
 int backend_set_parse(struct run_config *config, const char *text)
 {
-	struct cli_list list;
+	struct parse_list list;
 	char known[512], hint[560];
 	char *item;
 	int ret = 0;
@@ -269,8 +268,8 @@ int backend_set_parse(struct run_config *config, const char *text)
 	if (!*text)
 		return error("empty --backend list (known backends: %s)", known);
 	snprintf(hint, sizeof(hint), " (known backends: %s)", known);
-	cli_list_init(&list, text, "--backend", hint);
-	while (!ret && (item = cli_list_next(&list))) {
+	parse_list_init(&list, text, "--backend", hint);
+	while (!ret && (item = parse_list_next(&list))) {
 		if (!strcmp(item, "list") || !strcmp(item, "all")) {
 			if (strcmp(text, item))
 				ret = error("--backend %s cannot be combined with other backends "
@@ -281,7 +280,8 @@ int backend_set_parse(struct run_config *config, const char *text)
 		}
 		ret = add_named(config, item, known);
 	}
-	cli_list_release(&list);
+	if (parse_list_release(&list))
+		ret = -1;
 	return ret ? ret : check_preloads_used(config);
 }
 
@@ -360,7 +360,7 @@ static int abi32_row(struct run_config *config, const struct backend *b, int all
 /* Reads --abi TEXT into config->abis, each made ready. */
 static int read_abis(struct run_config *config, const char *text, int *with32)
 {
-	struct cli_list list;
+	struct parse_list list;
 	const char *item;
 	char why[PATH_MAX + 512];
 	int with64 = 0, ret = 0;
@@ -368,8 +368,8 @@ static int read_abis(struct run_config *config, const char *text, int *with32)
 	*with32 = 0;
 	if (!*text)
 		return error("empty --abi list (expected 64, 32 or 32,64)");
-	cli_list_init(&list, text, "--abi", " (expected 64, 32 or 32,64)");
-	while (!ret && (item = cli_list_next(&list))) {
+	parse_list_init(&list, text, "--abi", " (expected 64, 32 or 32,64)");
+	while (!ret && (item = parse_list_next(&list))) {
 		unsigned abi = !strcmp(item, "32") ? 32 : !strcmp(item, "64") ? 64 : 0;
 
 		if (!abi)
@@ -379,7 +379,8 @@ static int read_abis(struct run_config *config, const char *text, int *with32)
 		else
 			config->abis[config->nabis++] = abi;
 	}
-	cli_list_release(&list);
+	if (parse_list_release(&list))
+		ret = -1;
 	for (size_t i = 0; !ret && i < config->nabis; i++)
 		if (abi_prepare(config->abis[i], why, sizeof(why)))
 			ret = error("--abi %u cannot be measured here: %s", config->abis[i], why);

@@ -1,24 +1,34 @@
 /*
  * backends_list.h - every backend --backend knows, whether it can run on
- * this machine, and why not: what `allocbench backends` and `--backend
- * list` print.
+ * this machine, and why not: the data of `allocbench backends` and
+ * `--backend list` (report/report_backends.h writes it).
  */
 #ifndef ALLOCBENCH_BACKENDS_LIST_H
 #define ALLOCBENCH_BACKENDS_LIST_H
 
+#include <limits.h>
 #include <stddef.h>
-#include <stdio.h>
 
 struct preload;
 
+/* One line of the list. */
+struct backend_entry {
+	const char *name;
+	const char *kind;       /* "built-in", "preload" (a known allocator) or "--preload" */
+	int available;          /* 1: --backend NAME measures it here */
+	char what[PATH_MAX + 64]; /* the summary, or the library preloaded */
+	char reason[768];       /* why not, when not available */
+	const char *package;    /* the Debian package of a known allocator, or NULL */
+};
+
 /*
- * Writes the list to OUT as text (an aligned table: name, "yes" or "no",
- * then what it is, the library it preloads or why it cannot run) or, JSON
- * set, as a JSON document {"backends": [...]}. The built-in backends come
- * first, then the known third-party allocators, each looked up as --backend
- * would look it up (preload_locate()), then the N backends of EXTRA (from
- * --preload). Returns 0, or -1 when writing fails.
+ * Every backend, in --backend all's order: the built-in backends first,
+ * then the known third-party allocators, each looked up as --backend would
+ * look it up (preload_locate()), then the NEXTRA backends of EXTRA (from
+ * --preload). Returns *N entries, which the caller frees, or NULL after an
+ * error (out of memory).
  */
-int backends_list_write(FILE *out, int json, struct preload *const *extra, size_t n);
+struct backend_entry *backends_list_collect(struct preload *const *extra, size_t nextra,
+					    size_t *n);
 
 #endif

@@ -2,7 +2,6 @@
 #include "measure/backend.h"
 #include "model/run.h"
 #include "model/stats.h"
-#include "report/table.h"
 
 #include <math.h>
 #include <string.h>
@@ -133,38 +132,6 @@ size_t breakdown_notes(const struct run_report *report, const struct cell *cell,
 	return n;
 }
 
-/* Prints TEXT after PREFIX, wrapped at 79 columns, continuation lines indented by 4. */
-static void print_wrapped(FILE *out, const char *prefix, const char *text)
-{
-	size_t col = strlen(prefix);
-
-	fputs(prefix, out);
-	while (*text) {
-		size_t word = strcspn(text, " ");
-
-		if (col + 1 + word > 79) {
-			fputs("\n   ", out);
-			col = 3;
-		}
-		fprintf(out, " %.*s", (int)word, text);
-		col += 1 + word;
-		text += word;
-		text += strspn(text, " ");
-	}
-	fputc('\n', out);
-}
-
-/* "5.3.0" of jemalloc's "5.3.0-0-g54eaed1d...": the table has no room for the hash. */
-static void short_version(char *buf, size_t size, const char *version)
-{
-	size_t n = strcspn(version, "-");
-
-	if (n >= size)
-		n = size - 1;
-	memcpy(buf, version, n);
-	buf[n] = '\0';
-}
-
 void breakdown_allocator(char *buf, size_t size, const struct cell *cell)
 {
 	const struct allocator_info *info;
@@ -176,132 +143,8 @@ void breakdown_allocator(char *buf, size_t size, const struct cell *cell)
 	info = &cell->samples[cell_median_run(cell)].allocator;
 	if (!info->name[0])
 		return;
-	short_version(version, sizeof(version), info->version);
+	/* "5.3.0" of jemalloc's "5.3.0-0-g54eaed1d...": the table has no room for the hash. */
+	snprintf(version, sizeof(version), "%.*s", (int)strcspn(info->version, "-"), info->version);
 	snprintf(buf, size, "%s%s%s", info->name, strcmp(version, "unknown") ? " " : "",
 		 strcmp(version, "unknown") ? version : "");
-}
-
-/* Writes TEXT into a Markdown table cell or list item: '|' escaped, line breaks as spaces. */
-static void put_markdown_text(FILE *out, const char *text)
-{
-	for (const char *p = text; *p; p++) {
-		if (*p == '|' || *p == '\\' || *p == '*' || *p == '_')
-			fputc('\\', out);
-		fputc(*p == '\n' || *p == '\r' ? ' ' : *p, out);
-	}
-}
-
-int breakdown_write_markdown(FILE *out, const struct run_report *report)
-{
-	size_t nrows = 0, nnotes = 0;
-
-	for (size_t i = 0; i < report->ncells; i++) {
-		const struct cell *cell = &report->cells[i];
-		struct stat_summary s;
-		char who[160];
-
-		if (breakdown_summary(cell, BREAKDOWN_USABLE, &s, NULL))
-			continue;
-		if (!nrows++)
-			fputs("\nWhere the overhead goes, B/chunk (medians): slack = usable - size "
-			      "rounds the request up to the size class; metadata = overhead - slack "
-			      "is the rest; marginal metadata = marginal - slack, of one more chunk.\n"
-			      "\n| backend | size (B) | usable (B) | slack (B) | metadata (B) | "
-			      "marginal metadata (B) | allocator |\n"
-			      "|:--|--:|--:|--:|--:|--:|:--|\n", out);
-		fputs("| ", out);
-		put_markdown_text(out, cell->backend->name);
-		fprintf(out, " | %zu | %.2f |", cell->size, s.median);
-		for (int b = BREAKDOWN_SLACK; b < BREAKDOWN_COUNT; b++) {
-			if (breakdown_summary(cell, (enum breakdown)b, &s, NULL)) {
-				fputs(" |", out);
-				continue;
-			}
-			fprintf(out, " %.2f%s |", s.median,
-				b == BREAKDOWN_METADATA && (breakdown_metadata_negative(cell) == 1 ||
-				breakdown_slack_exceeds_overhead(report, cell) == 1) ? "\\*" : "");
-		}
-		breakdown_allocator(who, sizeof(who), cell);
-		fputc(' ', out);
-		put_markdown_text(out, who);
-		fputs(" |\n", out);
-	}
-	for (size_t i = 0; nrows && i < report->ncells; i++) {
-		const struct cell *cell = &report->cells[i];
-		char notes[BREAKDOWN_MAX_NOTES][BREAKDOWN_NOTE_BYTES];
-		size_t n = breakdown_notes(report, cell, notes);
-
-		for (size_t k = 0; k < n; k++) {
-			if (!nnotes++)
-				fputs("\nNotes:\n\n", out);
-			fputs("- ", out);
-			put_markdown_text(out, cell->backend->name);
-			fprintf(out, " %zu B: ", cell->size);
-			put_markdown_text(out, notes[k]);
-			fputc('\n', out);
-		}
-	}
-	return ferror(out) ? -1 : 0;
-}
-
-static const char *const head1[] = { "", "size", "usable", "slack", "metadata", "marginal", "allocator" };
-static const char *const head2[] = { "backend", "B", "B", "B", "B", "metadata", "version" };
-
-int breakdown_write_text(FILE *out, const struct run_report *report)
-{
-	struct table table;
-	size_t nnotes = 0;
-	int ret;
-
-	table_init(&table, sizeof(head2) / sizeof(head2[0]), head1, head2);
-	for (size_t i = 0; i < report->ncells; i++) {
-		const struct cell *cell = &report->cells[i];
-		struct stat_summary s;
-		struct table_row *row;
-		char who[160];
-
-		if (breakdown_summary(cell, BREAKDOWN_USABLE, &s, NULL))
-			continue;
-		row = table_add_row(&table);
-		if (!row)
-			break;
-		table_set(row, 0, "%s", cell->backend->name);
-		table_set(row, 1, "%zu", cell->size);
-		table_set(row, 2, "%.2f", s.median);
-		if (!breakdown_summary(cell, BREAKDOWN_SLACK, &s, NULL))
-			table_set(row, 3, "%.2f", s.median);
-		if (!breakdown_summary(cell, BREAKDOWN_METADATA, &s, NULL))
-			table_set(row, 4, "%.2f%s", s.median,
-				  breakdown_metadata_negative(cell) == 1 ||
-				  breakdown_slack_exceeds_overhead(report, cell) == 1 ? "*" : "");
-		if (!breakdown_summary(cell, BREAKDOWN_MARGINAL_METADATA, &s, NULL))
-			table_set(row, 5, "%.2f", s.median);
-		breakdown_allocator(who, sizeof(who), cell);
-		table_set_note(row, who);
-	}
-	if (!table.nrows) {
-		table_release(&table);
-		return 0;
-	}
-	fputs("\nwhere the overhead goes, B/chunk (medians): slack = usable - size rounds the\n"
-	      "request up to the size class; metadata = overhead - slack is the rest;\n"
-	      "marginal metadata = marginal - slack, of one more chunk (no one-time cost)\n\n",
-	      out);
-	ret = table_print(&table, out);
-	table_release(&table);
-	for (size_t i = 0; i < report->ncells; i++) {
-		const struct cell *cell = &report->cells[i];
-		char notes[BREAKDOWN_MAX_NOTES][BREAKDOWN_NOTE_BYTES];
-		size_t n = breakdown_notes(report, cell, notes);
-
-		for (size_t k = 0; k < n; k++) {
-			char prefix[64];
-
-			if (!nnotes++)
-				fputs("\nnotes:\n", out);
-			snprintf(prefix, sizeof(prefix), "  %s %zu B:", cell->backend->name, cell->size);
-			print_wrapped(out, prefix, notes[k]);
-		}
-	}
-	return ret || ferror(out) ? -1 : 0;
 }

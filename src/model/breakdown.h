@@ -8,7 +8,7 @@
  *              child over every chunk), and
  *   metadata = overhead - slack: headers, slab and span descriptors, bitmaps,
  *              page maps, partly used pages;
- * and the marginal cost (one more chunk, report.h's sample_fit()) splits the
+ * and the marginal cost (one more chunk, run.c's sample_fit()) splits the
  * same way: marginal metadata = marginal - slack, without the one-time cost.
  * For large size classes the untouched tail of a slot never becomes
  * resident, so slack can exceed the overhead and metadata goes negative;
@@ -21,7 +21,7 @@
 
 #include "model/report.h"
 
-#include <stdio.h>
+#include <stddef.h>
 
 enum breakdown {
 	BREAKDOWN_USABLE,   /* mean malloc_usable_size, bytes per chunk */
@@ -79,17 +79,6 @@ int breakdown_overhead_varies(const struct run_report *report, const struct cell
  */
 size_t breakdown_notes(const struct run_report *report, const struct cell *cell,
 		       char notes[BREAKDOWN_MAX_NOTES][BREAKDOWN_NOTE_BYTES]);
-
-/*
- * Prints, under the main table, the split of each malloc-family row's
- * overhead (usable, slack, metadata, the allocator and its version) and the
- * notes; prints nothing when no row has a usable size. Returns 0, or -1 on a
- * write error.
- */
-int breakdown_write_text(FILE *out, const struct run_report *report);
-
-/* breakdown_write_text() as a GitHub table and a list of notes, for --format markdown. */
-int breakdown_write_markdown(FILE *out, const struct run_report *report);
 
 /*
  * The allocator that served malloc in CELL's median run, as the text's last

@@ -105,12 +105,7 @@ static int read_elf_id(const char *path, struct elf_id *id)
 	return 0;
 }
 
-int preload_check_library(const char *path, char *why, size_t why_size)
-{
-	return preload_check_library_abi(path, 0, why, why_size);
-}
-
-int preload_check_library_abi(const char *path, unsigned abi, char *why, size_t why_size)
+int preload_check_library(const char *path, unsigned abi, char *why, size_t why_size)
 {
 	static struct elf_id native;
 	static int have_native;
@@ -282,7 +277,7 @@ static int accept_library(const char *path, void *arg)
 	struct wanted *want = arg;
 	char why[PATH_MAX + 128];
 
-	if (preload_check_library_abi(path, want->abi, why, sizeof(why)))
+	if (preload_check_library(path, want->abi, why, sizeof(why)))
 		return -1;
 	copy_string(want->path, PATH_MAX, path);
 	return 0;
@@ -412,7 +407,7 @@ struct preload *preload_parse(const char *spec)
 		      "(it contains ':' or white space)", spec, resolved);
 		return NULL;
 	}
-	if (preload_check_library(resolved, why, sizeof(why))) {
+	if (preload_check_library(resolved, 0, why, sizeof(why))) {
 		error("invalid --preload '%s': %s", spec, why);
 		return NULL;
 	}

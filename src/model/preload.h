@@ -70,14 +70,12 @@ struct preload *preload_locate_abi(const struct allocator_known *known, unsigned
 void preload_describe_search(char *buf, size_t size);
 
 /*
- * Checks that PATH is an ELF shared object of this program's class and
- * machine. Returns 0, or -1 after copying the reason into WHY (WHY_SIZE
- * bytes): cannot be opened, not an ELF file, an executable, another machine.
+ * Checks that PATH is an ELF shared object of the class and machine of the
+ * measuring process of ABI: 0 (this program's) or 32 (i386). Returns 0, or
+ * -1 after copying the reason into WHY (WHY_SIZE bytes): cannot be opened,
+ * not an ELF file, an executable, another machine.
  */
-int preload_check_library(const char *path, char *why, size_t why_size);
-
-/* preload_check_library() for the measuring process of ABI: 0 (this program's) or 32 (i386). */
-int preload_check_library_abi(const char *path, unsigned abi, char *why, size_t why_size);
+int preload_check_library(const char *path, unsigned abi, char *why, size_t why_size);
 
 /*
  * Looks up SONAME in the image of /etc/ld.so.cache (DATA, SIZE bytes, in

@@ -90,18 +90,6 @@ int metric_value(const struct cell *cell, const struct sample *sample,
 		 enum metric metric, double floor_ns, double *out);
 
 /*
- * The line fitted to SAMPLE's resident growth against the chunks allocated
- * (README: The method): through the readings taken during the fill, after
- * the first part of the loop and up to the last chunk, the reading before
- * the loop as the origin (0 chunks, 0 bytes) and not fitted, so that a cost
- * paid once at the first allocation is the intercept and leaves the slope
- * alone. With fewer than two readings (a count below MEASURE_SEGMENTS, the
- * readings switched off) the line runs through the origin and the last
- * reading: the slope is the average. Returns 0, or -1 when COUNT is 0.
- */
-int sample_fit(const struct sample *sample, size_t count, struct line_fit *out);
-
-/*
  * METRIC of each of the cell's runs into VALUES (room for RUN_MAX_REPEAT):
  * x floor pairs each run with the floor's run of the same repetition.
  * Returns 0, or -1 when there is none.

@@ -17,7 +17,17 @@
 
 _Static_assert(RUN_MAX_JOBS <= RUNNER_MAX_CHILDREN, "--jobs runs at most RUNNER_MAX_CHILDREN children");
 
-int sample_fit(const struct sample *sample, size_t count, struct line_fit *out)
+/*
+ * The line fitted to SAMPLE's resident growth against the chunks allocated
+ * (README: The method): through the readings taken during the fill, after
+ * the first part of the loop and up to the last chunk, the reading before
+ * the loop as the origin (0 chunks, 0 bytes) and not fitted, so that a cost
+ * paid once at the first allocation is the intercept and leaves the slope
+ * alone. With fewer than two readings (a count below MEASURE_SEGMENTS, the
+ * readings switched off) the line runs through the origin and the last
+ * reading: the slope is the average. Returns 0, or -1 when COUNT is 0.
+ */
+static int sample_fit(const struct sample *sample, size_t count, struct line_fit *out)
 {
 	double x[MEASURE_SEGMENTS + 1], y[MEASURE_SEGMENTS + 1];
 	size_t n = 0;

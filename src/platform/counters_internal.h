@@ -41,4 +41,7 @@ int counters_sde_attached(size_t k);
  */
 const char *counters_sde_description(const char *name);
 
+/* Clears COUNTERS for LIST: no event set, no component, nothing counted yet. */
+void counters_reset(struct counters *counters, const struct counter_list *list);
+
 #endif

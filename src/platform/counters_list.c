@@ -210,3 +210,13 @@ const char *counters_short_name(const char *name)
 	return counters_starts_with(name, COUNTERS_SDE_PREFIX) ?
 	       name + strlen(COUNTERS_SDE_PREFIX) : name;
 }
+
+void counters_reset(struct counters *counters, const struct counter_list *list)
+{
+	memset(counters, 0, sizeof(*counters));
+	counters->list = *list;
+	for (size_t i = 0; i < COUNTERS_MAX; i++) {
+		counters->event_set[i] = -1;
+		counters->event_component[i] = -1;
+	}
+}

@@ -42,12 +42,7 @@ int counters_attach_reader(const char *name, long long (*reader)(const void *ctx
 
 int counters_open(struct counters *counters, const struct counter_list *list)
 {
-	memset(counters, 0, sizeof(*counters));
-	counters->list = *list;
-	for (size_t i = 0; i < COUNTERS_MAX; i++) {
-		counters->event_set[i] = -1;
-		counters->event_component[i] = -1;
-	}
+	counters_reset(counters, list);
 	for (size_t i = 0; i < list->n; i++) {
 		counters->status[i] = COUNTERS_E_NOT_BUILT;
 		counters->stage[i] = COUNTERS_STAGE_INIT;

@@ -173,16 +173,6 @@ static long long read_attached(void *slot)
 
 /* ------------------------------------------------------------ child's side */
 
-static void counters_reset(struct counters *counters, const struct counter_list *list)
-{
-	memset(counters, 0, sizeof(*counters));
-	counters->list = *list;
-	for (size_t i = 0; i < COUNTERS_MAX; i++) {
-		counters->event_set[i] = -1;
-		counters->event_component[i] = -1;
-	}
-}
-
 static void fail_event(struct counters *counters, size_t i, int status, enum counters_stage stage)
 {
 	counters->status[i] = status;

@@ -9,12 +9,20 @@
 
 const char parse_out_of_memory[] = "out of memory";
 
-/* The reason for "0x10": strtoul and strtod take it, allocbench does not. */
-#define WHY_HEX "numbers are decimal, not hexadecimal"
-
-static int is_hex_prefix(const char *p)
+/*
+ * Refuses (-1, *WHY set) a number P that does not start with a decimal
+ * digit, or is hex: strtoul and strtod take "0x10", allocbench does not.
+ */
+static int check_start(const char *p, const char **why)
 {
-	return p[0] == '0' && (p[1] == 'x' || p[1] == 'X');
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		*why = "numbers are decimal, not hexadecimal";
+	else if (!isdigit((unsigned char)*p))
+		*why = *p == '-' ? "negative numbers are not allowed" :
+		       *p ? "not a number" : "empty value";
+	else
+		return 0;
+	return -1;
 }
 
 /* Parses leading decimal digits of TEXT; *END points past them. */
@@ -23,15 +31,8 @@ static int parse_digits(const char *text, uint64_t *out, const char **end, const
 	uint64_t v = 0;
 	const char *p = text;
 
-	if (is_hex_prefix(p)) {
-		*why = WHY_HEX;
+	if (check_start(p, why))
 		return -1;
-	}
-	if (!isdigit((unsigned char)*p)) {
-		*why = *p == '-' ? "negative numbers are not allowed" :
-		       *p ? "not a number" : "empty value";
-		return -1;
-	}
 	for (; isdigit((unsigned char)*p); p++) {
 		unsigned d = (unsigned)(*p - '0');
 
@@ -71,15 +72,8 @@ int parse_decimal(const char *text, double *out, const char **why)
 	char *end;
 	double v;
 
-	if (is_hex_prefix(p)) {
-		*why = WHY_HEX;
+	if (check_start(p, why))
 		return -1;
-	}
-	if (!isdigit((unsigned char)*p)) {
-		*why = *p == '-' ? "negative numbers are not allowed" :
-		       *p ? "not a number" : "empty value";
-		return -1;
-	}
 	while (isdigit((unsigned char)*p))
 		p++;
 	if (*p == '.') {
@@ -276,4 +270,40 @@ size_t natural_alignment(size_t size)
 int is_power_of_two(uint64_t n)
 {
 	return n && !(n & (n - 1));
+}
+
+void parse_list_init(struct parse_list *list, const char *text, const char *option,
+		     const char *hint)
+{
+	list->copy = list->next = strdup(text);
+	list->text = text;
+	list->option = option;
+	list->hint = hint;
+	list->failed = !list->copy;
+	if (list->failed)
+		error("out of memory");
+}
+
+char *parse_list_next(struct parse_list *list)
+{
+	char *item = list->next;
+
+	if (!item)
+		return NULL;
+	list->next = strchr(item, ',');
+	if (list->next)
+		*list->next++ = '\0';
+	if (*item)
+		return item;
+	list->next = NULL;
+	list->failed = 1;
+	error("empty item in %s '%s'%s", list->option, list->text, list->hint);
+	return NULL;
+}
+
+int parse_list_release(struct parse_list *list)
+{
+	free(list->copy);
+	list->copy = list->next = NULL;
+	return list->failed ? -1 : 0;
 }

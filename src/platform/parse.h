@@ -5,7 +5,9 @@
  * strings, trailing garbage, overflow, and "0x": numbers are decimal, the
  * same rules for every command. On failure it returns -1 and points
  * *WHY at a short reason ("not a number", "too large") for the caller to put
- * into a message that also names the option and the bad value.
+ * into a message that also names the option and the bad value. A
+ * parse_list knows its option and says what is wrong itself (error()).
+ * Nothing here exits: the command decides what a failure means.
  */
 #ifndef ALLOCBENCH_PARSE_H
 #define ALLOCBENCH_PARSE_H
@@ -63,5 +65,33 @@ size_t natural_alignment(size_t size);
 
 /* 1 when N is a power of two (N > 0). */
 int is_power_of_two(uint64_t n);
+
+/* A comma-separated list, read one item at a time. */
+struct parse_list {
+	char *copy;          /* the value, owned, split in place as it is read */
+	char *next;          /* the unread rest, NULL after the last item */
+	const char *text;    /* the value as given, for messages */
+	const char *option;  /* "--backend", for messages */
+	const char *hint;    /* appended to the message about an empty item */
+	int failed;          /* 1 after an error(): out of memory, an empty item */
+};
+
+/*
+ * Starts reading TEXT, the value of OPTION, at its commas. An empty TEXT is
+ * one empty item. HINT ("" or " (expected ...)") ends the message about an
+ * empty item. Out of memory, it says so with error() and sets failed.
+ */
+void parse_list_init(struct parse_list *list, const char *text, const char *option,
+		     const char *hint);
+
+/*
+ * The next item (pointing into LIST's copy, valid until parse_list_release()),
+ * or NULL after the last. On an empty item, error() says "empty item in
+ * OPTION 'TEXT'" and the hint, sets failed and returns NULL.
+ */
+char *parse_list_next(struct parse_list *list);
+
+/* Frees LIST's copy. Returns -1 when reading it failed (failed set), else 0. */
+int parse_list_release(struct parse_list *list);
 
 #endif

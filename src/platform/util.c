@@ -334,23 +334,13 @@ size_t text_clean(char *dst, size_t dst_size, const char *src)
 	return need;
 }
 
-char *text_clean_dup(const char *src)
-{
-	size_t need = text_clean(NULL, 0, src);
-	char *copy = malloc(need + 1);
-
-	if (copy)
-		text_clean(copy, need + 1, src);
-	return copy;
-}
-
 void text_clean_in_place(char *s, size_t size)
 {
 	char *copy;
 
 	if (text_is_clean(s))
 		return;
-	copy = text_clean_dup(s);
+	copy = strdup(s);
 	if (copy) {
 		text_clean(s, size, copy);
 		free(copy);

@@ -126,9 +126,6 @@ int text_is_clean(const char *s);
  */
 size_t text_clean(char *dst, size_t dst_size, const char *src);
 
-/* SRC cleaned, in a malloc'ed string; NULL when out of memory. */
-char *text_clean_dup(const char *src);
-
 /* Cleans the string S in its array of SIZE bytes, truncating at a whole character. */
 void text_clean_in_place(char *s, size_t size);
 

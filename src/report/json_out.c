@@ -3,6 +3,14 @@
 
 #include <cjson/cJSON.h>
 
+void json_add_number(cJSON *obj, const char *name, int known, double value)
+{
+	if (known)
+		cJSON_AddNumberToObject(obj, name, value);
+	else
+		cJSON_AddNullToObject(obj, name);
+}
+
 cJSON *json_stat(const struct stat_summary *s, const double *runs, unsigned n)
 {
 	cJSON *obj = cJSON_CreateObject(), *array = cJSON_CreateArray();

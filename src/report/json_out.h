@@ -15,6 +15,9 @@ struct cJSON;
 /* {median, min, max, runs: [N values]}; the caller owns the object. */
 struct cJSON *json_stat(const struct stat_summary *s, const double *runs, unsigned n);
 
+/* Adds NAME: VALUE to OBJ where KNOWN, else NAME: null. */
+void json_add_number(struct cJSON *obj, const char *name, int known, double value);
+
 /*
  * Cleans every string and member name in NODE, its siblings and everything
  * below them with text_clean() (util.h): control characters and invalid

@@ -12,17 +12,14 @@
 
 /* ---- text --------------------------------------------------------------- */
 
-/* A size tick: "40", "4K", "1M" (binary units). */
+/* A size tick: format_bytes()'s "40 B", "4 KiB" as "40", "4K". */
 static void format_size_tick(char *buf, size_t size, uint64_t bytes)
 {
-	static const char *const units[] = { "", "K", "M", "G", "T" };
-	size_t u = 0;
+	char full[32], *unit;
 
-	while (u + 1 < sizeof(units) / sizeof(units[0]) && bytes >= 1024 && !(bytes % 1024)) {
-		bytes /= 1024;
-		u++;
-	}
-	snprintf(buf, size, "%llu%s", (unsigned long long)bytes, units[u]);
+	format_bytes(full, sizeof(full), bytes);
+	unit = strchr(full, ' ');
+	snprintf(buf, size, "%.*s%.*s", (int)(unit - full), full, unit[1] != 'B', unit + 1);
 }
 
 /* Decimals that show multiples of STEP exactly (at most 6). */

@@ -124,8 +124,13 @@ const struct report_column *report_columns_markdown(enum workload workload, size
 	return fill_markdown_columns;
 }
 
-int report_marginal_differs(const struct run_report *report, const struct cell *cell,
-			    double *average, double *marginal)
+/*
+ * 1 when CELL's marginal figure (median) differs from its average overhead
+ * by more than REPORT_MARGINAL_PAGES pages over the count, both medians in
+ * *AVERAGE and *MARGINAL; 0 otherwise (or when either does not exist).
+ */
+static int report_marginal_differs(const struct run_report *report, const struct cell *cell,
+				   double *average, double *marginal)
 {
 	struct stat_summary a, m;
 

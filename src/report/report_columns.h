@@ -57,14 +57,6 @@ const struct report_column *report_columns_markdown(enum workload workload, size
  */
 #define REPORT_MARGINAL_PAGES 2
 
-/*
- * 1 when CELL's marginal figure (median) differs from its average overhead
- * by more than REPORT_MARGINAL_PAGES pages over the count, both medians in
- * *AVERAGE and *MARGINAL; 0 otherwise (or when either does not exist).
- */
-int report_marginal_differs(const struct run_report *report, const struct cell *cell,
-			    double *average, double *marginal);
-
 /* How many leading columns name a row (shown for a failed row too). */
 size_t report_identity_columns(enum workload workload);
 

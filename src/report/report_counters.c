@@ -18,8 +18,14 @@
 /* Widest text table the counters' tables are split to fit. */
 #define TEXT_WIDTH 80
 
-int cell_counter_summary(const struct cell *cell, size_t event, enum counters_loop loop,
-			 int per_chunk, struct stat_summary *out, double *runs)
+/*
+ * Summary over CELL's runs of its event EVENT in LOOP: per chunk (value /
+ * count) when PER_CHUNK, else the total per measurement. RUNS (when not
+ * NULL) gets every run's value. Returns 0, or -1 when the cell failed or the
+ * event was not counted in every run.
+ */
+static int cell_counter_summary(const struct cell *cell, size_t event, enum counters_loop loop,
+				int per_chunk, struct stat_summary *out, double *runs)
 {
 	double values[RUN_MAX_REPEAT];
 

@@ -15,15 +15,6 @@
 
 struct cJSON;
 
-/*
- * Summary over CELL's runs of its event EVENT in LOOP: per chunk (value /
- * count) when PER_CHUNK, else the total per measurement. RUNS (when not
- * NULL) gets every run's value. Returns 0, or -1 when the cell failed or the
- * event was not counted in every run.
- */
-int cell_counter_summary(const struct cell *cell, size_t event, enum counters_loop loop,
-			 int per_chunk, struct stat_summary *out, double *runs);
-
 /* Text: which counters are live and which are not, and why; the header's last lines. */
 void report_counters_text_header(FILE *out, const struct run_report *report);
 

@@ -8,6 +8,7 @@
 #include "model/report.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* How many formats report_formats holds. */
 #define REPORT_FORMATS 4
@@ -20,5 +21,11 @@ const struct report_writer *report_format_find(const char *name);
 
 /* "text, json, csv or markdown" into BUF (SIZE bytes), for messages. */
 void report_formats_names(char *buf, size_t size);
+
+/*
+ * Writes TEXT into a Markdown table cell or list item: a backslash before
+ * each character of ESCAPED ("|\\" at least), line breaks as spaces.
+ */
+void markdown_put_text(FILE *out, const char *text, const char *escaped);
 
 #endif

@@ -58,10 +58,7 @@ static void add_memory(cJSON *obj, const struct run_config *config, const struct
 	for (unsigned r = 0; r < cell->runs; r++)
 		if (cell->samples[r].peak_memory_bytes > peak)
 			peak = cell->samples[r].peak_memory_bytes;
-	if (cell->ok && peak)
-		cJSON_AddNumberToObject(obj, "peak_memory_bytes", (double)peak);
-	else
-		cJSON_AddNullToObject(obj, "peak_memory_bytes");
+	json_add_number(obj, "peak_memory_bytes", cell->ok && peak, (double)peak);
 }
 
 static cJSON *host_json(const struct host_info *host)
@@ -77,10 +74,8 @@ static cJSON *host_json(const struct host_info *host)
 	cJSON_AddStringToObject(obj, "libc_version", host->libc_version);
 	cJSON_AddNumberToObject(obj, "page_size", (double)host->page_size);
 	cJSON_AddStringToObject(obj, "thp", host->thp);
-	if (host->mem_available_bytes)
-		cJSON_AddNumberToObject(obj, "mem_available_bytes", (double)host->mem_available_bytes);
-	else
-		cJSON_AddNullToObject(obj, "mem_available_bytes");
+	json_add_number(obj, "mem_available_bytes", host->mem_available_bytes != 0,
+			(double)host->mem_available_bytes);
 	return obj;
 }
 
@@ -317,9 +312,11 @@ static void add_breakdown(cJSON *obj, const struct run_report *report, const str
 
 static cJSON *cell_json(const struct run_report *report, const struct cell *cell)
 {
+	static const struct sample none;    /* a failed cell's: its figures below are null */
 	cJSON *obj = cJSON_CreateObject();
-
 	const struct run_config *config = report->config;
+	const struct sample *first = cell->ok ? &cell->samples[0] : &none;
+	const struct sample *median = cell->ok ? &cell->samples[cell_median_run(cell)] : &none;
 
 	cJSON_AddStringToObject(obj, "workload", workload_name(config->workload));
 	cJSON_AddStringToObject(obj, "backend", cell->backend->name);
@@ -346,55 +343,26 @@ static cJSON *cell_json(const struct run_report *report, const struct cell *cell
 	for (int m = 0; m < METRIC_COUNT; m++)
 		if (metric_applies((enum metric)m, config->workload))
 			add_metric(obj, report, cell, (enum metric)m);
-	if (config->workload == WORKLOAD_RANDOM) {
+	if (config->workload == WORKLOAD_RANDOM || config->workload == WORKLOAD_REPLAY) {
+		int random = config->workload == WORKLOAD_RANDOM;
 		char checksum[24];
 
-		if (cell->ok) {
-			snprintf(checksum, sizeof(checksum), "%016llx",
-				 (unsigned long long)cell->samples[0].checksum);
-			cJSON_AddNumberToObject(obj, "ops", (double)cell->samples[0].ops);
-			cJSON_AddNumberToObject(obj, "live_bytes", (double)cell->samples[0].live_bytes);
+		snprintf(checksum, sizeof(checksum), "%016llx", (unsigned long long)first->checksum);
+		json_add_number(obj, "ops", cell->ok, (double)first->ops);
+		json_add_number(obj, random ? "live_bytes" : "peak_live_bytes", cell->ok,
+				(double)(random ? first->live_bytes : first->peak_live_bytes));
+		if (cell->ok)
 			cJSON_AddStringToObject(obj, "checksum", checksum);
-		} else {
-			cJSON_AddNullToObject(obj, "ops");
-			cJSON_AddNullToObject(obj, "live_bytes");
+		else
 			cJSON_AddNullToObject(obj, "checksum");
-		}
 	}
 	if (config->workload == WORKLOAD_THREADS)
-		cJSON_AddNumberToObject(obj, "ops", cell->ok ? (double)cell->samples[0].ops : 0);
-	if (config->workload == WORKLOAD_REPLAY) {
-		char checksum[24];
-
-		if (cell->ok) {
-			snprintf(checksum, sizeof(checksum), "%016llx",
-				 (unsigned long long)cell->samples[0].checksum);
-			cJSON_AddNumberToObject(obj, "ops", (double)cell->samples[0].ops);
-			cJSON_AddNumberToObject(obj, "peak_live_bytes",
-						(double)cell->samples[0].peak_live_bytes);
-			cJSON_AddStringToObject(obj, "checksum", checksum);
-		} else {
-			cJSON_AddNullToObject(obj, "ops");
-			cJSON_AddNullToObject(obj, "peak_live_bytes");
-			cJSON_AddNullToObject(obj, "checksum");
-		}
-	}
+		cJSON_AddNumberToObject(obj, "ops", (double)first->ops);
 	if (config->workload == WORKLOAD_FILL || workload_one_column(config->workload)) {
-		const struct sample *median = cell->ok ? &cell->samples[cell_median_run(cell)] : NULL;
-
-		if (median) {
-			cJSON_AddNumberToObject(obj, "rss_before_bytes", (double)median->rss_before_bytes);
-			cJSON_AddNumberToObject(obj, "rss_after_bytes", (double)median->rss_after_bytes);
-		} else {
-			cJSON_AddNullToObject(obj, "rss_before_bytes");
-			cJSON_AddNullToObject(obj, "rss_after_bytes");
-		}
+		json_add_number(obj, "rss_before_bytes", cell->ok, (double)median->rss_before_bytes);
+		json_add_number(obj, "rss_after_bytes", cell->ok, (double)median->rss_after_bytes);
 	}
-	if (cell->ok)
-		cJSON_AddNumberToObject(obj, "reserved_bytes",
-					(double)cell->samples[cell_median_run(cell)].reserved_bytes);
-	else
-		cJSON_AddNullToObject(obj, "reserved_bytes");
+	json_add_number(obj, "reserved_bytes", cell->ok, (double)median->reserved_bytes);
 	add_memory(obj, config, cell);
 	cJSON_AddItemToObject(obj, "counters", report_counters_json_cell(report, cell));
 	add_breakdown(obj, report, cell);

@@ -4,7 +4,8 @@
  * and the floor, ready to paste into an issue or a pull request.
  */
 #include "report/report_columns.h"
-#include "model/breakdown.h"
+#include "report/report_breakdown.h"
+#include "report/report_formats.h"
 #include "measure/backend.h"
 #include "model/report.h"
 #include "model/run.h"
@@ -15,11 +16,10 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Writes TEXT into a table cell: '|' escaped, line breaks as spaces. */
-static void put_cell_text(FILE *out, const char *text)
+void markdown_put_text(FILE *out, const char *text, const char *escaped)
 {
 	for (const char *p = text; *p; p++) {
-		if (*p == '|' || *p == '\\')
+		if (strchr(escaped, *p))
 			fputc('\\', out);
 		fputc(*p == '\n' || *p == '\r' ? ' ' : *p, out);
 	}
@@ -61,7 +61,7 @@ static void put_header(FILE *out, const struct run_report *report)
 	format_bytes(total, sizeof(total), config->total_bytes);
 	if (config->label) {
 		fputs("**", out);
-		put_cell_text(out, config->label);
+		markdown_put_text(out, config->label, "|\\");
 		fputs("**\n\n", out);
 	}
 	fprintf(out, "**allocbench %s**: %s, %s per measurement, touch %s, "
@@ -74,10 +74,10 @@ static void put_header(FILE *out, const struct run_report *report)
 	else
 		fputs("natural alignment for pool and arena", out);
 	fprintf(out, ", %zu B for malloc.\n\nHost: ", backend_malloc_alignment());
-	put_cell_text(out, host->hostname);
+	markdown_put_text(out, host->hostname, "|\\");
 	fprintf(out, ", %s %s, %s %s, %d CPU%s, ", host->kernel, host->machine, host->libc,
 		host->libc_version, host->cpus, host->cpus == 1 ? "" : "s");
-	put_cell_text(out, host->cpu_model);
+	markdown_put_text(out, host->cpu_model, "|\\");
 	fprintf(out, "; page %ld B, THP %s.\n", host->page_size, host->thp);
 	if (*sanitizers)
 		fprintf(out, "\nWarning: built with -fsanitize=%s: malloc's figures are the "
@@ -99,12 +99,12 @@ static void put_row(FILE *out, const struct run_report *report, const struct cel
 
 		report_column_format(buf, sizeof(buf), &columns[c], report, cell);
 		fputc(' ', out);
-		put_cell_text(out, buf);
+		markdown_put_text(out, buf, "|\\");
 		fputs(" |", out);
 	}
 	if (!cell->ok) {
 		fputs(" failed: ", out);
-		put_cell_text(out, cell->error);
+		markdown_put_text(out, cell->error, "|\\");
 		fputs(" |", out);
 		for (size_t c = shown + 1; c < n; c++)
 			fputs(" |", out);
@@ -126,7 +126,7 @@ static void put_floor(FILE *out, const struct run_report *report)
 		if (!report_floor_ns(report, f->size, &ns))
 			fprintf(out, "%.2f", ns);
 		else
-			put_cell_text(out, f->ok ? "n/a (nothing touched)" : f->error);
+			markdown_put_text(out, f->ok ? "n/a (nothing touched)" : f->error, "|\\");
 		if (resolution_bytes(report, f->count) > worst)
 			worst = resolution_bytes(report, f->count);
 	}
@@ -171,7 +171,7 @@ int report_markdown_write(FILE *out, const struct run_report *report)
 	for (size_t i = 0; i < report->ncells; i++)
 		put_row(out, report, &report->cells[i]);
 	put_footer(out, report);
-	if (breakdown_write_markdown(out, report) || verdict_write_markdown(out, report))
+	if (report_breakdown_markdown(out, report) || verdict_write_markdown(out, report))
 		return -1;
 	return ferror(out) ? -1 : 0;
 }

@@ -5,7 +5,7 @@
 #include "model/abi.h"
 #include "report/report_columns.h"
 #include "report/report_counters.h"
-#include "model/breakdown.h"
+#include "report/report_breakdown.h"
 #include "measure/backend.h"
 #include "model/report.h"
 #include "model/run.h"
@@ -287,7 +287,7 @@ int report_text_write(FILE *out, const struct run_report *report)
 	table_release(&table);
 	print_footer(out, report);
 	ret |= report_counters_text_table(out, report);
-	if (breakdown_write_text(out, report))
+	if (report_breakdown_text(out, report))
 		ret = -1;
 	if (verdict_write_text(out, report))
 		ret = -1;

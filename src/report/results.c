@@ -88,11 +88,12 @@ static const cJSON *lookup(const cJSON *node, const char *path)
 	return node;
 }
 
-static const char *string_at(const cJSON *node, const char *path)
+/* The string at PATH of NODE, or FALLBACK when there is none. */
+static const char *string_at(const cJSON *node, const char *path, const char *fallback)
 {
 	const cJSON *item = lookup(node, path);
 
-	return cJSON_IsString(item) ? item->valuestring : NULL;
+	return cJSON_IsString(item) ? item->valuestring : fallback;
 }
 
 static int number_at(const cJSON *node, const char *path, double *out)
@@ -288,7 +289,7 @@ static int load_parsed(struct result_file *file)
 	root = file->root;
 	if (!cJSON_IsObject(root))
 		return fail(file, "not an allocbench report (the top level is not an object)");
-	file->schema = string_at(root, "schema");
+	file->schema = string_at(root, "schema", NULL);
 	if (!file->schema)
 		return fail(file, "not an allocbench report (no \"schema\" field)");
 	major = schema_major(file->schema);
@@ -298,22 +299,12 @@ static int load_parsed(struct result_file *file)
 		return fail(file, "schema \"%s\" is not supported (this allocbench reads "
 			    "%s/%d to %s/%d)", file->schema, RESULTS_SCHEMA_NAME,
 			    RESULTS_SCHEMA_MIN_MAJOR, RESULTS_SCHEMA_NAME, RESULTS_SCHEMA_MAJOR);
-	file->tool_version = string_at(root, "tool.version");
-	if (!file->tool_version)
-		file->tool_version = "";
-	file->hostname = string_at(root, "host.hostname");
-	if (!file->hostname)
-		file->hostname = "";
-	file->label = string_at(root, "label");
-	file->created = string_at(root, "created");
-	if (!file->created)
-		file->created = "";
-	file->workload = string_at(root, "config.workload");
-	if (!file->workload)
-		file->workload = "fill";
-	file->touch = string_at(root, "config.touch");
-	if (!file->touch)
-		file->touch = "";
+	file->tool_version = string_at(root, "tool.version", "");
+	file->hostname = string_at(root, "host.hostname", "");
+	file->label = string_at(root, "label", NULL);
+	file->created = string_at(root, "created", "");
+	file->workload = string_at(root, "config.workload", "fill");
+	file->touch = string_at(root, "config.touch", "");
 	if (!number_at(root, "config.total_bytes", &v)) {
 		if (!whole(v) || v < 1)
 			return fail(file, "config.total_bytes: %g is not a whole number of bytes from "
@@ -339,8 +330,8 @@ static int load_parsed(struct result_file *file)
 		if (!cJSON_IsObject(row))
 			return fail(file, "results[%zu] is not an object", i);
 		r->json = row;
-		r->backend = string_at(row, "backend");
-		r->status = string_at(row, "status");
+		r->backend = string_at(row, "backend", NULL);
+		r->status = string_at(row, "status", NULL);
 		if (!r->backend)
 			return fail(file, "results[%zu]: missing \"backend\"", i);
 		if (!r->status)
@@ -364,11 +355,9 @@ static int load_parsed(struct result_file *file)
 			if (check_numbers(row, path, why, sizeof(why)))
 				return fail(file, "%s", why);
 		}
-		r->workload = string_at(row, "workload");
-		if (!r->workload)
-			r->workload = file->workload;
+		r->workload = string_at(row, "workload", file->workload);
 		r->ok = !strcmp(r->status, "ok");
-		r->error = string_at(row, "error");
+		r->error = string_at(row, "error", NULL);
 		if (number_at(row, "resolution_bytes", &r->resolution_bytes))
 			r->resolution_bytes = 0;
 		i++;
@@ -440,12 +429,12 @@ int results_row_number(const struct result_row *row, const char *name, double *o
 
 const char *results_row_string(const struct result_row *row, const char *name)
 {
-	return string_at(row->json, name);
+	return string_at(row->json, name, NULL);
 }
 
 const char *results_file_string(const struct result_file *file, const char *name)
 {
-	return string_at(file->root, name);
+	return string_at(file->root, name, NULL);
 }
 
 int results_file_number(const struct result_file *file, const char *name, double *out)

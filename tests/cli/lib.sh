@@ -215,6 +215,34 @@ test_lazy_prereq XMLLINT 'command -v xmllint >/dev/null || { echo "no xmllint (a
 test_lazy_prereq PYTHON3 'command -v python3 >/dev/null || { echo "no python3"; exit 1; }'
 test_lazy_prereq JSONSCHEMA 'command -v jsonschema >/dev/null || { echo "no jsonschema command (Debian: python3-jsonschema)"; exit 1; }'
 
+# ---------------------------------------------------------------- traces
+# The recording library (allocbench record) is preloaded into the program
+# it records, and so is a preloaded allocator: AddressSanitizer refuses
+# both, its runtime must come first in LD_PRELOAD.
+test_lazy_prereq NOASAN '[ $asan = 0 ] || { echo "built with AddressSanitizer, whose runtime must come first in LD_PRELOAD"; exit 1; }'
+THREADS=$ABBUILD/tests/record/threads
+# record_trace FILE [PROGRAM ARGS...]: allocbench record of PROGRAM
+# ($THREADS, five threads allocating and freeing across each other, by
+# default) into FILE; succeeds when record does. Its output goes to
+# $tmp/record.out and $tmp/record.err.
+record_trace() {
+	_rt_file=$1; shift
+	[ $# -gt 0 ] || set -- "$THREADS"
+	"$AB" record -o "$_rt_file" "$@" >"$tmp/record.out" 2>"$tmp/record.err"
+}
+# need_trace NAME: records $THREADS into $tmp/th.trace for a script about
+# replaying it; where the recording library cannot run (NOASAN) prints
+# "skip - NAME" and ends the script. A recording that fails is a failure.
+need_trace() {
+	if ! test_have_prereq NOASAN; then
+		skip "$1" "$prereq_why"
+		test_done
+		exit 0
+	fi
+	record_trace "$tmp/th.trace" ||
+		not_ok "record $THREADS for $1" "$(tail -n 3 "$tmp/record.err")"
+}
+
 # with_file FAKE REAL COMMAND...: runs COMMAND in a private mount namespace
 # where the file REAL (e.g. /proc/cpuinfo) reads as FAKE. Needs UNSHARE.
 with_file() {

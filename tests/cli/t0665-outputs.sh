@@ -20,8 +20,7 @@ refused() {
 }
 
 # ---- run: --trace, --baseline, -o and the exports ----
-THREADS=$ABBUILD/tests/record/threads
-test_lazy_prereq TRACE '[ $asan = 0 ] || { echo "built with AddressSanitizer, whose runtime must come first in LD_PRELOAD"; exit 1; }; "$AB" record -o "$tmp/t.trace" "$THREADS" >/dev/null 2>&1 || { echo "cannot record $THREADS"; exit 1; }'
+test_lazy_prereq TRACE 'test_have_prereq NOASAN || { echo "$prereq_why"; exit 1; }; record_trace "$tmp/t.trace" || { echo "cannot record $THREADS"; exit 1; }'
 # A real trace where one can be recorded; elsewhere any file: the refusal comes first.
 test_have_prereq TRACE || echo "not a trace" >"$tmp/t.trace"
 ln "$tmp/t.trace" "$tmp/hard.trace"

@@ -80,8 +80,7 @@ check "compare with a row deleted: the row is missing" \
 	[ "$rc" -eq 1 ] && grep -q "1 missing" "$tmp/out"
 
 # ---- a replay's thread mode and trace ----
-THREADS=$ABBUILD/tests/record/threads
-test_lazy_prereq REPLAY '[ $asan = 0 ] || { echo "built with AddressSanitizer, whose runtime must come first in LD_PRELOAD"; exit 1; }; "$AB" record -o "$tmp/th.trace" "$THREADS" >/dev/null 2>&1 || { echo "cannot record $THREADS"; exit 1; }'
+test_lazy_prereq REPLAY 'test_have_prereq NOASAN || { echo "$prereq_why"; exit 1; }; record_trace "$tmp/th.trace" || { echo "cannot record $THREADS"; exit 1; }'
 if test_have_prereq REPLAY; then
 	for mode in global per-thread; do
 		"$AB" --workload replay --trace "$tmp/th.trace" --replay-threads $mode \

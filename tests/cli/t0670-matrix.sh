@@ -9,10 +9,9 @@
 # tables FILE: show's text without the line (or lines) naming the report.
 tables() { awk 'started || /^allocbench [0-9]/ { started = 1; print }' "$1"; }
 
-test_lazy_prereq NOASAN '[ $asan = 0 ] || { echo "built with AddressSanitizer, whose runtime must come first in LD_PRELOAD"; exit 1; }'
 workloads="fill churn random threads"
 if test_have_prereq NOASAN; then
-	"$AB" record -o "$tmp/th.trace" "$ABBUILD/tests/record/threads" >/dev/null 2>&1
+	record_trace "$tmp/th.trace" || not_ok "record a trace to replay" "$(cat "$tmp/record.err")"
 	workloads="$workloads replay"
 else
 	skip "replay x every format" "$prereq_why"

@@ -4,13 +4,7 @@
 # and Markdown (main printed none: "verdicts": []).
 . "$(dirname "$0")/lib.sh"
 
-test_lazy_prereq NOASAN '[ $asan = 0 ] || { echo "built with AddressSanitizer, whose runtime must come first in LD_PRELOAD"; exit 1; }'
-if ! test_have_prereq NOASAN; then
-	skip "replay verdict" "$prereq_why"
-	test_done
-	exit 0
-fi
-"$AB" record -o "$tmp/th.trace" "$ABBUILD/tests/record/threads" >/dev/null 2>&1
+need_trace "replay verdict"
 run_ab --workload replay --trace "$tmp/th.trace" --backend malloc,pool --repeat 2 -q \
 	--export-json "$tmp/r.json" --export-markdown "$tmp/r.md"
 check "replay of two backends exits 0" [ "$rc" -eq 0 ]

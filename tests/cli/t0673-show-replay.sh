@@ -5,13 +5,8 @@
 . "$(dirname "$0")/lib.sh"
 
 tables() { awk 'started || /^allocbench [0-9]/ { started = 1; print }' "$1"; }
-test_lazy_prereq NOASAN '[ $asan = 0 ] || { echo "built with AddressSanitizer, whose runtime must come first in LD_PRELOAD"; exit 1; }'
-if ! test_have_prereq NOASAN; then
-	skip "show of a replay" "$prereq_why"
-	test_done
-	exit 0
-fi
-"$AB" record -o "$tmp/th.trace" "$ABBUILD/tests/record/threads" >/dev/null 2>&1
+
+need_trace "show of a replay"
 "$AB" report "$tmp/th.trace" -f json >"$tmp/report.json"
 calls=$(jq_get "$tmp/report.json" calls.total)
 peak=$(jq_get "$tmp/report.json" peak_live_bytes)

@@ -4,7 +4,6 @@
 # (live bytes at the end) is not replay's.
 . "$(dirname "$0")/lib.sh"
 
-test_lazy_prereq NOASAN '[ $asan = 0 ] || { echo "built with AddressSanitizer, whose runtime must come first in LD_PRELOAD"; exit 1; }'
 if ! test_have_prereq CC,NOASAN; then
 	skip "replay of a program that frees everything" "$prereq_why"
 	test_done
@@ -23,7 +22,7 @@ int main(void)
 }
 C
 ${CC:-cc} -O0 -o "$tmp/freeall" "$tmp/freeall.c"
-"$AB" record -o "$tmp/f.trace" "$tmp/freeall" >/dev/null 2>&1
+record_trace "$tmp/f.trace" "$tmp/freeall" || not_ok "record the program" "$(cat "$tmp/record.err")"
 "$AB" report "$tmp/f.trace" -f json >"$tmp/report.json"
 check "the program frees everything it allocated" \
 	[ "$(jq_get "$tmp/report.json" live_bytes_end)" = 0 ]

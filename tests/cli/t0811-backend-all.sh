@@ -6,15 +6,7 @@
 # only). A backend named by hand that cannot replay still fails its row.
 . "$(dirname "$0")/lib.sh"
 
-THREADS=$ABBUILD/tests/record/threads
-test_lazy_prereq NOASAN '[ $asan = 0 ] || { echo "built with AddressSanitizer, whose runtime must come first in LD_PRELOAD"; exit 1; }'
-
-if ! test_have_prereq NOASAN; then
-	skip "replay --backend all" "$prereq_why"
-	test_done
-	exit 0
-fi
-"$AB" record -o "$tmp/th.trace" "$THREADS" >/dev/null 2>&1
+need_trace "replay --backend all"
 
 run_ab --workload replay --trace "$tmp/th.trace" --backend all --repeat 1 -q -f json -o "$tmp/all.json"
 check "replay --backend all exits 0 (was 1: pool-locked failed)" test "$rc" = 0

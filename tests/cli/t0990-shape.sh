@@ -33,6 +33,20 @@ check "a layer has no folders of its own${deep:+ ($deep)}" test -z "$deep"
 upward=$(grep -n '#include "\(cmd\|model\|report\)/' src/measure/*.[ch] | tr '\n' ' ')
 check "src/measure/ includes only measure/, platform/ and trace/${upward:+ ($upward)}" test -z "$upward"
 
+# The model includes nothing of the commands or the writers: it returns
+# data and errors, and report/ writes them. The exceptions below are
+# being removed (issue 26): delete each from the list when its file no
+# longer includes upward (the test says so), and the list when it is empty.
+model_exceptions='src/model/verdict.c src/model/compare.h'
+for f in src/model/*.[ch]; do
+	up=$(grep -n '#include "' "$f" | grep -v '#include "\(model\|measure\|platform\|trace\)/' | tr '\n' ' ')
+	case " $model_exceptions " in
+	*" $f "*)
+		ok "$f is a temporary exception (${up:-it includes no other layer now: delete it from the list})" ;;
+	*) check "$f includes only model/, measure/, platform/ and trace/${up:+ ($up)}" test -z "$up" ;;
+	esac
+done
+
 readme=$(wc -l <README.md)
 check "the README is at most 300 lines ($readme)" test "$readme" -le 300
 
@@ -40,7 +54,7 @@ check "the README is at most 300 lines ($readme)" test "$readme" -le 300
 # reports (run, compare, report, backends, history, ab) and their shared output, and the
 # reader. A figure, a verdict or a check computes nothing in cJSON's terms.
 json_files='src/report/json_out.c src/report/report_json.c src/report/report_counters.c src/report/report_compare.c
-src/report/report_history.c src/report/report_ab.c src/model/backends_list.c src/cmd/cmd_report.c src/report/results.c src/report/report_load.c'
+src/report/report_history.c src/report/report_ab.c src/report/report_backends.c src/cmd/cmd_report.c src/report/results.c src/report/report_load.c'
 for f in $(grep -rl 'cjson/cJSON\.h' src | sort); do
 	case " $(echo $json_files) " in
 	*" $f "*) ok "$f includes cJSON: it writes or reads a JSON document" ;;

@@ -6,15 +6,7 @@
 # on the malloc family; what is refused.
 . "$(dirname "$0")/lib.sh"
 
-THREADS=$ABBUILD/tests/record/threads
-test_lazy_prereq NOASAN '[ $asan = 0 ] || { echo "built with AddressSanitizer, whose runtime must come first in LD_PRELOAD"; exit 1; }'
-
-if ! test_have_prereq NOASAN; then
-	skip "replay" "$prereq_why"
-	test_done
-	exit 0
-fi
-"$AB" record -o "$tmp/th.trace" "$THREADS" >/dev/null 2>&1
+need_trace "replay"
 "$AB" report "$tmp/th.trace" -f json >"$tmp/report.json"
 peak=$(jq_get "$tmp/report.json" peak_live_bytes)
 backends=malloc,pool,arena

@@ -9,7 +9,6 @@
 # to record reaches the program, which does not outlive it.
 . "$(dirname "$0")/lib.sh"
 
-THREADS=$ABBUILD/tests/record/threads
 HEAD=$ABBUILD/tests/record/tracehead
 mnt=$tmp/mnt
 child=

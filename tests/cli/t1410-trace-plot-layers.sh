@@ -30,8 +30,7 @@ check "one XML escaping: only src/report/svg.c writes an entity for '<'" \
 	test "$(grep -rl '&lt;' src)" = src/report/svg.c
 
 # A replay report drawn as bars: its colours are the palette's, its labels escaped.
-THREADS=$ABBUILD/tests/record/threads
-"$AB" record -o "$tmp/t.trace" -- "$THREADS" 1 200 >/dev/null 2>&1
+record_trace "$tmp/t.trace" -- "$THREADS" 1 200
 "$AB" --workload replay --trace "$tmp/t.trace" --backend malloc,pool,arena --repeat 1 -q \
 	-f json -o "$tmp/r.json" 2>"$tmp/err"
 check "a replay report to draw" test -s "$tmp/r.json"

@@ -10,6 +10,7 @@
 #include "model/run.h"
 #include "model/runner.h"
 #include "model/stats.h"
+#include "report/report_breakdown.h"
 #include "platform/util.h"
 
 #include <dlfcn.h>
@@ -142,12 +143,12 @@ static void test_check_library(void)
 	char why[512];
 	const char *libc = libc_path();
 
-	CHECK("libc is a shared library", libc && !preload_check_library(libc, why, sizeof(why)));
-	CHECK("a text file is not", preload_check_library("/etc/passwd", why, sizeof(why)) == -1 &&
+	CHECK("libc is a shared library", libc && !preload_check_library(libc, 0, why, sizeof(why)));
+	CHECK("a text file is not", preload_check_library("/etc/passwd", 0, why, sizeof(why)) == -1 &&
 	      strstr(why, "not an ELF file") && strstr(why, "'/etc/passwd'"));
-	CHECK("a directory is not", preload_check_library("/", why, sizeof(why)) == -1 &&
+	CHECK("a directory is not", preload_check_library("/", 0, why, sizeof(why)) == -1 &&
 	      strstr(why, "not a regular file"));
-	CHECK("a missing file is named", preload_check_library("/nonexistent.so", why, sizeof(why)) == -1 &&
+	CHECK("a missing file is named", preload_check_library("/nonexistent.so", 0, why, sizeof(why)) == -1 &&
 	      strstr(why, "cannot open '/nonexistent.so'"));
 }
 
@@ -309,7 +310,7 @@ static void test_breakdown(void)
 		FILE *out = open_memstream(&text, &len);
 
 		CHECK("metadata -0.25: the text table marks it",
-		      out && !breakdown_write_text(out, &report) && !fclose(out) &&
+		      out && !report_breakdown_text(out, &report) && !fclose(out) &&
 		      strstr(text, "-0.25*") != NULL && strstr(text, "within the resolution"));
 		free(text);
 	}

@@ -37,6 +37,22 @@ static int sizes_are(const char *text, const size_t *want, size_t n)
 	return ok;
 }
 
+/*
+ * 1 when the list TEXT reads as the items of WANT ("a|b", "" for none) and
+ * then fails (an empty item: a message, no exit) exactly when FAILS.
+ */
+static int list_reads(const char *text, const char *want, int fails)
+{
+	struct parse_list list;
+	char got[128] = "";
+	const char *item;
+
+	parse_list_init(&list, text, "--abi", "");
+	while ((item = parse_list_next(&list)))
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s", *got ? "|" : "", item);
+	return !strcmp(got, want) && parse_list_release(&list) == -fails;
+}
+
 /* 1 when TEXT is refused and BAD names BAD_ITEM. */
 static int sizes_fail(const char *text, const char *bad_item)
 {
@@ -213,6 +229,10 @@ int main(void)
 	CHECK("natural alignment of 7", natural_alignment(7) == 1);
 	CHECK("natural alignment of 6", natural_alignment(6) == 2);
 	CHECK("power of two", is_power_of_two(4096) && !is_power_of_two(3) && !is_power_of_two(0));
+	CHECK("list read at commas", list_reads("32,64", "32|64", 0));
+	CHECK("list empty item fails, no exit", list_reads("32,,64", "32", 1));
+	CHECK("list trailing comma fails", list_reads("32,", "32", 1));
+	CHECK("empty list is one empty item", list_reads("", "", 1));
 	check_options();
 	return check_exit();
 }
