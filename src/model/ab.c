@@ -80,37 +80,6 @@ fail:
 	return -1;
 }
 
-/* TODO(merge): stats_holm() of the stats branch replaces this. */
-static int p_cmp(const void *a, const void *b)
-{
-	double x = **(const double *const *)a, y = **(const double *const *)b;
-
-	return (x > y) - (x < y);
-}
-
-static int stats_holm(const double *p, size_t n, double *adjusted)
-{
-	const double **order = malloc((n ? n : 1) * sizeof(*order));
-	double *out = malloc((n ? n : 1) * sizeof(*out)), run = 0;
-
-	if (!order || !out) {
-		free(order);
-		free(out);
-		return -1;
-	}
-	for (size_t i = 0; i < n; i++)
-		order[i] = &p[i];
-	qsort(order, n, sizeof(*order), p_cmp);
-	for (size_t j = 0; j < n; j++) {
-		run = fmax(run, fmin(1, (double)(n - j) * *order[j]));
-		out[order[j] - p] = run;
-	}
-	memcpy(adjusted, out, n * sizeof(*out));
-	free(order);
-	free(out);
-	return 0;
-}
-
 /* The slowdowns of S (above 1 is worse), their summary and both tests. */
 static int judge_one(struct ab_series *s)
 {

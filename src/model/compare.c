@@ -285,20 +285,43 @@ static double page_size_of(const struct result_file *file)
 	return page;
 }
 
-static void set_change(struct compare_metric *m, const struct result_stat *b,
-		       const struct result_stat *cur)
+/*
+ * The evidence of CUR against the baseline B into *D (their summaries only,
+ * no rank test yet), and its change into M.
+ */
+static void set_change(struct compare_metric *m, struct stats_difference *d,
+		       const struct result_stat *b, const struct result_stat *cur)
 {
+	struct stat_summary x = { b->median, b->min, b->max }, y = { cur->median, cur->min, cur->max };
+
+	stats_difference_init(d, &x, &y);
 	m->baseline = b->median;
 	m->current = cur->median;
-	m->change = cur->median - b->median;
-	m->change_percent = b->median != 0 ? 100 * m->change / fabs(b->median) : 0;
+	m->change = d->change;
+	m->change_percent = d->change_percent;
+}
+
+/*
+ * The verdict of the statistics module's decision on D under RULE: higher
+ * is worse, except for a rate (HIGHER_IS_BETTER).
+ */
+static enum compare_verdict judge(const struct stats_difference *d, const struct stats_rule *rule,
+				  int higher_is_better)
+{
+	enum stats_direction dir = stats_differ(d, rule);
+
+	if (dir == STATS_SAME)
+		return COMPARE_UNCHANGED;
+	return (dir == STATS_HIGHER) != higher_is_better ? COMPARE_REGRESSED : COMPARE_IMPROVED;
 }
 
 /* The verdict of a higher-is-worse change against a tolerance. */
-static enum compare_verdict judge_tolerance(const struct compare_metric *m)
+static enum compare_verdict judge_tolerance(const struct compare_metric *m,
+					    const struct stats_difference *d)
 {
-	return m->change > m->tolerance_bytes ? COMPARE_REGRESSED :
-	       m->change < -m->tolerance_bytes ? COMPARE_IMPROVED : COMPARE_UNCHANGED;
+	struct stats_rule rule = { .min_change = m->tolerance_bytes };
+
+	return judge(d, &rule, 0);
 }
 
 /* Memory figures: their tolerance is derived from the measurement. */
@@ -306,10 +329,11 @@ static int compare_memory(struct comparison *c, struct compare_row *row,
 			  const struct compare_metric_def *def, const struct result_stat *b,
 			  const struct result_stat *cur, struct compare_metric *m)
 {
+	struct stats_difference d;
 	double live;
 	char name[128];
 
-	set_change(m, b, cur);
+	set_change(m, &d, b, cur);
 	switch (def->rule) {
 	case FIGURE_COMPARE_BYTES:
 		if (need_resolution(c->baseline, row->baseline) ||
@@ -345,7 +369,7 @@ static int compare_memory(struct comparison *c, struct compare_row *row,
 			c->options.max_overhead / 100 * ((double)row->size + b->median) :
 			c->options.max_overhead;
 	}
-	m->verdict = judge_tolerance(m);
+	m->verdict = judge_tolerance(m, &d);
 	return 0;
 }
 
@@ -354,21 +378,23 @@ static int compare_ranked(struct comparison *c, const struct compare_metric_def 
 			  const struct result_stat *b, const struct result_stat *cur,
 			  struct compare_metric *m)
 {
-	struct mann_whitney mw;
-	double p_worse, p_better, worse_percent;
+	struct stats_rule rule = {
+		.min_percent = c->options.max_time_percent, .alpha = c->options.alpha,
+	};
+	struct stats_difference d;
 
-	set_change(m, b, cur);
+	set_change(m, &d, b, cur);
 	m->baseline_runs = b->nruns;
 	m->current_runs = cur->nruns;
 	m->verdict = COMPARE_UNCHANGED;
 	if (b->nruns && cur->nruns) {
-		if (stats_mann_whitney(b->runs, b->nruns, cur->runs, cur->nruns, &mw))
+		if (stats_difference_test(&d, b->runs, b->nruns, cur->runs, cur->nruns))
 			return error("out of memory");
 		m->have_p = 1;
-		m->exact = mw.exact;
-		m->p_slower = mw.p_greater;
-		m->p_faster = mw.p_less;
-		m->tested = stats_mann_whitney_min_p(b->nruns, cur->nruns) < c->options.alpha;
+		m->exact = d.exact;
+		m->p_slower = d.p_higher;
+		m->p_faster = d.p_lower;
+		m->tested = d.min_p < c->options.alpha;
 	}
 	/*
 	 * Times measured N at a time are another machine's: two reports of
@@ -385,14 +411,7 @@ static int compare_ranked(struct comparison *c, const struct compare_metric_def 
 		return 0;
 	}
 	c->time_tested++;
-	/* A rate is worse when it falls: "slower" is then the lower side. */
-	p_worse = def->rule == FIGURE_COMPARE_RATE ? m->p_faster : m->p_slower;
-	p_better = def->rule == FIGURE_COMPARE_RATE ? m->p_slower : m->p_faster;
-	worse_percent = def->rule == FIGURE_COMPARE_RATE ? -m->change_percent : m->change_percent;
-	if (p_worse < c->options.alpha && worse_percent > c->options.max_time_percent)
-		m->verdict = COMPARE_REGRESSED;
-	else if (p_better < c->options.alpha && worse_percent < -c->options.max_time_percent)
-		m->verdict = COMPARE_IMPROVED;
+	m->verdict = judge(&d, &rule, def->rule == FIGURE_COMPARE_RATE);
 	return 0;
 }
 
@@ -400,11 +419,12 @@ static int compare_ranked(struct comparison *c, const struct compare_metric_def 
 static void compare_exact(const struct result_stat *b, const struct result_stat *cur,
 			  struct compare_metric *m)
 {
-	set_change(m, b, cur);
+	static const struct stats_rule any_change = { .min_change = 0 };
+	struct stats_difference d;
+
+	set_change(m, &d, b, cur);
 	m->tested = b->min == b->max && cur->min == cur->max;
-	m->verdict = !m->tested ? COMPARE_UNCHANGED :
-		     m->change > 0 ? COMPARE_REGRESSED :
-		     m->change < 0 ? COMPARE_IMPROVED : COMPARE_UNCHANGED;
+	m->verdict = m->tested ? judge(&d, &any_change, 0) : COMPARE_UNCHANGED;
 }
 
 static int compare_row_metrics(struct comparison *c, struct compare_row *row)

@@ -234,3 +234,90 @@ int stats_fit_line(const double *x, const double *y, size_t n, struct line_fit *
 	}
 	return 0;
 }
+
+/* ---- differs beyond the noise ----------------------------------------- */
+
+void stats_difference_init(struct stats_difference *out, const struct stat_summary *x,
+			   const struct stat_summary *y)
+{
+	memset(out, 0, sizeof(*out));
+	out->x = *x;
+	out->y = *y;
+	out->change = y->median - x->median;
+	out->change_percent = x->median != 0 ? 100 * out->change / fabs(x->median) : 0;
+	out->p_higher = out->p_lower = out->q_higher = out->q_lower = out->min_p = 1;
+}
+
+int stats_difference_test(struct stats_difference *d, const double *x, size_t nx,
+			  const double *y, size_t ny)
+{
+	struct mann_whitney mw;
+
+	if (!nx || !ny || stats_mann_whitney(x, nx, y, ny, &mw))
+		return -1;
+	d->have_p = 1;
+	d->exact = mw.exact;
+	d->p_higher = d->q_higher = mw.p_greater;
+	d->p_lower = d->q_lower = mw.p_less;
+	d->min_p = stats_mann_whitney_min_p(nx, ny);
+	return 0;
+}
+
+enum stats_direction stats_differ(const struct stats_difference *d,
+				  const struct stats_rule *rule)
+{
+	enum stats_direction dir = d->change > 0 ? STATS_HIGHER :
+				   d->change < 0 ? STATS_LOWER : STATS_SAME;
+	double size = fabs(d->change);
+
+	/* The ranges overlap: neither lies beyond the other's runs. */
+	if (rule->disjoint && d->x.min <= d->y.max && d->y.min <= d->x.max)
+		return STATS_SAME;
+	if (rule->beyond_spread && !(size > d->x.max - d->x.min))
+		return STATS_SAME;
+	if (!(size > rule->min_change))
+		return STATS_SAME;
+	if (rule->min_percent > 0 && !(fabs(d->change_percent) > rule->min_percent))
+		return STATS_SAME;
+	if (rule->alpha > 0 &&
+	    !((dir == STATS_HIGHER ? d->q_higher : d->q_lower) < rule->alpha))
+		return STATS_SAME;
+	return dir;
+}
+
+struct ranked_p {
+	double p;
+	size_t at;   /* its index in the caller's array */
+};
+
+static int compare_ranked_p(const void *a, const void *b)
+{
+	const struct ranked_p *x = a, *y = b;
+
+	return x->p < y->p ? -1 : x->p > y->p ? 1 : (x->at > y->at) - (x->at < y->at);
+}
+
+int stats_holm(const double *p, size_t n, double *adjusted)
+{
+	struct ranked_p *order;
+	double running = 0;
+
+	if (!n)
+		return 0;
+	order = malloc(n * sizeof(*order));
+	if (!order)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		order[i] = (struct ranked_p){ .p = p[i], .at = i };
+	qsort(order, n, sizeof(*order), compare_ranked_p);
+	/* The j-th smallest is tested at alpha / (n - j + 1), and only after all before it. */
+	for (size_t j = 0; j < n; j++) {
+		double q = (double)(n - j) * order[j].p;
+
+		if (q > running)
+			running = q;
+		adjusted[order[j].at] = running < 1 ? running : 1;
+	}
+	free(order);
+	return 0;
+}

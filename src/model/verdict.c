@@ -87,10 +87,18 @@ static int better(const struct verdict_aspect *a, const struct stat_summary *x,
 	return a->higher_is_better ? x->median > y->median : x->median < y->median;
 }
 
-/* The ranges [min, max] of X and Y overlap: neither is better beyond the noise. */
+/*
+ * Neither of X and Y is better beyond the noise: the statistics module's
+ * decision (stats_differ()) under the verdict's rule, ranges [min, max]
+ * of the runs that overlap.
+ */
 static int overlap(const struct stat_summary *x, const struct stat_summary *y)
 {
-	return x->min <= y->max && y->min <= x->max;
+	static const struct stats_rule ranges = { .disjoint = 1 };
+	struct stats_difference d;
+
+	stats_difference_init(&d, x, y);
+	return stats_differ(&d, &ranges) == STATS_SAME;
 }
 
 static void aspect_compute(const struct run_report *report, size_t column, unsigned abi,
