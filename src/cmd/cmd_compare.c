@@ -157,13 +157,16 @@ static const struct cli_option compare_options[] = {
 	  "(resolution_bytes) plus the baseline's min-max spread") },
 	{ OPT_CALLBACK(OPT_MAX_TIME, "max-time", "PCT", opt_max_time,
 	  "a time (alloc_ns, free_ns) regressed only when its\n"
-	  "median rose by more than PCT% (default " MAX_TIME_PERCENT_TEXT ") and the\n"
+	  "median rose by more than PCT% (default " MAX_TIME_PERCENT_TEXT ") and by\n"
+	  "more than the baseline's min-max spread, and the\n"
 	  "one-sided Mann-Whitney U test on the runs gives\n"
-	  "p < alpha; the test needs at least 4 runs on each\n"
-	  "side at alpha 0.05 (3 and 3 give 0.05 at best): with\n"
-	  "fewer only the overhead is gated") },
+	  "p < alpha after Holm's correction over the tests of\n"
+	  "the comparison; with 12 tests at alpha 0.05 it needs\n"
+	  "5 runs on each side: with fewer only the overhead\n"
+	  "is gated") },
 	{ OPT_CALLBACK(OPT_ALPHA, "alpha", "P", opt_alpha,
-	  "significance level of that test (default " ALPHA_TEXT ")") },
+	  "family-wise significance level of those tests\n"
+	  "(default " ALPHA_TEXT ")") },
 	{ OPT_BOOL(OPT_ALLOW_MISSING, "allow-missing", compare_cmd, options.allow_missing,
 	  "a row of BASELINE missing from CURRENT, or no row in\n"
 	  "common at all, is not a regression (by default it is:\n"

@@ -373,45 +373,38 @@ static int compare_memory(struct comparison *c, struct compare_row *row,
 	return 0;
 }
 
-/* Times (higher is worse) and rates (lower is worse): the U test and the percentage. */
-static int compare_ranked(struct comparison *c, const struct compare_metric_def *def,
-			  const struct result_stat *b, const struct result_stat *cur,
-			  struct compare_metric *m)
+/*
+ * Times (higher is worse) and rates (lower is worse): the evidence, with the
+ * U test where both sides have runs. Decided by gate_times() once every row
+ * is in, since the tests of one comparison are corrected together.
+ */
+static int compare_ranked(struct comparison *c, const struct result_stat *b,
+			  const struct result_stat *cur, struct compare_metric *m)
 {
-	struct stats_rule rule = {
-		.min_percent = c->options.max_time_percent, .alpha = c->options.alpha,
-	};
-	struct stats_difference d;
-
-	set_change(m, &d, b, cur);
+	set_change(m, &m->diff, b, cur);
 	m->baseline_runs = b->nruns;
 	m->current_runs = cur->nruns;
 	m->verdict = COMPARE_UNCHANGED;
 	if (b->nruns && cur->nruns) {
-		if (stats_difference_test(&d, b->runs, b->nruns, cur->runs, cur->nruns))
+		if (stats_difference_test(&m->diff, b->runs, b->nruns, cur->runs, cur->nruns))
 			return error("out of memory");
 		m->have_p = 1;
-		m->exact = d.exact;
-		m->p_slower = d.p_higher;
-		m->p_faster = d.p_lower;
-		m->tested = d.min_p < c->options.alpha;
+		m->exact = m->diff.exact;
+		m->p_slower = m->q_slower = m->diff.p_higher;
+		m->p_faster = m->q_faster = m->diff.p_lower;
 	}
 	/*
 	 * Times measured N at a time are another machine's: two reports of
 	 * different --jobs compare their bytes, not their times.
 	 */
 	if (c->settings.jobs != c->current_jobs) {
-		m->tested = 0;
 		m->other_jobs = 1;
 		c->time_other_jobs++;
-		return 0;
-	}
-	if (!m->tested) {
+	} else if (!m->have_p) {
 		c->time_untested++;
-		return 0;
+	} else {
+		m->candidate = 1;
 	}
-	c->time_tested++;
-	m->verdict = judge(&d, &rule, def->rule == FIGURE_COMPARE_RATE);
 	return 0;
 }
 
@@ -427,9 +420,28 @@ static void compare_exact(const struct result_stat *b, const struct result_stat 
 	m->verdict = m->tested ? judge(&d, &any_change, 0) : COMPARE_UNCHANGED;
 }
 
-static int compare_row_metrics(struct comparison *c, struct compare_row *row)
+/* 1 when ROW's metrics were compared (both rows ok). */
+static int compared_row(const struct compare_row *row)
+{
+	return row->baseline && row->current && row->baseline->ok && row->current->ok &&
+	       row->nmetrics;
+}
+
+/* ROW's verdict: the worst of its metrics'. */
+static void row_verdict(struct compare_row *row)
 {
 	int regressed = 0, improved = 0;
+
+	for (size_t i = 0; i < row->nmetrics; i++) {
+		regressed |= row->metrics[i].verdict == COMPARE_REGRESSED;
+		improved |= row->metrics[i].verdict == COMPARE_IMPROVED;
+	}
+	row->verdict = regressed ? COMPARE_REGRESSED : improved ? COMPARE_IMPROVED :
+		       COMPARE_UNCHANGED;
+}
+
+static int compare_row_metrics(struct comparison *c, struct compare_row *row)
+{
 
 	for (size_t i = 0; i < row->nmetrics; i++) {
 		const struct compare_metric_def *def = &row->defs[i];
@@ -457,7 +469,7 @@ static int compare_row_metrics(struct comparison *c, struct compare_row *row)
 			break;
 		case FIGURE_COMPARE_TIME:
 		case FIGURE_COMPARE_RATE:
-			if (compare_ranked(c, def, &b, &cur, m))
+			if (compare_ranked(c, &b, &cur, m))
 				return -1;
 			break;
 		case FIGURE_COMPARE_EXACT:
@@ -466,12 +478,97 @@ static int compare_row_metrics(struct comparison *c, struct compare_row *row)
 		case FIGURE_COMPARE_NONE:
 			break;
 		}
-		regressed |= m->verdict == COMPARE_REGRESSED;
-		improved |= m->verdict == COMPARE_IMPROVED;
 	}
-	row->verdict = regressed ? COMPARE_REGRESSED : improved ? COMPARE_IMPROVED :
-		       COMPARE_UNCHANGED;
+	row_verdict(row);
 	return 0;
+}
+
+/* The time tests of C that can reach significance, how many, and the runs that needs. */
+static size_t time_family(struct comparison *c)
+{
+	size_t candidates = 0, family = 0;
+
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t k = 0; k < c->rows[i].nmetrics; k++)
+			candidates += (size_t)c->rows[i].metrics[k].candidate;
+	/*
+	 * A test whose runs cannot give p < alpha / candidates cannot pass
+	 * Holm's first step: it is left out of the family (which depends on
+	 * the counts of runs only, never on the values, so the rate holds).
+	 */
+	for (c->min_runs = 1; c->min_runs < RUN_MAX_REPEAT; c->min_runs++)
+		if (stats_mann_whitney_min_p(c->min_runs, c->min_runs) * (double)(candidates ? candidates : 1) <
+		    c->options.alpha)
+			break;
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t k = 0; k < c->rows[i].nmetrics; k++) {
+			struct compare_metric *m = &c->rows[i].metrics[k];
+
+			if (!m->candidate)
+				continue;
+			m->tested = m->diff.min_p * (double)candidates < c->options.alpha;
+			family += (size_t)m->tested;
+			c->time_untested += (size_t)!m->tested;
+		}
+	return family;
+}
+
+/*
+ * Decides the time and rate metrics of C together: Holm's correction over
+ * the family of its tests (those of regressions, and apart those of
+ * improvements), then the statistics module's decision with the percentage
+ * and the baseline's own spread. Returns 0, or -1 when out of memory.
+ */
+static int gate_times(struct comparison *c)
+{
+	const struct stats_rule rule = {
+		.beyond_spread = 1, .min_percent = c->options.max_time_percent,
+		.alpha = c->options.alpha,
+	};
+	struct tested {
+		struct compare_metric *m;
+		int rate;       /* lower is worse */
+	} *family;
+	double *worse, *better;
+	size_t n = time_family(c), k = 0;
+	int ret = 0;
+
+	c->time_tested = n;
+	if (!n)
+		return 0;
+	family = calloc(n, sizeof(*family));
+	worse = calloc(n, sizeof(*worse));
+	better = calloc(n, sizeof(*better));
+	for (size_t i = 0; family && i < c->nrows; i++)
+		for (size_t j = 0; j < c->rows[i].nmetrics; j++)
+			if (c->rows[i].metrics[j].tested && c->rows[i].metrics[j].candidate)
+				family[k++] = (struct tested){
+					&c->rows[i].metrics[j],
+					c->rows[i].defs[j].rule == FIGURE_COMPARE_RATE
+				};
+	for (k = 0; family && worse && better && k < n; k++) {
+		worse[k] = family[k].rate ? family[k].m->p_faster : family[k].m->p_slower;
+		better[k] = family[k].rate ? family[k].m->p_slower : family[k].m->p_faster;
+	}
+	if (!family || !worse || !better || stats_holm(worse, n, worse) ||
+	    stats_holm(better, n, better)) {
+		ret = error("out of memory");
+		n = 0;
+	}
+	for (k = 0; k < n; k++) {
+		struct compare_metric *m = family[k].m;
+
+		m->diff.q_higher = m->q_slower = family[k].rate ? better[k] : worse[k];
+		m->diff.q_lower = m->q_faster = family[k].rate ? worse[k] : better[k];
+		m->verdict = judge(&m->diff, &rule, family[k].rate);
+	}
+	free(family);
+	free(worse);
+	free(better);
+	for (size_t i = 0; i < c->nrows; i++)
+		if (compared_row(&c->rows[i]))
+			row_verdict(&c->rows[i]);
+	return ret;
 }
 
 /* Random and replay rows run one sequence: different checksums are not comparable. */
@@ -567,9 +664,6 @@ int compare_reports(struct result_file *baseline, struct result_file *current,
 	    check_unique(baseline) || check_unique(current) || check_backends(out))
 		return -1;
 	out->current_jobs = current_settings.jobs;
-	for (out->min_runs = 1; out->min_runs < RUN_MAX_REPEAT; out->min_runs++)
-		if (stats_mann_whitney_min_p(out->min_runs, out->min_runs) < options->alpha)
-			break;
 
 	out->rows = calloc(baseline->nrows + current->nrows + 1, sizeof(*out->rows));
 	if (!out->rows)
@@ -600,6 +694,10 @@ int compare_reports(struct result_file *baseline, struct result_file *current,
 			comparison_release(out);
 			return -1;
 		}
+	}
+	if (gate_times(out)) {
+		comparison_release(out);
+		return -1;
 	}
 	for (size_t i = 0; i < out->nrows; i++) {
 		const struct compare_row *row = &out->rows[i];

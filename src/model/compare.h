@@ -12,13 +12,15 @@
  * baseline's min-max spread. Two runs of one build cannot differ by more, and
  * 1 byte more per 40-byte chunk is 640 pages at 100 MiB.
  *
- * Time (alloc_ns, free_ns): a row regressed only when the one-sided
- * Mann-Whitney U test on the per-run values says the current is slower at
- * p < alpha AND the median rose by more than max_time_percent. The test runs
- * only where it can reach p < alpha at all: 1 / C(nb + nc, nb) < alpha, so
- * at alpha 0.05 at least 4 runs on each side (3 and 3 give 0.05 at best).
- * With fewer, the time is reported but not tested, and gating is on the
- * overhead alone.
+ * Time (alloc_ns, free_ns): a row regressed only when its median rose by
+ * more than max_time_percent AND by more than the baseline's own min-max
+ * spread AND the one-sided Mann-Whitney U test on the per-run values says
+ * the current is slower at p < alpha after Holm's correction over every
+ * time test of the comparison (the family-wise rate of false regressions is
+ * then at most alpha); the decision is stats_differ()'s. A time enters the
+ * family only where its runs can pass the correction at all: 1 / C(nb + nc,
+ * nb) < alpha / m, m the times with runs on both sides. With fewer runs, the
+ * time is reported but not tested, and gating is on the overhead alone.
  *
  * Each workload has its own gated metrics (compare_workload_metrics(), from
  * figure.h's workload and figure tables):
@@ -43,6 +45,7 @@
 #define ALLOCBENCH_COMPARE_H
 
 #include "model/figure.h"
+#include "model/stats.h"
 #include "report/results.h"
 
 #include <stddef.h>
@@ -89,7 +92,7 @@ struct compare_options {
 	int max_overhead_percent;     /* max_overhead is a percentage of the baseline's
 					 bytes per chunk (size + overhead median) */
 	double max_time_percent;      /* smallest rise of a time median that counts, percent */
-	double alpha;                 /* significance level of the one-sided U test */
+	double alpha;                 /* family-wise level of the one-sided U tests */
 	int allow_missing;            /* a row only in the baseline is not a regression */
 	char **backends;              /* compare only these backends; NULL: all */
 	size_t nbackends;
@@ -167,6 +170,12 @@ struct compare_metric {
 	int absent;               /* an optional metric one side lacks: not compared */
 	double p_slower;          /* one-sided p that the current is slower */
 	double p_faster;          /* one-sided p that the current is faster */
+	double q_slower;          /* p_slower after Holm's correction over the comparison's
+				     time tests (p_slower where not tested) */
+	double q_faster;          /* p_faster, corrected likewise */
+	int candidate;            /* a time or rate with runs on both sides, same --jobs:
+				     tested when its runs can pass the correction */
+	struct stats_difference diff; /* times and rates: the evidence decided on */
 };
 
 /* One row: a (workload, backend, size) of either report. */
@@ -191,12 +200,15 @@ struct comparison {
 	struct compare_row *rows;             /* baseline order, then rows new in the current */
 	size_t nrows;
 	size_t verdicts[COMPARE_NVERDICTS];   /* rows with each verdict */
-	size_t time_tested;                   /* time metrics the U test gated */
-	size_t time_untested;                 /* time metrics it could not (too few runs) */
+	size_t time_tested;                   /* time metrics the U test gated: the family
+						 Holm's correction ran over */
+	size_t time_untested;                 /* time metrics it could not (too few runs
+						 to pass the correction) */
 	size_t absent;                        /* optional metrics one side lacks, not gated */
 	size_t time_other_jobs;               /* time metrics not gated: the reports ran
 						 different --jobs */
-	size_t min_runs;                      /* runs on each side the test needs at alpha */
+	size_t min_runs;                      /* runs on each side a test needs to pass
+						 the correction at alpha */
 	int regression;                       /* a row regressed, failed where the
 						 baseline's did not, or is missing
 						 (without allow_missing) */

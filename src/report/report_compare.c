@@ -29,7 +29,7 @@ static int has_tolerance(const struct compare_metric_def *def)
 enum { COL_METRIC, COL_BASELINE, COL_CURRENT, COL_CHANGE, COL_LIMIT, COL_VERDICT, NCOLS };
 
 /*
- * Why metric M was not gated, in a few words ("3 runs, need 4"), or "" when
+ * Why metric M was not gated, in a few words ("3 runs, need 5"), or "" when
  * it was: its verdict then says "not gated", never "unchanged", and the
  * criteria above the table say it in full.
  */
@@ -102,7 +102,7 @@ static void line_cells(const struct comparison *c, const struct compare_row *row
 		snprintf(cells[COL_CHANGE], TABLE_CELL, "%+.1f%%", m->change_percent);
 		if (m->tested)
 			snprintf(cells[COL_LIMIT], TABLE_CELL, "p %.3f",
-				 m->change >= 0 ? m->p_slower : m->p_faster);
+				 m->change >= 0 ? m->q_slower : m->q_faster);
 		else
 			snprintf(cells[COL_LIMIT], TABLE_CELL, "%s", why);
 	}
@@ -123,6 +123,27 @@ static void describe_file(FILE *out, const char *what, const struct result_file 
 		     f->label ? "'" : "", f->label ? f->label : "", f->label ? "', " : "",
 		     *f->tool_version ? f->tool_version : "?", *f->hostname ? f->hostname : "?",
 		     *f->created ? f->created : "?", f->repeat, f->repeat == 1 ? "" : "s");
+}
+
+/*
+ * How times (rates) are gated: the percentage, the baseline's spread, the
+ * rank test and the correction, with the number of tests and the rate.
+ */
+static void put_time_criteria(FILE *out, const struct comparison *c, const char *prefix,
+			      const char *more)
+{
+	const struct compare_options *o = &c->options;
+	int threads = !strcmp(c->settings.workload, "threads");
+	char line[1024];
+
+	snprintf(line, sizeof(line), "%s%s: regressed when the median %s by more than %g%% "
+		 "and by more than the baseline's min-max spread, and the one-sided "
+		 "Mann-Whitney U test on the runs gives p < %g after Holm's correction over "
+		 "this comparison's tests: %zu ran, a false alarm on any of them at most %g "
+		 "(family-wise)", prefix, threads ? "ops/s, speedup" : "time",
+		 threads ? "fell" : "rose", o->max_time_percent, o->alpha, c->time_tested,
+		 o->alpha);
+	put_wrapped(out, line, TABLE_WIDTH, more);
 }
 
 /*
@@ -169,28 +190,27 @@ static void put_criteria(FILE *out, const struct comparison *c, const char *pref
 			"min-max spread;\n%sthe sequence checksums match\n", prefix,
 			COMPARE_TOLERANCE_PAGES, more, more);
 	}
-	if (!strcmp(c->settings.workload, "threads"))
-		fprintf(out, "%sops/s, speedup: regressed when the median fell by more than %g%% "
-			"and\n%sthe one-sided Mann-Whitney U test on the runs gives p < %g\n",
-			prefix, o->max_time_percent, more, o->alpha);
-	else
-		fprintf(out, "%stime: regressed when the median rose by more than %g%% and the\n"
-			"%sone-sided Mann-Whitney U test on the runs gives p < %g\n", prefix,
-			o->max_time_percent, more, o->alpha);
+	put_time_criteria(out, c, prefix, more);
 	if (c->absent)
 		fprintf(out, "%smarginal B: not gated in %zu place%s, where a report older than the\n"
 			"%sfigure (allocbench 0.1.0) lacks it\n", prefix, c->absent,
 			c->absent == 1 ? "" : "s", more);
-	if (c->time_untested)
-		fprintf(out, "%s%s: not gated in %zu of %zu places: %u and %u runs reach p = "
-			"%.3g at best;\n%sthe test needs at least %zu on each side (--repeat %zu);\n"
-			"%s%s\n", prefix, !strcmp(c->settings.workload, "threads") ? "rates" : "time",
-			c->time_untested, c->time_untested + c->time_tested, c->baseline->repeat,
-			c->current->repeat,
-			stats_mann_whitney_min_p(c->baseline->repeat, c->current->repeat), more,
-			c->min_runs, c->min_runs, more,
-			!strcmp(c->settings.workload, "threads") ? "nothing else is gated there" :
-			"gating on the other figures there");
+	if (c->time_untested) {
+		size_t places = c->time_untested + c->time_tested;
+		char note[512];
+
+		snprintf(note, sizeof(note), "%s%s: not gated in %zu of %zu places: %u and %u runs "
+			 "reach p = %.3g at best; %s needs p < %.3g: at least %zu runs on each side "
+			 "(--repeat %zu); %s", prefix,
+			 !strcmp(c->settings.workload, "threads") ? "rates" : "time",
+			 c->time_untested, places, c->baseline->repeat, c->current->repeat,
+			 stats_mann_whitney_min_p(c->baseline->repeat, c->current->repeat),
+			 places == 1 ? "the test" : "Holm's correction of that many tests",
+			 c->options.alpha / (double)places, c->min_runs, c->min_runs,
+			 !strcmp(c->settings.workload, "threads") ? "nothing else is gated there" :
+			 "gating on the other figures there");
+		put_wrapped(out, note, TABLE_WIDTH, more);
+	}
 	if (c->time_other_jobs) {
 		char note[512];
 
@@ -453,6 +473,9 @@ static cJSON *criteria_json(const struct comparison *c)
 	cJSON_AddNumberToObject(overhead, "tolerance_pages", COMPARE_TOLERANCE_PAGES);
 	cJSON_AddItemToObject(obj, "overhead", overhead);
 	cJSON_AddStringToObject(time, "test", "mann-whitney-u, one-sided");
+	cJSON_AddStringToObject(time, "correction", "holm");
+	cJSON_AddNumberToObject(time, "tests", (double)c->time_tested);
+	cJSON_AddNumberToObject(time, "family_wise_alpha", o->alpha);
 	cJSON_AddNumberToObject(time, "alpha", o->alpha);
 	cJSON_AddNumberToObject(time, "max_time_percent", o->max_time_percent);
 	cJSON_AddNumberToObject(time, "min_runs", (double)c->min_runs);
@@ -497,10 +520,14 @@ static cJSON *metric_json(const struct comparison *c, const struct compare_metri
 		if (m->have_p) {
 			cJSON_AddNumberToObject(obj, "p_slower", m->p_slower);
 			cJSON_AddNumberToObject(obj, "p_faster", m->p_faster);
+			cJSON_AddNumberToObject(obj, "p_slower_holm", m->q_slower);
+			cJSON_AddNumberToObject(obj, "p_faster_holm", m->q_faster);
 			cJSON_AddBoolToObject(obj, "exact", m->exact);
 		} else {
 			cJSON_AddNullToObject(obj, "p_slower");
 			cJSON_AddNullToObject(obj, "p_faster");
+			cJSON_AddNullToObject(obj, "p_slower_holm");
+			cJSON_AddNullToObject(obj, "p_faster_holm");
 			cJSON_AddNullToObject(obj, "exact");
 		}
 	}

@@ -37,7 +37,9 @@ check "identical files: three lines per row" [ "$(grep -Ec '^(malloc|pool|arena)
 check "the table has a heading" grep -Eq '^backend +size B +metric +baseline +current +change +limit +verdict$' "$tmp/out"
 check "the tolerance is stated per row (2 pages over 26214 chunks + spread)" grep -Eq "^pool +40 +overhead B .* tol $tol +unchanged\$" "$tmp/out"
 check "3 and 3 runs: time not gated, said so" grep -q 'time: not gated in 12 of 12 places: 3 and 3 runs reach p = 0.05 at best' "$tmp/out"
-check "... with the runs the test needs" grep -q 'needs at least 4 on each side (--repeat 4)' "$tmp/out"
+# Twelve tests corrected together (Holm) need p < 0.05/12: 5 and 5 runs give 1/252.
+check "... with the runs Holm's correction of 12 tests needs" sh -c "tr '\n' ' ' <'$tmp/out' | tr -s ' ' | grep -q 'needs p < 0.00417: at least 5 runs on each side (--repeat 5)'"
+check "... and how many tests ran, with the family-wise rate" sh -c "tr '\n' ' ' <'$tmp/out' | tr -s ' ' | grep -q \"Holm's correction over this comparison's tests: 0 ran, a false alarm on any of them at most 0.05 (family-wise)\""
 check "compare writes nothing on stderr" [ ! -s "$tmp/err" ]
 
 run_ab compare "$b" "$tmp/again.json"
@@ -97,8 +99,14 @@ doctor "$tmp/t5.json" "results[backend=pool,size=40].alloc_ns" x1.05 "$tmp/t5-no
 run_ab compare "$tmp/t5.json" "$tmp/t5-noise.json"
 check "+5% on every run (below --max-time 10): exit 0" [ "$rc" -eq 0 ]
 check "+5%: significant (p < 0.05) but unchanged" grep -Eq '^pool +40 +alloc ns +10\.00 +10\.50 +\+5\.0% +p 0\.0[0-4][0-9] +unchanged$' "$tmp/out"
+# +5% (0.5 ns) is within the baseline's own spread (9.6 to 10.4): never a change.
 run_ab compare --max-time 3 "$tmp/t5.json" "$tmp/t5-noise.json"
-check "+5% with --max-time 3: exit 1" [ "$rc" -eq 1 ]
+check "+5% with --max-time 3, within the baseline's spread: exit 0" [ "$rc" -eq 0 ]
+doctor "$tmp/t5.json" "results[backend=pool,size=40].alloc_ns" x1.09 "$tmp/t5-9.json"
+run_ab compare "$tmp/t5.json" "$tmp/t5-9.json"
+check "+9%, beyond the spread, below --max-time 10: exit 0" [ "$rc" -eq 0 ]
+run_ab compare --max-time 3 "$tmp/t5.json" "$tmp/t5-9.json"
+check "+9% with --max-time 3: exit 1" [ "$rc" -eq 1 ]
 doctor "$tmp/t5.json" "results[backend=pool,size=40].alloc_ns" x1.5 "$tmp/t5-slow.json"
 run_ab compare "$tmp/t5.json" "$tmp/t5-slow.json"
 check "+50%, every run slower: exit 1" [ "$rc" -eq 1 ]
@@ -110,11 +118,11 @@ check "+30% median but overlapping runs: not significant, exit 0" [ "$rc" -eq 0 
 doctor "$b" "results[backend=pool,size=40].alloc_ns" x1.5 "$tmp/slow3.json"
 run_ab compare "$b" "$tmp/slow3.json"
 check "+50% with 3 and 3 runs: not tested, exit 0" [ "$rc" -eq 0 ]
-check "+50% with 3 and 3 runs: the verdict says not gated and why" grep -Eq '^pool +40 +alloc ns .* \+50\.0% +3 runs, need 4 +not gated$' "$tmp/out"
+check "+50% with 3 and 3 runs: the verdict says not gated and why" grep -Eq '^pool +40 +alloc ns .* \+50\.0% +3 runs, need 5 +not gated$' "$tmp/out"
 check "+50% with 3 and 3 runs: no time line claims unchanged" sh -c "! grep -E ' (alloc|free) ns .*unchanged' '$tmp/out'"
 doctor "$b" "results[backend=pool,size=40].alloc_ns" '={"median":10,"min":9,"max":11,"runs":[9,11]}' "$tmp/two.json"
 run_ab compare "$b" "$tmp/two.json"
-check "3 against 2 runs: says both counts" grep -Eq '^pool +40 +alloc ns .*runs 3/2, need 4 +not gated$' "$tmp/out"
+check "3 against 2 runs: says both counts" grep -Eq '^pool +40 +alloc ns .*runs 3/2, need 5 +not gated$' "$tmp/out"
 
 # --backend: only those rows.
 run_ab compare --backend pool,arena "$b" "$tmp/plus1.json"
@@ -145,7 +153,10 @@ check "json: ... its verdict not gated, and why" [ "$(jq_get "$j" "$r.alloc_ns.v
 check "json: a gated metric says so" [ "$(jq_get "$j" "$r.overhead_bytes.gated")" = true ]
 check "json: p-value of the untested time still given" near "$(jq_get "$j" "$r.alloc_ns.p_slower")" 0.5 0.5
 check "json: criteria" near "$(jq_get "$j" criteria.time.alpha)" 0.05 1e-12
-check "json: runs the test needs" [ "$(jq_get "$j" criteria.time.min_runs)" = 4 ]
+check "json: runs the test needs (12 tests: Holm)" [ "$(jq_get "$j" criteria.time.min_runs)" = 5 ]
+check "json: the correction, the tests that ran, the family-wise rate" \
+	[ "$(jq_get "$j" criteria.time.correction)" = holm ] && [ "$(jq_get "$j" criteria.time.tests)" = 0 ] &&
+	near "$(jq_get "$j" criteria.time.family_wise_alpha)" 0.05 1e-12
 check "json: summary" [ "$(jq_get "$j" summary.regressed)" = 1 ] && [ "$(jq_get "$j" summary.unchanged)" = 5 ]
 check "json: settings" [ "$(jq_get "$j" settings.total_bytes)" = 1048576 ] && [ "$(jq_get "$j" settings.touch)" = pages ]
 run_ab compare -f json "$b" "$b"

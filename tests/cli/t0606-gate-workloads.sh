@@ -43,10 +43,12 @@ for w in fill churn random threads; do
 	case $metric in
 	churn_ns|ops_per_s)
 		# Times and rates on this shared machine spread by more than 5%
-		# from run to run, and four runs cannot tell 5% from that: the
-		# rank test gets four runs that spread by 3% on each side.
+		# from run to run, and a few runs cannot tell 5% from that: the
+		# rank test gets six runs that spread by 3% on each side (six:
+		# 1/924 passes Holm's correction over every time test of the
+		# report, where four, 1/70, would not).
 		doctor "$tmp/$w.json" "$row.$metric" \
-			'={"median":101.5,"min":100,"max":103,"runs":[100,101,102,103]}' "$tmp/$w-current.json"
+			'={"median":101.5,"min":100,"max":103,"runs":[100,100.6,101.2,101.8,102.4,103]}' "$tmp/$w-current.json"
 		;;
 	esac
 	doctor "$tmp/$w-current.json" "$row.$metric" "$factor" "$tmp/$w-better.json"

@@ -129,6 +129,7 @@ int main(void)
 		const char *b4 = "\"median\":10,\"min\":9.7,\"max\":10.3,\"runs\":[10,9.7,10.3,9.9]";
 		const char *up20 = "\"median\":12,\"min\":11.7,\"max\":12.3,\"runs\":[12,11.7,12.3,11.9]";
 		const char *up5 = "\"median\":10.5,\"min\":10.4,\"max\":10.8,\"runs\":[10.5,10.4,10.8,10.6]";
+		const char *up8 = "\"median\":10.8,\"min\":10.7,\"max\":11.1,\"runs\":[10.8,10.7,11.1,10.9]";
 		const char *mixed = "\"median\":12,\"min\":9.8,\"max\":14,\"runs\":[12,9.8,14,10.1]";
 		const char *down = "\"median\":8,\"min\":7.7,\"max\":8.3,\"runs\":[8,7.7,8.3,7.9]";
 
@@ -140,8 +141,12 @@ int main(void)
 		      !compare_one(base, base, b4, up5, &o, &ovh, &alloc, &v) && alloc.tested &&
 		      alloc.p_slower < 0.05 && alloc.verdict == COMPARE_UNCHANGED);
 		o.max_time_percent = 3;
-		CHECK("... and regressed with --max-time 3",
+		/* 0.5 ns is within the baseline's own spread, 9.7 to 10.3. */
+		CHECK("... and with --max-time 3 too: within the baseline's spread",
 		      !compare_one(base, base, b4, up5, &o, &ovh, &alloc, &v) &&
+		      alloc.verdict == COMPARE_UNCHANGED);
+		CHECK("4 vs 4, +8%, beyond the spread: regressed with --max-time 3",
+		      !compare_one(base, base, b4, up8, &o, &ovh, &alloc, &v) &&
 		      alloc.verdict == COMPARE_REGRESSED);
 		o.max_time_percent = 10;
 		CHECK("4 vs 4, +20% median but overlapping runs: not significant",
