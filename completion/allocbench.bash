@@ -164,8 +164,8 @@ _allocbench() {
 			--force --quiet -q --help -h --version -V)
 		;;
 	compare)
-		opts=(--max-overhead --max-time --alpha --allow-missing --backend
-			--format -f --output -o --help -h)
+		opts=(--max-overhead --max-time --alpha --allow-missing --allow-host-change
+			--backend --format -f --output -o --help -h)
 		;;
 	plot)
 		opts=(--metric -m --label -l --x --facet --output -o --help -h)

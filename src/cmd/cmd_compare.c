@@ -27,6 +27,7 @@ enum {
 	OPT_MAX_TIME,
 	OPT_ALPHA,
 	OPT_ALLOW_MISSING,
+	OPT_ALLOW_HOST_CHANGE,
 	OPT_BACKEND,
 };
 
@@ -171,6 +172,13 @@ static const struct cli_option compare_options[] = {
 	  "a row of BASELINE missing from CURRENT, or no row in\n"
 	  "common at all, is not a regression (by default it is:\n"
 	  "the gate would cover less)") },
+	{ OPT_BOOL(OPT_ALLOW_HOST_CHANGE, "allow-host-change", compare_cmd,
+	  options.allow_host_change,
+	  "gate times and rates even where the reports come\n"
+	  "from different hosts (CPU, kernel, C library, page\n"
+	  "size, THP, host name): by default only the other\n"
+	  "figures are, as another machine's drift exceeds\n"
+	  "any threshold; what changed is listed first") },
 	{ OPT_CALLBACK(OPT_BACKEND, "backend", "LIST", opt_backend,
 	  "compare only the rows of these backends") },
 	{ OPT_CALLBACK('f', "format", "FORMAT", opt_format,

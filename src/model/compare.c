@@ -70,137 +70,6 @@ void compare_options_init(struct compare_options *options)
 	options->alpha = COMPARE_DEFAULT_ALPHA;
 }
 
-/* ---- settings ---------------------------------------------------------- */
-
-int compare_settings_of_file(const struct result_file *file, struct compare_settings *out)
-{
-	double v;
-	const char *s;
-
-	memset(out, 0, sizeof(*out));
-	out->workload = file->workload;
-	if (results_file_number(file, "config.total_bytes", &v) || v <= 0)
-		return error("'%s': no \"config.total_bytes\": cannot tell what was measured",
-			     file->path);
-	out->total_bytes = file->total_bytes;
-	if (!*file->touch)
-		return error("'%s': no \"config.touch\": cannot tell what was measured", file->path);
-	out->touch = file->touch;
-	if ((s = results_file_string(file, "config.align")))
-		copy_string(out->align, sizeof(out->align), s);
-	else if (!results_file_number(file, "config.align", &v))
-		snprintf(out->align, sizeof(out->align), "%.0f", v);
-	out->pool_block_bytes = -1;
-	if (!results_file_number(file, "config.pool_block_bytes", &v))
-		out->pool_block_bytes = v;
-	out->sanitizers = results_file_string(file, "tool.sanitizers");
-	if ((s = results_file_string(file, "config.rounds")))
-		copy_string(out->rounds, sizeof(out->rounds), s);
-	else if (!results_file_number(file, "config.rounds", &v))
-		snprintf(out->rounds, sizeof(out->rounds), "%.0f", v);
-	out->threads = -1;
-	if (!results_file_number(file, "config.threads", &v))
-		out->threads = v;
-	out->seed = -1;
-	if (!results_file_number(file, "config.seed", &v))
-		out->seed = v;
-	if (!strcmp(file->workload, "random")) {
-		results_file_numbers(file, "config.sizes", out->sizes, sizeof(out->sizes));
-		results_file_numbers(file, "config.weights", out->weights, sizeof(out->weights));
-	}
-	if (!strcmp(file->workload, "replay")) {
-		double calls, steps, threads, peak;
-
-		out->replay_threads = results_file_string(file, "config.replay.threads_mode");
-		if (!results_file_number(file, "config.replay.calls", &calls) &&
-		    !results_file_number(file, "config.replay.steps", &steps) &&
-		    !results_file_number(file, "config.replay.threads", &threads) &&
-		    !results_file_number(file, "config.replay.peak_live_bytes", &peak) &&
-		    calls >= 0 && steps >= 0 && threads >= 0 && peak >= 0)
-			compare_settings_trace(out, (uint64_t)calls, (uint64_t)steps,
-					       (uint64_t)threads, (uint64_t)peak);
-	}
-	out->jobs = 1;
-	if (!results_file_number(file, "config.jobs", &v)) {
-		if (v < 1 || v > RUN_MAX_JOBS || v != floor(v))
-			return error("'%s': config.jobs: %g is not a whole number from 1 to %d",
-				     file->path, v, RUN_MAX_JOBS);
-		out->jobs = (unsigned)v;
-	}
-	return 0;
-}
-
-void compare_settings_trace(struct compare_settings *out, uint64_t calls, uint64_t steps,
-			    uint64_t threads, uint64_t peak_live_bytes)
-{
-	snprintf(out->trace, sizeof(out->trace), "a trace of %llu calls (%llu steps), %llu "
-		 "threads, peak live %llu bytes", (unsigned long long)calls,
-		 (unsigned long long)steps, (unsigned long long)threads,
-		 (unsigned long long)peak_live_bytes);
-}
-
-static int differ(const char *setting, const char *baseline_value, const char *baseline_name,
-		  const char *current_value, const char *current_name)
-{
-	return error("different %s: %s in the baseline '%s', %s in '%s' (only reports "
-		     "measured with the same settings compare)", setting, baseline_value,
-		     baseline_name, current_value, current_name);
-}
-
-int compare_settings_check(const struct compare_settings *b, const char *b_name,
-			   const struct compare_settings *c, const char *c_name)
-{
-	char bv[64], cv[64];
-
-	if (strcmp(b->workload, c->workload))
-		return differ("workload", b->workload, b_name, c->workload, c_name);
-	if (b->total_bytes != c->total_bytes) {
-		snprintf(bv, sizeof(bv), "%llu bytes", (unsigned long long)b->total_bytes);
-		snprintf(cv, sizeof(cv), "%llu bytes", (unsigned long long)c->total_bytes);
-		return differ("total (--total)", bv, b_name, cv, c_name);
-	}
-	if (strcmp(b->touch, c->touch))
-		return differ("touch policy (--touch)", b->touch, b_name, c->touch, c_name);
-	if (*b->align && *c->align && strcmp(b->align, c->align))
-		return differ("alignment (--align)", b->align, b_name, c->align, c_name);
-	if (b->pool_block_bytes >= 0 && c->pool_block_bytes >= 0 &&
-	    b->pool_block_bytes != c->pool_block_bytes) {
-		snprintf(bv, sizeof(bv), "%.0f bytes", b->pool_block_bytes);
-		snprintf(cv, sizeof(cv), "%.0f bytes", c->pool_block_bytes);
-		return differ("pool block (--pool-block)", bv, b_name, cv, c_name);
-	}
-	/* Under AddressSanitizer malloc is the sanitizer's, with its red zones. */
-	if (b->sanitizers && c->sanitizers && strcmp(b->sanitizers, c->sanitizers)) {
-		snprintf(bv, sizeof(bv), "'%s'", b->sanitizers);
-		snprintf(cv, sizeof(cv), "'%s'", c->sanitizers);
-		return differ("sanitizers (tool.sanitizers)", bv, b_name, cv, c_name);
-	}
-	if (*b->rounds && *c->rounds && strcmp(b->rounds, c->rounds))
-		return differ("rounds (--rounds)", b->rounds, b_name, c->rounds, c_name);
-	if (b->threads >= 0 && c->threads >= 0 && b->threads != c->threads) {
-		snprintf(bv, sizeof(bv), "%.0f", b->threads);
-		snprintf(cv, sizeof(cv), "%.0f", c->threads);
-		return differ("threads (--threads)", bv, b_name, cv, c_name);
-	}
-	if (b->seed >= 0 && c->seed >= 0 && b->seed != c->seed) {
-		snprintf(bv, sizeof(bv), "%.0f", b->seed);
-		snprintf(cv, sizeof(cv), "%.0f", c->seed);
-		return differ("seed (--seed)", bv, b_name, cv, c_name);
-	}
-	/* A replay: one trace, replayed the same way; another is another experiment. */
-	if (b->replay_threads && c->replay_threads && strcmp(b->replay_threads, c->replay_threads))
-		return differ("replay thread mode (--replay-threads)", b->replay_threads, b_name,
-			      c->replay_threads, c_name);
-	if (*b->trace && *c->trace && strcmp(b->trace, c->trace))
-		return differ("trace (--trace)", b->trace, b_name, c->trace, c_name);
-	if (*b->sizes && *c->sizes && strcmp(b->sizes, c->sizes))
-		return differ("size mix (--sizes)", b->sizes, b_name, c->sizes, c_name);
-	if ((*b->sizes || *c->sizes) && strcmp(b->weights, c->weights))
-		return differ("size weights (--sizes SIZE:WEIGHT)", *b->weights ? b->weights : "none",
-			      b_name, *c->weights ? c->weights : "none", c_name);
-	return 0;
-}
-
 /* ---- matching ---------------------------------------------------------- */
 
 static int same_key(const struct result_row *a, const struct result_row *b)
@@ -400,6 +269,10 @@ static int compare_ranked(struct comparison *c, const struct result_stat *b,
 	if (c->settings.jobs != c->current_jobs) {
 		m->other_jobs = 1;
 		c->time_other_jobs++;
+	} else if (c->host_changed && !c->options.allow_host_change) {
+		/* Another machine's drift exceeds any threshold worth having. */
+		m->other_host = 1;
+		c->time_other_host++;
 	} else if (!m->have_p) {
 		c->time_untested++;
 	} else {
@@ -665,6 +538,7 @@ int compare_reports(struct result_file *baseline, struct result_file *current,
 		return -1;
 	out->current_jobs = current_settings.jobs;
 
+	compare_find_host_changes(out);
 	out->rows = calloc(baseline->nrows + current->nrows + 1, sizeof(*out->rows));
 	if (!out->rows)
 		return error("out of memory");
@@ -695,6 +569,7 @@ int compare_reports(struct result_file *baseline, struct result_file *current,
 			return -1;
 		}
 	}
+	compare_find_allocator_changes(out);
 	if (gate_times(out)) {
 		comparison_release(out);
 		return -1;

@@ -94,6 +94,7 @@ struct compare_options {
 	double max_time_percent;      /* smallest rise of a time median that counts, percent */
 	double alpha;                 /* family-wise level of the one-sided U tests */
 	int allow_missing;            /* a row only in the baseline is not a regression */
+	int allow_host_change;        /* gate times and rates across hosts too */
 	char **backends;              /* compare only these backends; NULL: all */
 	size_t nbackends;
 	size_t backends_alloc;        /* room in backends (ALLOC_GROW) */
@@ -147,6 +148,20 @@ int compare_settings_of_file(const struct result_file *file, struct compare_sett
 int compare_settings_check(const struct compare_settings *baseline, const char *baseline_name,
 			   const struct compare_settings *current, const char *current_name);
 
+/*
+ * One thing the two reports record differently: the allocator of a backend
+ * (name or version), the host (CPU, kernel, C library, page size,
+ * transparent huge pages, ...) or the build (compiler, flags).
+ */
+struct compare_change {
+	char what[64];            /* "kernel", "allocator of malloc", "build flags" */
+	char baseline[256];       /* the baseline's value (build flags: those only it has) */
+	char current[256];        /* the current's */
+	int host;                 /* 1: another host: its times are another machine's */
+};
+
+#define COMPARE_MAX_CHANGES 16
+
 /* One metric of a matched row. */
 struct compare_metric {
 	double baseline;          /* median, in the metric's unit */
@@ -167,6 +182,8 @@ struct compare_metric {
 				     exact counts: every run of both sides agrees */
 	int exact;                /* its p-values are exact */
 	int other_jobs;           /* not tested: the reports ran different --jobs */
+	int other_host;           /* not tested: the reports come from different hosts
+				     (without allow_host_change) */
 	int absent;               /* an optional metric one side lacks: not compared */
 	double p_slower;          /* one-sided p that the current is slower */
 	double p_faster;          /* one-sided p that the current is faster */
@@ -207,6 +224,11 @@ struct comparison {
 	size_t absent;                        /* optional metrics one side lacks, not gated */
 	size_t time_other_jobs;               /* time metrics not gated: the reports ran
 						 different --jobs */
+	size_t time_other_host;               /* ... measured on different hosts */
+	struct compare_change changes[COMPARE_MAX_CHANGES]; /* what the reports record
+						 differently, host first */
+	size_t nchanges;
+	int host_changed;                     /* a change of the host among them */
 	size_t min_runs;                      /* runs on each side a test needs to pass
 						 the correction at alpha */
 	int regression;                       /* a row regressed, failed where the
@@ -226,6 +248,15 @@ struct comparison {
  */
 int compare_reports(struct result_file *baseline, struct result_file *current,
 		    const struct compare_options *options, struct comparison *out);
+
+/*
+ * For compare_reports() (compare_settings.c): adds to C's changes what its
+ * reports record differently of the host and the build (before the rows
+ * are matched: a change of host decides whether times are tested), and of
+ * each backend's allocator (after: it is read from the matched rows).
+ */
+void compare_find_host_changes(struct comparison *c);
+void compare_find_allocator_changes(struct comparison *c);
 
 /* Frees what compare_reports() allocated. */
 void comparison_release(struct comparison *comparison);

@@ -44,6 +44,8 @@ static void not_gated_reason(const struct comparison *c, const struct compare_me
 	else if ((def->rule == FIGURE_COMPARE_TIME || def->rule == FIGURE_COMPARE_RATE) && !m->tested) {
 		if (m->other_jobs)
 			snprintf(buf, size, "--jobs %u vs %u", c->settings.jobs, c->current_jobs);
+		else if (m->other_host)
+			snprintf(buf, size, "other host");
 		else if (!m->have_p)
 			snprintf(buf, size, "no runs");
 		else if (m->baseline_runs == m->current_runs)
@@ -115,6 +117,16 @@ static int compared(const struct compare_row *row)
 {
 	return row->verdict == COMPARE_UNCHANGED || row->verdict == COMPARE_IMPROVED ||
 	       row->verdict == COMPARE_REGRESSED;
+}
+
+/* TEXT in a table cell or inline code: '|' escaped, line breaks as spaces. */
+static void put_md(FILE *out, const char *text)
+{
+	for (const char *p = text; *p; p++) {
+		if (*p == '|' || *p == '\\' || *p == '`' || *p == '*' || *p == '_')
+			fputc('\\', out);
+		fputc(*p == '\n' || *p == '\r' ? ' ' : *p, out);
+	}
 }
 
 static void describe_file(FILE *out, const char *what, const struct result_file *f)
@@ -220,14 +232,47 @@ static void put_criteria(FILE *out, const struct comparison *c, const char *pref
 			 c->settings.jobs, c->current_jobs);
 		put_wrapped(out, note, TABLE_WIDTH, more);
 	}
-	if (*c->baseline->hostname && *c->current->hostname &&
-	    strcmp(c->baseline->hostname, c->current->hostname)) {
+	if (c->time_other_host) {
 		char note[512];
 
-		snprintf(note, sizeof(note), "%snote: the reports come from different hosts "
-			 "('%s', '%s')", prefix, c->baseline->hostname, c->current->hostname);
+		snprintf(note, sizeof(note), "%s%s: not gated: the reports come from different "
+			 "hosts (what changed, above), whose drift no threshold can tell from a "
+			 "change; gating on the other figures (--allow-host-change gates them)",
+			 prefix, !strcmp(c->settings.workload, "threads") ? "rates" : "time");
 		put_wrapped(out, note, TABLE_WIDTH, more);
 	}
+}
+
+/*
+ * What the reports record differently, the host first: a heading, then a
+ * line per change that starts with ITEM (Markdown escapes its values).
+ * Nothing when they record the same.
+ */
+static void put_changes(FILE *out, const struct comparison *c, int markdown)
+{
+	const char *why = !c->host_changed ? "" : c->options.allow_host_change ?
+		" (another host: times gated anyway, --allow-host-change)" :
+		" (another host: times not gated, --allow-host-change gates them)";
+
+	if (!c->nchanges)
+		return;
+	fprintf(out, markdown ? "**What changed**%s:\n\n" : "what changed%s:\n", why);
+	for (size_t i = 0; i < c->nchanges; i++) {
+		const struct compare_change *ch = &c->changes[i];
+
+		if (markdown) {
+			fprintf(out, "- %s: `", ch->what);
+			put_md(out, ch->baseline);
+			fputs("` -> `", out);
+			put_md(out, ch->current);
+			fputs("`\n", out);
+		} else {
+			put_wrappedf(out, TABLE_WIDTH, "    ", "  %s: %s -> %s", ch->what,
+				     ch->baseline, ch->current);
+		}
+	}
+	if (markdown)
+		fputc('\n', out);
 }
 
 /* "regressed: pool 40 B (overhead B), arena 4 B (alloc ns, free ns)", wrapped; nothing when none did. */
@@ -295,6 +340,7 @@ int compare_write_text(FILE *out, const struct comparison *c)
 
 	put_wrappedf(out, TABLE_WIDTH, "  ", "allocbench compare: baseline '%s', current '%s'",
 		     c->baseline->path, c->current->path);
+	put_changes(out, c, 0);
 	describe_file(out, "baseline:", c->baseline);
 	describe_file(out, "current: ", c->current);
 	put_criteria(out, c, "", "  ");
@@ -345,20 +391,11 @@ int compare_write_text(FILE *out, const struct comparison *c)
 
 /* ---- Markdown ---------------------------------------------------------- */
 
-/* TEXT in a table cell or inline code: '|' escaped, line breaks as spaces. */
-static void put_md(FILE *out, const char *text)
-{
-	for (const char *p = text; *p; p++) {
-		if (*p == '|' || *p == '\\' || *p == '`' || *p == '*' || *p == '_')
-			fputc('\\', out);
-		fputc(*p == '\n' || *p == '\r' ? ' ' : *p, out);
-	}
-}
-
 int compare_write_markdown(FILE *out, const struct comparison *c)
 {
 	fprintf(out, "### allocbench compare: %s\n\n",
 		c->regression ? "regression found" : "no regression");
+	put_changes(out, c, 1);
 	fputs("Baseline ", out);
 	put_md(out, c->baseline->path);
 	fputs(" (", out);
@@ -440,6 +477,22 @@ static cJSON *file_json(const struct result_file *f)
 	return obj;
 }
 
+static cJSON *changes_json(const struct comparison *c)
+{
+	cJSON *list = cJSON_CreateArray();
+
+	for (size_t i = 0; i < c->nchanges; i++) {
+		cJSON *obj = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(obj, "what", c->changes[i].what);
+		cJSON_AddStringToObject(obj, "baseline", c->changes[i].baseline);
+		cJSON_AddStringToObject(obj, "current", c->changes[i].current);
+		cJSON_AddBoolToObject(obj, "host", c->changes[i].host);
+		cJSON_AddItemToArray(list, obj);
+	}
+	return list;
+}
+
 static cJSON *settings_json(const struct compare_settings *s)
 {
 	cJSON *obj = cJSON_CreateObject();
@@ -479,6 +532,7 @@ static cJSON *criteria_json(const struct comparison *c)
 	cJSON_AddNumberToObject(time, "alpha", o->alpha);
 	cJSON_AddNumberToObject(time, "max_time_percent", o->max_time_percent);
 	cJSON_AddNumberToObject(time, "min_runs", (double)c->min_runs);
+	cJSON_AddBoolToObject(time, "allow_host_change", o->allow_host_change);
 	cJSON_AddItemToObject(obj, "time", time);
 	if (o->backends) {
 		cJSON *list = cJSON_CreateArray();
@@ -578,6 +632,8 @@ int compare_write_json(FILE *out, const struct comparison *c)
 	cJSON_AddStringToObject(root, "tool_version", ALLOCBENCH_VERSION);
 	cJSON_AddItemToObject(root, "baseline", file_json(c->baseline));
 	cJSON_AddItemToObject(root, "current", file_json(c->current));
+	cJSON_AddItemToObject(root, "changes", changes_json(c));
+	cJSON_AddBoolToObject(root, "host_changed", c->host_changed);
 	cJSON_AddItemToObject(root, "settings", settings_json(&c->settings));
 	cJSON_AddItemToObject(root, "criteria", criteria_json(c));
 	for (size_t i = 0; i < c->nrows; i++)
@@ -591,6 +647,7 @@ int compare_write_json(FILE *out, const struct comparison *c)
 	cJSON_AddNumberToObject(summary, "time_untested", (double)c->time_untested);
 	cJSON_AddNumberToObject(summary, "absent", (double)c->absent);
 	cJSON_AddNumberToObject(summary, "time_other_jobs", (double)c->time_other_jobs);
+	cJSON_AddNumberToObject(summary, "time_other_host", (double)c->time_other_host);
 	cJSON_AddItemToObject(root, "summary", summary);
 	cJSON_AddBoolToObject(root, "regression", c->regression);
 

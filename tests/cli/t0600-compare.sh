@@ -31,7 +31,8 @@ mkdir -p "$long"
 run_ab compare "$long/baseline.json" "$long/current.json"
 check "compare text with long names and paths: exit 0" [ "$rc" -eq 0 ]
 check "compare text with long names and paths fits 80 columns" [ "$(awk 'length > 80' "$tmp/out" | wc -l)" -eq 0 ]
-check "... and says the hosts differ" sh -c "tr '\n' ' ' <'$tmp/out' | tr -s ' ' | grep -q \"note: the reports come from different hosts ('a-build-host-with-a-long-name.ci.example.org', 'another-build-host\""
+check "... and says first that the host changed" sed -n 2p "$tmp/out" | grep -q '^what changed (another host: times not gated, --allow-host-change gates them):$'
+check "... which field, from what to what" sh -c "tr '\n' ' ' <'$tmp/out' | tr -s ' ' | grep -q 'host name: a-build-host-with-a-long-name.ci.example.org -> another-build-host-with-a-long-name.ci.example.org'"
 run_ab compare "$b" "$b"
 check "identical files: three lines per row" [ "$(grep -Ec '^(malloc|pool|arena) +(4|40) +(overhead B|alloc ns|free ns) ' "$tmp/out")" -eq 18 ]
 check "the table has a heading" grep -Eq '^backend +size B +metric +baseline +current +change +limit +verdict$' "$tmp/out"
