@@ -185,7 +185,9 @@ static const struct cli_option compare_options[] = {
 	  "text (default), json or markdown (for a pull request\n"
 	  "comment or a CI job summary)") },
 	{ OPT_FILENAME('o', "output", "FILE", compare_cmd, output_path,
-	  "write the comparison to FILE instead of standard output") },
+	  "write the comparison to FILE instead of standard\n"
+	  "output, which gets a summary for a CI job's log: what\n"
+	  "changed, the regressed rows, the result and FILE") },
 	CLI_OPT_HELP,
 	CLI_OPTIONS_END,
 };
@@ -277,8 +279,18 @@ int cmd_compare(int argc, char **argv)
 		ret = 1;
 	} else if (runner_interrupted()) {
 		output_abort(&out);
+	} else if (output_commit(&out)) {
+		ret = 1;
 	} else {
-		ret = output_commit(&out) ? 1 : comparison.regression ? 1 : 0;
+		ret = comparison.regression ? 1 : 0;
+		/* The comparison went to a file: the job's log gets the gist. */
+		if (output_path && strcmp(output_path, "-") &&
+		    (compare_write_summary(stdout, &comparison, cmd.writer->name, output_path) ||
+		     fflush(stdout))) {
+			error("cannot write the summary to standard output: %s",
+			      strerror(errno ? errno : EIO));
+			ret = 1;
+		}
 	}
 cleanup:
 	if (have_comparison)

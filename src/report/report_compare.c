@@ -327,6 +327,19 @@ static void put_summary(FILE *out, const struct comparison *c)
 			": the gate covers less (--allow-missing to accept it)");
 }
 
+/* The reasons of the rows that failed in the current report, one line each. */
+static void put_failed(FILE *out, const struct comparison *c)
+{
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct compare_row *row = &c->rows[i];
+
+		if (row->verdict == COMPARE_FAILED)
+			put_wrappedf(out, TABLE_WIDTH, "  ", "failed: %s %llu B: %s",
+				     row->backend, (unsigned long long)row->size,
+				     row->current->error ? row->current->error : "no reason given");
+	}
+}
+
 /* ---- text -------------------------------------------------------------- */
 
 int compare_write_text(FILE *out, const struct comparison *c)
@@ -374,19 +387,23 @@ int compare_write_text(FILE *out, const struct comparison *c)
 	table_release(&table);
 
 	fputc('\n', out);
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct compare_row *row = &c->rows[i];
-
-		if (row->verdict == COMPARE_FAILED)
-			put_wrappedf(out, TABLE_WIDTH, "  ", "failed: %s %llu B: %s",
-				     row->backend, (unsigned long long)row->size,
-				     row->current->error ? row->current->error : "no reason given");
-	}
+	put_failed(out, c);
 	put_summary(out, c);
 	fprintf(out, "result: %s%s%s\n", color && c->regression ? COLOR_BOLD_RED : "",
 		c->regression ? "REGRESSION" : "no regression",
 		color && c->regression ? COLOR_RESET : "");
 	return ret || ferror(out) ? -1 : 0;
+}
+
+int compare_write_summary(FILE *out, const struct comparison *c, const char *format,
+			  const char *path)
+{
+	put_changes(out, c, 0);
+	put_failed(out, c);
+	put_summary(out, c);
+	put_wrappedf(out, TABLE_WIDTH, "  ", "result: %s (the comparison in %s: %s)",
+		     c->regression ? "REGRESSION" : "no regression", format, path);
+	return ferror(out) ? -1 : 0;
 }
 
 /* ---- Markdown ---------------------------------------------------------- */

@@ -18,6 +18,15 @@ int compare_write_text(FILE *out, const struct comparison *comparison);
 int compare_write_markdown(FILE *out, const struct comparison *comparison);
 int compare_write_json(FILE *out, const struct comparison *comparison);
 
+/*
+ * The few lines for a CI job's log when the comparison went to the file
+ * PATH in FORMAT (compare -o): what changed, the rows per verdict, the
+ * regressed rows with their figures, and the result with where the full
+ * comparison is. Returns 0, or -1 when writing fails.
+ */
+int compare_write_summary(FILE *out, const struct comparison *comparison, const char *format,
+			  const char *path);
+
 /* A format of the comparison, as compare --format names it. */
 struct compare_writer {
 	const char *name;

@@ -179,8 +179,22 @@ check "markdown: no regression title" grep -q '^### allocbench compare: no regre
 
 run_ab compare -f markdown -o "$tmp/cmp.md" "$b" "$tmp/plus1.json"
 check "-o: exit 1 still" [ "$rc" -eq 1 ]
-check "-o: stdout empty" [ ! -s "$tmp/out" ]
 check "-o: file written" grep -q '^### allocbench compare: regression found$' "$tmp/cmp.md"
+# The job's log gets the gist: the rows per verdict, the regressed cells, the
+# result and where the comparison went; not the table.
+check "-o: stdout has the rows per verdict" grep -q '^6 rows: 1 regressed, 0 failed, 0 improved, 5 unchanged, 0 missing, 0 new$' "$tmp/out"
+check "-o: ... the regressed cells" grep -q '^regressed: pool 40 B (overhead B)$' "$tmp/out"
+check "-o: ... the result and where the comparison is" grep -qF "result: REGRESSION (the comparison in markdown: $tmp/cmp.md)" "$tmp/out"
+check "-o: ... and nothing else: three lines" [ "$(wc -l <"$tmp/out")" -eq 3 ]
+check "-o: nothing on stderr" [ ! -s "$tmp/err" ]
+run_ab compare -o "$tmp/cmp.txt" "$b" "$b"
+check "-o, no regression: exit 0, said on stdout" [ "$rc" -eq 0 ] &&
+	grep -qF "result: no regression (the comparison in text: $tmp/cmp.txt)" "$tmp/out"
+mknod "$tmp/full" c 1 7
+"$AB" compare -o "$tmp/cmp.txt" "$b" "$b" >"$tmp/full" 2>"$tmp/err"
+rc=$?
+check "-o with a full standard output: exit 1, said" [ "$rc" -eq 1 ] &&
+	grep -q 'cannot write the summary to standard output' "$tmp/err"
 run_ab compare "$b" - <"$tmp/plus1.json"
 check "'-' reads standard input" [ "$rc" -eq 1 ]
 

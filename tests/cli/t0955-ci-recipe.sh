@@ -2,7 +2,8 @@
 # The GitHub Actions job of allocbench-compare(1) builds as pasted: make, run with pkg-config
 # seeing the .pc files of the Debian packages the job installs and no others,
 # builds a working allocbench. A build dependency added to the Makefile
-# without its package in the recipe fails here.
+# without its package in the recipe fails here. Its Measure and Compare
+# steps pass against the committed baseline and print the verdict to the log.
 . "$(dirname "$0")/lib.sh"
 
 # The job: the .EX block under ".SS GitHub Actions", unescaped (\- is -).
@@ -57,5 +58,35 @@ hidden() {
 		grep -q 'missing build dependencies' "$tmp/make.out"
 }
 check_if RECIPE_PACKAGES "without the packages' .pc files make stops at the missing dependencies" hidden
+
+# The job's own steps, Measure then Compare, run as written in a checkout
+# (data/baseline.json) with this allocbench on PATH: the job log gets the
+# verdict and the regressed rows, the job summary the Markdown table.
+awk -v dir="$tmp" '
+/^      - name: /{ step = substr($0, 15); next }
+step == "Measure" && /run: >-/ { next }
+step == "Measure" { sub(/^ +/, ""); measure = measure (measure ? " " : "") $0 }
+step ~ /^Compare/ && /run: \|/ { next }
+step ~ /^Compare/ { sub(/^          /, ""); print > (dir "/compare.sh") }
+END { print measure > (dir "/measure.sh") }' "$tmp/job.yml"
+check "the job has a Measure and a Compare step" grep -q '^allocbench ' "$tmp/measure.sh" &&
+	grep -q 'allocbench compare' "$tmp/compare.sh"
+mkdir -p "$tmp/bin" "$tmp/checkout/data"
+ln -s "$AB" "$tmp/bin/allocbench"
+cp "$top/data/baseline.json" "$tmp/checkout/data/"
+steps() {
+	(cd "$tmp/checkout" && PATH="$tmp/bin:$PATH" GITHUB_STEP_SUMMARY="$tmp/summary.md" &&
+		export GITHUB_STEP_SUMMARY && sh "$tmp/measure.sh" && sh "$tmp/compare.sh") \
+		>"$tmp/log" 2>&1
+}
+if test_have_prereq SANITIZED; then
+	skip "the job's steps" "built with -fsanitize=$sanitizers, the baseline without (compare refuses that)"
+else
+	steps
+	check "the job's steps pass against the committed baseline" [ $? -eq 0 ]
+	check "... the job log says the verdict and where the table went" \
+		grep -q '^result: no regression (the comparison in markdown: comparison.md)$' "$tmp/log"
+	check "... the job summary has the table" grep -q '^### allocbench compare: no regression$' "$tmp/summary.md"
+fi
 
 test_done
