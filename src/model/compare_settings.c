@@ -6,7 +6,6 @@
 #include "model/compare.h"
 #include "model/run.h"
 #include "platform/util.h"
-#include "report/results.h"
 
 #include <math.h>
 #include <stdio.h>
