@@ -3,6 +3,12 @@
 # per 40-byte chunk is caught, time noise is not flagged while a significant
 # slowdown is, rows in one file only are listed, every output format.
 . "$(dirname "$0")/lib.sh"
+# listed_first A B: the output has a line matching A before any matching B.
+line_of() { grep -n -m1 -- "$1" "$tmp/out" | cut -d: -f1; }
+listed_first() {
+	first_at=$(line_of "$1"); then_at=$(line_of "$2")
+	[ -n "$first_at" ] && [ -n "$then_at" ] && [ "$first_at" -lt "$then_at" ]
+}
 
 
 run_ab --sizes 4,40 --backend malloc,pool,arena --total 1M --repeat 3 -q -f json -o "$tmp/base.json"
@@ -31,7 +37,7 @@ mkdir -p "$long"
 run_ab compare "$long/baseline.json" "$long/current.json"
 check "compare text with long names and paths: exit 0" [ "$rc" -eq 0 ]
 check "compare text with long names and paths fits 80 columns" [ "$(awk 'length > 80' "$tmp/out" | wc -l)" -eq 0 ]
-check "... and says first that the host changed" sed -n 2p "$tmp/out" | grep -q '^what changed (another host: times not gated, --allow-host-change gates them):$'
+check "... and says first that the host changed" listed_first '^what changed (another host: times not gated, --allow-host-change gates them):$' '^baseline:'
 check "... which field, from what to what" sh -c "tr '\n' ' ' <'$tmp/out' | tr -s ' ' | grep -q 'host name: a-build-host-with-a-long-name.ci.example.org -> another-build-host-with-a-long-name.ci.example.org'"
 run_ab compare "$b" "$b"
 check "identical files: three lines per row" [ "$(grep -Ec '^(malloc|pool|arena) +(4|40) +(overhead B|alloc ns|free ns) ' "$tmp/out")" -eq 18 ]
@@ -148,18 +154,20 @@ check "json: tolerance stated" near "$(jq_get "$j" "$r.overhead_bytes.tolerance_
 check_if RSS_EXACT "json: no percentage of a zero overhead" [ "$(jq_get "$j" 'rows[backend=pool,size=4].overhead_bytes.change_percent')" = null ]
 check "json: derived tolerance" [ "$(jq_get "$j" "$r.overhead_bytes.tolerance_source")" = derived ]
 check "json: time not tested with 3 runs" [ "$(jq_get "$j" "$r.alloc_ns.tested")" = false ]
-check "json: ... its verdict not gated, and why" [ "$(jq_get "$j" "$r.alloc_ns.verdict")" = "not gated" ] &&
-	[ "$(jq_get "$j" "$r.alloc_ns.gated")" = false ] &&
-	[ "$(jq_get "$j" "$r.alloc_ns.why_not_gated")" = "3 runs, need 4" ]
+check "json: ... its verdict not gated" [ "$(jq_get "$j" "$r.alloc_ns.verdict")" = "not gated" ]
+check "json: ... gated false" [ "$(jq_get "$j" "$r.alloc_ns.gated")" = false ]
+check "json: ... and why" [ "$(jq_get "$j" "$r.alloc_ns.why_not_gated")" = "3 runs, need 5" ]
 check "json: a gated metric says so" [ "$(jq_get "$j" "$r.overhead_bytes.gated")" = true ]
 check "json: p-value of the untested time still given" near "$(jq_get "$j" "$r.alloc_ns.p_slower")" 0.5 0.5
 check "json: criteria" near "$(jq_get "$j" criteria.time.alpha)" 0.05 1e-12
 check "json: runs the test needs (12 tests: Holm)" [ "$(jq_get "$j" criteria.time.min_runs)" = 5 ]
-check "json: the correction, the tests that ran, the family-wise rate" \
-	[ "$(jq_get "$j" criteria.time.correction)" = holm ] && [ "$(jq_get "$j" criteria.time.tests)" = 0 ] &&
-	near "$(jq_get "$j" criteria.time.family_wise_alpha)" 0.05 1e-12
-check "json: summary" [ "$(jq_get "$j" summary.regressed)" = 1 ] && [ "$(jq_get "$j" summary.unchanged)" = 5 ]
-check "json: settings" [ "$(jq_get "$j" settings.total_bytes)" = 1048576 ] && [ "$(jq_get "$j" settings.touch)" = pages ]
+check "json: the correction" [ "$(jq_get "$j" criteria.time.correction)" = holm ]
+check "json: the tests that ran" [ "$(jq_get "$j" criteria.time.tests)" = 0 ]
+check "json: the family-wise rate" near "$(jq_get "$j" criteria.time.family_wise_alpha)" 0.05 1e-12
+check "json: summary, regressed" [ "$(jq_get "$j" summary.regressed)" = 1 ]
+check "json: summary, unchanged" [ "$(jq_get "$j" summary.unchanged)" = 5 ]
+check "json: settings, total" [ "$(jq_get "$j" settings.total_bytes)" = 1048576 ]
+check "json: settings, touch" [ "$(jq_get "$j" settings.touch)" = pages ]
 run_ab compare -f json "$b" "$b"
 check "json: identical files, regression false" [ "$(jq_get "$tmp/out" regression)" = false ]
 
@@ -188,13 +196,13 @@ check "-o: ... the result and where the comparison is" grep -qF "result: REGRESS
 check "-o: ... and nothing else: three lines" [ "$(wc -l <"$tmp/out")" -eq 3 ]
 check "-o: nothing on stderr" [ ! -s "$tmp/err" ]
 run_ab compare -o "$tmp/cmp.txt" "$b" "$b"
-check "-o, no regression: exit 0, said on stdout" [ "$rc" -eq 0 ] &&
-	grep -qF "result: no regression (the comparison in text: $tmp/cmp.txt)" "$tmp/out"
+check "-o, no regression: exit 0" [ "$rc" -eq 0 ]
+check "-o, no regression: said on stdout" grep -qF "result: no regression (the comparison in text: $tmp/cmp.txt)" "$tmp/out"
 mknod "$tmp/full" c 1 7
 "$AB" compare -o "$tmp/cmp.txt" "$b" "$b" >"$tmp/full" 2>"$tmp/err"
 rc=$?
-check "-o with a full standard output: exit 1, said" [ "$rc" -eq 1 ] &&
-	grep -q 'cannot write the summary to standard output' "$tmp/err"
+check "-o with a full standard output: exit 1" [ "$rc" -eq 1 ]
+check "-o with a full standard output: said" grep -q 'cannot write the summary to standard output' "$tmp/err"
 run_ab compare "$b" - <"$tmp/plus1.json"
 check "'-' reads standard input" [ "$rc" -eq 1 ]
 
