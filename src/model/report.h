@@ -145,4 +145,12 @@ struct report_writer {
 	int (*write)(FILE *out, const struct run_report *report);
 };
 
+/*
+ * The backend as the text table names it: its name, and for malloc served
+ * by a third-party allocator (LD_PRELOAD=libjemalloc.so.2 allocbench
+ * --backend malloc) what served it, "malloc (jemalloc 5.3.0)", so that its
+ * figures are never read as the C library's.
+ */
+void report_backend_label(char *buf, size_t size, const struct cell *cell);
+
 #endif

@@ -5,7 +5,6 @@
  */
 #include "model/verdict.h"
 #include "model/abi.h"
-#include "report/report_columns.h"
 #include "model/run.h"
 #include "measure/backend.h"
 #include "platform/util.h"

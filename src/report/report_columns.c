@@ -185,27 +185,6 @@ int report_x_floor_crosses(const struct stat_summary *s)
 	return s->min < 1 && s->max > 1;
 }
 
-void report_backend_label(char *buf, size_t size, const struct cell *cell)
-{
-	static const char *const third_party[] = { "jemalloc", "mimalloc", "tcmalloc" };
-	const struct allocator_info *info;
-
-	snprintf(buf, size, "%s", cell->backend->name);
-	if (strcmp(cell->backend->name, "malloc") || !cell->ok || !cell->runs)
-		return;
-	info = &cell->samples[cell_median_run(cell)].allocator;
-	for (size_t i = 0; i < sizeof(third_party) / sizeof(third_party[0]); i++) {
-		if (strcmp(info->name, third_party[i]))
-			continue;
-		if (*info->version && strcmp(info->version, "unknown"))
-			/* "5.3.0" of jemalloc's "5.3.0-0-g54eaed1d...". */
-			snprintf(buf, size, "malloc (%s %.*s)", info->name,
-				 (int)strcspn(info->version, "-"), info->version);
-		else
-			snprintf(buf, size, "malloc (%s)", info->name);
-	}
-}
-
 void report_column_format(char *buf, size_t size, const struct report_column *c,
 			  const struct run_report *report, const struct cell *cell)
 {
