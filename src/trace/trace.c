@@ -91,37 +91,83 @@ struct cursor {
 	const char *bad;    /* what is wrong, or NULL */
 };
 
-static __attribute__((noinline)) uint64_t get_varint_long(struct cursor *c)
-{
-	uint64_t v = 0;
+/* A varint read by varint_long(): the value, where the cursor goes on, what is wrong. */
+struct varint_read {
+	uint64_t v;
+	const unsigned char *p;
+	const char *bad;
+};
 
-	for (unsigned shift = 0; shift < 64 && !c->bad; shift += 7) {
+/*
+ * A varint at P, bounds checked byte by byte (BAD: what was already wrong,
+ * when nothing more is read). Returned by value, so that the decoder's
+ * cursor never leaves its registers.
+ */
+static __attribute__((noinline)) struct varint_read varint_long(const unsigned char *p,
+							 const unsigned char *end, const char *bad)
+{
+	struct varint_read r = { 0, p, bad };
+
+	for (unsigned shift = 0; shift < 64 && !r.bad; shift += 7) {
 		unsigned char b;
 
-		if (c->p >= c->end) {
-			c->bad = "a field runs past the chunk's used bytes";
-			return 0;
+		if (r.p >= end) {
+			r.bad = "a field runs past the chunk's used bytes";
+			r.v = 0;
+			return r;
 		}
-		b = *c->p++;
+		b = *r.p++;
 		if (shift == 63 && b > 1) {
-			c->bad = "a varint larger than 64 bits";
-			return 0;
+			r.bad = "a varint larger than 64 bits";
+			r.v = 0;
+			return r;
 		}
-		v |= (uint64_t)(b & 0x7f) << shift;
+		r.v |= (uint64_t)(b & 0x7f) << shift;
 		if (!(b & 0x80))
-			return v;
+			return r;
 	}
-	if (!c->bad)
-		c->bad = "a varint larger than 64 bits";
-	return 0;
+	if (!r.bad)
+		r.bad = "a varint larger than 64 bits";
+	r.v = 0;
+	return r;
 }
 
-/* Most fields take one byte: that case inline, the rest (and every damage) out of line. */
+static inline uint64_t get_varint_long(struct cursor *c)
+{
+	struct varint_read r = varint_long(c->p, c->end, c->bad);
+
+	c->p = r.p;
+	c->bad = r.bad;
+	return r.v;
+}
+
+/*
+ * With room for the longest varint ahead, one of up to 8 bytes is read
+ * without a branch on its length (pointers take 1 to 5 bytes, at random:
+ * a branch per byte would be mispredicted): its 8 bytes as a word, cut
+ * after the first byte without the high bit, its 7-bit groups packed.
+ * The rest (near the end, longer, and every damage) out of line.
+ */
 static inline uint64_t get_varint(struct cursor *c)
 {
-	if (__builtin_expect(c->p < c->end && *c->p < 0x80, 1))
-		return *c->p++;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const unsigned char *p = c->p;
+	uint64_t w, stop;
+
+	if (__builtin_expect(c->end - p < 10, 0))
+		return get_varint_long(c);
+	memcpy(&w, p, 8);
+	stop = ~w & 0x8080808080808080ULL;
+	if (__builtin_expect(!stop, 0))
+		return get_varint_long(c);
+	c->p = p + (__builtin_ctzll(stop) + 1) / 8;
+	w &= (stop ^ (stop - 1)) & 0x7f7f7f7f7f7f7f7fULL;
+	w = (w & 0x007f007f007f007fULL) | ((w & 0x7f007f007f007f00ULL) >> 1);
+	w = (w & 0x00003fff00003fffULL) | ((w & 0x3fff00003fff0000ULL) >> 2);
+	return (w & 0x000000000fffffffULL) | ((w & 0x0fffffff00000000ULL) >> 4);
+#else
 	return get_varint_long(c);
+#endif
 }
 
 static inline int64_t unzigzag(uint64_t v)
@@ -464,7 +510,7 @@ static int trace_load_from(struct reader *r, struct trace *t)
 	if (trace_scan(r, t, &s))
 		return -1;
 	r->why[0] = '\0';
-	ret = trace_merge(r, t, &s, collect_event, &c);
+	ret = trace_merge(r, t, &s, collect_event, NULL, &c);
 	if (ret && !r->why[0])
 		reader_fail(r, "cannot be read: out of memory");
 	scan_release(&s);

@@ -215,8 +215,8 @@ static inline int twice_note(struct twice *w, uint64_t seq, uint64_t chunk)
  * Takes steps from the first run while they come before everything else:
  * the other runs' next and what the sources may still bring (BOUND).
  */
-static int drain(struct merge *g, uint64_t bound, struct twice *w, trace_sink_fn sink, void *ctx,
-		 int *sink_failed)
+static int drain(struct merge *g, uint64_t bound, struct twice *w, trace_sink_fn sink,
+		 trace_ahead_fn ahead, void *ctx, int *sink_failed)
 {
 	struct run *run = g->runs[0];
 	const struct step *limit = NULL;
@@ -232,6 +232,11 @@ static int drain(struct merge *g, uint64_t bound, struct twice *w, trace_sink_fn
 
 		if (twice_note(w, st->seq, run->chunk))
 			return 1;
+		if (ahead && run->pos + MERGE_AHEAD < run->nsteps) {
+			const struct step *later = &run->steps[run->pos + MERGE_AHEAD];
+
+			ahead(ctx, &run->events[later->event], later->half);
+		}
 		if (!st->half)
 			run->call[st->event] = ++g->calls;
 		if (!*sink_failed && !w->found &&
@@ -249,7 +254,8 @@ static int drain(struct merge *g, uint64_t bound, struct twice *w, trace_sink_fn
 	return 0;
 }
 
-static int merge_all(struct merge *g, struct twice *w, trace_sink_fn sink, void *ctx, int *sink_failed)
+static int merge_all(struct merge *g, struct twice *w, trace_sink_fn sink, trace_ahead_fn ahead,
+		     void *ctx, int *sink_failed)
 {
 	for (;;) {
 		uint64_t bound = g->nsources ? source_bound(g, &g->sources[0]) : UINT64_MAX;
@@ -261,13 +267,13 @@ static int merge_all(struct merge *g, struct twice *w, trace_sink_fn sink, void 
 				return -1;
 			continue;
 		}
-		if (drain(g, bound, w, sink, ctx, sink_failed))
+		if (drain(g, bound, w, sink, ahead, ctx, sink_failed))
 			return 0;
 	}
 }
 
 int trace_merge(struct reader *r, const struct trace *t, const struct scan *s, trace_sink_fn sink,
-		void *ctx)
+		trace_ahead_fn ahead, void *ctx)
 {
 	struct merge g = { .r = r, .t = t, .s = s };
 	struct twice w = { 0 };
@@ -293,7 +299,7 @@ int trace_merge(struct reader *r, const struct trace *t, const struct scan *s, t
 	}
 	for (size_t i = g.nsources / 2 + 1; i-- > 0;)
 		sources_down(&g, i);
-	if (merge_all(&g, &w, sink, ctx, &sink_failed))
+	if (merge_all(&g, &w, sink, ahead, ctx, &sink_failed))
 		goto out;
 	if (w.found) {
 		reader_fail(r, "is damaged: seq %" PRIu64 " is taken twice (in chunk %" PRIu64 " and chunk %"

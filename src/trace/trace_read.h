@@ -142,15 +142,22 @@ int trace_chunks_order(struct reader *r, const struct trace *t, struct scan *s);
 typedef int (*trace_sink_fn)(void *ctx, const struct trace_event *e, unsigned half, uint64_t call,
 			     uint64_t *pending);
 
+/* Told of a step some steps before SINK is (to prefetch what it will need). */
+typedef void (*trace_ahead_fn)(void *ctx, const struct trace_event *e, unsigned half);
+
 /*
  * Goes through the chunks S holds in the process's order, a chunk read
- * only when its thread's next place is due, and hands each step to SINK,
- * checking that each place is taken once. Memory: the chunks being
+ * only when its thread's next place is due, and hands each step to SINK
+ * (and, MERGE_AHEAD steps of its chunk before, to AHEAD when it is not
+ * NULL), checking that each place is taken once. Memory: the chunks being
  * merged, about one per thread. Returns 0; -1 with R->why set (a place
  * taken twice, out of memory), or -1 from SINK with R->why left empty.
  */
 int trace_merge(struct reader *r, const struct trace *t, const struct scan *s, trace_sink_fn sink,
-		void *ctx);
+		trace_ahead_fn ahead, void *ctx);
+
+/* How many steps before its turn AHEAD hears of one. */
+#define MERGE_AHEAD 16
 
 void scan_release(struct scan *s);
 
