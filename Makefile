@@ -342,7 +342,7 @@ check: deps
 	@$(CHECK_ENV) ABBUILD=$(CURDIR)/$(B) sh tests/run.sh $(UNIT_BIN)
 
 bench: deps
-	@$(MAKE) --no-print-directory allocbench $(RECORD_LIB) $(B)/tests/tools/jsonq
+	@$(MAKE) --no-print-directory allocbench $(RECORD_LIB) $(B)/tests/tools/jsonq $(B)/tests/tools/tracegen
 	@ABBUILD=$(CURDIR)/$(B) sh tests/bench.sh
 
 # Exit 1 when the overhead of pool or arena regressed against the committed
