@@ -4,6 +4,7 @@
  * set bounded.
  *
  *   tracegen OUT CALLS LIVE [THREADS [SEED]]
+ *   tracegen OUT CALLS LIVE fifo
  *
  * CALLS calls (malloc, free and a few realloc and calloc) in THREADS threads
  * (1 by default), each thread's calls in runs of 64 (the process's order
@@ -14,6 +15,10 @@
  * that a quarter of the frees reach chunks older than 30000 allocations.
  * Addresses come from a free list per size class, as an allocator reuses
  * them. Each thread's chunks are in the file in its order, sealed.
+ *
+ * fifo: one thread, LIVE mallocs of 24 bytes, then pairs of a free of the
+ * oldest chunk and a malloc, to CALLS calls: with P pairs, P <= LIVE, the
+ * chunks freed lived LIVE, LIVE + 1, ... LIVE + P - 1 calls.
  *
  * Exit status 0, or 2 with a message.
  */
@@ -124,6 +129,24 @@ static void record(struct thread *t, uint32_t index, unsigned kind, uint64_t seq
 	t->prev_seq = seq;
 }
 
+/* The fifo trace (above): chunk i at 0x100000 + 32 i. */
+static void fifo(struct thread *t, uint64_t calls, uint64_t live_max)
+{
+	uint64_t seq = 0, oldest = 0, next = 0;
+
+	while (seq < calls) {
+		uint64_t f[2] = { 24, 0x100000 + 32 * next };
+
+		if (next >= live_max && seq + 1 < calls) {
+			uint64_t addr = 0x100000 + 32 * oldest++;
+
+			record(t, 0, TRACE_FREE, ++seq, 1, &addr, 1);
+		}
+		record(t, 0, TRACE_MALLOC, ++seq, 2, f, 2);
+		next++;
+	}
+}
+
 static uint64_t number(const char *s, const char *what)
 {
 	char *end;
@@ -150,7 +173,7 @@ int main(int argc, char **argv)
 		die("usage: tracegen OUT CALLS LIVE [THREADS [SEED]]", NULL);
 	calls = number(argv[2], "CALLS");
 	live_max = number(argv[3], "LIVE");
-	if (argc > 4)
+	if (argc > 4 && strcmp(argv[4], "fifo"))
 		nthreads = (uint32_t)number(argv[4], "THREADS");
 	if (argc > 5)
 		rng += number(argv[5], "SEED");
@@ -166,6 +189,10 @@ int main(int argc, char **argv)
 	setvbuf(out, buf, _IOFBF, sizeof(buf));
 	if (fseek(out, TRACE_HEADER_BYTES, SEEK_SET))
 		die("cannot write", argv[1]);
+	if (argc > 4 && !strcmp(argv[4], "fifo")) {
+		fifo(th, calls, live_max);
+		calls = 0;  /* nothing more */
+	}
 	for (uint64_t n = 0; n < calls; n++) {
 		uint32_t index = (uint32_t)(n / 64 % nthreads);
 		struct thread *t = &th[index];
