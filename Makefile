@@ -148,7 +148,7 @@ UNIT_BIN = $(UNIT_SRC:%.c=$(B)/%)
 # The tests' helpers: read a JSON value, write a doctored copy, write damaged
 # copies, check a schema; make, seal and break traces.
 TOOLS = $(B)/tests/tools/jsonq $(B)/tests/tools/jsonset $(B)/tests/tools/schemacheck \
-	$(B)/tests/tools/jsonmutate $(B)/tests/tools/tracetool
+	$(B)/tests/tools/jsonmutate $(B)/tests/tools/tracetool $(B)/tests/tools/tracegen
 
 # The fuzz targets (tests/fuzz/fuzz_*.c), one per parser of outside input.
 # make check replays their committed corpus and crash inputs through
@@ -342,7 +342,7 @@ check: deps
 	@$(CHECK_ENV) ABBUILD=$(CURDIR)/$(B) sh tests/run.sh $(UNIT_BIN)
 
 bench: deps
-	@$(MAKE) --no-print-directory allocbench $(RECORD_LIB) $(B)/tests/tools/jsonq
+	@$(MAKE) --no-print-directory allocbench $(RECORD_LIB) $(B)/tests/tools/jsonq $(B)/tests/tools/tracegen
 	@ABBUILD=$(CURDIR)/$(B) sh tests/bench.sh
 
 # Exit 1 when the overhead of pool or arena regressed against the committed

@@ -283,13 +283,8 @@ int cmd_report(int argc, char **argv)
 		usage_die("report needs one trace (got %d; see allocbench report --help)", argc - optind);
 	if (output_refuse_input(output_path, (const char *const *)argv + optind, 1))
 		return 2;
-	if (trace_load(argv[optind], &t, why, sizeof(why))) {
+	if (trace_stats_load(argv[optind], &t, &st, why, sizeof(why))) {
 		error("%s", why);
-		return 2;
-	}
-	if (trace_analyze(argv[optind], &t, &st, NULL, why, sizeof(why))) {
-		error("%s", why);
-		trace_release(&t);
 		return 2;
 	}
 	if (output_open(&out, output_path))
@@ -305,6 +300,5 @@ int cmd_report(int argc, char **argv)
 	}
 done:
 	trace_stats_release(&st);
-	trace_release(&t);
 	return ret;
 }

@@ -91,37 +91,91 @@ struct cursor {
 	const char *bad;    /* what is wrong, or NULL */
 };
 
-static uint64_t get_varint(struct cursor *c)
-{
-	uint64_t v = 0;
+/* A varint read by varint_long(): the value, where the cursor goes on, what is wrong. */
+struct varint_read {
+	uint64_t v;
+	const unsigned char *p;
+	const char *bad;
+};
 
-	for (unsigned shift = 0; shift < 64 && !c->bad; shift += 7) {
+/*
+ * A varint at P, bounds checked byte by byte (BAD: what was already wrong,
+ * when nothing more is read). Returned by value, so that the decoder's
+ * cursor never leaves its registers.
+ */
+static __attribute__((noinline)) struct varint_read varint_long(const unsigned char *p,
+							 const unsigned char *end, const char *bad)
+{
+	struct varint_read r = { 0, p, bad };
+
+	for (unsigned shift = 0; shift < 64 && !r.bad; shift += 7) {
 		unsigned char b;
 
-		if (c->p >= c->end) {
-			c->bad = "a field runs past the chunk's used bytes";
-			return 0;
+		if (r.p >= end) {
+			r.bad = "a field runs past the chunk's used bytes";
+			r.v = 0;
+			return r;
 		}
-		b = *c->p++;
+		b = *r.p++;
 		if (shift == 63 && b > 1) {
-			c->bad = "a varint larger than 64 bits";
-			return 0;
+			r.bad = "a varint larger than 64 bits";
+			r.v = 0;
+			return r;
 		}
-		v |= (uint64_t)(b & 0x7f) << shift;
+		r.v |= (uint64_t)(b & 0x7f) << shift;
 		if (!(b & 0x80))
-			return v;
+			return r;
 	}
-	if (!c->bad)
-		c->bad = "a varint larger than 64 bits";
-	return 0;
+	if (!r.bad)
+		r.bad = "a varint larger than 64 bits";
+	r.v = 0;
+	return r;
 }
 
-static int64_t unzigzag(uint64_t v)
+static inline uint64_t get_varint_long(struct cursor *c)
+{
+	struct varint_read r = varint_long(c->p, c->end, c->bad);
+
+	c->p = r.p;
+	c->bad = r.bad;
+	return r.v;
+}
+
+/*
+ * With room for the longest varint ahead, one of up to 8 bytes is read
+ * without a branch on its length (pointers take 1 to 5 bytes, at random:
+ * a branch per byte would be mispredicted): its 8 bytes as a word, cut
+ * after the first byte without the high bit, its 7-bit groups packed.
+ * The rest (near the end, longer, and every damage) out of line.
+ */
+static inline uint64_t get_varint(struct cursor *c)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	const unsigned char *p = c->p;
+	uint64_t w, stop;
+
+	if (__builtin_expect(c->end - p < 10, 0))
+		return get_varint_long(c);
+	memcpy(&w, p, 8);
+	stop = ~w & 0x8080808080808080ULL;
+	if (__builtin_expect(!stop, 0))
+		return get_varint_long(c);
+	c->p = p + (__builtin_ctzll(stop) + 1) / 8;
+	w &= (stop ^ (stop - 1)) & 0x7f7f7f7f7f7f7f7fULL;
+	w = (w & 0x007f007f007f007fULL) | ((w & 0x7f007f007f007f00ULL) >> 1);
+	w = (w & 0x00003fff00003fffULL) | ((w & 0x3fff00003fff0000ULL) >> 2);
+	return (w & 0x000000000fffffffULL) | ((w & 0x0fffffff00000000ULL) >> 4);
+#else
+	return get_varint_long(c);
+#endif
+}
+
+static inline int64_t unzigzag(uint64_t v)
 {
 	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
 }
 
-static uint64_t get_ptr(struct cursor *c)
+static inline uint64_t get_ptr(struct cursor *c)
 {
 	uint64_t v = get_varint(c);
 	uint64_t d;
@@ -136,132 +190,123 @@ static uint64_t get_ptr(struct cursor *c)
 	return c->prev_ptr;
 }
 
-/*
- * Decodes the records of chunk M (PAYLOAD, M->used bytes) into T's events,
- * checking each field that a recorder could not have written. Returns 0,
- * or -1 with R->why set (out of memory included).
- */
-static int chunk_decode(struct reader *r, struct trace *t, size_t *alloc, struct chunk_meta *m,
-			const unsigned char *payload, uint32_t header_bytes)
+/* Reads one record's fields into *E (kind set); 0, or -1 for a kind out of range. */
+static inline int get_fields(struct cursor *c, struct trace_event *e, uint64_t *done)
 {
-	struct cursor c = { payload, payload + m->used, 0, NULL };
-	uint64_t seq = m->base_seq;
+	switch (e->kind) {
+	case TRACE_MALLOC:
+	case TRACE_VALLOC:
+	case TRACE_PVALLOC:
+		e->size = get_varint(c);
+		e->ret = get_ptr(c);
+		return 0;
+	case TRACE_CALLOC: {
+		uint64_t n = get_varint(c), size = get_varint(c);
 
-	m->first = t->nevents;
-	while (c.p < c.end) {
-		struct trace_event e = { 0 };
-		uint64_t at = trace_chunk_offset(m->index) + header_bytes + (uint64_t)(c.p - payload);
-		uint64_t h = get_varint(&c), done = 0;
-		int64_t delta = unzigzag(h >> 4);
-		const char *name;
-
-		e.kind = (uint8_t)(h & 15);
-		e.thread = m->thread;
-		switch (e.kind) {
-		case TRACE_MALLOC:
-		case TRACE_VALLOC:
-		case TRACE_PVALLOC:
-			e.size = get_varint(&c);
-			e.ret = get_ptr(&c);
-			break;
-		case TRACE_CALLOC: {
-			uint64_t n = get_varint(&c), size = get_varint(&c);
-
-			e.align = n;
-			if (__builtin_mul_overflow(n, size, &e.size))
-				e.size = UINT64_MAX;
-			e.ret = get_ptr(&c);
-			break;
-		}
-		case TRACE_POSIX_MEMALIGN:
-		case TRACE_ALIGNED_ALLOC:
-		case TRACE_MEMALIGN:
-			e.align = get_varint(&c);
-			e.size = get_varint(&c);
-			e.ret = get_ptr(&c);
-			break;
-		case TRACE_REALLOC:
-			e.ptr = get_ptr(&c);
-			e.size = get_varint(&c);
-			e.ret = get_ptr(&c);
-			done = get_varint(&c);
-			break;
-		case TRACE_FREE:
-			e.ptr = get_ptr(&c);
-			break;
-		default:
-			if (!c.bad)
-				return reader_fail(r, "is damaged: chunk %" PRIu64 ", record at byte %" PRIu64
-					    ": kind %u is none of 1..%d", m->index, at, e.kind,
-					    TRACE_KINDS - 1);
-		}
-		if (c.bad)
-			return reader_fail(r, "is damaged: chunk %" PRIu64 ", record at byte %" PRIu64 ": %s",
-				    m->index, at, c.bad);
-		name = trace_kind_name(e.kind);
-		if ((delta < 0 && (uint64_t)-(delta + 1) >= seq) ||
-		    (delta > 0 && (uint64_t)delta > UINT64_MAX - seq))
-			return reader_fail(r, "is damaged: chunk %" PRIu64 ", record at byte %" PRIu64
-				    ": its seq is outside 1..2^64-1", m->index, at);
-		seq += (uint64_t)delta;
-		e.seq = e.seq2 = seq;
-		if (e.kind == TRACE_REALLOC) {
-			if (!done || done > UINT64_MAX - seq)
-				return reader_fail(r, "is damaged: chunk %" PRIu64 ", record at byte %" PRIu64
-					    ": a realloc done %" PRIu64 " calls after it started (it "
-					    "takes 1 or more)", m->index, at, done);
-			e.seq2 = seq + done;
-		}
-		/* What a call that succeeded can have asked for, in an address space. */
-		if (e.ret && e.kind != TRACE_FREE && e.size > TRACE_SIZE_MAX)
-			return reader_fail(r, "is damaged: chunk %" PRIu64 ", record at byte %" PRIu64
-				    ": a %s of %" PRIu64 " bytes returned a chunk (more than an "
-				    "address space holds)", m->index, at, name, e.size);
-		if (e.ret && (e.kind == TRACE_POSIX_MEMALIGN || e.kind == TRACE_ALIGNED_ALLOC ||
-			      e.kind == TRACE_MEMALIGN)) {
-			if (e.align > TRACE_SIZE_MAX ||
-			    (e.kind == TRACE_POSIX_MEMALIGN && (e.align & (e.align - 1))))
-				return reader_fail(r, "is damaged: chunk %" PRIu64 ", record at byte %" PRIu64
-					    ": a %s of alignment %" PRIu64 " returned a chunk (it "
-					    "takes a power of two up to 2^56)", m->index, at, name,
-					    e.align);
-			if (e.ret & (((uint64_t)1 << trace_align_log2(e.align)) - 1))
-				return reader_fail(r, "is damaged: chunk %" PRIu64 ", record at byte %" PRIu64
-					    ": a %s of alignment %" PRIu64 " returned 0x%" PRIx64
-					    ", not so aligned", m->index, at, name, e.align, e.ret);
-		}
-		if (ALLOC_GROW(t->events, t->nevents, *alloc))
-			return reader_fail(r, "cannot be read: out of memory");
-		t->events[t->nevents++] = e;
+		e->align = n;
+		if (__builtin_mul_overflow(n, size, &e->size))
+			e->size = UINT64_MAX;
+		e->ret = get_ptr(c);
+		return 0;
 	}
-	m->n = t->nevents - m->first;
-	m->last_seq = seq;
+	case TRACE_POSIX_MEMALIGN:
+	case TRACE_ALIGNED_ALLOC:
+	case TRACE_MEMALIGN:
+		e->align = get_varint(c);
+		e->size = get_varint(c);
+		e->ret = get_ptr(c);
+		return 0;
+	case TRACE_REALLOC:
+		e->ptr = get_ptr(c);
+		e->size = get_varint(c);
+		e->ret = get_ptr(c);
+		*done = get_varint(c);
+		return 0;
+	case TRACE_FREE:
+		e->ptr = get_ptr(c);
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* What a call that succeeded can have asked for, in an address space; 0 or -1 with R->why. */
+static int check_fields(struct reader *r, const struct chunk_meta *m, uint64_t at,
+			const struct trace_event *e)
+{
+	const char *name = trace_kind_name(e->kind);
+
+	if (e->ret && e->kind != TRACE_FREE && e->size > TRACE_SIZE_MAX)
+		return reader_fail(r, "is damaged: chunk %" PRIu64 ", record at byte %" PRIu64
+			    ": a %s of %" PRIu64 " bytes returned a chunk (more than an "
+			    "address space holds)", m->index, at, name, e->size);
+	if (e->ret && (e->kind == TRACE_POSIX_MEMALIGN || e->kind == TRACE_ALIGNED_ALLOC ||
+		       e->kind == TRACE_MEMALIGN)) {
+		if (e->align > TRACE_SIZE_MAX ||
+		    (e->kind == TRACE_POSIX_MEMALIGN && (e->align & (e->align - 1))))
+			return reader_fail(r, "is damaged: chunk %" PRIu64 ", record at byte %" PRIu64
+				    ": a %s of alignment %" PRIu64 " returned a chunk (it "
+				    "takes a power of two up to 2^56)", m->index, at, name,
+				    e->align);
+		if (e->ret & (((uint64_t)1 << trace_align_log2(e->align)) - 1))
+			return reader_fail(r, "is damaged: chunk %" PRIu64 ", record at byte %" PRIu64
+				    ": a %s of alignment %" PRIu64 " returned 0x%" PRIx64
+				    ", not so aligned", m->index, at, name, e->align, e->ret);
+	}
 	return 0;
 }
 
-/* In the file's order of decoding. */
-static int chunk_meta_first_cmp(const void *a, const void *b)
+int chunk_decode(struct reader *r, struct chunk_meta *m, const unsigned char *payload,
+		 uint32_t header_bytes, struct trace_event *out)
 {
-	const struct chunk_meta *x = a, *y = b;
+	struct cursor c = { payload, payload + m->used, 0, NULL };
+	uint64_t seq = m->base_seq, min = UINT64_MAX;
+	uint32_t n = 0;
 
-	return x->first < y->first ? -1 : x->first > y->first;
+	while (c.p < c.end) {
+		struct trace_event *e = &out[n];
+		const unsigned char *start = c.p;
+		uint64_t h = get_varint(&c), done = 0;
+		int64_t delta = unzigzag(h >> 4);
+
+		*e = (struct trace_event){ .kind = (uint8_t)(h & 15), .thread = m->thread };
+		if (get_fields(&c, e, &done) && !c.bad)
+			return reader_fail(r, "is damaged: chunk %" PRIu64 ", record at byte %" PRIu64
+				    ": kind %u is none of 1..%d", m->index,
+				    trace_chunk_offset(m->index) + header_bytes + (uint64_t)(start - payload),
+				    e->kind, TRACE_KINDS - 1);
+		if (__builtin_expect(c.bad != NULL, 0))
+			return reader_fail(r, "is damaged: chunk %" PRIu64 ", record at byte %" PRIu64 ": %s",
+				    m->index, trace_chunk_offset(m->index) + header_bytes +
+				    (uint64_t)(start - payload), c.bad);
+		if ((delta < 0 && (uint64_t)-(delta + 1) >= seq) ||
+		    (delta > 0 && (uint64_t)delta > UINT64_MAX - seq))
+			return reader_fail(r, "is damaged: chunk %" PRIu64 ", record at byte %" PRIu64
+				    ": its seq is outside 1..2^64-1", m->index,
+				    trace_chunk_offset(m->index) + header_bytes + (uint64_t)(start - payload));
+		seq += (uint64_t)delta;
+		e->seq = e->seq2 = seq;
+		if (seq < min)
+			min = seq;
+		if (e->kind == TRACE_REALLOC) {
+			if (!done || done > UINT64_MAX - seq)
+				return reader_fail(r, "is damaged: chunk %" PRIu64 ", record at byte %" PRIu64
+					    ": a realloc done %" PRIu64 " calls after it started (it "
+					    "takes 1 or more)", m->index, trace_chunk_offset(m->index) +
+					    header_bytes + (uint64_t)(start - payload), done);
+			e->seq2 = seq + done;
+		}
+		if (e->ret && (e->size > TRACE_SIZE_MAX || e->kind >= TRACE_POSIX_MEMALIGN) &&
+		    check_fields(r, m, trace_chunk_offset(m->index) + header_bytes +
+				 (uint64_t)(start - payload), e))
+			return -1;
+		n++;
+	}
+	m->n = n;
+	m->last_seq = seq;
+	m->min_seq = min;
+	return 0;
 }
-
-static int event_cmp(const void *a, const void *b)
-{
-	const struct trace_event *x = a, *y = b;
-
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* What trace_load_from() gathers as it reads the chunks. */
-struct load {
-	struct chunk_meta *metas;  /* the chunks with records, in the file's order */
-	size_t nmetas, metas_alloc;
-	size_t events_alloc;       /* of T's events */
-	uint32_t chunk_header;     /* bytes of a chunk's header in this version */
-	uint32_t payload_max;      /* bytes of records a chunk holds */
-};
 
 /*
  * Reads and checks T's header (T->file_bytes is the file's size). Returns
@@ -292,17 +337,24 @@ static int load_header(struct reader *r, struct trace *t)
 	return 0;
 }
 
+/* What trace_scan() gathers as it reads the chunks. */
+struct load {
+	size_t metas_alloc;
+	uint32_t payload_max;      /* bytes of records a chunk holds */
+	struct trace_event *scratch;  /* one chunk's records, decoded to be checked */
+};
+
 /*
  * Checks chunk K (its bytes at AT) against the header, and decodes its
- * records into T when it has any. Returns 0, or -1 with R->why set.
+ * records when it has any. Returns 0, or -1 with R->why set.
  */
-static int load_chunk(struct reader *r, struct trace *t, struct load *l, uint64_t k,
+static int load_chunk(struct reader *r, struct trace *t, struct scan *s, struct load *l, uint64_t k,
 		      const unsigned char *at)
 {
 	struct trace_chunk c = { 0 };
 	struct chunk_meta *m;
 
-	memcpy(&c, at, l->chunk_header);
+	memcpy(&c, at, s->chunk_header);
 	if (c.used > l->payload_max)
 		return reader_fail(r, "is damaged: chunk %" PRIu64 " at byte %" PRIu64 ": used %" PRIu32
 				   " is more than a chunk's %" PRIu32 " bytes of records", k,
@@ -325,20 +377,22 @@ static int load_chunk(struct reader *r, struct trace *t, struct load *l, uint64_
 		return reader_fail(r, "is damaged: chunk %" PRIu64 " at byte %" PRIu64 ": thread %" PRIu32
 				   " out of range (%" PRIu32 " thread%s)", k, trace_chunk_offset(k),
 				   c.thread, t->header.threads, t->header.threads == 1 ? "" : "s");
-	if (ALLOC_GROW(l->metas, l->nmetas, l->metas_alloc))
+	if (ALLOC_GROW(s->metas, s->nmetas, l->metas_alloc))
 		return reader_fail(r, "cannot be read: out of memory");
-	m = &l->metas[l->nmetas++];
+	m = &s->metas[s->nmetas++];
 	*m = (struct chunk_meta){ .index = k, .thread = c.thread, .used = c.used,
 		.base_seq = c.base_seq, .sealed = c.check != 0 };
-	return chunk_decode(r, t, &l->events_alloc, m, at + l->chunk_header, l->chunk_header);
+	if (c.thread >= s->nthreads)
+		s->nthreads = c.thread + 1;
+	return chunk_decode(r, m, at + s->chunk_header, s->chunk_header, l->scratch);
 }
 
 /*
  * Reads T's first NCHUNKS chunks, READ_CHUNKS at a time into BLOCK
  * (READ_BYTES), through load_chunk(). Returns 0, or -1 with R->why set.
  */
-static int load_chunks(struct reader *r, struct trace *t, struct load *l, unsigned char *block,
-		       uint64_t nchunks)
+static int load_chunks(struct reader *r, struct trace *t, struct scan *s, struct load *l,
+		       unsigned char *block, uint64_t nchunks)
 {
 	for (uint64_t k = 0; k < nchunks; k += READ_CHUNKS) {
 		uint64_t n = nchunks - k < READ_CHUNKS ? nchunks - k : READ_CHUNKS;
@@ -346,93 +400,154 @@ static int load_chunks(struct reader *r, struct trace *t, struct load *l, unsign
 		if (reader_read_at(r, trace_chunk_offset(k), block, (size_t)n * TRACE_CHUNK_BYTES))
 			return -1;
 		for (uint64_t i = 0; i < n; i++)
-			if (load_chunk(r, t, l, k + i, block + i * TRACE_CHUNK_BYTES))
+			if (load_chunk(r, t, s, l, k + i, block + i * TRACE_CHUNK_BYTES))
 				return -1;
 	}
 	return 0;
 }
 
-/* Keeps one copy of each chunk's records in T (the others METAS says are dropped), in the process's order. */
-static void load_keep(struct trace *t, struct chunk_meta *metas, size_t nmetas)
+int chunk_reread(struct reader *r, const struct scan *s, const struct chunk_meta *m,
+		 unsigned char *block, uint64_t *block_first, uint64_t *block_n, uint64_t nchunks,
+		 struct trace_event *out)
 {
-	size_t kept = 0;
+	struct chunk_meta again = *m;
+	const unsigned char *at;
 
-	if (nmetas)
-		qsort(metas, nmetas, sizeof(*metas), chunk_meta_first_cmp);
-	for (size_t i = 0; i < nmetas; i++) {
-		if (metas[i].dropped)
-			continue;
-		memmove(&t->events[kept], &t->events[metas[i].first], metas[i].n * sizeof(*t->events));
-		kept += metas[i].n;
+	if (m->index < *block_first || m->index >= *block_first + *block_n) {
+		uint64_t n = nchunks - m->index < READ_CHUNKS ? nchunks - m->index : READ_CHUNKS;
+
+		*block_n = 0;
+		if (reader_read_at(r, trace_chunk_offset(m->index), block, (size_t)n * TRACE_CHUNK_BYTES))
+			return -1;
+		*block_first = m->index;
+		*block_n = n;
 	}
-	t->nevents = kept;
-	for (size_t i = 1; i < t->nevents; i++) {
-		if (t->events[i - 1].seq > t->events[i].seq) {
-			qsort(t->events, t->nevents, sizeof(*t->events), event_cmp);
-			break;
-		}
-	}
+	at = block + (m->index - *block_first) * TRACE_CHUNK_BYTES;
+	/* The file may have changed since it was checked: the same checks again. */
+	if (((const struct trace_chunk *)(const void *)at)->used != m->used)
+		return reader_fail(r, "changed while it was read: chunk %" PRIu64 " at byte %" PRIu64,
+				   m->index, trace_chunk_offset(m->index));
+	if (chunk_decode(r, &again, at + s->chunk_header, s->chunk_header, out))
+		return -1;
+	if (again.n != m->n || again.last_seq != m->last_seq)
+		return reader_fail(r, "changed while it was read: chunk %" PRIu64 " at byte %" PRIu64,
+				   m->index, trace_chunk_offset(m->index));
+	return 0;
 }
 
-static int trace_load_from(struct reader *r, struct trace *t)
+int trace_scan(struct reader *r, struct trace *t, struct scan *s)
 {
 	struct load l = { 0 };
 	unsigned char *block = NULL;
 	uint64_t nchunks;
 	int ret = -1;
 
-	memset(t, 0, sizeof(*t));
-	t->file_bytes = r->size;
+	memset(s, 0, sizeof(*s));
 	if (load_header(r, t))
 		return -1;
-	l.chunk_header = t->header.version == 1 ? TRACE_CHUNK_HEADER_V1_BYTES :
-			 (uint32_t)sizeof(struct trace_chunk);
-	l.payload_max = TRACE_CHUNK_BYTES - l.chunk_header;
+	s->chunk_header = t->header.version == 1 ? TRACE_CHUNK_HEADER_V1_BYTES :
+			  (uint32_t)sizeof(struct trace_chunk);
+	l.payload_max = TRACE_CHUNK_BYTES - s->chunk_header;
 	nchunks = (r->size - TRACE_HEADER_BYTES) / TRACE_CHUNK_BYTES;
 	if (t->header.chunks < nchunks)
 		nchunks = t->header.chunks;
 	t->trace_bytes = trace_chunk_offset(nchunks);
 	block = malloc(READ_BYTES);
-	if (!block) {
+	l.scratch = malloc(CHUNK_EVENTS_MAX * sizeof(*l.scratch));
+	if (!block || !l.scratch) {
 		reader_fail(r, "cannot be read: out of memory");
 		goto out;
 	}
 	if (t->header.chunks == nchunks && trace_tail_zero(r, block, nchunks))
 		goto out;
-	if (load_chunks(r, t, &l, block, nchunks) ||
-	    trace_chunks_order(r, t, l.metas, l.nmetas) || trace_seqs_unique(r, t, l.metas, l.nmetas))
+	if (load_chunks(r, t, s, &l, block, nchunks) || trace_chunks_order(r, t, s))
 		goto out;
 	t->sealed = t->header.version >= 2 && t->header.state != TRACE_STATE_WRITING;
-	load_keep(t, l.metas, l.nmetas);
 	ret = 0;
 out:
 	free(block);
-	free(l.metas);
+	free(l.scratch);
+	if (ret)
+		scan_release(s);
+	return ret;
+}
+
+void scan_release(struct scan *s)
+{
+	free(s->metas);
+	memset(s, 0, sizeof(*s));
+}
+
+/* trace_merge()'s sink for trace_load(): each call, at its first place, into T's events. */
+struct collect {
+	struct trace *t;
+	size_t alloc;
+};
+
+static int collect_event(void *ctx, const struct trace_event *e, unsigned half, uint64_t call,
+			 uint64_t *pending)
+{
+	struct collect *c = ctx;
+
+	(void)call;
+	(void)pending;
+	if (half)
+		return 0;
+	if (ALLOC_GROW(c->t->events, c->t->nevents, c->alloc))
+		return -1;
+	c->t->events[c->t->nevents++] = *e;
+	return 0;
+}
+
+static int trace_load_from(struct reader *r, struct trace *t)
+{
+	struct collect c = { .t = t };
+	struct scan s;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	t->file_bytes = r->size;
+	if (trace_scan(r, t, &s))
+		return -1;
+	r->why[0] = '\0';
+	ret = trace_merge(r, t, &s, collect_event, NULL, &c);
+	if (ret && !r->why[0])
+		reader_fail(r, "cannot be read: out of memory");
+	scan_release(&s);
 	if (ret)
 		trace_release(t);
 	return ret;
 }
 
-int trace_load(const char *path, struct trace *t, char *why, size_t why_size)
+int reader_open(struct reader *r, const char *path, char *why, size_t why_size)
 {
-	struct reader r = { .name = path, .fd = -1, .why = why, .why_size = why_size };
 	struct stat st;
-	int ret;
 
-	memset(t, 0, sizeof(*t));
-	r.fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (r.fd < 0 || fstat(r.fd, &st)) {
+	*r = (struct reader){ .name = path, .fd = -1, .why = why, .why_size = why_size };
+	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (r->fd < 0 || fstat(r->fd, &st)) {
 		snprintf(why, why_size, "cannot read trace '%s': %s", path, strerror(errno));
-		if (r.fd >= 0)
-			close(r.fd);
+		if (r->fd >= 0)
+			close(r->fd);
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		close(r.fd);
+		close(r->fd);
 		snprintf(why, why_size, "cannot read trace '%s': not a regular file", path);
 		return -1;
 	}
-	r.size = (uint64_t)st.st_size;
+	r->size = (uint64_t)st.st_size;
+	return 0;
+}
+
+int trace_load(const char *path, struct trace *t, char *why, size_t why_size)
+{
+	struct reader r;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	if (reader_open(&r, path, why, why_size))
+		return -1;
 	ret = trace_load_from(&r, t);
 	close(r.fd);
 	return ret;

@@ -1,118 +1,85 @@
 /*
  * trace_analyze.c - following a trace's chunks by address (trace.h): the
- * statistics `allocbench report` prints and the replay plan.
+ * statistics `allocbench report` prints and the replay plan. One analysis
+ * takes the calls step by step in the process's order, from a loaded
+ * trace's events (trace_analyze()) or straight from the file's chunks
+ * (trace_stats_load()), keeping the live chunks and fixed-size counts.
  */
 #include "trace/trace.h"
+#include "trace/trace_live.h"
 #include "trace/trace_read.h"
 #include "platform/util.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-/* Live chunks by address: open addressing, linear probing, backward-shift deletion. */
-struct addr_map {
-	uint64_t *keys;   /* 0: empty */
-	uint32_t *slots;
-	size_t mask, n;
+/* ------------------------------------------------------------ the median lifetime */
+
+/* Lifetimes counted in a window of buckets: [lo, lo + (MEDIAN_BUCKETS << shift)). */
+#define MEDIAN_BUCKETS (1u << 16)
+
+struct median {
+	uint64_t lo;
+	unsigned shift;
+	uint64_t below, above, max;  /* lifetimes before and past the window; the longest */
+	uint64_t *counts;      /* MEDIAN_BUCKETS */
 };
 
-static uint64_t addr_hash(uint64_t a)
+static inline void median_note(struct median *md, uint64_t life)
 {
-	a ^= a >> 33;
-	a *= 0xff51afd7ed558ccdULL;
-	a ^= a >> 33;
-	return a;
-}
+	uint64_t b;
 
-static int map_init(struct addr_map *m, size_t want)
-{
-	size_t cap = 1024;
-
-	while (cap < want * 2)
-		cap *= 2;
-	m->keys = calloc(cap, sizeof(*m->keys));
-	m->slots = calloc(cap, sizeof(*m->slots));
-	m->mask = cap - 1;
-	m->n = 0;
-	return m->keys && m->slots ? 0 : -1;
-}
-
-static void map_release(struct addr_map *m)
-{
-	free(m->keys);
-	free(m->slots);
-}
-
-static int map_grow(struct addr_map *m)
-{
-	struct addr_map bigger;
-
-	if (map_init(&bigger, (m->mask + 1)))
-		return -1;
-	for (size_t i = 0; i <= m->mask; i++) {
-		if (m->keys[i]) {
-			size_t j = addr_hash(m->keys[i]) & bigger.mask;
-
-			while (bigger.keys[j])
-				j = (j + 1) & bigger.mask;
-			bigger.keys[j] = m->keys[i];
-			bigger.slots[j] = m->slots[i];
-			bigger.n++;
-		}
+	if (life > md->max)
+		md->max = life;
+	if (life < md->lo) {
+		md->below++;
+		return;
 	}
-	map_release(m);
-	*m = bigger;
-	return 0;
-}
-
-/* Adds KEY -> SLOT, replacing what KEY held; sets *REPLACED. Returns 0 or -1. */
-static int map_put(struct addr_map *m, uint64_t key, uint32_t slot, int *replaced, uint32_t *old)
-{
-	size_t j;
-
-	if ((m->n + 1) * 2 > m->mask + 1 && map_grow(m))
-		return -1;
-	j = addr_hash(key) & m->mask;
-	while (m->keys[j] && m->keys[j] != key)
-		j = (j + 1) & m->mask;
-	*replaced = m->keys[j] == key;
-	if (*replaced)
-		*old = m->slots[j];
+	b = (life - md->lo) >> md->shift;
+	if (b < MEDIAN_BUCKETS)
+		md->counts[b]++;
 	else
-		m->n++;
-	m->keys[j] = key;
-	m->slots[j] = slot;
+		md->above++;
+}
+
+/*
+ * The lifetime of rank N / 2 among N (the upper median, as a sorted list's
+ * [n / 2]): 1 with *OUT set
+ * when the window's buckets are single lifetimes, else 0 with the window
+ * narrowed to where it is (for another pass).
+ */
+static int median_resolve(struct median *md, uint64_t n, uint64_t *out)
+{
+	uint64_t rank = n / 2, seen = md->below;
+
+	for (uint64_t b = 0; b < MEDIAN_BUCKETS; b++) {
+		if (seen + md->counts[b] > rank) {
+			if (!md->shift) {
+				*out = md->lo + b;
+				return 1;
+			}
+			md->lo += b << md->shift;
+			md->shift = md->shift > 16 ? md->shift - 16 : 0;
+			return 0;
+		}
+		seen += md->counts[b];
+	}
+	/* Past the window: the next one covers up to the longest. */
+	md->lo += (uint64_t)MEDIAN_BUCKETS << md->shift;
+	md->shift = 0;
+	while (md->max - md->lo >= (uint64_t)MEDIAN_BUCKETS << md->shift)
+		md->shift++;
 	return 0;
 }
 
-/* Removes KEY; returns 1 with *SLOT set when it was there. */
-static int map_take(struct addr_map *m, uint64_t key, uint32_t *slot)
-{
-	size_t j = addr_hash(key) & m->mask, k;
-
-	while (m->keys[j] && m->keys[j] != key)
-		j = (j + 1) & m->mask;
-	if (!m->keys[j])
-		return 0;
-	*slot = m->slots[j];
-	m->keys[j] = 0;
-	m->n--;
-	/* Backward shift: move later entries of the run into the hole. */
-	for (k = (j + 1) & m->mask; m->keys[k]; k = (k + 1) & m->mask) {
-		size_t home = addr_hash(m->keys[k]) & m->mask;
-
-		if (((k - home) & m->mask) >= ((k - j) & m->mask)) {
-			m->keys[j] = m->keys[k];
-			m->slots[j] = m->slots[k];
-			m->keys[k] = 0;
-			j = k;
-		}
-	}
-	return 1;
-}
+/* ------------------------------------------------------------ the analysis */
 
 /* Sizes by count, for the most frequent sizes. */
 struct size_count {
@@ -128,44 +95,29 @@ static int size_count_cmp(const void *a, const void *b)
 	return x->size < y->size ? -1 : x->size > y->size;
 }
 
-static int u64_cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The bucket of SIZE: 0 for 0 bytes, else b with 2^(b-2) < size <= 2^(b-1). */
-static unsigned size_bucket(uint64_t size)
+static inline unsigned size_bucket(uint64_t size)
 {
 	return size ? (unsigned)(size == 1 ? 1 : 65 - __builtin_clzll(size - 1)) : 0;
 }
 
-/* Per slot: what the analysis needs to know of a chunk. */
-struct slot_info {
-	uint64_t size;
-	uint64_t born;      /* the call (index in events) that allocated it */
-	uint32_t thread;
-	uint32_t version;   /* steps on it so far */
-};
-
 struct analysis {
-	const struct trace *t;
 	struct trace_stats *stats;
-	struct replay_plan *plan;
+	struct replay_plan *plan;    /* NULL: statistics only */
 	size_t ops_alloc;
-	struct slot_info *slots;
-	size_t slots_alloc;
-	uint32_t nslots;
+	uint32_t *versions;          /* the plan's steps on each slot so far */
+	size_t versions_alloc;
+	uint64_t nslots;
 	struct addr_map live;
 	uint64_t live_bytes, live_chunks;
-	uint64_t *lifetimes;   /* of freed chunks, in calls */
-	size_t nlifetimes, lifetimes_alloc;
-	struct size_count *sizes;  /* open-addressed by size, 0 count = empty */
+	struct live *held;           /* chunks between a realloc's two halves */
+	size_t nheld, held_alloc, held_free;  /* held_free: a list through .slot, + 1; 0 ends */
+	uint64_t freed;              /* chunks freed (lifetimes noted) */
+	struct median median;
+	struct size_count *sizes;    /* open-addressed by size, 0 count = empty */
 	size_t sizes_mask, nsizes;
 	uint64_t hash;
-	char *why;           /* what is wrong, after "trace 'NAME' " */
-	size_t why_size;
+	char what[256];              /* what is wrong, after "trace 'NAME' " */
 };
 
 static int note_size(struct analysis *a, uint64_t size)
@@ -181,7 +133,7 @@ static int note_size(struct analysis *a, uint64_t size)
 		for (size_t i = 0; i <= a->sizes_mask; i++) {
 			if (!a->sizes[i].count)
 				continue;
-			j = addr_hash(a->sizes[i].size) & (cap - 1);
+			j = mix(a->sizes[i].size) & (cap - 1);
 			while (bigger[j].count)
 				j = (j + 1) & (cap - 1);
 			bigger[j] = a->sizes[i];
@@ -190,7 +142,7 @@ static int note_size(struct analysis *a, uint64_t size)
 		a->sizes = bigger;
 		a->sizes_mask = cap - 1;
 	}
-	j = addr_hash(size) & a->sizes_mask;
+	j = mix(size) & a->sizes_mask;
 	while (a->sizes[j].count && a->sizes[j].size != size)
 		j = (j + 1) & a->sizes_mask;
 	if (!a->sizes[j].count) {
@@ -204,26 +156,25 @@ static int note_size(struct analysis *a, uint64_t size)
 static int add_op(struct analysis *a, uint8_t kind, uint32_t slot, uint32_t thread, uint64_t size,
 		  uint64_t align)
 {
+	struct replay_plan *plan = a->plan;
 	struct replay_op *op;
 
-	if (!a->plan)
-		return 0;
-	if (ALLOC_GROW(a->plan->ops, a->plan->nops, a->ops_alloc))
+	if (ALLOC_GROW(plan->ops, plan->nops, a->ops_alloc))
 		return -1;
-	op = &a->plan->ops[a->plan->nops++];
+	op = &plan->ops[plan->nops++];
 	memset(op, 0, sizeof(*op));
 	op->kind = kind;
 	op->slot = slot;
 	op->thread = thread;
 	op->size = size;
-	op->version = a->slots[slot].version++;
+	op->version = a->versions[slot]++;
 	op->align_log2 = (uint8_t)trace_align_log2(align);  /* align <= TRACE_SIZE_MAX (trace_load()) */
 	if (kind != REPLAY_FREE) {
-		if (__builtin_add_overflow(a->plan->alloc_bytes, size, &a->plan->alloc_bytes))
-			a->plan->alloc_bytes = UINT64_MAX;
-		a->plan->nallocs++;
-		if (align > a->plan->max_align)
-			a->plan->max_align = align;
+		if (__builtin_add_overflow(plan->alloc_bytes, size, &plan->alloc_bytes))
+			plan->alloc_bytes = UINT64_MAX;
+		plan->nallocs++;
+		if (align > plan->max_align)
+			plan->max_align = align;
 	}
 	/* FNV-1a over the fields that decide what the replay does. */
 	{
@@ -241,18 +192,18 @@ static int add_op(struct analysis *a, uint8_t kind, uint32_t slot, uint32_t thre
 /*
  * What the live chunks add up to: more than an address space holds is a
  * damaged trace (each chunk is at most TRACE_SIZE_MAX, so the sum that
- * crosses TRACE_LIVE_MAX has not wrapped). Returns 0, or -1 with a->why.
+ * crosses TRACE_LIVE_MAX has not wrapped). Returns 0, or -1 with a->what.
  */
 static int live_check(struct analysis *a, uint64_t call)
 {
 	if (a->live_bytes <= TRACE_LIVE_MAX)
 		return 0;
-	snprintf(a->why, a->why_size, "is damaged: after call %" PRIu64 " more than 2^57 bytes are "
+	snprintf(a->what, sizeof(a->what), "is damaged: after call %" PRIu64 " more than 2^57 bytes are "
 		 "alive at once, more than an address space holds", call);
 	return -1;
 }
 
-static void note_live(struct analysis *a, uint64_t call)
+static inline void note_live(struct analysis *a, uint64_t call)
 {
 	if (a->live_bytes > a->stats->peak_live_bytes) {
 		a->stats->peak_live_bytes = a->live_bytes;
@@ -262,204 +213,244 @@ static void note_live(struct analysis *a, uint64_t call)
 		a->stats->peak_live_chunks = a->live_chunks;
 }
 
-/* A new chunk at RET of SIZE bytes; its slot. Returns 0, or -1. */
-static int chunk_born(struct analysis *a, const struct trace_event *e, uint64_t size, size_t call,
-		      uint32_t *slot)
+/*
+ * Puts C in the map at its address (C counted live by the caller); one
+ * already there, handed out again without a recorded free (it cannot
+ * happen in order), is dropped. Returns 0, or -1 out of memory.
+ */
+static int live_put(struct analysis *a, const struct live *c)
 {
-	int replaced;
-	uint32_t old;
+	struct live *e;
 
-	if (a->nslots == UINT32_MAX || ALLOC_GROW(a->slots, a->nslots, a->slots_alloc))
+	if ((a->live.n + 1) * 2 > a->live.mask + 1 && map_grow(&a->live))
 		return -1;
-	*slot = a->nslots++;
-	a->slots[*slot] = (struct slot_info){ .size = size, .born = call, .thread = e->thread };
-	if (map_put(&a->live, e->ret, *slot, &replaced, &old))
-		return -1;
-	if (replaced) {
-		/* Handed out again without a recorded free (it cannot happen in order): drop the old. */
-		a->live_bytes -= a->slots[old].size;
+	e = map_find(&a->live, c->addr);
+	if (e->addr) {
+		a->live_bytes -= e->size;
 		a->live_chunks--;
+	} else {
+		a->live.n++;
 	}
-	a->live_bytes += size;
+	*e = *c;
+	return 0;
+}
+
+/* A new chunk that event E (call CALL) returned, of SIZE bytes; its slot in *SLOT. Returns 0, or -1. */
+static int chunk_born(struct analysis *a, const struct trace_event *e, uint64_t call, uint32_t *slot)
+{
+	struct live c = { .addr = e->ret, .size = e->size, .born = call, .thread = e->thread };
+
+	if (a->plan) {
+		if (a->nslots == UINT32_MAX || ALLOC_GROW(a->versions, a->nslots, a->versions_alloc))
+			return -1;
+		a->versions[a->nslots] = 0;
+	}
+	c.slot = *slot = (uint32_t)a->nslots++;
+	if (live_put(a, &c))
+		return -1;
+	a->live_bytes += c.size;
 	a->live_chunks++;
 	return live_check(a, call);
 }
 
-static int chunk_died(struct analysis *a, uint32_t slot, size_t call, uint32_t thread)
+static void chunk_died(struct analysis *a, const struct live *c, uint64_t call, uint32_t thread)
 {
-	struct slot_info *s = &a->slots[slot];
+	struct trace_stats *st = a->stats;
+	uint64_t life = call - c->born;
+	unsigned b = 0;
 
-	a->live_bytes -= s->size;
+	a->live_bytes -= c->size;
 	a->live_chunks--;
-	if (thread != s->thread) {
-		a->stats->cross_thread_frees++;
-		a->stats->threads[thread].remote_frees++;
+	if (thread != c->thread) {
+		st->cross_thread_frees++;
+		st->threads[thread].remote_frees++;
 	}
-	a->stats->threads[thread].frees++;
-	if (ALLOC_GROW(a->lifetimes, a->nlifetimes, a->lifetimes_alloc))
-		return -1;
-	a->lifetimes[a->nlifetimes++] = call - s->born;
+	st->threads[thread].frees++;
+	for (uint64_t limit = 10; b < TRACE_LIFETIME_BUCKETS - 1 && life > limit; limit *= 10)
+		b++;
+	st->lifetimes[b]++;
+	a->freed++;
+	median_note(&a->median, life);
+}
+
+/* Counts event E into the statistics that do not follow chunks. Returns 0, or -1 out of memory. */
+static int count_call(struct analysis *a, const struct trace_event *e)
+{
+	struct trace_stats *st = a->stats;
+	struct trace_thread_stats *th = &st->threads[e->thread];
+
+	st->calls[e->kind]++;
+	st->calls[0]++;
+	th->calls++;
+	/* Every allocating call, failed or not; realloc when it asks for bytes. */
+	if (e->kind == TRACE_FREE || (e->kind == TRACE_REALLOC && !e->size))
+		return 0;
+	if (__builtin_add_overflow(st->requested_bytes, e->size, &st->requested_bytes))
+		st->requested_bytes = UINT64_MAX;
+	if (__builtin_add_overflow(th->bytes, e->size, &th->bytes))
+		th->bytes = UINT64_MAX;
+	st->size_buckets[size_bucket(e->size)]++;
+	return note_size(a, e->size);
+}
+
+/* A chunk between a realloc's halves, kept aside: its word for the second half (0: none). */
+static int hold(struct analysis *a, const struct live *c, uint64_t *pending)
+{
+	size_t i;
+
+	if (a->held_free) {
+		i = a->held_free - 1;
+		a->held_free = a->held[i].slot;
+	} else {
+		if (ALLOC_GROW(a->held, a->nheld, a->held_alloc))
+			return -1;
+		i = a->nheld++;
+	}
+	a->held[i] = *c;
+	*pending = i + 1;
 	return 0;
 }
 
-/* Realloc's free half happens at its first place, its allocation half at its second. */
-struct step {
-	uint64_t seq;
-	uint32_t event;
-	uint8_t half;   /* realloc: 0 the free half, 1 the allocation half */
-};
-
-static int step_cmp(const void *x, const void *y)
+static struct live unhold(struct analysis *a, uint64_t pending)
 {
-	const struct step *a = x, *b = y;
+	struct live c = a->held[pending - 1];
 
-	if (a->seq != b->seq)
-		return a->seq < b->seq ? -1 : 1;
-	return a->half - b->half;
+	a->held[pending - 1].slot = (uint32_t)a->held_free;
+	a->held_free = pending;
+	return c;
 }
 
-static void skip_step(struct analysis *a)
+/* A free, or realloc's free half (the old address may be handed out from here on). */
+static int step_free(struct analysis *a, const struct trace_event *e, uint64_t call, uint64_t *pending)
 {
+	struct trace_stats *st = a->stats;
+	struct live *c;
+
+	if (e->kind == TRACE_REALLOC) {
+		*pending = 0;
+		if (!e->ptr || !(e->ret || !e->size))
+			return 0;
+		c = map_find(&a->live, e->ptr);
+		if (!c->addr) {
+			st->unknown_frees++;
+			return 0;
+		}
+		if (hold(a, c, pending))
+			return -1;
+		map_remove(&a->live, c);
+		return 0;
+	}
+	if (!e->ptr) {
+		st->free_null++;
+		goto skip;
+	}
+	c = map_find(&a->live, e->ptr);
+	if (!c->addr) {
+		st->unknown_frees++;
+		goto skip;
+	}
+	chunk_died(a, c, call, e->thread);
+	if (a->plan && add_op(a, REPLAY_FREE, c->slot, e->thread, 0, 0))
+		return -1;
+	map_remove(&a->live, c);
+	return 0;
+skip:
 	if (a->plan)
 		a->plan->skipped++;
+	return 0;
 }
 
-static int analyze_steps(struct analysis *a, const struct step *steps, size_t nsteps,
-			 uint32_t *pending)
+/* Realloc's allocation half, its old chunk held in PENDING (0: none). Returns 0, or -1. */
+static int step_resize(struct analysis *a, const struct trace_event *e, uint64_t call, uint64_t pending)
 {
-	const struct trace *t = a->t;
 	struct trace_stats *st = a->stats;
+	struct live c;
+	uint32_t slot;
 
-	for (size_t k = 0; k < nsteps; k++) {
-		const struct trace_event *e = &t->events[steps[k].event];
-		size_t call = steps[k].event + 1;
-		struct trace_thread_stats *th = &st->threads[e->thread];
-		uint32_t slot;
-		uint8_t kind;
-
-		if (e->kind == TRACE_FREE) {
-			if (!e->ptr) {
-				st->free_null++;
-				skip_step(a);
-			} else if (!map_take(&a->live, e->ptr, &slot)) {
-				st->unknown_frees++;
-				skip_step(a);
-			} else {
-				if (chunk_died(a, slot, call, e->thread) ||
-				    add_op(a, REPLAY_FREE, slot, e->thread, 0, 0))
-					return -1;
-			}
-			continue;
-		}
-		if (e->kind == TRACE_REALLOC) {
-			if (steps[k].half == 0) {
-				/* The free half: the old address may be handed out from here on. */
-				pending[steps[k].event] = UINT32_MAX;
-				if (e->ptr && (e->ret || !e->size) && map_take(&a->live, e->ptr, &slot))
-					pending[steps[k].event] = slot;
-				else if (e->ptr && (e->ret || !e->size))
-					st->unknown_frees++;
-				continue;
-			}
-			slot = pending[steps[k].event];
-			if (!e->ret) {
-				if (e->ptr && e->size)
-					st->failed++;
-				if (slot != UINT32_MAX) {
-					/* realloc(p, 0) freed p */
-					if (chunk_died(a, slot, call, e->thread) ||
-					    add_op(a, REPLAY_FREE, slot, e->thread, 0, 0))
-						return -1;
-				} else if (a->plan) {
-					a->plan->skipped++;
-				}
-				note_live(a, call);
-				continue;
-			}
-			th->allocations++;
-			if (slot == UINT32_MAX) {
-				/* realloc(NULL, n), or of a chunk not seen: a new chunk */
-				if (chunk_born(a, e, e->size, call, &slot) ||
-				    add_op(a, REPLAY_ALLOC, slot, e->thread, e->size, 0))
-					return -1;
-			} else {
-				int replaced;
-				uint32_t old;
-
-				a->live_bytes += e->size - a->slots[slot].size;
-				a->slots[slot].size = e->size;
-				if (live_check(a, call))
-					return -1;
-				if (map_put(&a->live, e->ret, slot, &replaced, &old) ||
-				    add_op(a, REPLAY_RESIZE, slot, e->thread, e->size, 0))
-					return -1;
-				if (replaced && old != slot) {
-					a->live_bytes -= a->slots[old].size;
-					a->live_chunks--;
-				}
-			}
-			note_live(a, call);
-			continue;
-		}
-		/* The allocating kinds. */
-		if (!e->ret) {
+	if (!e->ret) {
+		if (e->ptr && e->size)
 			st->failed++;
-			skip_step(a);
-			continue;
+		if (pending) {
+			/* realloc(p, 0) freed p */
+			c = unhold(a, pending);
+			chunk_died(a, &c, call, e->thread);
+			if (a->plan && add_op(a, REPLAY_FREE, c.slot, e->thread, 0, 0))
+				return -1;
+		} else if (a->plan) {
+			a->plan->skipped++;
 		}
-		th->allocations++;
-		kind = e->kind == TRACE_CALLOC ? REPLAY_ZALLOC :
-		       e->kind == TRACE_POSIX_MEMALIGN || e->kind == TRACE_ALIGNED_ALLOC ||
-		       e->kind == TRACE_MEMALIGN ? REPLAY_ALIGNED : REPLAY_ALLOC;
-		if (chunk_born(a, e, e->size, call, &slot) ||
-		    add_op(a, kind, slot, e->thread, e->size, kind == REPLAY_ALIGNED ? e->align : 0))
+		note_live(a, call);
+		return 0;
+	}
+	st->threads[e->thread].allocations++;
+	if (!pending) {
+		/* realloc(NULL, n), or of a chunk not seen: a new chunk */
+		if (chunk_born(a, e, call, &slot) ||
+		    (a->plan && add_op(a, REPLAY_ALLOC, slot, e->thread, e->size, 0)))
 			return -1;
 		note_live(a, call);
+		return 0;
 	}
+	c = unhold(a, pending);
+	/* Held, it was still counted live: its new size in place of the old. */
+	a->live_bytes += e->size - c.size;
+	if (live_check(a, call))
+		return -1;
+	c.addr = e->ret;
+	c.size = e->size;
+	if (live_put(a, &c) || (a->plan && add_op(a, REPLAY_RESIZE, c.slot, e->thread, e->size, 0)))
+		return -1;
+	note_live(a, call);
 	return 0;
 }
 
 /*
- * Counts T's calls into A's statistics and lists their steps into STEPS
- * (room for two per call: a realloc is two), in the order of their places;
- * sets *NSTEPS. Returns 0, or -1 out of memory.
+ * One step of the process's order (trace_sink_fn): event E at its first
+ * place (HALF 0) or, a realloc, at its second. Returns 0, or -1 with
+ * a->what set when the trace is damaged (else out of memory).
  */
-static int count_calls(struct analysis *a, struct step *steps, size_t *nsteps)
+static int analysis_step(void *ctx, const struct trace_event *e, unsigned half, uint64_t call,
+			 uint64_t *pending)
 {
-	const struct trace *t = a->t;
-	struct trace_stats *st = a->stats;
-	size_t n = 0;
+	struct analysis *a = ctx;
+	uint32_t slot;
+	uint8_t kind;
 
-	for (size_t i = 0; i < t->nevents; i++) {
-		const struct trace_event *e = &t->events[i];
-
-		st->calls[e->kind]++;
-		st->calls[0]++;
-		st->threads[e->thread].calls++;
-		steps[n++] = (struct step){ e->seq, (uint32_t)i, 0 };
-		if (e->kind == TRACE_REALLOC)
-			steps[n++] = (struct step){ e->seq2, (uint32_t)i, 1 };
-		/* Every allocating call, failed or not; realloc when it asks for bytes. */
-		if (e->kind != TRACE_FREE && !(e->kind == TRACE_REALLOC && !e->size)) {
-			if (__builtin_add_overflow(st->requested_bytes, e->size, &st->requested_bytes))
-				st->requested_bytes = UINT64_MAX;
-			if (__builtin_add_overflow(st->threads[e->thread].bytes, e->size,
-						   &st->threads[e->thread].bytes))
-				st->threads[e->thread].bytes = UINT64_MAX;
-			st->size_buckets[size_bucket(e->size)]++;
-			if (note_size(a, e->size))
-				return -1;
-		}
+	if (!half && count_call(a, e))
+		return -1;
+	if (e->kind == TRACE_FREE || (e->kind == TRACE_REALLOC && !half))
+		return step_free(a, e, call, pending);
+	if (e->kind == TRACE_REALLOC)
+		return step_resize(a, e, call, *pending);
+	/* The allocating kinds. */
+	if (!e->ret) {
+		a->stats->failed++;
+		if (a->plan)
+			a->plan->skipped++;
+		return 0;
 	}
-	for (size_t i = 1; i < n; i++) {
-		if (step_cmp(&steps[i - 1], &steps[i]) > 0) {
-			qsort(steps, n, sizeof(*steps), step_cmp);
-			break;
-		}
-	}
-	*nsteps = n;
+	a->stats->threads[e->thread].allocations++;
+	kind = e->kind == TRACE_CALLOC ? REPLAY_ZALLOC :
+	       e->kind == TRACE_POSIX_MEMALIGN || e->kind == TRACE_ALIGNED_ALLOC ||
+	       e->kind == TRACE_MEMALIGN ? REPLAY_ALIGNED : REPLAY_ALLOC;
+	if (chunk_born(a, e, call, &slot) ||
+	    (a->plan && add_op(a, kind, slot, e->thread, e->size, kind == REPLAY_ALIGNED ? e->align : 0)))
+		return -1;
+	note_live(a, call);
 	return 0;
 }
+
+/* A step to come (trace_ahead_fn): its chunk's place in the map, fetched ahead of the miss. */
+static void analysis_ahead(void *ctx, const struct trace_event *e, unsigned half)
+{
+	const struct analysis *a = ctx;
+	uint64_t key = e->kind == TRACE_FREE || (e->kind == TRACE_REALLOC && !half) ? e->ptr : e->ret;
+
+	if (key)
+		__builtin_prefetch(&a->live.e[addr_home(key, a->live.mask)], 1);
+}
+
+/* ------------------------------------------------------------ passes over the steps */
 
 /* The most frequent sizes, from A's table into its statistics. Returns 0, or -1 out of memory. */
 static int stats_top_sizes(struct analysis *a)
@@ -482,22 +473,120 @@ static int stats_top_sizes(struct analysis *a)
 	return 0;
 }
 
-/* Lifetimes, in calls between the allocation and the free: A's into buckets and a median. */
-static void stats_lifetimes(struct analysis *a)
+/* Hands every step, in order, to analysis_step(A): 0, or -1 (with WHY set when it says more). */
+typedef int (*drive_fn)(void *ctx, struct analysis *a, char *why, size_t why_size);
+
+/*
+ * One pass: the statistics into *ST (NTHREADS threads) and, when PLAN is
+ * not NULL, the plan; the lifetimes into MD's window. Returns 0, or -1.
+ */
+static int analysis_pass(struct analysis *a, struct trace_stats *st, struct replay_plan *plan,
+			 uint32_t nthreads, drive_fn drive, void *ctx, char *why, size_t why_size)
 {
-	struct trace_stats *st = a->stats;
-
-	for (size_t i = 0; i < a->nlifetimes; i++) {
-		unsigned b = 0;
-
-		for (uint64_t limit = 10; b < TRACE_LIFETIME_BUCKETS - 1 && a->lifetimes[i] > limit; limit *= 10)
-			b++;
-		st->lifetimes[b]++;
+	st->nthreads = nthreads;
+	st->threads = calloc(nthreads ? nthreads : 1, sizeof(*st->threads));
+	a->stats = st;
+	a->plan = plan;
+	a->hash = 0xcbf29ce484222325ULL;
+	a->sizes_mask = 63;
+	a->sizes = calloc(64, sizeof(*a->sizes));
+	if (!st->threads || !a->sizes || map_init(&a->live, 1024) || drive(ctx, a, why, why_size))
+		return -1;
+	st->live_bytes_end = a->live_bytes;
+	st->live_chunks_end = a->live_chunks;
+	if (stats_top_sizes(a))
+		return -1;
+	if (plan) {
+		plan->nslots = (uint32_t)a->nslots;
+		plan->nthreads = nthreads;
+		plan->peak_live_bytes = st->peak_live_bytes;
+		plan->live_bytes_end = st->live_bytes_end;
+		plan->checksum = a->hash;
 	}
-	if (a->nlifetimes) {
-		qsort(a->lifetimes, a->nlifetimes, sizeof(*a->lifetimes), u64_cmp);
-		st->median_lifetime_calls = a->lifetimes[a->nlifetimes / 2];
+	return 0;
+}
+
+/*
+ * The analysis of NAME (NTHREADS threads), its steps from DRIVE: passes
+ * until the median lifetime is known exactly (one, unless it is longer
+ * than MEDIAN_BUCKETS calls; the plan from the first). Returns 0, or -1
+ * with WHY set.
+ */
+static int analyze(const char *name, uint32_t nthreads, struct trace_stats *st,
+		   struct replay_plan *plan, drive_fn drive, void *ctx, char *why, size_t why_size)
+{
+	struct median md = { .counts = calloc(MEDIAN_BUCKETS, sizeof(*md.counts)) };
+	int done = 0, ret = 0;
+
+	why[0] = '\0';
+	if (plan)
+		memset(plan, 0, sizeof(*plan));
+	for (int pass = 0; !done && !ret; pass++) {
+		struct analysis a = { .median = md };
+
+		memset(st, 0, sizeof(*st));
+		memset(md.counts, 0, md.counts ? MEDIAN_BUCKETS * sizeof(*md.counts) : 0);
+		a.median.below = a.median.above = a.median.max = 0;
+		if (!md.counts || analysis_pass(&a, st, pass ? NULL : plan, nthreads, drive, ctx, why,
+						why_size)) {
+			if (!why[0])
+				snprintf(why, why_size, "trace '%s' %s", name, a.what[0] ? a.what :
+					 a.nslots == UINT32_MAX ? "has more calls than a replay can "
+					 "number (2^32 - 1)" : "cannot be analysed: out of memory");
+			ret = -1;
+		} else {
+			md = a.median;
+			done = !a.freed || median_resolve(&md, a.freed, &st->median_lifetime_calls);
+		}
+		free(a.versions);
+		free(a.held);
+		free(a.sizes);
+		map_release(&a.live);
+		if (!done || ret)
+			trace_stats_release(st);
 	}
+	free(md.counts);
+	if (ret && plan)
+		replay_plan_release(plan);
+	return ret;
+}
+
+/* A loaded trace's steps: realloc's free half at its first place, its allocation half at its second. */
+struct event_step {
+	uint64_t seq;
+	uint32_t event;
+	uint8_t half;   /* realloc: 0 the free half, 1 the allocation half */
+};
+
+static int event_step_cmp(const void *x, const void *y)
+{
+	const struct event_step *a = x, *b = y;
+
+	if (a->seq != b->seq)
+		return a->seq < b->seq ? -1 : 1;
+	return a->half - b->half;
+}
+
+struct events_drive {
+	const struct trace *t;
+	struct event_step *steps;
+	size_t nsteps;
+	uint64_t *pending;   /* per event */
+};
+
+static int drive_events(void *ctx, struct analysis *a, char *why, size_t why_size)
+{
+	struct events_drive *d = ctx;
+
+	(void)why;
+	(void)why_size;
+	for (size_t k = 0; k < d->nsteps; k++) {
+		uint32_t i = d->steps[k].event;
+
+		if (analysis_step(a, &d->t->events[i], d->steps[k].half, (uint64_t)i + 1, &d->pending[i]))
+			return -1;
+	}
+	return 0;
 }
 
 int trace_analyze(const char *name, const struct trace *t, struct trace_stats *stats_out,
@@ -505,65 +594,100 @@ int trace_analyze(const char *name, const struct trace *t, struct trace_stats *s
 {
 	struct trace_stats local;
 	struct trace_stats *st = stats_out ? stats_out : &local;
-	char what[256] = "";
-	struct analysis a = { .t = t, .stats = st, .plan = plan, .why = what, .why_size = sizeof(what) };
-	struct step *steps = NULL;
-	uint32_t *pending = NULL;
-	size_t nsteps = 0;
+	struct events_drive d = { .t = t };
+	uint32_t nthreads = 0;
 	int ret = -1;
 
 	memset(st, 0, sizeof(*st));
 	if (plan)
 		memset(plan, 0, sizeof(*plan));
-	a.hash = 0xcbf29ce484222325ULL;
-	for (size_t i = 0; i < t->nevents; i++)
-		if (t->events[i].thread >= st->nthreads)
-			st->nthreads = t->events[i].thread + 1;
-	st->threads = calloc(st->nthreads ? st->nthreads : 1, sizeof(*st->threads));
-	steps = malloc((2 * t->nevents + 1) * sizeof(*steps));
-	pending = malloc((t->nevents + 1) * sizeof(*pending));
-	/* trace_load() saw that each realloc's second place follows its first: set all the same. */
-	for (size_t i = 0; pending && i < t->nevents; i++)
-		pending[i] = UINT32_MAX;
-	a.sizes_mask = 63;
-	a.sizes = calloc(64, sizeof(*a.sizes));
-	if (!st->threads || !steps || !pending || !a.sizes || map_init(&a.live, 1024) ||
-	    t->nevents > UINT32_MAX)
-		goto out;
-	if (count_calls(&a, steps, &nsteps))
-		goto out;
-	if (analyze_steps(&a, steps, nsteps, pending))
-		goto out;
-	st->live_bytes_end = a.live_bytes;
-	st->live_chunks_end = a.live_chunks;
-	if (stats_top_sizes(&a))
-		goto out;
-	stats_lifetimes(&a);
-	if (plan) {
-		plan->nslots = a.nslots;
-		plan->nthreads = st->nthreads;
-		plan->peak_live_bytes = st->peak_live_bytes;
-		plan->live_bytes_end = st->live_bytes_end;
-		plan->checksum = a.hash;
+	if (t->nevents > UINT32_MAX) {
+		snprintf(why, why_size, "trace '%s' has more calls than a replay can number (2^32 - 1)", name);
+		return -1;
 	}
-	ret = 0;
+	for (size_t i = 0; i < t->nevents; i++)
+		if (t->events[i].thread >= nthreads)
+			nthreads = t->events[i].thread + 1;
+	d.steps = malloc((2 * t->nevents + 1) * sizeof(*d.steps));
+	d.pending = calloc(t->nevents + 1, sizeof(*d.pending));
+	if (!d.steps || !d.pending) {
+		snprintf(why, why_size, "trace '%s' cannot be analysed: out of memory", name);
+		goto out;
+	}
+	for (size_t i = 0; i < t->nevents; i++) {
+		d.steps[d.nsteps++] = (struct event_step){ t->events[i].seq, (uint32_t)i, 0 };
+		if (t->events[i].kind == TRACE_REALLOC)
+			d.steps[d.nsteps++] = (struct event_step){ t->events[i].seq2, (uint32_t)i, 1 };
+	}
+	for (size_t i = 1; i < d.nsteps; i++) {
+		if (event_step_cmp(&d.steps[i - 1], &d.steps[i]) > 0) {
+			qsort(d.steps, d.nsteps, sizeof(*d.steps), event_step_cmp);
+			break;
+		}
+	}
+	ret = analyze(name, nthreads, st, plan, drive_events, &d, why, why_size);
 out:
-	if (ret)
-		snprintf(why, why_size, "trace '%s' %s", name, what[0] ? what :
-			 t->nevents > UINT32_MAX || a.nslots == UINT32_MAX ?
-			 "has more calls than a replay can number (2^32 - 1)" :
-			 "cannot be analysed: out of memory");
-	free(steps);
-	free(pending);
-	free(a.slots);
-	free(a.lifetimes);
-	free(a.sizes);
-	map_release(&a.live);
-	if (ret && plan)
-		replay_plan_release(plan);
-	if (ret || !stats_out)
+	free(d.steps);
+	free(d.pending);
+	if (!stats_out && !ret)
 		trace_stats_release(st);
 	return ret;
+}
+
+struct stream_drive {
+	struct reader *r;
+	const struct trace *t;
+	const struct scan *s;
+};
+
+static int drive_stream(void *ctx, struct analysis *a, char *why, size_t why_size)
+{
+	struct stream_drive *d = ctx;
+
+	d->r->why = why;
+	d->r->why_size = why_size;
+	why[0] = '\0';
+	return trace_merge(d->r, d->t, d->s, analysis_step, analysis_ahead, a);
+}
+
+static int stats_load_from(struct reader *r, struct trace *t, struct trace_stats *st)
+{
+	struct scan s;
+	struct stream_drive d = { r, t, &s };
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	memset(st, 0, sizeof(*st));
+	t->file_bytes = r->size;
+	if (trace_scan(r, t, &s))
+		return -1;
+	ret = analyze(r->name, s.nthreads, st, NULL, drive_stream, &d, r->why, r->why_size);
+	scan_release(&s);
+	return ret;
+}
+
+int trace_stats_load(const char *path, struct trace *t, struct trace_stats *stats, char *why,
+		     size_t why_size)
+{
+	struct reader r;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	memset(stats, 0, sizeof(*stats));
+	if (reader_open(&r, path, why, why_size))
+		return -1;
+	ret = stats_load_from(&r, t, stats);
+	close(r.fd);
+	return ret;
+}
+
+int trace_stats_load_buffer(const char *name, const void *data, size_t size, struct trace *t,
+			    struct trace_stats *stats, char *why, size_t why_size)
+{
+	struct reader r = { .name = name, .fd = -1, .buf = data, .size = size, .why = why,
+			    .why_size = why_size };
+
+	return stats_load_from(&r, t, stats);
 }
 
 void trace_stats_release(struct trace_stats *stats)
@@ -578,4 +702,3 @@ void replay_plan_release(struct replay_plan *plan)
 	free(plan->ops);
 	memset(plan, 0, sizeof(*plan));
 }
-

@@ -1,7 +1,7 @@
 /*
  * trace_check.c - the reader's checks of a trace as a whole (trace_read.h):
  * its header against the file, the bytes past its chunks, each thread's
- * chunks following on, each place in the order taken once.
+ * chunks following on.
  */
 #include "trace/trace.h"
 #include "trace/trace_read.h"
@@ -27,21 +27,6 @@ static int chunk_meta_cmp(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* A place in the order and the chunk that holds it, to find one taken twice. */
-struct seq_ref {
-	uint64_t seq;
-	uint64_t chunk;
-};
-
-static int seq_ref_cmp(const void *a, const void *b)
-{
-	const struct seq_ref *x = a, *y = b;
-
-	if (x->seq != y->seq)
-		return x->seq < y->seq ? -1 : 1;
-	return x->chunk < y->chunk ? -1 : x->chunk > y->chunk;
-}
-
 static int same_event(const struct trace_event *a, const struct trace_event *b)
 {
 	return a->seq == b->seq && a->seq2 == b->seq2 && a->ptr == b->ptr && a->ret == b->ret &&
@@ -49,19 +34,67 @@ static int same_event(const struct trace_event *a, const struct trace_event *b)
 }
 
 /*
- * The chunks in each thread's order, one of each pair of copies: two
- * chunks of a thread that start at the same base_seq are the recorder's
- * window and its copy in the file (the shorter one must be the start of
- * the longer). Each thread's chunks must follow on: the first starts at
- * seq 0, each next one where the one before ended. An unsealed chunk must
- * be one of its thread's last TRACE_WINDOW_CHUNKS. Returns 0, or -1.
+ * Copies (the same thread and base_seq): the records of SHORTER, read
+ * again, must be the first of LONGER's. Returns 0, or -1 with R->why set.
  */
-int trace_chunks_order(struct reader *r, const struct trace *t, struct chunk_meta *m, size_t n)
+static int copies_agree(struct reader *r, const struct trace *t, const struct scan *s,
+			const struct chunk_meta *longer, const struct chunk_meta *shorter)
 {
+	uint64_t nchunks = (t->trace_bytes - TRACE_HEADER_BYTES) / TRACE_CHUNK_BYTES;
+	unsigned char *block = malloc(READ_BYTES);
+	struct trace_event *a = malloc(2 * CHUNK_EVENTS_MAX * sizeof(*a));
+	uint64_t first = 0, n = 0;
+	int ret = -1;
+
+	if (!block || !a) {
+		reader_fail(r, "cannot be read: out of memory");
+		goto out;
+	}
+	if (chunk_reread(r, s, longer, block, &first, &n, nchunks, a) ||
+	    chunk_reread(r, s, shorter, block, &first, &n, nchunks, a + CHUNK_EVENTS_MAX))
+		goto out;
+	ret = 0;
+	for (size_t e = 0; e < shorter->n && !ret; e++)
+		if (!same_event(&a[CHUNK_EVENTS_MAX + e], &a[e]))
+			ret = reader_fail(r, "is damaged: chunks %" PRIu64 " and %" PRIu64 ", copies of "
+					  "thread %" PRIu32 "'s records from seq %" PRIu64 ", differ at "
+					  "record %zu", longer->index, shorter->index, shorter->thread,
+					  shorter->base_seq, e + 1);
+out:
+	free(block);
+	free(a);
+	return ret;
+}
+
+/* The unsealed chunks of the thread in M[I .. END) must be among its last ones. Returns 0, or -1. */
+static int unsealed_last(struct reader *r, const struct chunk_meta *m, size_t i, size_t end)
+{
+	size_t left = 0;
+
+	for (size_t j = end; j-- > i;) {
+		if (m[j].dropped)
+			continue;
+		if (!m[j].sealed && left >= TRACE_WINDOW_CHUNKS)
+			return reader_fail(r, "is damaged: chunk %" PRIu64 " at byte %" PRIu64
+				    ": not sealed (check 0), yet not one of thread %"
+				    PRIu32 "'s last %d chunks", m[j].index,
+				    trace_chunk_offset(m[j].index), m[j].thread,
+				    TRACE_WINDOW_CHUNKS);
+		left++;
+	}
+	return 0;
+}
+
+int trace_chunks_order(struct reader *r, const struct trace *t, struct scan *s)
+{
+	struct chunk_meta *m = s->metas;
+	size_t n = s->nmetas;
+
 	if (n)
 		qsort(m, n, sizeof(*m), chunk_meta_cmp);
 	for (size_t i = 0; i < n; i++) {
 		size_t end, kept = i;
+		uint64_t least = UINT64_MAX;
 
 		for (end = i + 1; end < n && m[end].thread == m[i].thread; end++)
 			;
@@ -69,13 +102,8 @@ int trace_chunks_order(struct reader *r, const struct trace *t, struct chunk_met
 			struct chunk_meta *prev = &m[kept];
 
 			if (m[j].base_seq == prev->base_seq) {
-				for (size_t e = 0; e < m[j].n; e++)
-					if (!same_event(&t->events[m[j].first + e], &t->events[prev->first + e]))
-						return reader_fail(r, "is damaged: chunks %" PRIu64 " and %" PRIu64
-							    ", copies of thread %" PRIu32 "'s records from "
-							    "seq %" PRIu64 ", differ at record %zu",
-							    prev->index, m[j].index, m[j].thread,
-							    m[j].base_seq, e + 1);
+				if (copies_agree(r, t, s, prev, &m[j]))
+					return -1;
 				m[j].dropped = 1;
 				continue;
 			}
@@ -92,59 +120,18 @@ int trace_chunks_order(struct reader *r, const struct trace *t, struct chunk_met
 				    "'s first chunk starts after seq %" PRIu64 ", not 0 (its chunks "
 				    "before are missing)", m[i].index, trace_chunk_offset(m[i].index),
 				    m[i].thread, m[i].base_seq);
-		if (t->header.version >= 2) {
-			size_t left = 0;
-
-			for (size_t j = end; j-- > i;) {
-				if (m[j].dropped)
-					continue;
-				if (!m[j].sealed && left >= TRACE_WINDOW_CHUNKS)
-					return reader_fail(r, "is damaged: chunk %" PRIu64 " at byte %" PRIu64
-						    ": not sealed (check 0), yet not one of thread %"
-						    PRIu32 "'s last %d chunks", m[j].index,
-						    trace_chunk_offset(m[j].index), m[j].thread,
-						    TRACE_WINDOW_CHUNKS);
-				left++;
-			}
+		if (t->header.version >= 2 && unsealed_last(r, m, i, end))
+			return -1;
+		/* What is still to come from the thread, from each of its chunks on. */
+		for (size_t j = end; j-- > i;) {
+			if (m[j].dropped)
+				continue;
+			if (m[j].min_seq < least)
+				least = m[j].min_seq;
+			m[j].min_seq = least;
 		}
 		i = end - 1;
 	}
-	return 0;
-}
-
-/* Every place in the order is taken once: a call's seq, a realloc's second. */
-int trace_seqs_unique(struct reader *r, const struct trace *t, const struct chunk_meta *m, size_t n)
-{
-	struct seq_ref *refs;
-	size_t nrefs = 0, want = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (!m[i].dropped)
-			want += 2 * m[i].n;
-	refs = malloc((want ? want : 1) * sizeof(*refs));
-	if (!refs)
-		return reader_fail(r, "cannot be read: out of memory");
-	for (size_t i = 0; i < n; i++) {
-		if (m[i].dropped)
-			continue;
-		for (size_t e = m[i].first; e < m[i].first + m[i].n; e++) {
-			refs[nrefs++] = (struct seq_ref){ t->events[e].seq, m[i].index };
-			if (t->events[e].kind == TRACE_REALLOC)
-				refs[nrefs++] = (struct seq_ref){ t->events[e].seq2, m[i].index };
-		}
-	}
-	qsort(refs, nrefs, sizeof(*refs), seq_ref_cmp);
-	for (size_t i = 1; i < nrefs; i++) {
-		if (refs[i].seq == refs[i - 1].seq) {
-			struct seq_ref a = refs[i - 1], b = refs[i];
-
-			free(refs);
-			return reader_fail(r, "is damaged: seq %" PRIu64 " is taken twice (in chunk %" PRIu64
-				    " and chunk %" PRIu64 "): each call has its own place in the order",
-				    a.seq, a.chunk, b.chunk);
-		}
-	}
-	free(refs);
 	return 0;
 }
 

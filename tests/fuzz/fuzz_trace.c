@@ -1,6 +1,8 @@
 /*
  * fuzz_trace.c - libFuzzer target for the trace reader (trace_load_buffer())
- * and what report and replay do with what it accepts (trace_analyze()).
+ * and what report and replay do with what it accepts (trace_analyze()); the
+ * streaming reader report uses (trace_stats_load_buffer()) must agree with
+ * them: the same statistics, or the same refusal word for word.
  *
  * Its mutator knows the format (trace_format.h): besides libFuzzer's byte
  * mutations it sets the fields issue 25 found believed (a chunk's thread,
@@ -11,6 +13,7 @@
  */
 #include "trace/trace.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,17 +26,39 @@ size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size) __attribute
 
 static volatile uint64_t walked;
 
+/* The statistics report prints, straight from the chunks, against the loaded trace's. */
+static void same_stats(const struct trace_stats *a, const struct trace_stats *b)
+{
+	if (a->nthreads != b->nthreads ||
+	    memcmp(a->calls, b->calls,
+		   offsetof(struct trace_stats, threads) - offsetof(struct trace_stats, calls)) ||
+	    memcmp(a->threads, b->threads, a->nthreads * sizeof(*a->threads)))
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct trace t;
-	struct trace_stats st;
+	struct trace t, streamed;
+	struct trace_stats st, st2;
 	struct replay_plan plan;
-	char why[512];
+	char why[512], why2[512];
 	uint64_t sum = 0;
+	int loaded, ok = 0, ok2;
 
-	if (trace_load_buffer("fuzz.trace", data, size, &t, why, sizeof(why)))
-		return 0;
-	if (!trace_analyze("fuzz.trace", &t, &st, &plan, why, sizeof(why))) {
+	ok2 = !trace_stats_load_buffer("fuzz.trace", data, size, &streamed, &st2, why2, sizeof(why2));
+	loaded = !trace_load_buffer("fuzz.trace", data, size, &t, why, sizeof(why));
+	if (loaded && !(ok = !trace_analyze("fuzz.trace", &t, &st, &plan, why, sizeof(why)))) {
+		/* The same refusal, word for word. */
+		if (ok2 || strcmp(why, why2))
+			abort();
+	}
+	if (!loaded && (ok2 || strcmp(why, why2)))
+		abort();
+	if (ok) {
+		if (!ok2 || streamed.unsealed_chunks != t.unsealed_chunks ||
+		    streamed.trace_bytes != t.trace_bytes)
+			abort();
+		same_stats(&st, &st2);
 		for (uint32_t i = 0; i < st.nthreads; i++)
 			sum += st.threads[i].calls;
 		for (size_t i = 0; i < plan.nops; i++)
@@ -45,8 +70,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		trace_stats_release(&st);
 		replay_plan_release(&plan);
 	}
+	if (ok2)
+		trace_stats_release(&st2);
 	walked = walked + sum;
-	trace_release(&t);
+	if (loaded)
+		trace_release(&t);
 	return 0;
 }
 

@@ -1,0 +1,71 @@
+/*
+ * trace_live.h - the live chunks by address, as the analysis of a trace
+ * follows them (trace_analyze.c): open addressing, linear probing,
+ * backward-shift deletion, at most half full. Private to src/trace/.
+ */
+#ifndef ALLOCBENCH_TRACE_LIVE_H
+#define ALLOCBENCH_TRACE_LIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A live chunk. */
+struct live {
+	uint64_t addr;      /* 0: an empty place in the map */
+	uint64_t size;      /* bytes asked for */
+	uint64_t born;      /* the call that allocated it (from 1) */
+	uint32_t thread;    /* the thread that did */
+	uint32_t slot;      /* its slot in the replay plan */
+};
+
+/* The map: CAP places (a power of two), entries with addr 0 empty. */
+struct addr_map {
+	struct live *e;
+	size_t mask, n;
+};
+
+static inline uint64_t mix(uint64_t a)
+{
+	a ^= a >> 33;
+	a *= 0xff51afd7ed558ccdULL;
+	a ^= a >> 33;
+	return a;
+}
+
+/*
+ * Where ADDR's search starts: its 64 KiB region scattered, its place in the
+ * region kept, so that chunks near each other in memory (what a program
+ * frees soon after it allocates them) are near each other in the map.
+ */
+static inline size_t addr_home(uint64_t addr, size_t mask)
+{
+	return (size_t)(mix(addr >> 16) ^ (addr >> 4)) & mask;
+}
+
+/* KEY's place: where it is, or the empty one where it would go. */
+static inline struct live *map_find(const struct addr_map *m, uint64_t key)
+{
+	size_t j = addr_home(key, m->mask);
+
+	while (m->e[j].addr && m->e[j].addr != key)
+		j = (j + 1) & m->mask;
+	return &m->e[j];
+}
+
+
+/*
+ * A map of CAP (a power of two) places, all empty; a large one mapped
+ * with huge pages asked for. Returns 0, or -1 out of memory.
+ */
+int map_init(struct addr_map *m, size_t cap);
+
+/* Twice the places, the entries moved. Returns 0, or -1 out of memory (M unchanged). */
+int map_grow(struct addr_map *m);
+
+/* Removes the entry at E (which is in use). */
+void map_remove(struct addr_map *m, struct live *e);
+
+/* Frees M's places. */
+void map_release(struct addr_map *m);
+
+#endif
