@@ -266,3 +266,15 @@ void cli_parse_counters(const char *text, struct counter_list *list)
 		usage_die("invalid event '%s' in --counters: %s (expected PAPI event names, "
 			  "e.g. PAPI_TOT_CYC,allocbench::allocs, or none)", bad, why);
 }
+
+double cli_decimal(const char *option, const char *arg, double low, double high,
+		   const char *expected)
+{
+	const char *why = "";
+	double v;
+
+	if (parse_decimal(arg, &v, &why) || v <= low || v >= high)
+		usage_die("invalid %s '%s': %s (expected %s)", option, arg,
+			  *why ? why : "out of range", expected);
+	return v;
+}

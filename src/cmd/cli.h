@@ -106,6 +106,13 @@ void cli_help_options(FILE *out, const struct cli_option *options, size_t column
 /* Exits after --help or --version: 0, or 1 when standard output could not be written. */
 _Noreturn void cli_exit_printed(void);
 
+/*
+ * ARG as a decimal strictly between LOW and HIGH for OPTION, or exits 2
+ * naming both and what was EXPECTED ("a percentage, e.g. 10").
+ */
+double cli_decimal(const char *option, const char *arg, double low, double high,
+		   const char *expected);
+
 /* Refuses an empty FILE name for OPTION ("--output"), exit 2; returns FILE. */
 const char *cli_file_name(const char *file, const char *option);
 

@@ -10,7 +10,6 @@
 #include "cmd/parse_options.h"
 #include "model/ab.h"
 #include "platform/output.h"
-#include "platform/parse.h"
 #include "platform/util.h"
 #include "report/report_ab.h"
 #include "report/results.h"
@@ -46,24 +45,11 @@ static int opt_format(const struct cli_option *o, const char *arg, void *ctx)
 	return 0;
 }
 
-/* A decimal in (LOW, HIGH) for OPTION, or exits 2 naming it. */
-static double decimal_between(const char *option, const char *arg, double low, double high,
-			      const char *expected)
-{
-	const char *why = "";
-	double v;
-
-	if (parse_decimal(arg, &v, &why) || v <= low || v >= high)
-		usage_die("invalid %s '%s': %s (expected %s)", option, arg,
-			  *why ? why : "out of range", expected);
-	return v;
-}
-
 static int opt_max_time(const struct cli_option *o, const char *arg, void *ctx)
 {
 	(void)o;
 	((struct ab_cmd *)ctx)->options.max_time =
-		decimal_between("--max-time", arg, -1e-300, 1e6, "a percentage, e.g. 10");
+		cli_decimal("--max-time", arg, -1e-300, 1e6, "a percentage, e.g. 10");
 	return 0;
 }
 
@@ -71,7 +57,7 @@ static int opt_alpha(const struct cli_option *o, const char *arg, void *ctx)
 {
 	(void)o;
 	((struct ab_cmd *)ctx)->options.alpha =
-		decimal_between("--alpha", arg, 0, 1, "a probability between 0 and 1, e.g. 0.05");
+		cli_decimal("--alpha", arg, 0, 1, "a probability between 0 and 1, e.g. 0.05");
 	return 0;
 }
 

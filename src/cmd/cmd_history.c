@@ -8,7 +8,6 @@
 #include "cmd/parse_options.h"
 #include "model/history.h"
 #include "platform/output.h"
-#include "platform/parse.h"
 #include "platform/util.h"
 #include "report/report_history.h"
 #include "report/report_load.h"
@@ -52,24 +51,11 @@ static int opt_metric(const struct cli_option *o, const char *arg, void *ctx)
 	return 0;
 }
 
-/* A decimal in (LOW, HIGH) for OPTION, or exits 2 naming it. */
-static double decimal_between(const char *option, const char *arg, double low, double high,
-			      const char *expected)
-{
-	const char *why = "";
-	double v;
-
-	if (parse_decimal(arg, &v, &why) || v <= low || v >= high)
-		usage_die("invalid %s '%s': %s (expected %s)", option, arg,
-			  *why ? why : "out of range", expected);
-	return v;
-}
-
 static int opt_alpha(const struct cli_option *o, const char *arg, void *ctx)
 {
 	(void)o;
 	((struct history_cmd *)ctx)->options.alpha =
-		decimal_between("--alpha", arg, 0, 1, "a probability between 0 and 1, e.g. 0.05");
+		cli_decimal("--alpha", arg, 0, 1, "a probability between 0 and 1, e.g. 0.05");
 	return 0;
 }
 
@@ -77,7 +63,7 @@ static int opt_min_step(const struct cli_option *o, const char *arg, void *ctx)
 {
 	(void)o;
 	((struct history_cmd *)ctx)->options.min_step =
-		decimal_between("--min-step", arg, -1e-300, 1e6, "a percentage, e.g. 5");
+		cli_decimal("--min-step", arg, -1e-300, 1e6, "a percentage, e.g. 5");
 	return 0;
 }
 
