@@ -108,6 +108,7 @@ struct variant {
 	const char *exe;        /* the allocbench to run */
 	const char *backend;    /* --backend it adds, or NULL */
 	const char *preload;    /* --preload it adds, or NULL */
+	char name[64];          /* NAME of a NAME=PATH variant, where backend points */
 };
 
 static void variant_parse(const char *spec, const char *self, struct variant *v)
@@ -118,17 +119,14 @@ static void variant_parse(const char *spec, const char *self, struct variant *v)
 	if (!*spec)
 		usage_die("an empty variant (expected a backend, NAME=PATH or an allocbench build)");
 	if (strchr(spec, '=')) {
-		static char names[2][64];
-		static int next;
-		char *name = names[next++ % 2];
 		size_t len = (size_t)(strchr(spec, '=') - spec);
 
-		if (!len || len >= sizeof(names[0]))
+		if (!len || len >= sizeof(v->name))
 			usage_die("invalid variant '%s': NAME=PATH needs a name (up to 63 bytes)",
 				  spec);
-		memcpy(name, spec, len);
-		name[len] = '\0';
-		v->backend = name;
+		memcpy(v->name, spec, len);
+		v->name[len] = '\0';
+		v->backend = v->name;
 		v->preload = spec;
 	} else if (strchr(spec, '/')) {
 		if (stat(spec, &st) || !S_ISREG(st.st_mode) || access(spec, X_OK))

@@ -52,15 +52,6 @@ int ab_write_text(FILE *out, const struct ab_comparison *c)
 	return ferror(out) ? -1 : 0;
 }
 
-static cJSON *numbers(const double *v, size_t n)
-{
-	cJSON *a = cJSON_CreateArray();
-
-	for (size_t i = 0; i < n; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
-	return a;
-}
-
 int ab_write_json(FILE *out, const struct ab_comparison *c)
 {
 	cJSON *root = cJSON_CreateObject(), *series;
@@ -83,8 +74,8 @@ int ab_write_json(FILE *out, const struct ab_comparison *c)
 		cJSON_AddStringToObject(o, "new_backend", s->new_backend);
 		cJSON_AddNumberToObject(o, "size", (double)s->size);
 		cJSON_AddStringToObject(o, "figure", metric_name(s->metric));
-		cJSON_AddItemToObject(o, "old", numbers(s->old, s->n));
-		cJSON_AddItemToObject(o, "new", numbers(s->new, s->n));
+		cJSON_AddItemToObject(o, "old", cJSON_CreateDoubleArray(s->old, (int)s->n));
+		cJSON_AddItemToObject(o, "new", cJSON_CreateDoubleArray(s->new, (int)s->n));
 		cJSON_AddNumberToObject(slow, "median", s->slowdown);
 		cJSON_AddNumberToObject(slow, "min", s->slowdown_min);
 		cJSON_AddNumberToObject(slow, "max", s->slowdown_max);
