@@ -62,10 +62,11 @@ static void record_help(FILE *out)
 "G_SLICE=always-malloc). Replay a trace on the backends with allocbench\n"
 "--workload replay --trace TRACE. The format is in allocbench-record(1).\n"
 "\n"
-"FILE is a regular file (replaced) or a new one; a symbolic link is written\n"
-"through. COMMAND is never harmed by its trace: when the trace cannot be\n"
-"written (a full disk), recording stops and the summary says how many calls\n"
-"were not recorded. SIGINT, SIGTERM and SIGHUP are passed on to COMMAND.\n"
+"FILE is a regular file (replaced, with the other traces of its recording)\n"
+"or a new one; a symbolic link is written through. COMMAND is never harmed\n"
+"by its trace: when the trace cannot be written (a full disk), recording\n"
+"stops and the summary says how many calls were not recorded. SIGINT,\n"
+"SIGTERM and SIGHUP are passed on to COMMAND.\n"
 "\n"
 "Exits with COMMAND's status, 128 + N after signal N; 127 when COMMAND is not\n"
 "found, 2 when it cannot be recorded (a setuid or setgid program, or one\n"
@@ -290,7 +291,8 @@ static int trace_file_for(const char *output, char *file, size_t size)
 		      output, file_kind(st.st_mode));
 		goto out;
 	}
-	if (unlink(target) && errno != ENOENT) {
+	/* The earlier recording to FILE goes with it: its processes' traces too. */
+	if (trace_set_remove(target) || (unlink(target) && errno != ENOENT)) {
 		error("cannot replace '%s': %s", output, strerror(errno));
 		goto out;
 	}

@@ -358,6 +358,26 @@ int trace_set_paths(const char *const *paths, size_t n, struct trace_set *set, c
 	return 0;
 }
 
+int trace_set_remove(const char *file)
+{
+	uint64_t session = session_of(file, NULL), newest;
+	char **names;
+	size_t n;
+	int ret = 0;
+
+	if (!session)
+		return 0;
+	if (siblings(file, &names, &n, &newest))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (session_of(names[i], NULL) == session && unlink(names[i]) && errno != ENOENT)
+			ret = -1;
+		free(names[i]);
+	}
+	free(names);
+	return ret;
+}
+
 size_t trace_set_choose(const struct trace_set *set)
 {
 	size_t best = set->n;

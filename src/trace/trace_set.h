@@ -69,6 +69,13 @@ int trace_set_paths(const char *const *paths, size_t n, struct trace_set *set, c
 		    size_t why_size);
 
 /*
+ * Removes the traces beside FILE of FILE's recording (FILE.SOMETHING with
+ * its session; FILE itself stays), when FILE is a trace. Returns 0, or -1
+ * with errno set when one could not be removed.
+ */
+int trace_set_remove(const char *file);
+
+/*
  * The process advise replays: the one with the most calls of those read;
  * of equals, the first to start. Returns its index, or SET->n when none was
  * read. trace_set_find() and trace_set_paths() set SET->chosen with it.

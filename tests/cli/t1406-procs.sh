@@ -81,6 +81,14 @@ run_ab report "$tmp/old/x.trace"
 check "a recording of the earlier naming (FILE, FILE.PID) is listed the same way" \
 	sh -c '[ "$1" = 0 ] && grep -q "^processes (2;" "$2" && grep -q "^advise replays threads" "$2"' sh "$rc" "$tmp/out"
 
+# Recording to FILE again replaces its recording, and nothing else beside it.
+mkdir "$tmp/again"
+echo "not a trace" >"$tmp/again/s.trace.notes"
+record_trace "$tmp/again/s.trace" sort /etc/services
+record_trace "$tmp/again/s.trace" sort /etc/services
+check "recording to FILE again replaces the earlier recording's traces, not other files ($(ls "$tmp/again" | tr '\n' ' '))" \
+	sh -c '[ "$(ls "$1" | wc -l)" = 3 ] && [ -f "$1/s.trace.notes" ] && [ "$1/s.trace" -ef "$1/$(ls "$1" | grep "^s\.trace\.sort\.")" ]' sh "$tmp/again"
+
 # CPython: its pymalloc serves objects of up to 512 bytes past malloc.
 if test_have_prereq PYTHON3; then
 	# The interpreter itself, not a wrapper (a pyenv shim starts 80 processes):
