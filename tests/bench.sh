@@ -128,7 +128,7 @@ best() {
 }
 recorded() {
 	rm -f "$tmp/bench.trace"*
-	ALLOCBENCH_RECORD_FILE=$tmp/bench.trace ALLOCBENCH_RECORD_ROOT=0 LD_PRELOAD=$RECLIB "$@"
+	ALLOCBENCH_RECORD_FILE=$tmp/bench.trace LD_PRELOAD=$RECLIB "$@"
 }
 record_bench() {
 	name=$1; shift

@@ -22,6 +22,7 @@
 #include "platform/output.h"
 #include "platform/util.h"
 #include "report/report_formats.h"
+#include "trace/trace_set.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -103,10 +104,10 @@ static void advise_help(FILE *out)
 
 /* ---- the temporary trace ---- */
 
-/* The directory of the temporary trace and its processes' FILE.PID, or "". */
+/* The directory of the temporary trace and its processes' traces, or "". */
 static char tmp_dir[PATH_MAX - 16];  /* room for "/trace" after it */
 
-/* Removes the temporary trace, every FILE.PID beside it and their directory. */
+/* Removes the temporary trace, the processes' traces beside it and their directory. */
 static void tmp_dir_remove(void)
 {
 	DIR *dp;
@@ -284,6 +285,29 @@ static int record(const char *trace, char **argv, int quiet)
 	return 0;
 }
 
+/*
+ * The trace of --trace FILE's recording that advise replays (the process
+ * with the most calls: trace_set_choose(), as record chose when it made
+ * FILE), into TRACE (SIZE bytes), with what it may lack on standard error.
+ * A trace that cannot be read is left for the replay to refuse.
+ */
+static void choose_trace(char *trace, size_t size, int quiet)
+{
+	struct trace_set set;
+	char why[PATH_MAX + 512], text[1024];
+
+	if (trace_set_find(trace, 0, &set, why, sizeof(why)) || set.chosen >= set.n) {
+		trace_set_release(&set);
+		return;
+	}
+	if (set.n > 1 && !quiet)
+		fprintf(stderr, "allocbench: advise replays %s (allocbench report '%s' lists them)\n",
+			trace_set_choice_text(&set, text, sizeof(text)), trace);
+	copy_string(trace, size, set.procs[set.chosen].path);
+	record_notes(&set, -1);
+	trace_set_release(&set);
+}
+
 /* ---- the answer ---- */
 
 /* Where to read more, after the report: the man pages, and the trace kept or not. */
@@ -375,9 +399,10 @@ int cmd_advise(int argc, char **argv)
 	int command = parse_advise(argc, argv, &cmd), ret;
 
 	check_early(&cmd);
-	if (cmd.trace)
+	if (cmd.trace) {
 		copy_string(trace, sizeof(trace), cmd.trace);
-	else if (cmd.keep_trace)
+		choose_trace(trace, sizeof(trace), cmd.quiet);
+	} else if (cmd.keep_trace)
 		copy_string(trace, sizeof(trace), cmd.keep_trace);
 	else
 		tmp_trace(trace, sizeof(trace));

@@ -1,7 +1,9 @@
 /*
  * cmd_record.c - `allocbench record [-o FILE] [--] COMMAND [ARG...]`: runs
- * COMMAND with the recording library (recorder.c) preloaded, waits for it,
- * prints a summary of the traces it wrote on standard error and exits with
+ * COMMAND with the recording library (recorder.c) preloaded, each process
+ * image writing FILE.PROGRAM.PID, waits for it, makes FILE the trace of the
+ * process with the most calls (trace_set.h), prints a summary of the
+ * traces and what they may lack on standard error and exits with
  * COMMAND's status (128 + N after signal N). Like the other cmd_*.c files,
  * it may exit.
  */
@@ -11,6 +13,7 @@
 #include "cmd/parse_options.h"
 #include "trace/record.h"
 #include "trace/trace.h"
+#include "trace/trace_set.h"
 #include "platform/util.h"
 
 #include <dirent.h>
@@ -22,6 +25,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
@@ -33,8 +37,9 @@
 #endif
 
 static const struct cli_option record_options[] = {
-	CLI_OPT_OUTPUT("write the trace to FILE (default " RECORD_DEFAULT_FILE ");\n"
-		       "a process COMMAND starts writes FILE.PID"),
+	CLI_OPT_OUTPUT("each process writes FILE.PROGRAM.PID (default FILE\n"
+		       RECORD_DEFAULT_FILE "); FILE is the trace of the one with\n"
+		       "the most calls"),
 	CLI_OPT_HELP,
 	CLI_OPTIONS_END,
 };
@@ -48,16 +53,20 @@ static void record_help(FILE *out)
 "call of malloc, calloc, realloc, free, posix_memalign, aligned_alloc,\n"
 "memalign, valloc and pvalloc it makes (C++ new and delete reach malloc and\n"
 "free) to a trace, with its thread and its place in the program's order.\n"
-"A process COMMAND starts (fork, or exec in a child) is recorded into a trace\n"
-"of its own, FILE.PID; the same process after an exec into FILE.PID too.\n"
-"Read a trace with allocbench report TRACE; replay it on the backends with\n"
-"allocbench --workload replay --trace TRACE. The format is in allocbench(1),\n"
-"TRACE FORMAT.\n"
+"Each process image (COMMAND, every process it starts, each exec) writes a\n"
+"trace of its own, FILE.PROGRAM.PID, named after its program and its pid; FILE\n"
+"itself is then the trace of the process with the most calls (a hard link),\n"
+"the one advise replays. allocbench report FILE lists them all. A runtime\n"
+"known to allocate past malloc (CPython, GLib's slice allocator) is named,\n"
+"with the setting that records its allocations (PYTHONMALLOC=malloc,\n"
+"G_SLICE=always-malloc). Replay a trace on the backends with allocbench\n"
+"--workload replay --trace TRACE. The format is in allocbench-record(1).\n"
 "\n"
-"FILE is a regular file (replaced) or a new one; a symbolic link is written\n"
-"through. COMMAND is never harmed by its trace: when the trace cannot be\n"
-"written (a full disk), recording stops and the summary says how many calls\n"
-"were not recorded. SIGINT, SIGTERM and SIGHUP are passed on to COMMAND.\n"
+"FILE is a regular file (replaced, with the other traces of its recording)\n"
+"or a new one; a symbolic link is written through. COMMAND is never harmed\n"
+"by its trace: when the trace cannot be written (a full disk), recording\n"
+"stops and the summary says how many calls were not recorded. SIGINT,\n"
+"SIGTERM and SIGHUP are passed on to COMMAND.\n"
 "\n"
 "Exits with COMMAND's status, 128 + N after signal N; 127 when COMMAND is not\n"
 "found, 2 when it cannot be recorded (a setuid or setgid program, or one\n"
@@ -154,95 +163,69 @@ static const char *lost_reason(const struct trace_header *h, char *buf, size_t s
 	return buf;
 }
 
-/*
- * One line of the summary for the trace at PATH (none when QUIET); returns
- * its call count, or -1.
- */
-static int64_t summarize(const char *path, uint64_t session, int root, int quiet)
+/* One line of the summary for the process P's trace, on standard error. */
+static void summarize(const struct trace_proc *p)
 {
-	struct trace t;
-	uint64_t calls[TRACE_KINDS] = { 0 };
-	uint32_t threads = 0;
+	const struct trace_stats *st = &p->stats;
 	char why[512], line[512];
 	size_t used = 0;
 
-	if (trace_load(path, &t, why, sizeof(why))) {
-		if (root)
-			error("%s", why);
-		return -1;
-	}
-	if (t.header.session != session) {
-		trace_release(&t);
-		return -1;
-	}
-	for (size_t i = 0; i < t.nevents; i++) {
-		calls[t.events[i].kind]++;
-		if (t.events[i].thread >= threads)
-			threads = t.events[i].thread + 1;
-	}
-	if (quiet) {
-		trace_release(&t);
-		return (int64_t)t.nevents;
-	}
 	line[0] = '\0';
 	for (unsigned k = 1; k < TRACE_KINDS && used < sizeof(line); k++)
-		if (calls[k])
+		if (st->calls[k])
 			used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s %" PRIu64,
-						 used ? ", " : "", trace_kind_name(k), calls[k]);
-	fprintf(stderr, "allocbench: %s: pid %" PRIu32 " (%s), %zu calls (%s) in %" PRIu32
+						 used ? ", " : "", trace_kind_name(k), st->calls[k]);
+	fprintf(stderr, "allocbench: %s: pid %" PRIu32 " (%s), %" PRIu64 " calls (%s) in %" PRIu32
 		" thread%s, %" PRIu64 " bytes (%.2f per call), %s",
-		path, t.header.pid, t.header.command, t.nevents, used ? line : "none", threads,
-		threads == 1 ? "" : "s", t.trace_bytes,
-		t.nevents ? (double)t.trace_bytes / (double)t.nevents : 0.0,
-		trace_state_name(t.header.state));
-	if (t.header.lost)
-		fprintf(stderr, "; incomplete: %" PRIu64 " calls not recorded (%s)", t.header.lost,
-			lost_reason(&t.header, why, sizeof(why)));
+		p->path, p->t.header.pid, p->t.header.command, st->calls[0], used ? line : "none",
+		st->nthreads, st->nthreads == 1 ? "" : "s", p->t.trace_bytes,
+		st->calls[0] ? (double)p->t.trace_bytes / (double)st->calls[0] : 0.0,
+		trace_state_name(p->t.header.state));
+	if (p->t.header.lost)
+		fprintf(stderr, "; incomplete: %" PRIu64 " calls not recorded (%s)", p->t.header.lost,
+			lost_reason(&p->t.header, why, sizeof(why)));
 	fputc('\n', stderr);
-	trace_release(&t);
-	return (int64_t)t.nevents;
 }
 
-static int name_cmp(const void *a, const void *b)
+/* Copies the file FROM to the new file TO. Returns 0, or -1 with errno set. */
+static int copy_file(const char *from, const char *to)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	char buf[1 << 16];
+	int in = open(from, O_RDONLY | O_CLOEXEC), out = -1, err = 0;
+	ssize_t n = 0;
+
+	if (in < 0 || (out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0)
+		err = errno;
+	while (!err && (n = read(in, buf, sizeof(buf))) != 0) {
+		for (ssize_t at = 0, w; !err && n > 0 && at < n; at += w)
+			if ((w = write(out, buf + at, (size_t)(n - at))) < 0 && errno != EINTR)
+				err = errno;
+			else if (w < 0)
+				w = 0;
+		if (n < 0 && errno != EINTR)
+			err = errno;
+	}
+	if (out >= 0 && close(out) && !err)
+		err = errno;
+	if (in >= 0)
+		close(in);
+	if (err && out >= 0)
+		unlink(to);
+	errno = err;
+	return err ? -1 : 0;
 }
 
-/* The traces of the other processes: FILE.PID[.N] with this session. */
-static void summarize_others(const char *file, uint64_t session, int quiet)
+/*
+ * FILE, a second name of the trace at FROM (a hard link; a copy where the
+ * file system has none). Returns 0, or -1 after printing why.
+ */
+static int name_trace(const char *from, const char *file)
 {
-	char dir[PATH_MAX], *slash, **names = NULL;
-	const char *base;
-	size_t n = 0, alloc = 0, baselen;
-	struct dirent *d;
-	DIR *dp;
-
-	snprintf(dir, sizeof(dir), "%s", file);
-	slash = strrchr(dir, '/');
-	*slash = '\0';
-	base = file + (slash - dir) + 1;
-	baselen = strlen(base);
-	dp = opendir(dir[0] ? dir : "/");
-	if (!dp)
-		return;
-	while ((d = readdir(dp))) {
-		const char *rest = d->d_name + baselen;
-
-		if (strncmp(d->d_name, base, baselen) || rest[0] != '.' ||
-		    strspn(rest + 1, "0123456789.") != strlen(rest + 1) || !rest[1])
-			continue;
-		if (ALLOC_GROW(names, n, alloc))
-			die_out_of_memory();
-		if (asprintf(&names[n++], "%s/%s", dir, d->d_name) < 0)
-			die_out_of_memory();
-	}
-	closedir(dp);
-	qsort(names, n, sizeof(*names), name_cmp);
-	for (size_t i = 0; i < n; i++) {
-		summarize(names[i], session, 0, quiet);
-		free(names[i]);
-	}
-	free(names);
+	if (!link(from, file) || (errno == EEXIST && !unlink(file) && !link(from, file)) ||
+	    !copy_file(from, file))
+		return 0;
+	return error("cannot write '%s' (the trace of the process with the most calls, %s): %s",
+		     file, from, strerror(errno));
 }
 
 /* What a file of mode MODE is, for a message. */
@@ -298,12 +281,18 @@ static int trace_file_for(const char *output, char *file, size_t size)
 		      "has %zu", RECORD_FILE_MAX, target, strlen(target));
 		goto out;
 	}
+	if (strlen(strrchr(target, '/') + 1) > RECORD_NAME_MAX) {
+		error("--output's name is too long: each process's trace adds up to %d bytes to it "
+		      "(.PROGRAM.PID), and a name may have 255", RECORD_SUFFIX_MAX);
+		goto out;
+	}
 	if (!lstat(target, &st) && !S_ISREG(st.st_mode)) {
 		error("cannot write a trace to '%s': it is a %s, not a regular file (left as it was)",
 		      output, file_kind(st.st_mode));
 		goto out;
 	}
-	if (unlink(target) && errno != ENOENT) {
+	/* The earlier recording to FILE goes with it: its processes' traces too. */
+	if (trace_set_remove(target) || (unlink(target) && errno != ENOENT)) {
 		error("cannot replace '%s': %s", output, strerror(errno));
 		goto out;
 	}
@@ -386,8 +375,10 @@ struct record_run {
 	char *const *argv;          /* COMMAND and its arguments */
 	char exe[PATH_MAX];         /* COMMAND's program */
 	char lib[PATH_MAX];         /* the recording library */
-	char file[PATH_MAX];        /* the trace of COMMAND's process */
+	char file[PATH_MAX];        /* FILE: the traces' prefix, then the chosen one's second name */
 	uint64_t session;           /* the recording's number, in the header of each of its traces */
+	time_t started;             /* when COMMAND started (s since the epoch) */
+	double cpu_s;               /* the CPU time of COMMAND and the children it waited for, s */
 };
 
 /*
@@ -429,6 +420,7 @@ static int record_prepare(struct record_run *run)
 	if (trace_file_for(run->output, run->file, sizeof(run->file)))
 		return 2;
 	clock_gettime(CLOCK_REALTIME, &now);
+	run->started = now.tv_sec;
 	run->session = ((uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec) ^
 		       ((uint64_t)getpid() << 40);
 	return 0;
@@ -441,7 +433,7 @@ static int record_prepare(struct record_run *run)
  */
 static pid_t record_start(const struct record_run *run, sigset_t *old_mask)
 {
-	char session_text[32], root_text[32], *preload = NULL;
+	char session_text[32], *preload = NULL;
 	const char *old_preload = getenv("LD_PRELOAD");
 	sigset_t block;
 	pid_t pid;
@@ -466,9 +458,8 @@ static pid_t record_start(const struct record_run *run, sigset_t *old_mask)
 	}
 	if (pid == 0) {
 		sigprocmask(SIG_SETMASK, old_mask, NULL);
-		snprintf(root_text, sizeof(root_text), "%ld", (long)getpid());
 		if (setenv("LD_PRELOAD", preload, 1) || setenv(RECORD_FILE_ENV, run->file, 1) ||
-		    setenv(RECORD_ROOT_ENV, root_text, 1) || setenv(RECORD_SESSION_ENV, session_text, 1))
+		    setenv(RECORD_SESSION_ENV, session_text, 1))
 			_exit(126);
 		execv(run->exe, run->argv);
 		fprintf(stderr, "allocbench: error: cannot run '%s': %s\n", run->exe, strerror(errno));
@@ -484,9 +475,10 @@ static pid_t record_start(const struct record_run *run, sigset_t *old_mask)
  * unblocking them (OLD_MASK). Sets *STATUS. Returns 0, or -1 after an
  * error.
  */
-static int record_wait(const struct record_run *run, pid_t pid, const sigset_t *old_mask,
+static int record_wait(struct record_run *run, pid_t pid, const sigset_t *old_mask,
 		       struct sigaction *old_forward, int *status)
 {
+	struct rusage ru;
 	struct sigaction ignore = { .sa_handler = SIG_IGN }, pass = { .sa_sigaction = forward_signal,
 								      .sa_flags = SA_SIGINFO };
 	struct sigaction old_quit;
@@ -506,7 +498,7 @@ static int record_wait(const struct record_run *run, pid_t pid, const sigset_t *
 			sigaction(forward[k], &pass, NULL);
 	}
 	sigprocmask(SIG_SETMASK, old_mask, NULL);
-	while (waitpid(pid, status, 0) < 0) {
+	while (wait4(pid, status, 0, &ru) < 0) {
 		if (errno != EINTR) {
 			error("cannot wait for '%s': %s", run->argv[0], strerror(errno));
 			return -1;
@@ -514,32 +506,98 @@ static int record_wait(const struct record_run *run, pid_t pid, const sigset_t *
 	}
 	forward_pid = 0;
 	sigaction(SIGQUIT, &old_quit, NULL);
+	run->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+		     ((double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_usec) / 1e6;
 	return 0;
 }
 
 /*
+ * A trace of this recording left empty (no room for even its header):
+ * FILE.SOMETHING, of 0 bytes, changed since COMMAND started; its path into
+ * BUF. Returns 1 when there is one.
+ */
+static int empty_trace(const struct record_run *run, char *buf, size_t size)
+{
+	char dir[PATH_MAX], *slash;
+	const char *base;
+	struct dirent *d;
+	struct stat st;
+	DIR *dp;
+	int found = 0;
+
+	copy_string(dir, sizeof(dir), run->file);
+	slash = strrchr(dir, '/');
+	*slash = '\0';
+	base = slash + 1;
+	if (!(dp = opendir(dir[0] ? dir : "/")))
+		return 0;
+	while (!found && (d = readdir(dp)))
+		found = !strncmp(d->d_name, base, strlen(base)) && d->d_name[strlen(base)] == '.' &&
+			(size_t)snprintf(buf, size, "%s/%s", dir, d->d_name) < size &&
+			!stat(buf, &st) && S_ISREG(st.st_mode) && st.st_size == 0 &&
+			st.st_mtime >= run->started;
+	closedir(dp);
+	return found;
+}
+
+/* Calls a second of CPU time below which record says the program may allocate past malloc. */
+#define FEW_CALLS_PER_CPU_S 10000
+#define FEW_CALLS_CPU_S 0.25
+
+void record_notes(const struct trace_set *set, double cpu_s)
+{
+	uint64_t calls = trace_set_calls(set);
+	char text[1024];
+	int hinted = 0;
+
+	for (size_t i = 0; i < set->n; i++)
+		if (set->procs[i].hint) {
+			fprintf(stderr, "allocbench: note: %s\n",
+				trace_proc_hint_text(&set->procs[i], text, sizeof(text)));
+			hinted = 1;
+		}
+	if (!hinted && cpu_s >= FEW_CALLS_CPU_S && calls < cpu_s * FEW_CALLS_PER_CPU_S)
+		fprintf(stderr, "allocbench: note: %" PRIu64 " calls in %.1f s of CPU time (%.0f a "
+			"second) are few for a program that allocates much: what it allocates past malloc "
+			"(with an allocator of its own, or a runtime's such as Go's or the JVM's) is not "
+			"recorded, and no replay has it\n", calls, cpu_s, (double)calls / cpu_s);
+}
+
+/*
  * Summarizes the traces COMMAND wrote (STATUS, from waitpid()) on standard
- * error. Returns record's exit status: COMMAND's (128 + N after signal N),
- * or 1 when COMMAND succeeded and its trace is missing or unreadable.
+ * error, and makes FILE a second name of the one advise replays
+ * (trace_set_choose()). Returns record's exit status: COMMAND's (128 + N
+ * after signal N), or 1 when COMMAND succeeded and no trace could be read.
  */
 static int record_finish(const struct record_run *run, int status)
 {
-	struct stat st;
+	struct trace_set set;
+	char why[PATH_MAX + 512], text[1024];
 	int ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 
-	if (!stat(run->file, &st) && st.st_size == 0) {
-		error("the trace '%s' is empty: there was no room for it (is the file system full?)",
-		      run->file);
-		if (!ret)
-			ret = 1;
-	} else if (summarize(run->file, run->session, 1, run->quiet) < 0) {
-		if (access(run->file, F_OK))
+	if (trace_set_find(run->file, run->session, &set, why, sizeof(why))) {
+		if (empty_trace(run, text, sizeof(text)))
+			error("the trace '%s' is empty: there was no room for it (is the file system "
+			      "full?)", text);
+		else
 			error("no trace was written to '%s': '%s' did not load the recording library "
 			      "(a statically linked program ignores LD_PRELOAD)", run->output, run->exe);
-		if (!ret)
-			ret = 1;
 	}
-	summarize_others(run->file, run->session, run->quiet);
+	for (size_t i = 0; i < set.n; i++)
+		if (set.procs[i].error)
+			error("%s", set.procs[i].error);
+		else if (!run->quiet)
+			summarize(&set.procs[i]);
+	if (set.chosen < set.n && !name_trace(set.procs[set.chosen].path, run->file)) {
+		if (!run->quiet)
+			fprintf(stderr, "allocbench: %s: the trace advise replays, %s%s\n", run->file,
+				trace_set_choice_text(&set, text, sizeof(text)),
+				set.n > 1 ? " (allocbench report lists them)" : "");
+		record_notes(&set, run->cpu_s);
+	} else if (!ret) {
+		ret = 1;
+	}
+	trace_set_release(&set);
 	if (WIFSIGNALED(status))
 		fprintf(stderr, "allocbench: '%s' was killed by signal %d (%s): exit status %d\n",
 			run->argv[0], WTERMSIG(status), strsignal(WTERMSIG(status)), ret);

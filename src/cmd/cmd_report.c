@@ -11,6 +11,7 @@
 #include "platform/output.h"
 #include "cmd/parse_options.h"
 #include "trace/trace.h"
+#include "trace/trace_set.h"
 #include "platform/util.h"
 
 #include <cjson/cJSON.h>
@@ -19,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef int (*trace_write_fn)(FILE *out, const char *path, const struct trace *t,
-			      const struct trace_stats *st);
+/* Writes the report of SET: its processes, and what its chosen one allocated. */
+typedef int (*trace_write_fn)(FILE *out, const struct trace_set *set);
 
 struct trace_writer {
 	const char *name;
@@ -60,10 +61,50 @@ static const char *lost_reason(const struct trace_header *h, char *buf, size_t s
 	}
 }
 
-static int write_text(FILE *out, const char *path, const struct trace *t, const struct trace_stats *st)
+/* The processes of a recording of more than one, which advise replays, and the notes on them. */
+static void write_text_processes(FILE *out, const struct trace_set *set)
 {
+	char text[1024];
+	int wrote = set->n > 1;
+
+	if (set->n > 1) {
+		fprintf(out, "processes (%zu; advise replays the one with the most calls, *)\n", set->n);
+		fprintf(out, "  %1s %8s %8s  %-16s %12s %14s  %-16s %s\n", "", "pid", "ppid", "program",
+			"calls", "peak live B", "how it ended", "trace");
+	}
+	for (size_t i = 0; i < set->n && set->n > 1; i++) {
+		const struct trace_proc *p = &set->procs[i];
+
+		if (p->error) {
+			fprintf(out, "  %1s %8s %8s  %-16s %s\n", "", "", "", "", p->error);
+			continue;
+		}
+		fprintf(out, "  %1s %8" PRIu32 " %8" PRIu32 "  %-16s %12" PRIu64 " %14" PRIu64
+			"  %-16s %s\n", i == set->chosen ? "*" : "", p->t.header.pid, p->t.header.ppid,
+			trace_proc_program(p), p->stats.calls[0], p->stats.peak_live_bytes,
+			trace_state_name(p->t.header.state), trace_proc_name(p));
+	}
+	if (set->n > 1)
+		fprintf(out, "advise replays %s\n", trace_set_choice_text(set, text, sizeof(text)));
+	for (size_t i = 0; i < set->n; i++)
+		if (set->procs[i].hint) {
+			fprintf(out, "note: %s\n", trace_proc_hint_text(&set->procs[i], text, sizeof(text)));
+			wrote = 1;
+		}
+	if (wrote)
+		fputc('\n', out);
+}
+
+static int write_text(FILE *out, const struct trace_set *set)
+{
+	const struct trace_proc *p = &set->procs[set->chosen];
+	const char *path = p->path;
+	const struct trace *t = &p->t;
+	const struct trace_stats *st = &p->stats;
 	char bytes[64], reason[160];
 	uint64_t allocs = 0;
+
+	write_text_processes(out, set);
 
 	fprintf(out, "trace %s: pid %" PRIu32 ", %s, %s\n", path, t->header.pid,
 		t->header.command[0] ? t->header.command : "(program unknown)",
@@ -137,8 +178,49 @@ static int write_text(FILE *out, const char *path, const struct trace *t, const 
 	return ferror(out) ? -1 : 0;
 }
 
-static int write_json(FILE *out, const char *path, const struct trace *t, const struct trace_stats *st)
+/* SET's processes: "processes" and "advise_replays" in ROOT. */
+static void write_json_processes(cJSON *root, const struct trace_set *set)
 {
+	cJSON *a = cJSON_AddArrayToObject(root, "processes"), *item, *h;
+	char text[1024];
+
+	for (size_t i = 0; i < set->n; i++) {
+		const struct trace_proc *p = &set->procs[i];
+
+		item = cJSON_CreateObject();
+		cJSON_AddStringToObject(item, "path", p->alias ? p->alias : p->path);
+		cJSON_AddBoolToObject(item, "chosen", i == set->chosen);
+		if (p->error) {
+			cJSON_AddStringToObject(item, "error", p->error);
+			cJSON_AddItemToArray(a, item);
+			continue;
+		}
+		cJSON_AddNullToObject(item, "error");
+		cJSON_AddNumberToObject(item, "pid", p->t.header.pid);
+		cJSON_AddNumberToObject(item, "ppid", p->t.header.ppid);
+		cJSON_AddStringToObject(item, "program", trace_proc_program(p));
+		cJSON_AddStringToObject(item, "command", p->t.header.command);
+		cJSON_AddStringToObject(item, "state", trace_state_name(p->t.header.state));
+		cJSON_AddNumberToObject(item, "calls", (double)p->stats.calls[0]);
+		cJSON_AddNumberToObject(item, "peak_live_bytes", (double)p->stats.peak_live_bytes);
+		if (p->hint) {
+			h = cJSON_AddObjectToObject(item, "hint");
+			cJSON_AddStringToObject(h, "setting", p->hint->setting);
+			cJSON_AddStringToObject(h, "text", trace_proc_hint_text(p, text, sizeof(text)));
+		} else {
+			cJSON_AddNullToObject(item, "hint");
+		}
+		cJSON_AddItemToArray(a, item);
+	}
+	cJSON_AddStringToObject(root, "advise_replays", trace_set_choice_text(set, text, sizeof(text)));
+}
+
+static int write_json(FILE *out, const struct trace_set *set)
+{
+	const struct trace_proc *p = &set->procs[set->chosen];
+	const char *path = p->path;
+	const struct trace *t = &p->t;
+	const struct trace_stats *st = &p->stats;
 	cJSON *root = cJSON_CreateObject(), *o, *a, *item;
 	char reason[160];
 
@@ -210,6 +292,7 @@ static int write_json(FILE *out, const char *path, const struct trace *t, const 
 		cJSON_AddNumberToObject(item, "remote_frees", (double)st->threads[i].remote_frees);
 		cJSON_AddItemToArray(a, item);
 	}
+	write_json_processes(root, set);
 	return json_write_document(out, root);
 }
 
@@ -245,10 +328,15 @@ static const struct cli_option report_options[] = {
 static void report_help(FILE *out)
 {
 	fputs(
-"usage: allocbench report TRACE [options]\n"
+"usage: allocbench report TRACE... [options]\n"
 "\n"
 "Reads a trace that allocbench record wrote and prints the program's\n"
-"allocations: calls by kind, a histogram of sizes (power-of-two buckets)\n"
+"allocations. TRACE is record's FILE (or a trace beside it): with more than\n"
+"one process recorded (every FILE.PROGRAM.PID of the recording; or the\n"
+"traces named), the report lists them (pid, program, calls, peak live bytes)\n"
+"and says which advise replays, the one with the most calls, then reports\n"
+"on that one; a runtime known to allocate past malloc (CPython, GLib) is\n"
+"named with the setting that records it. What a process allocated: calls by kind, a histogram of sizes (power-of-two buckets)\n"
 "and the most frequent exact sizes, the peak of live bytes and chunks and\n"
 "when it happened, how long chunks lived (in calls), the threads, and the\n"
 "frees made by a thread other than the allocating one. A trace cut short\n"
@@ -267,11 +355,10 @@ int cmd_report(int argc, char **argv)
 	const struct trace_writer *writer;
 	const char *output_path;
 	struct cli_parser parser;
-	struct trace t;
-	struct trace_stats st;
+	struct trace_set set;
 	struct output out;
-	char why[512];
-	int ret = 2;
+	char why[4096 + 512];
+	int ret = 2, n;
 
 	cli_parser_init(&parser, report_options, report_help, "allocbench report --help", argc, argv);
 	parser.ctx = &cmd;
@@ -279,18 +366,24 @@ int cmd_report(int argc, char **argv)
 		;
 	writer = cmd.writer;
 	output_path = cmd.output_path;
-	if (argc - optind != 1)
-		usage_die("report needs one trace (got %d; see allocbench report --help)", argc - optind);
-	if (output_refuse_input(output_path, (const char *const *)argv + optind, 1))
+	n = argc - optind;
+	if (n < 1)
+		usage_die("report needs a trace (see allocbench report --help)");
+	if (output_refuse_input(output_path, (const char *const *)argv + optind, n))
 		return 2;
-	if (trace_stats_load(argv[optind], &t, &st, why, sizeof(why))) {
+	if (n == 1 ? trace_set_find(argv[optind], 0, &set, why, sizeof(why)) :
+	    trace_set_paths((const char *const *)argv + optind, (size_t)n, &set, why, sizeof(why))) {
 		error("%s", why);
-		return 2;
+		goto done;
+	}
+	if (set.chosen >= set.n) {
+		error("no trace of the recording '%s' could be read", argv[optind]);
+		goto done;
 	}
 	if (output_open(&out, output_path))
 		goto done;
 	errno = 0;
-	if (writer->write(out.file, argv[optind], &t, &st)) {
+	if (writer->write(out.file, &set)) {
 		error("cannot write the report to '%s': %s", output_path ? output_path : "standard output",
 		      strerror(errno ? errno : EIO));
 		output_abort(&out);
@@ -299,6 +392,6 @@ int cmd_report(int argc, char **argv)
 		ret = output_commit(&out) ? 1 : 0;
 	}
 done:
-	trace_stats_release(&st);
+	trace_set_release(&set);
 	return ret;
 }

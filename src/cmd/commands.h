@@ -28,14 +28,25 @@ int cmd_counters(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 /*
  * What `allocbench record -o OUTPUT -- ARGV...` does, for record and
- * advise: records the command ARGV into the trace OUTPUT (and FILE.PID for
- * the processes it starts), waits for it, and summarizes the traces on
- * standard error (unless QUIET; errors are always said). Returns record's
+ * advise: records the command ARGV, each process image into
+ * OUTPUT.PROGRAM.PID, waits for it, makes OUTPUT the trace of the process
+ * with the most calls (trace_set_choose()), and summarizes the traces on
+ * standard error (unless QUIET; errors and record_notes() are always
+ * said). Returns record's
  * exit status: the command's (128 + N after signal N), 127 not found, 2
  * refused, 1 its trace missing. *ENDED_BY is the signal record passed on
  * that ended the command, or 0: the caller ends by it once done.
  */
 int record_command(const char *output, char *const *argv, int quiet, int *ended_by);
+
+struct trace_set;
+/*
+ * What SET's traces may lack, on standard error (whatever -q says: the
+ * answer depends on it): each process whose runtime allocated past malloc,
+ * with the setting that records it (trace_set.h); else, where the run took
+ * CPU_S seconds of CPU time (negative: not known), too few calls for it.
+ */
+void record_notes(const struct trace_set *set, double cpu_s);
 /* allocbench advise COMMAND: records it, replays it on every backend, answers (cmd_advise.c). */
 int cmd_advise(int argc, char **argv);
 /* allocbench report TRACE: a recorded program's allocations (src/cmd/cmd_report.c). */

@@ -40,7 +40,7 @@
  *   fallocate() before a record goes into it. When the trace cannot grow or
  *   be written, recording stops in the process (trace_stop()) and its calls
  *   are counted as lost, with the reason, in the header.
- * - fork: the child unmaps the parent's trace and starts its own, FILE.PID,
+ * - fork: the child unmaps the parent's trace, starts FILE.PROGRAM.PID,
  *   with its own order from 1. exec and _exit end the trace; exit ends it
  *   in a destructor: the window chunks and the header are sealed with
  *   their checksums (a copy out of the window is sealed as it is written).

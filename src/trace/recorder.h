@@ -137,9 +137,9 @@ void trace_stop(enum trace_lost why, int err);
 void trace_end(enum trace_state state, int exit_status);
 
 /*
- * Opens this process's trace: FILE for the process `allocbench record`
- * started, FILE.PID for any other, FILE.PID.N when that exists (the same
- * process after an exec). Sets hdr, or leaves it NULL.
+ * Opens this process image's trace: FILE.PROGRAM.PID (record.h),
+ * FILE.PROGRAM.PID.N (N from 2) when that exists (the same program exec'd
+ * again by the same process). Sets hdr, or leaves it NULL.
  */
 void trace_open(void);
 

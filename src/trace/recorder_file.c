@@ -270,14 +270,42 @@ void trace_end(enum trace_state state, int exit_status)
 }
 
 /*
- * Opens this process's trace: FILE for the process `allocbench record`
- * started, FILE.PID for any other, FILE.PID.N when that exists (the same
- * process after an exec). Sets hdr, or leaves it NULL.
+ * The program's name for its trace's: the last part of /proc/self/exe's
+ * target, at most RECORD_PROGRAM_MAX bytes, a byte other than a letter,
+ * digit, '.', '_', '+' or '-' written as '_'. "program" when unknown.
+ * Returns the end (a NUL there).
+ */
+static char *put_program(char *p)
+{
+	char exe[512];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *name = "program";
+	size_t len;
+
+	if (n > 0) {
+		exe[n] = '\0';
+		name = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
+		if (!*name)
+			name = "program";
+	}
+	for (len = 0; name[len] && len < RECORD_PROGRAM_MAX; len++) {
+		char c = name[len];
+
+		*p++ = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		       c == '.' || c == '_' || c == '+' || c == '-' ? c : '_';
+	}
+	*p = '\0';
+	return p;
+}
+
+/*
+ * Opens this process image's trace: FILE.PROGRAM.PID, FILE.PROGRAM.PID.N
+ * (N from 2) when that exists (the same program exec'd again by the same
+ * process). Sets hdr, or leaves it NULL.
  */
 void trace_open(void)
 {
 	const char *path = getenv("ALLOCBENCH_RECORD_FILE");
-	const char *root = getenv("ALLOCBENCH_RECORD_ROOT");
 	const char *session = getenv("ALLOCBENCH_RECORD_SESSION");
 	unsigned long pid = (unsigned long)getpid();
 	size_t len;
@@ -289,19 +317,16 @@ void trace_open(void)
 
 	if (!path || path[0] != '/' || (len = strlen(path)) > RECORD_FILE_MAX)
 		return;
-	for (int attempt = 0; attempt < 10 && fd < 0; attempt++) {
+	for (int attempt = 1; attempt < 10 && fd < 0; attempt++) {
 		memcpy(trace_path, path, len + 1);
 		end = trace_path + len;
-		if (attempt == 0) {
-			if (!root || strtoul(root, NULL, 10) != pid)
-				continue;
-		} else {
+		*end++ = '.';
+		end = put_program(end);
+		*end++ = '.';
+		end = put_decimal(end, pid);
+		if (attempt > 1) {
 			*end++ = '.';
-			end = put_decimal(end, pid);
-			if (attempt > 1) {
-				*end++ = '.';
-				put_decimal(end, (unsigned long)attempt);
-			}
+			put_decimal(end, (unsigned long)attempt);
 		}
 		fd = open(trace_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 		if (fd < 0 && errno != EEXIST)

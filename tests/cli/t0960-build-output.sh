@@ -22,7 +22,12 @@ if test_have_prereq MAKE; then
 	build BUILD="$tmp/q" "$tmp/q/build_flags.h" "$tmp/q/src/platform/build_info.o" >"$tmp/gen"
 	check "the quiet build says GEN for a generated header" grep -qx '   GEN build_flags.h' "$tmp/gen"
 	check "no quiet line is longer than 80 columns" [ "$(awk 'length > 80' "$tmp/quiet" "$tmp/gen" | wc -l)" -eq 0 ]
+	# Issue 27: allocbench record works right after make run in a fresh clone.
+	build -n V=1 BUILD="$tmp/dry" run >"$tmp/dry.out"
+	check "make run builds the recording library before it runs ./allocbench" \
+		sh -c 'l=$(grep -n -- "-shared .*-o $2/liballocbench-record.so" "$1" | cut -d: -f1); r=$(grep -nx "./allocbench" "$1" | cut -d: -f1)
+		       [ -n "$l" ] && [ -n "$r" ] && [ "$l" -lt "$r" ]' sh "$tmp/dry.out" "$tmp/dry"
 else
-	for n in 1 2 3 4 5 6; do skip "the build's output ($n)" "$prereq_why"; done
+	for n in 1 2 3 4 5 6 7; do skip "the build's output ($n)" "$prereq_why"; done
 fi
 test_done

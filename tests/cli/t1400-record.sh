@@ -72,7 +72,7 @@ check "report --help exits 0 and shows the usage" \
 expect_usage "record without a COMMAND" "needs a COMMAND" record
 expect_usage "record -o without a value" "requires a value" record -o
 expect_usage "record with an unknown option" "unknown option '--bogus'" record --bogus true
-expect_usage "report without a trace" "needs one trace" report
+expect_usage "report without a trace" "needs a trace" report
 expect_usage "report with an invalid --format" "invalid --format 'xml'" report -f xml "$tmp/none"
 printf 'not a trace at all, but long enough to have a header: %0300d\n' 0 >"$tmp/bad.trace"
 expect_usage "report of a file that is not a trace" "is not an allocbench trace" report "$tmp/bad.trace"
@@ -115,7 +115,8 @@ check "record exits with 128 + N after signal N, and says so" \
 	sh -c '[ '"$rc"' = 143 ] && grep -q "killed by signal 15" "$1"' sh "$tmp/err"
 run_ab record -o "$tmp/st.trace" -- sh -c 'exit 0'
 check "-- ends the options; the summary names the trace" \
-	sh -c '[ '"$rc"' = 0 ] && grep -q "st.trace: pid [0-9]*" "$1"' sh "$tmp/err"
+	sh -c '[ '"$rc"' = 0 ] && grep -q "st.trace.[^ ]*[.][0-9]*: pid [0-9]*" "$1" &&
+	       grep -q "st.trace: the trace advise replays" "$1"' sh "$tmp/err"
 
 # ---------------------------------------------------------------- real programs
 
@@ -187,15 +188,15 @@ if test_have_prereq NOASAN; then
 		test "$(jq_get "$tmp/th.json" calls.malloc) $(jq_get "$tmp/th.json" calls.calloc) $(jq_get "$tmp/th.json" calls.realloc) $(jq_get "$tmp/th.json" calls.posix_memalign) $(jq_get "$tmp/th.json" calls.memalign)" = "$1 $2 $3 $5 $7"
 
 	stacked fork "$THREADS" fork
-	child=$(ls "$tmp"/fork.trace.* 2>/dev/null | head -n 1)
+	child=$(ls "$tmp"/fork.trace.threads.* 2>/dev/null | grep -v "\.$pid\$" | head -n 1)
 	counts_match "fork: the parent's trace counted (same run)" "$tmp/fork.trace" "$tmp/fork.count.$pid"
-	check "fork: the child's trace is FILE.PID, listed in the summary" \
+	check "fork: the child's trace is FILE.PROGRAM.PID, listed in the summary" \
 		sh -c '[ -n "$1" ] && grep -q "$(basename "$1"): pid" "$2"' sh "$child" "$tmp/err"
 	if [ -n "$child" ]; then
 		counts_match "fork: the child's trace starts clean, its own calls only" \
 			"$child" "$tmp/fork.count.${child##*.}"
 	else
-		not_ok "fork: the child's trace starts clean" "no $tmp/fork.trace.PID"
+		not_ok "fork: the child's trace starts clean" "no $tmp/fork.trace.threads.PID"
 	fi
 
 	for m in abort:134 segv:139; do
@@ -224,8 +225,8 @@ if test_have_prereq NOASAN; then
 		sh -c '[ "$(cat "$1")" -ge 50 ]' sh "$tmp/out"
 
 	stacked exec "$THREADS" exec
-	check "exec: the trace ends by exec, the new image writes FILE.PID" \
-		sh -c '"$1" report "$2" | grep -q "ended by exec" && grep -q "exec.trace.$3: pid $3 (/usr/bin/true)" "$4"' \
+	check "exec: the trace ends by exec, the new image writes FILE.PROGRAM.PID" \
+		sh -c '"$1" report "$2" | grep -q "ended by exec" && grep -q "exec.trace.true.$3: pid $3 (/usr/bin/true)" "$4"' \
 		sh "$AB" "$tmp/exec.trace" "$pid" "$tmp/err"
 else
 	skip "threads and endings" "$prereq_why"

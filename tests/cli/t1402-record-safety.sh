@@ -138,7 +138,7 @@ if test_have_prereq TMPFS_MOUNT; then
 			sh -c 'set -- $(stat -c "%s %b %B" "$1"); [ "$1" -le $(($2 * $3)) ]' sh "$mnt/jq.trace"
 		check "... record's summary says it is incomplete, how much and why" \
 			grep -q "incomplete: $h_lost calls not recorded (the trace could not be written: No space left on device)" "$tmp/err"
-		rm -f "$mnt/jq.trace"
+		rm -f "$mnt"/jq.trace*
 	else
 		skip "jq on a full file system" "$prereq_why"
 	fi
