@@ -132,13 +132,13 @@ struct frame {
 };
 
 /*
- * One line (class CLASS, colour COLOUR, DASH "" or a dash array), its peak
+ * One line (class CLASS, colour COLOUR, DASH "" or a dash array, STROKE px wide), its peak
  * marked, and its legend entry at LEGEND_Y: NAME, and the input's label when
  * MANY inputs are drawn.
  */
 static void draw_line(FILE *out, const struct frame *f, const struct line *l, const char *cls,
 		      const char *colour, const char *dash, const char *name, const char *label,
-		      double legend_y)
+		      double legend_y, double stroke)
 {
 	double w = f->right - LEFT;
 	size_t at = line_peak(l);
@@ -146,8 +146,8 @@ static void draw_line(FILE *out, const struct frame *f, const struct line *l, co
 	fprintf(out, "<g class=\"%s\" data-name=\"", cls);
 	svg_put_text(out, name, 0);
 	fprintf(out, "\" data-points=\"%zu\" data-peak-pct=\"%.0f\">\n", l->n, l->pct[at]);
-	fprintf(out, "<path class=\"line\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s%s%s "
-		"d=\"M%.1f %.1f", colour, *dash ? " stroke-dasharray=\"" : "", dash,
+	fprintf(out, "<path class=\"line\" fill=\"none\" stroke=\"%s\" stroke-width=\"%.0f\"%s%s%s "
+		"d=\"M%.1f %.1f", colour, stroke, *dash ? " stroke-dasharray=\"" : "", dash,
 		*dash ? "\"" : "", LEFT, f->top + PANEL_H);
 	for (size_t k = 0; k < l->n; k++)
 		fprintf(out, "L%.1f %.1f", LEFT + w * l->pct[k] / 100,
@@ -174,11 +174,14 @@ int plot_series_write(FILE *out, const struct plot_input *inputs, size_t n, doub
 {
 	struct frame f = { .top = top + 30, .right = width - 30 };
 	double legend_y = f.top + PANEL_H + 54;
-	size_t colour = 0;
+	size_t colour = 0, entries = legend_entries(inputs, n), drawn = 0, lines;
 	struct line l;
 
-	if (!legend_entries(inputs, n))
+	if (!entries)
 		return 0;
+	lines = entries;
+	for (size_t i = 0; i < n; i++)
+		lines -= first_with_series(inputs[i].file) != NULL;
 	f.scale = panel_scale(inputs, n, &f.unit, &f.hi);
 	fprintf(out, "<g class=\"panel\" data-series=\"memory over time\">\n");
 	fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" font-weight=\"bold\">memory over the program's "
@@ -193,15 +196,17 @@ int plot_series_write(FILE *out, const struct plot_input *inputs, size_t n, doub
 			line_get(&inputs[i].file->rows[r], "rss_bytes", &l);
 			if (!l.n)
 				continue;
+			/* Each line narrower than the one before: equal lines all show. */
 			draw_line(out, &f, &l, "timeline", svg_colours[colour % SVG_COLOURS], "",
-				  inputs[i].file->rows[r].backend, label, legend_y);
+				  inputs[i].file->rows[r].backend, label, legend_y,
+				  fmin(10, 2 + 2.0 * (double)(lines - 1 - drawn++)));
 			legend_y += LEGEND_ROW;
 		}
 		if (!first)
 			continue;
 		line_get(first, "live_bytes", &l);
 		draw_line(out, &f, &l, "live", "#333", "6 4", "live bytes, every backend", label,
-			  legend_y);
+			  legend_y, 2);
 		legend_y += LEGEND_ROW;
 	}
 	fputs("</g>\n", out);

@@ -247,7 +247,7 @@ static void print_series(FILE *out, const struct run_report *report)
 			if (live->series_live_bytes[k] > live->series_live_bytes[at])
 				at = k;
 		series_bytes(bytes, sizeof(bytes), live->series_live_bytes[at]);
-		fprintf(out, "  %-12s live peak %s at %.0f%% of calls (on every backend)\n",
+		fprintf(out, "  %-12s peak %s at %.0f%% of calls (on every backend)\n",
 			"live bytes", bytes,
 			100.0 * (double)live->series_steps[at] /
 			(double)live->series_steps[live->nseries - 1]);
