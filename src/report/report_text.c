@@ -215,6 +215,17 @@ static void series_bytes(char *buf, size_t size, uint64_t bytes)
 		snprintf(buf, size, "%.1f KiB", (double)bytes / 1024);
 }
 
+/* The first of N values at their highest. */
+static unsigned series_peak(const uint64_t *values, unsigned n)
+{
+	unsigned at = 0;
+
+	for (unsigned k = 1; k < n; k++)
+		if (values[k] > values[at])
+			at = k;
+	return at;
+}
+
 /* Where each backend's resident memory peaked in the replay's series (replay_series.h). */
 static void print_series(FILE *out, const struct run_report *report)
 {
@@ -224,7 +235,7 @@ static void print_series(FILE *out, const struct run_report *report)
 	for (size_t i = 0; i < report->ncells; i++) {
 		const struct cell *c = &report->cells[i];
 		const struct sample *s = c->ok && c->runs ? &c->samples[cell_median_run(c)] : NULL;
-		unsigned at = 0;
+		unsigned at;
 
 		if (!s || !s->nseries)
 			continue;
@@ -233,19 +244,14 @@ static void print_series(FILE *out, const struct run_report *report)
 				"draws it):\n", s->nseries,
 				(unsigned long long)s->series_steps[s->nseries - 1]);
 		live = s;
-		for (unsigned k = 1; k < s->nseries; k++)
-			if (s->series_rss_bytes[k] > s->series_rss_bytes[at])
-				at = k;
+		at = series_peak(s->series_rss_bytes, s->nseries);
 		series_bytes(bytes, sizeof(bytes), s->series_rss_bytes[at]);
 		fprintf(out, "  %-12s resident peak %s at %.0f%% of calls\n", c->backend->name, bytes,
 			100.0 * (double)s->series_steps[at] / (double)s->series_steps[s->nseries - 1]);
 	}
 	if (live) {
-		unsigned at = 0;
+		unsigned at = series_peak(live->series_live_bytes, live->nseries);
 
-		for (unsigned k = 1; k < live->nseries; k++)
-			if (live->series_live_bytes[k] > live->series_live_bytes[at])
-				at = k;
 		series_bytes(bytes, sizeof(bytes), live->series_live_bytes[at]);
 		fprintf(out, "  %-12s peak %s at %.0f%% of calls (on every backend)\n",
 			"live bytes", bytes,
