@@ -1,6 +1,6 @@
 /*
  * child.h - the measuring process: what runs after the exec of
- * `allocbench __measure protocol=2 key=value...` (runner.c starts it), or
+ * `allocbench __measure protocol=3 key=value...` (runner.c starts it), or
  * of `allocbench-child32 __measure ...`, the same code built with -m32 for
  * run --abi 32 (abi.h).
  *

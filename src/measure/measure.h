@@ -119,6 +119,9 @@ struct measure_params {
 #define SAMPLE_OUTPUT_LINE_BYTES 160
 #define SAMPLE_OUTPUT_BYTES (SAMPLE_OUTPUT_LINES * (SAMPLE_OUTPUT_LINE_BYTES + 4) + 1)
 
+/* Points of a replay's memory over time: evenly spaced in its steps (replay_series.h). */
+#define SAMPLE_SERIES_POINTS 200
+
 struct sample {
 	int ok;                     /* 1 when every figure below is valid */
 	char error[200];            /* why not, when ok is 0 */
@@ -152,6 +155,14 @@ struct sample {
 	double fragmentation;       /* (rss after - rss before) / live bytes */
 	uint64_t checksum;          /* FNV-1a of the operation sequence */
 	uint64_t peak_live_bytes;   /* replay: most bytes asked for and not yet freed */
+
+	/* replay (one thread, --replay-threads global): memory over time (replay_series.h) */
+	unsigned nseries;           /* points below: SAMPLE_SERIES_POINTS, or one per step
+				       for fewer steps; 0: none */
+	uint64_t series_steps[SAMPLE_SERIES_POINTS];      /* steps done at the point */
+	uint64_t series_rss_bytes[SAMPLE_SERIES_POINTS];  /* resident anonymous memory then,
+							     over rss_before_bytes */
+	uint64_t series_live_bytes[SAMPLE_SERIES_POINTS]; /* bytes asked for and not yet freed then */
 
 	/* threads */
 	unsigned threads;           /* threads run at once */

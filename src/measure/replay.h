@@ -7,6 +7,7 @@
 #define ALLOCBENCH_REPLAY_H
 
 #include "measure/measure.h"
+#include "measure/replay_series.h"
 #include "trace/trace.h"
 
 
@@ -60,8 +61,9 @@ void replay_threads_free(struct replay_thread_steps *t, uint32_t n);
 		live[slot_] = c_;                                              \
 	} while (0)
 
+/* The steps from K to END (a point of the series, or the last). */
 #define MEASURE_REPLAY_LOOP(TOUCH)                                             \
-	for (k = 0; k < plan->nops && !failed; k++)                            \
+	for (; k < end && !failed; k++)                                        \
 		REPLAY_STEP(&plan->ops[k], TOUCH, alloc, resize, release);
 
 /*
@@ -88,8 +90,10 @@ static inline void replay_sample_done(struct sample *sample, const struct replay
  * RELEASE, touching each chunk per PARAMS->touch, and fills ops, op_ns,
  * peak_rss_bytes (the highest resident set during the loop over the one
  * before it), peak_live_bytes (the sequence's), fragmentation (peak RSS
- * over peak live bytes), page faults and checksum. The chunks still alive
- * are freed afterwards, untimed. Returns 0, or -1 with SAMPLE failed.
+ * over peak live bytes), page faults, checksum and the series
+ * (replay_series.h: read in pauses of the loop, neither timed nor counted).
+ * The chunks still alive are freed afterwards, untimed. Returns 0, or -1
+ * with SAMPLE failed.
  */
 static inline __attribute__((always_inline)) int
 measure_replay(const struct measure_params *params, struct sample *sample, void *ctx,
@@ -99,10 +103,12 @@ measure_replay(const struct measure_params *params, struct sample *sample, void 
 {
 	const struct replay_plan *plan = params->replay;
 	const uintptr_t page = (uintptr_t)probe_page_size();
-	size_t nslots = plan->nslots ? plan->nslots : 1, k;
+	size_t nslots = plan->nslots ? plan->nslots : 1, k = 0, end;
+	struct replay_series rs;
 	struct loop_peak lp;
 	struct probe_time t0, t1;
 	uint64_t faults0, peak, *meta;
+	double elapsed_ns = 0;
 	void **live;
 	int failed = 0;
 
@@ -113,23 +119,32 @@ measure_replay(const struct measure_params *params, struct sample *sample, void 
 			measure_unmap_pointers(live, nslots);
 		return -1;
 	}
+	replay_series_start(&rs, plan, sample, meta);
 	if (loop_peak_start(&lp, sample)) {
+		replay_series_stop(&rs, sample);
 		measure_unmap_pointers(live, nslots);
 		measure_unmap_pointers((void **)(void *)meta, nslots);
 		return -1;
 	}
 	faults0 = probe_minor_faults();
-	t0 = probe_now();
-	switch (params->touch) {
-	case TOUCH_NONE:  MEASURE_REPLAY_LOOP(TOUCH_NONE);  break;
-	case TOUCH_FIRST: MEASURE_REPLAY_LOOP(TOUCH_FIRST); break;
-	case TOUCH_PAGES: MEASURE_REPLAY_LOOP(TOUCH_PAGES); break;
-	case TOUCH_FULL:  MEASURE_REPLAY_LOOP(TOUCH_FULL);  break;
-	default: break;
-	}
-	t1 = probe_now();
-	sample->alloc_faults = probe_minor_faults() - faults0;
+	do {
+		end = replay_series_due(&rs, sample, plan->nops);
+		t0 = probe_now();
+		switch (params->touch) {
+		case TOUCH_NONE:  MEASURE_REPLAY_LOOP(TOUCH_NONE);  break;
+		case TOUCH_FIRST: MEASURE_REPLAY_LOOP(TOUCH_FIRST); break;
+		case TOUCH_PAGES: MEASURE_REPLAY_LOOP(TOUCH_PAGES); break;
+		case TOUCH_FULL:  MEASURE_REPLAY_LOOP(TOUCH_FULL);  break;
+		default: k = end; break;
+		}
+		t1 = probe_now();
+		elapsed_ns += probe_elapsed_ns(t0, t1);
+		if (!failed)
+			replay_series_read(&rs, sample);
+	} while (k < plan->nops && !failed);
+	sample->alloc_faults = probe_minor_faults() - faults0 - rs.faults;
 	peak = loop_peak_stop(&lp, sample);
+	replay_series_stop(&rs, sample);
 	for (size_t i = 0; i < nslots; i++)
 		if (live[i])
 			release(ctx, live[i], meta[i]);
@@ -138,7 +153,7 @@ measure_replay(const struct measure_params *params, struct sample *sample, void 
 	if (failed)
 		return sample_fail(sample, "step %zu of %zu: allocation of %llu bytes failed", k,
 				   plan->nops, (unsigned long long)plan->ops[k - 1].size);
-	replay_sample_done(sample, plan, probe_elapsed_ns(t0, t1), peak);
+	replay_sample_done(sample, plan, elapsed_ns, peak);
 	return 0;
 }
 

@@ -25,7 +25,7 @@
 #include <stddef.h>
 
 /* The version of the encoding; the child refuses any other. */
-#define CHILD_PROTOCOL_VERSION 2
+#define CHILD_PROTOCOL_VERSION 3
 
 /* The word size of this build's measuring process, bits: 32 (-m32) or 64. */
 #define CHILD_ABI ((int)sizeof(void *) * 8)

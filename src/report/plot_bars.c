@@ -1,9 +1,11 @@
 /*
  * plot_bars.c - `allocbench plot` of replay reports (report/plot_bars.h):
  * no size axis, so one panel per metric with a bar per backend (and per
- * input file), its height the median, a whisker from min to max.
+ * input file), its height the median, a whisker from min to max; under
+ * them, memory over time where the rows have a series (plot_series.h).
  */
 #include "report/plot_bars.h"
+#include "report/plot_series.h"
 #include "model/figure.h"
 #include "report/svg.h"
 #include "platform/util.h"
@@ -44,7 +46,7 @@ int plot_bars_applies(const struct plot_input *inputs, size_t n)
 int plot_bars_write(FILE *out, const struct plot_input *inputs, size_t n)
 {
 	size_t nbars = 0;
-	double width, height;
+	double width, height, series_top;
 
 	for (size_t i = 0; i < n; i++)
 		nbars += inputs[i].file->nrows;
@@ -55,6 +57,10 @@ int plot_bars_write(FILE *out, const struct plot_input *inputs, size_t n)
 	if (width < 420)
 		width = 420;
 	height = NMETRICS * (PANEL_H + PANEL_TOP + 60) + 20;
+	series_top = height;
+	height += plot_series_height(inputs, n);
+	if (series_top < height && width < 640)
+		width = 640;
 	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
 		"viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n",
 		width, height, width, height);
@@ -129,6 +135,8 @@ int plot_bars_write(FILE *out, const struct plot_input *inputs, size_t n)
 			}
 		}
 	}
+	if (plot_series_write(out, inputs, n, series_top, width))
+		return -1;
 	fputs("</svg>\n", out);
 	return ferror(out) ? -1 : 0;
 }

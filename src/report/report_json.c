@@ -48,6 +48,25 @@ static void add_metric(cJSON *obj, const struct run_report *report,
  * peak resident set its measuring processes reached: the first is meant to
  * be an upper bound of the second.
  */
+/* The median run's memory over time (replay): "series", absent without one. */
+static void add_series(cJSON *obj, const struct sample *s)
+{
+	double steps[SAMPLE_SERIES_POINTS], rss[SAMPLE_SERIES_POINTS], live[SAMPLE_SERIES_POINTS];
+	cJSON *series;
+
+	if (!s->nseries)
+		return;
+	for (unsigned i = 0; i < s->nseries; i++) {
+		steps[i] = (double)s->series_steps[i];
+		rss[i] = (double)s->series_rss_bytes[i];
+		live[i] = (double)s->series_live_bytes[i];
+	}
+	series = cJSON_AddObjectToObject(obj, "series");
+	cJSON_AddItemToObject(series, "steps", cJSON_CreateDoubleArray(steps, (int)s->nseries));
+	cJSON_AddItemToObject(series, "rss_bytes", cJSON_CreateDoubleArray(rss, (int)s->nseries));
+	cJSON_AddItemToObject(series, "live_bytes", cJSON_CreateDoubleArray(live, (int)s->nseries));
+}
+
 static void add_memory(cJSON *obj, const struct run_config *config, const struct cell *cell)
 {
 	uint64_t peak = 0;
@@ -362,6 +381,7 @@ static cJSON *cell_json(const struct run_report *report, const struct cell *cell
 		json_add_number(obj, "rss_before_bytes", cell->ok, (double)median->rss_before_bytes);
 		json_add_number(obj, "rss_after_bytes", cell->ok, (double)median->rss_after_bytes);
 	}
+	add_series(obj, median);
 	json_add_number(obj, "reserved_bytes", cell->ok, (double)median->reserved_bytes);
 	add_memory(obj, config, cell);
 	cJSON_AddItemToObject(obj, "counters", report_counters_json_cell(report, cell));

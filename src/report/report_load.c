@@ -236,6 +236,34 @@ static int stat_of(const cJSON *obj, const char *name, struct stat_summary *out)
 	return 0;
 }
 
+/* A replay row's "series" into S: what every run of a loaded row holds (the median run's). */
+static void load_series(const cJSON *row, struct sample *s)
+{
+	const cJSON *series = member(row, "series");
+	const cJSON *steps = member(series, "steps"), *rss = member(series, "rss_bytes");
+	const cJSON *live = member(series, "live_bytes");
+	int n = cJSON_GetArraySize(steps);
+
+	s->nseries = 0;
+	if (!cJSON_IsArray(steps) || n > SAMPLE_SERIES_POINTS || cJSON_GetArraySize(rss) != n ||
+	    cJSON_GetArraySize(live) != n)
+		return;
+	for (int i = 0; i < n; i++) {
+		const cJSON *a = cJSON_GetArrayItem(steps, i), *b = cJSON_GetArrayItem(rss, i);
+		const cJSON *c = cJSON_GetArrayItem(live, i);
+
+		if (!cJSON_IsNumber(a) || !cJSON_IsNumber(b) || !cJSON_IsNumber(c) ||
+		    a->valuedouble < 0 || b->valuedouble < 0 || c->valuedouble < 0 ||
+		    a->valuedouble > 1e15 || b->valuedouble > 1e15 || c->valuedouble > 1e15 ||
+		    (i && a->valuedouble <= (double)s->series_steps[i - 1]))
+			return;
+		s->series_steps[i] = (uint64_t)a->valuedouble;
+		s->series_rss_bytes[i] = (uint64_t)b->valuedouble;
+		s->series_live_bytes[i] = (uint64_t)c->valuedouble;
+	}
+	s->nseries = (unsigned)n;
+}
+
 /* One result row into CELL (its samples and its summaries). */
 static int load_cell(struct loaded_report *r, const cJSON *row, struct cell *cell,
 		     struct cell_loaded *loaded, size_t index)
@@ -288,6 +316,7 @@ static int load_cell(struct loaded_report *r, const cJSON *row, struct cell *cel
 		s->peak_live_bytes = whole_or(row, "peak_live_bytes", UINT64_MAX >> 11, 0);
 		s->checksum = strtoull(checksum, NULL, 16);
 		s->rounds = cell->rounds;
+		load_series(row, s);
 		if (cJSON_IsObject(who)) {
 			copy_string(s->allocator.name, sizeof(s->allocator.name),
 				    string_or(who, "name", "unknown"));

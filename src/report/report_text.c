@@ -206,6 +206,60 @@ static void print_checksum(FILE *out, const struct run_report *report)
 			       "DIFFERS between backends (a bug: please report it)");
 }
 
+/* BYTES in KiB or MiB, one decimal. */
+static void series_bytes(char *buf, size_t size, uint64_t bytes)
+{
+	if (bytes >= 1 << 20)
+		snprintf(buf, size, "%.1f MiB", (double)bytes / (1 << 20));
+	else
+		snprintf(buf, size, "%.1f KiB", (double)bytes / 1024);
+}
+
+/* The first of N values at their highest. */
+static unsigned series_peak(const uint64_t *values, unsigned n)
+{
+	unsigned at = 0;
+
+	for (unsigned k = 1; k < n; k++)
+		if (values[k] > values[at])
+			at = k;
+	return at;
+}
+
+/* Where each backend's resident memory peaked in the replay's series (replay_series.h). */
+static void print_series(FILE *out, const struct run_report *report)
+{
+	const struct sample *live = NULL;
+	char bytes[32];
+
+	for (size_t i = 0; i < report->ncells; i++) {
+		const struct cell *c = &report->cells[i];
+		const struct sample *s = c->ok && c->runs ? &c->samples[cell_median_run(c)] : NULL;
+		unsigned at;
+
+		if (!s || !s->nseries)
+			continue;
+		if (!live)
+			fprintf(out, "memory over time (%u points of %llu calls; allocbench plot "
+				"draws it):\n", s->nseries,
+				(unsigned long long)s->series_steps[s->nseries - 1]);
+		live = s;
+		at = series_peak(s->series_rss_bytes, s->nseries);
+		series_bytes(bytes, sizeof(bytes), s->series_rss_bytes[at]);
+		fprintf(out, "  %-12s resident peak %s at %.0f%% of calls\n", c->backend->name, bytes,
+			100.0 * (double)s->series_steps[at] / (double)s->series_steps[s->nseries - 1]);
+	}
+	if (live) {
+		unsigned at = series_peak(live->series_live_bytes, live->nseries);
+
+		series_bytes(bytes, sizeof(bytes), live->series_live_bytes[at]);
+		fprintf(out, "  %-12s peak %s at %.0f%% of calls (on every backend)\n",
+			"live bytes", bytes,
+			100.0 * (double)live->series_steps[at] /
+			(double)live->series_steps[live->nseries - 1]);
+	}
+}
+
 /*
  * The notes under the table: the workload's sections and notes (figure.h),
  * how a figure of several runs combines where it is a median of ratios, the
@@ -224,6 +278,7 @@ static void print_footer(FILE *out, const struct run_report *report)
 	}
 	if (def->sections & SECTION_CHECKSUM)
 		print_checksum(out, report);
+	print_series(out, report);
 	if (def->notes)
 		fputs(def->notes, out);
 	columns = report_columns(report->config->workload, &ncolumns);

@@ -427,6 +427,22 @@ int results_row_number(const struct result_row *row, const char *name, double *o
 	return number_at(row->json, name, out);
 }
 
+size_t results_row_numbers(const struct result_row *row, const char *name, double *out,
+			   size_t max)
+{
+	const cJSON *array = lookup(row->json, name), *item;
+	size_t n = 0;
+
+	if (!cJSON_IsArray(array) || (size_t)cJSON_GetArraySize(array) > max)
+		return 0;
+	cJSON_ArrayForEach(item, array) {
+		if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble))
+			return 0;
+		out[n++] = item->valuedouble;
+	}
+	return n;
+}
+
 const char *results_row_string(const struct result_row *row, const char *name)
 {
 	return string_at(row->json, name, NULL);

@@ -91,6 +91,14 @@ int results_row_stat(struct result_file *file, const struct result_row *row,
 /* Looks up the number at dotted path NAME of ROW; returns 0, or -1 when absent. */
 int results_row_number(const struct result_row *row, const char *name, double *out);
 
+/*
+ * Copies the array of numbers at dotted path NAME of ROW into OUT (MAX
+ * numbers). Returns how many, or 0 when it is absent, longer than MAX, or
+ * holds anything but finite numbers.
+ */
+size_t results_row_numbers(const struct result_row *row, const char *name, double *out,
+			   size_t max);
+
 /* Looks up the string at dotted path NAME of ROW; NULL when absent. */
 const char *results_row_string(const struct result_row *row, const char *name);
 

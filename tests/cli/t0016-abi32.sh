@@ -37,13 +37,13 @@ check "--abi 64 without the 32-bit program runs" [ "$rc" -eq 0 ]
 check "--abi 64: config.abi is [64], the row's abi 64" \
 	[ "$(jq_get "$tmp/out" config.abi)/$(jq_get "$tmp/out" 'results[0].abi')" = "[64]/64" ]
 # A request for a 32-bit process reaching a 64-bit one is refused by the child.
-"$AB" __measure protocol=2 backend=arena floor=0 size=4 count=1 align=4 pool-block=4096 \
+"$AB" __measure protocol=3 backend=arena floor=0 size=4 count=1 align=4 pool-block=4096 \
 	touch=pages workload=fill rounds=0 seed=0 threads=1 replay-threads=0 mix=- counters=none abi=32 trace-steps=0 trace-check=0 \
 	>"$tmp/out" 2>"$tmp/err" 3>/dev/null
 check "a 64-bit child refuses a 32-bit request (exit 2)" [ $? -eq 2 ]
 check "... and says so" grep -q "a request for a 32-bit measuring process reached a 64-bit one" "$tmp/err"
 "$AB" __measure protocol=1 backend=arena >"$tmp/out" 2>"$tmp/err" 3>/dev/null
-check "protocol 1 (the raw struct) is refused" grep -q "'protocol=1' is not protocol=2" "$tmp/err"
+check "protocol 1 (the raw struct) is refused" grep -q "'protocol=1' is not protocol=3" "$tmp/err"
 
 # ---- where the 32-bit program runs ----
 if test_have_prereq ABI32; then

@@ -25,6 +25,17 @@ run_ab --sizes 4,40,4000 --total 1M --repeat 2 -q -f json -o "$tmp/r.json"
 check "a real report validates" valid "$tmp/r.json"
 run_ab --sizes 40 --backend pool,arena --total 1M --repeat 1 --align 64 --touch none -q -f json -o "$tmp/a64.json"
 check "a report with --align 64 and --touch none validates" valid "$tmp/a64.json"
+# A row of many sizes (random, replay) has size 0, and align 0 when natural per request.
+run_ab --workload random --sizes 16,64 --total 1M --backend malloc,pool --repeat 1 -q -f json -o "$tmp/rnd.json"
+check "a random report validates" valid "$tmp/rnd.json"
+ASAN_OPTIONS=detect_leaks=0 "$ABBUILD/tests/tools/tracegen" "$tmp/g.trace" 2000 200 fifo
+run_ab --workload replay --trace "$tmp/g.trace" --backend malloc,pool,arena --repeat 1 -q -f json -o "$tmp/rep.json"
+check "a replay report validates" valid "$tmp/rep.json"
+check "... whose rows have size 0" [ "$(jq_get "$tmp/rep.json" 'results[backend=arena].size')" = 0 ]
+"$JSONSET" "$tmp/rep.json" 'results[backend=malloc].size' '=24' >"$tmp/rep-size.json"
+invalid "a replay row with a chunk size is refused" "$tmp/rep-size.json" '/results/0: not valid under any schema of anyOf'
+"$JSONSET" "$tmp/r.json" 'results[backend=pool,size=40].size' '=0' >"$tmp/fill0.json"
+invalid "a fill row of size 0 is refused" "$tmp/fill0.json" '/results/5: not valid under any schema of anyOf'
 "$JSONSET" "$tmp/r.json" 'results[0].x_floor' '=null' >"$tmp/nofloor.json"
 check "an ok row whose x_floor is null (no floor) validates" valid "$tmp/nofloor.json"
 check "data/baseline.json validates" valid "$top/data/baseline.json"

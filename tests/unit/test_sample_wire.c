@@ -59,6 +59,10 @@ int main(void)
 	in.fragmentation = 1.18;
 	in.checksum = 0x437e6d2cb37ebfc8ull;
 	in.peak_live_bytes = 0x0a0b0c0d0e0f1011ull;
+	in.nseries = SAMPLE_SERIES_POINTS;
+	in.series_steps[0] = 100;
+	in.series_rss_bytes[SAMPLE_SERIES_POINTS - 1] = 0x1112131415161718ull;
+	in.series_live_bytes[7] = 48000;
 	in.threads = 256;
 	in.ops_per_s = 118e6;
 	in.ops_per_s_1thread = 56.1e6;
@@ -86,7 +90,7 @@ int main(void)
 	/* Header 16, then the fields: widths fixed, whatever the C types are. */
 	CHECK("size: header and fixed-width body",
 	      size == SAMPLE_WIRE_HEADER + 4 + 200 + 8 + 8 + 4 + MEASURE_SEGMENTS * 16 + 8 * 20 +
-		      4 * 2 + 4 + COUNTERS_MAX * (4 + 1 + 8 + 8) + 32 + 96 + 256 + 4 + 8 + 4 +
+		      4 + SAMPLE_SERIES_POINTS * 3 * 8 + 4 * 2 + 4 + COUNTERS_MAX * (4 + 1 + 8 + 8) + 32 + 96 + 256 + 4 + 8 + 4 +
 		      ALLOCINFO_MAX_STATS * (48 + 8));
 	n = sample_wire_encode(&in, wire);
 	CHECK("encode: the announced size", n == size);
@@ -118,6 +122,9 @@ int main(void)
 	      out.live_bytes == in.live_bytes && out.peak_rss_bytes == in.peak_rss_bytes &&
 	      out.fragmentation == 1.18 && out.checksum == in.checksum);
 	CHECK("round trip: replay", out.peak_live_bytes == in.peak_live_bytes);
+	CHECK("round trip: the series", out.nseries == in.nseries && out.series_steps[0] == 100 &&
+	      out.series_rss_bytes[SAMPLE_SERIES_POINTS - 1] == in.series_rss_bytes[SAMPLE_SERIES_POINTS - 1] &&
+	      out.series_live_bytes[7] == 48000);
 	CHECK("round trip: threads", out.threads == 256 && out.ops_per_s == 118e6 &&
 	      out.ops_per_s_1thread == 56.1e6);
 	same = out.counters.n == COUNTERS_MAX;
@@ -144,7 +151,7 @@ int main(void)
 	wire[8] = 1;
 	CHECK("refused: protocol 1 (the raw struct)",
 	      sample_wire_decode(wire, n, &out, why, sizeof(why)) &&
-	      strstr(why, "a result of protocol 1, not 2"));
+	      strstr(why, "a result of protocol 1, not 3"));
 	wire[8] = CHILD_PROTOCOL_VERSION;
 	wire[0] = 'X';
 	CHECK("refused: no magic", sample_wire_decode(wire, n, &out, why, sizeof(why)) &&

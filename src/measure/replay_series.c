@@ -1,0 +1,82 @@
+/*
+ * replay_series.c - a replay's memory over time (replay_series.h).
+ */
+#include "measure/replay_series.h"
+
+#include <unistd.h>
+
+/* The bytes alive after each of SAMPLE's points, from PLAN's steps alone. */
+static void plan_live_bytes(const struct replay_plan *plan, struct sample *sample,
+			    uint64_t *size_of)
+{
+	uint64_t live = 0;
+	unsigned p = 0;
+
+	for (size_t k = 0; k < plan->nops && p < sample->nseries; k++) {
+		const struct replay_op *op = &plan->ops[k];
+
+		if (op->kind == REPLAY_FREE) {
+			live -= size_of[op->slot];
+		} else {
+			if (op->kind == REPLAY_RESIZE)
+				live -= size_of[op->slot];
+			size_of[op->slot] = op->size;
+			live += op->size;
+		}
+		while (p < sample->nseries && sample->series_steps[p] == k + 1)
+			sample->series_live_bytes[p++] = live;
+	}
+}
+
+void replay_series_start(struct replay_series *rs, const struct replay_plan *plan,
+			 struct sample *sample, uint64_t *scratch)
+{
+	unsigned n = plan->nops < SAMPLE_SERIES_POINTS ? (unsigned)plan->nops :
+		     SAMPLE_SERIES_POINTS;
+
+	rs->next = 0;
+	rs->faults = 0;
+	rs->fd = -1;
+	sample->nseries = 0;
+	/* Written now, so that no page of them is first touched between two readings. */
+	memset(sample->series_rss_bytes, 0, sizeof(sample->series_rss_bytes));
+	memset(sample->series_steps, 0, sizeof(sample->series_steps));
+	memset(sample->series_live_bytes, 0, sizeof(sample->series_live_bytes));
+	if (!n)
+		return;
+	rs->fd = probe_rss_open();
+	if (rs->fd < 0)
+		return;
+	for (unsigned i = 1; i <= n; i++)
+		sample->series_steps[i - 1] = (plan->nops * i + n - 1) / n;
+	sample->nseries = n;
+	plan_live_bytes(plan, sample, scratch);
+	/* The reading once, as deep in the stack as the loop's (the point is read again). */
+	replay_series_read(rs, sample);
+	rs->next = 0;
+}
+
+void replay_series_read(struct replay_series *rs, struct sample *sample)
+{
+	uint64_t faults = probe_minor_faults(), anon;
+
+	if (rs->fd < 0 || rs->next >= sample->nseries)
+		return;
+	if (probe_rss_read(rs->fd, &anon)) {
+		/* No figure is better than a wrong one: the series ends here. */
+		sample->nseries = rs->next;
+		return;
+	}
+	sample->series_rss_bytes[rs->next++] =
+		anon > sample->rss_before_bytes ? anon - sample->rss_before_bytes : 0;
+	rs->faults += probe_minor_faults() - faults;
+}
+
+void replay_series_stop(struct replay_series *rs, struct sample *sample)
+{
+	if (rs->fd >= 0)
+		close(rs->fd);
+	rs->fd = -1;
+	if (rs->next < sample->nseries)
+		sample->nseries = rs->next;
+}

@@ -1,0 +1,56 @@
+/*
+ * replay_series.h - a replay's memory over time: the resident anonymous
+ * memory and the bytes alive at SAMPLE_SERIES_POINTS evenly spaced points
+ * of its steps, read in the pauses of measure_replay()'s loop (replay.h).
+ *
+ * The reading is smaps_rollup's Anonymous (probe_rss_read()), the figure
+ * rss_before_bytes and the fill's readings are: exact, where statm and
+ * status are off by up to 32 pages per CPU on Linux 6.2 and later (probe.h),
+ * as much as a small program's whole growth. It costs 10 to 20 us per MiB
+ * resident (1.3 ms a reading at 60 MiB on a loaded machine: 0.25 s over the
+ * 200 readings), none of it timed (the clock stops for each) and none of
+ * its page faults counted. The reader
+ * adds no page of its own to the figure: its descriptor is open, its
+ * buffer on a stack already as deep, and the series' arrays written,
+ * before the first reading of the loop (rss_before_bytes).
+ */
+#ifndef ALLOCBENCH_REPLAY_SERIES_H
+#define ALLOCBENCH_REPLAY_SERIES_H
+
+#include "measure/measure.h"
+#include "trace/trace.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct replay_series {
+	int fd;            /* the reader (probe_rss_open()), -1: no series */
+	unsigned next;     /* the next point to read */
+	uint64_t faults;   /* minor page faults of the readings, not of the loop */
+};
+
+/*
+ * Before the loop and its first RSS reading: plans SAMPLE's points for PLAN
+ * (nseries, series_steps: the i-th of N after ceil(i * nops / N) steps,
+ * N = SAMPLE_SERIES_POINTS or nops when fewer; series_live_bytes, worked
+ * out from the plan with SCRATCH, one word per slot, whose contents it
+ * leaves undefined), opens the reader and reads once. Without a reader
+ * SAMPLE has no series (nseries 0); the replay goes on.
+ */
+void replay_series_start(struct replay_series *rs, const struct replay_plan *plan,
+			 struct sample *sample, uint64_t *scratch);
+
+/* The step after which the next point is due; NOPS when none is. */
+static inline size_t replay_series_due(const struct replay_series *rs,
+				       const struct sample *sample, size_t nops)
+{
+	return rs->next < sample->nseries ? (size_t)sample->series_steps[rs->next] : nops;
+}
+
+/* Reads the point due (none: nothing), over SAMPLE's rss_before_bytes. */
+void replay_series_read(struct replay_series *rs, struct sample *sample);
+
+/* After the loop: closes the reader. A point not read (the loop failed) leaves the series. */
+void replay_series_stop(struct replay_series *rs, struct sample *sample);
+
+#endif

@@ -1,0 +1,116 @@
+#!/bin/sh
+# Issue 27 item 3: a replay's memory over time. A generated trace of known
+# live bytes (tracegen fifo: 2000 mallocs of 24 bytes, then pairs of a free
+# of the oldest chunk and a malloc, to 20000 calls: 48000 bytes alive from
+# 10% of the calls to the end) replayed on two backends: JSON carries 200
+# points per row, their progress increasing, the live bytes the trace's,
+# the resident memory flat once the live set is; the text says where each
+# backend peaked; plot draws a line per backend, seen in Chromium.
+. "$(dirname "$0")/lib.sh"
+
+# (The generator frees nothing before it exits: no leak report of a sanitizer build.)
+ASAN_OPTIONS=detect_leaks=0 "$ABBUILD/tests/tools/tracegen" "$tmp/g.trace" 20000 2000 fifo
+run_ab --workload replay --trace "$tmp/g.trace" --backend malloc,pool --repeat 1 -q -f json -o "$tmp/r.json"
+check "replay exits 0" [ "$rc" -eq 0 ]
+# series B FIELD: row B's series.FIELD, one number a line.
+series() { jq_get "$tmp/r.json" "results[backend=$1].series.$2" | tr -d '[]' | tr , '\n'; }
+for b in malloc pool; do
+	series $b steps >"$tmp/$b.steps"
+	series $b rss_bytes >"$tmp/$b.rss"
+	series $b live_bytes >"$tmp/$b.live"
+	check "$b: 200 points of each" sh -c "[ \$(wc -l <'$tmp/$b.steps') = 200 ] && [ \$(wc -l <'$tmp/$b.rss') = 200 ] && [ \$(wc -l <'$tmp/$b.live') = 200 ]"
+	check "$b: evenly spaced, increasing, the last at the row's steps" \
+		awk -v ops="$(jq_get "$tmp/r.json" "results[backend=$b].ops")" \
+		'$1 != NR * 100 { exit 1 } END { exit !(NR == 200 && $1 == ops) }' "$tmp/$b.steps"
+	check "$b: live bytes 2400 after 100 calls, 48000 from 10% (2000 calls) to the end" \
+		awk 'NR == 1 && $1 != 2400 { exit 1 } NR >= 20 && $1 != 48000 { exit 1 } NR < 20 && $1 != NR * 2400 { exit 1 }' "$tmp/$b.live"
+	check "$b: their peak is the row's peak live bytes" \
+		[ "$(sort -n "$tmp/$b.live" | tail -n 1)" = "$(jq_get "$tmp/r.json" "results[backend=$b].peak_live_bytes")" ]
+	# AddressSanitizer's malloc keeps freed chunks in quarantine: glibc's and the pool reuse them.
+	if [ $b = pool ] || test_have_prereq GLIBC_MALLOC; then
+		check "$b: resident memory flat from 10% of the calls on (the chunks freed are reused)" \
+			[ "$(sed -n '20,200p' "$tmp/$b.rss" | sort -u | wc -l)" -eq 1 ]
+	else
+		skip "$b: resident memory flat from 10% of the calls on" "$prereq_why"
+	fi
+	if test_have_prereq RSS_EXACT,GLIBC_MALLOC,PAGE_4K,THP_NOT_ALWAYS; then
+		# 100 chunks of 32 bytes are one page; 2000 are 16 (64000 bytes): a
+		# page the reader touched for itself would show here.
+		check "$b: one page after 100 calls, 16 from 10% on (no page of the reader's)" \
+			awk 'NR == 1 && $1 != 4096 { exit 1 } NR >= 20 && $1 != 65536 { exit 1 }' "$tmp/$b.rss"
+	else
+		skip "$b: the series' exact pages" "$prereq_why"
+	fi
+done
+check "the report validates against the schema" "$SCHEMACHECK" "$top/data/allocbench.schema.json" "$tmp/r.json"
+"$AB" show "$tmp/r.json" >"$tmp/shown"
+# Where each backend peaked: the series' highest point, said in the text and the chart.
+for b in malloc pool; do
+	pct=$(awk 'NR == 1 || $1 > max { max = $1; at = NR } END { printf "%.0f", at / 2 }' "$tmp/$b.rss")
+	kib=$(awk '{ if ($1 > max) max = $1 } END { printf "%.1f", max / 1024 }' "$tmp/$b.rss")
+	check "the text says where $b peaked ($kib KiB at $pct%)" \
+		grep -Eq "^  $b +resident peak $kib KiB at $pct% of calls\$" "$tmp/shown"
+	eval "pct_$b=$pct"
+done
+check "... and where the live bytes did" grep -q "^  live bytes .* 46\\.9 KiB at 10% of calls" "$tmp/shown"
+
+run_ab plot "$tmp/r.json" -o "$tmp/r.svg"
+check "plot exits 0" [ "$rc" -eq 0 ]
+for b in malloc pool; do
+	check "plot draws $b's line of 200 points, its peak at $(eval echo \$pct_$b)%" \
+		grep -q "^<g class=\"timeline\" data-name=\"$b\" data-points=\"200\" data-peak-pct=\"$(eval echo \$pct_$b)\"" "$tmp/r.svg"
+done
+check "... and the live bytes once, dashed" \
+	[ "$(grep -c '^<g class="live" .*data-points="200" data-peak-pct="10"' "$tmp/r.svg")" -eq 1 ]
+check "... with each peak in the legend" grep -q ">pool: peak [0-9.]* KiB at $pct_pool% of calls<" "$tmp/r.svg"
+
+# One shot in headless Chromium: the series panel shows each line's colour
+# (svg.c's first two, then the live bytes' #333), counted in its pixels.
+if test_have_prereq CHROMIUM,PYTHON3; then
+	# The panel alone (from its heading, 300 px): fewer pixels to count.
+	w=$(sed -n 's/^<svg .* width="\([0-9]*\)".*/\1/p' "$tmp/r.svg")
+	top=$(sed -n 's/^<text x="70" y="\([0-9]*\)" font-weight="bold">memory over.*/\1/p' "$tmp/r.svg")
+	sed "1s/width=\"[0-9]*\" height=\"[0-9]*\" viewBox=\"[0-9 ]*\"/width=\"$w\" height=\"300\" viewBox=\"0 $((top - 20)) $w 300\"/" \
+		"$tmp/r.svg" >"$tmp/panel.svg"
+	timeout 120 /usr/bin/chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$tmp/prof" --screenshot="$tmp/r.png" --window-size="$w,300" \
+		"file://$tmp/panel.svg" >/dev/null 2>&1
+	# pixels PNG FROM_Y RGB...: how many pixels below FROM_Y are near each colour.
+	python3 - "$tmp/r.png" 0 0072B2 D55E00 333333 >"$tmp/pixels" <<'PY'
+import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+w, h, depth, ctype = struct.unpack(">IIBB", data[16:26])
+idat, pos = b"", 8
+while pos < len(data):
+    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    if kind == b"IDAT":
+        idat += data[pos + 8:pos + 8 + n]
+    pos += 12 + n
+raw = zlib.decompress(idat)
+bpp = {2: 3, 6: 4}[ctype]
+stride, rows, prev = w * bpp, [], bytearray(w * bpp)
+for y in range(h):
+    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for i in range(stride):
+        a = line[i - bpp] if i >= bpp else 0
+        b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+        p = a + b - c
+        pr = a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else b if abs(p - b) <= abs(p - c) else c
+        line[i] = (line[i] + (0, a, b, (a + b) // 2, pr)[f]) & 255
+    rows.append(line)
+    prev = line
+for hexc in sys.argv[3:]:
+    want = [int(hexc[k:k + 2], 16) for k in (0, 2, 4)]
+    n = sum(1 for y in range(int(sys.argv[2]), h) for x in range(w)
+            if all(abs(rows[y][x * bpp + k] - want[k]) < 24 for k in range(3)))
+    print(hexc, n)
+PY
+	for c in 0072B2 D55E00 333333; do
+		check "Chromium shows the series panel's #$c line ($(grep "^$c " "$tmp/pixels" | cut -d' ' -f2) px)" \
+			[ "$(grep "^$c " "$tmp/pixels" | cut -d' ' -f2)" -gt 100 ]
+	done
+else
+	skip "the series in a browser" "$prereq_why"
+fi
+test_done
