@@ -14,10 +14,10 @@
  * here. The sizes are those of x86-64 and i386, the ABIs the tool builds for.
  */
 #if defined(__x86_64__) && defined(__LP64__)
-_Static_assert(sizeof(struct sample) == 2896,
+_Static_assert(sizeof(struct sample) == 2912,
 	       "struct sample changed: add the field to sample_wire.c's walk()");
 #elif defined(__i386__)
-_Static_assert(sizeof(struct sample) == 2856,
+_Static_assert(sizeof(struct sample) == 2872,
 	       "struct sample changed: add the field to sample_wire.c's walk()");
 #endif
 
@@ -138,6 +138,7 @@ static void walk(struct wire *w, struct sample *s)
 	wire_double(w, &s->fragmentation);
 	wire_u64(w, &s->checksum);
 	wire_u64(w, &s->peak_live_bytes);
+	wire_u64(w, &s->entry_anon_bytes);
 	wire_unsigned(w, &s->threads);
 	wire_double(w, &s->ops_per_s);
 	wire_double(w, &s->ops_per_s_1thread);
