@@ -6,6 +6,7 @@
 #include "platform/heap.h"
 #include "model/runner.h"
 #include "measure/child.h"
+#include "platform/probe.h"
 #include "platform/util.h"
 
 #include <errno.h>
@@ -89,6 +90,8 @@ static void standard_fds_open(void)
 
 int main(int argc, char **argv)
 {
+	/* Before anything of its own: a replay counts the allocator's set-up against it. */
+	probe_entry_record();
 	standard_fds_open();
 	/*
 	 * A measuring process keeps its own allocations on the private heap

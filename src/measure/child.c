@@ -220,6 +220,7 @@ int child_main(int argc, char **argv)
 	static unsigned char wire[SAMPLE_WIRE_HEADER + sizeof(struct sample)];
 
 	memset(&sample, 0, sizeof(sample));
+	sample.entry_anon_bytes = probe_entry_anon_bytes();
 	stack_prefault();
 	/*
 	 * Everything this process allocates for itself goes to the private heap

@@ -155,6 +155,9 @@ struct sample {
 	double fragmentation;       /* (rss after - rss before) / live bytes */
 	uint64_t checksum;          /* FNV-1a of the operation sequence */
 	uint64_t peak_live_bytes;   /* replay: most bytes asked for and not yet freed */
+	uint64_t entry_anon_bytes;  /* anonymous memory when main() began (probe_entry_anon_bytes()) */
+	uint64_t setup_bytes;       /* replay: the allocator's set-up, counted in peak_rss_bytes;
+				       filled by the parent (runner_measure()) */
 
 	/* replay (one thread, --replay-threads global): memory over time (replay_series.h) */
 	unsigned nseries;           /* points below: SAMPLE_SERIES_POINTS, or one per step

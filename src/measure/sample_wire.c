@@ -14,10 +14,10 @@
  * here. The sizes are those of x86-64 and i386, the ABIs the tool builds for.
  */
 #if defined(__x86_64__) && defined(__LP64__)
-_Static_assert(sizeof(struct sample) == 7704,
+_Static_assert(sizeof(struct sample) == 7720,
 	       "struct sample changed: add the field to sample_wire.c's walk()");
 #elif defined(__i386__)
-_Static_assert(sizeof(struct sample) == 7660,
+_Static_assert(sizeof(struct sample) == 7676,
 	       "struct sample changed: add the field to sample_wire.c's walk()");
 #endif
 
@@ -138,6 +138,7 @@ static void walk(struct wire *w, struct sample *s)
 	wire_double(w, &s->fragmentation);
 	wire_u64(w, &s->checksum);
 	wire_u64(w, &s->peak_live_bytes);
+	wire_u64(w, &s->entry_anon_bytes);
 	wire_unsigned(w, &s->nseries);
 	for (size_t i = 0; i < SAMPLE_SERIES_POINTS; i++) {
 		wire_u64(w, &s->series_steps[i]);

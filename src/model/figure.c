@@ -174,6 +174,15 @@ static const struct figure figures[METRIC_COUNT] = {
 		.combine = FIGURE_MEDIAN_OF_RATIOS,
 		.workloads = W(RANDOM) | W(REPLAY),
 	},
+	[METRIC_SETUP_BYTES] = {
+		.name = "setup_bytes", .unit = "bytes", .display_unit = "KiB",
+		.display_scale = 1024, .display = FIGURE_SHOW_WHOLE,
+		.head1 = "set-up", .head2 = "KiB", .head2_is_unit = 1,
+		.plot_label = "allocator set-up",
+		.plot_heading = "Anonymous memory the allocator took before the program's first call",
+		.plot_unit = "bytes", .plot_log = 1, .plot_steps = 0,
+		.workloads = W(REPLAY),
+	},
 	[METRIC_OPS_PER_S] = {
 		.name = "ops_per_s", .unit = "ops/s", .display_unit = "Mops/s",
 		.display_scale = 1e6, .display = FIGURE_SHOW_ADAPTIVE,

@@ -32,6 +32,7 @@ enum metric {
 	METRIC_PEAK_RSS_BYTES,   /* random, replay: peak resident set growth */
 	METRIC_FRAGMENTATION,    /* random: RSS growth / live bytes at the end;
 				    replay: peak RSS / peak live bytes */
+	METRIC_SETUP_BYTES,      /* replay: the allocator's set-up, in peak RSS */
 	METRIC_OPS_PER_S,        /* threads: swaps per second, all threads */
 	METRIC_OPS_PER_S_PER_THREAD, /* threads: ops_per_s / threads */
 	METRIC_OPS_PER_S_1THREAD,    /* threads: swaps per second with one thread */

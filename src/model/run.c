@@ -106,6 +106,9 @@ int metric_value(const struct cell *cell, const struct sample *sample,
 	case METRIC_PEAK_RSS_BYTES:
 		*out = (double)sample->peak_rss_bytes;
 		return 0;
+	case METRIC_SETUP_BYTES:
+		*out = (double)sample->setup_bytes;
+		return 0;
 	case METRIC_FRAGMENTATION:
 		/*
 		 * replay (the only workload with a peak live set): peak RSS over

@@ -186,6 +186,19 @@ int probe_meminfo_read(const char *path, const char *field, uint64_t *bytes)
 	return ret;
 }
 
+static uint64_t entry_anon_bytes;
+
+void probe_entry_record(void)
+{
+	if (probe_meminfo_read("/proc/self/smaps_rollup", "Anonymous", &entry_anon_bytes))
+		entry_anon_bytes = 0;
+}
+
+uint64_t probe_entry_anon_bytes(void)
+{
+	return entry_anon_bytes;
+}
+
 int probe_peak_reset(void)
 {
 	int fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC), ret;

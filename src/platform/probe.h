@@ -61,6 +61,16 @@ int probe_rss_open_path(const char *path);
 int probe_peak_reset(void);
 
 /*
+ * The process's anonymous memory when main() began (smaps_rollup's exact
+ * Anonymous): probe_entry_record() reads it as main()'s first step, before
+ * the process allocates anything of its own; a preloaded allocator's
+ * constructors, and the libraries it brings, have run by then.
+ * probe_entry_anon_bytes() returns it, 0 when it could not be read.
+ */
+void probe_entry_record(void);
+uint64_t probe_entry_anon_bytes(void);
+
+/*
  * Reads the "FIELD: N kB" line of the /proc/meminfo-like file PATH (e.g.
  * "MemAvailable") into *BYTES. Returns 0, or -1 when PATH cannot be read
  * or has no such line (it prints nothing: the caller decides).

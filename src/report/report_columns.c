@@ -67,6 +67,7 @@ static const struct report_column replay_columns[] = {
 	{ "", "steps", 0, COL_OPS, 0 },
 	FIG(METRIC_OP_NS),
 	{ "peak RSS", "KiB", 1, COL_FIGURE, METRIC_PEAK_RSS_BYTES },
+	FIG(METRIC_SETUP_BYTES),
 	{ "peak live", "KiB", 1, COL_LIVE_KIB, 0 },
 	{ "RSS/live", "at peak", 1, COL_FIGURE, METRIC_FRAGMENTATION },
 	FIG(METRIC_PAGE_FAULTS),
