@@ -59,6 +59,8 @@ int main(void)
 	in.fragmentation = 1.18;
 	in.checksum = 0x437e6d2cb37ebfc8ull;
 	in.peak_live_bytes = 0x0a0b0c0d0e0f1011ull;
+	in.entry_anon_bytes = 4095ull << 12;
+	in.setup_bytes = 77;  /* the parent's own */
 	in.nseries = SAMPLE_SERIES_POINTS;
 	in.series_steps[0] = 100;
 	in.series_rss_bytes[SAMPLE_SERIES_POINTS - 1] = 0x1112131415161718ull;
@@ -89,7 +91,7 @@ int main(void)
 
 	/* Header 16, then the fields: widths fixed, whatever the C types are. */
 	CHECK("size: header and fixed-width body",
-	      size == SAMPLE_WIRE_HEADER + 4 + 200 + 8 + 8 + 4 + MEASURE_SEGMENTS * 16 + 8 * 20 +
+	      size == SAMPLE_WIRE_HEADER + 4 + 200 + 8 + 8 + 4 + MEASURE_SEGMENTS * 16 + 8 * 21 +
 		      4 + SAMPLE_SERIES_POINTS * 3 * 8 + 4 * 2 + 4 + COUNTERS_MAX * (4 + 1 + 8 + 8) + 32 + 96 + 256 + 4 + 8 + 4 +
 		      ALLOCINFO_MAX_STATS * (48 + 8));
 	n = sample_wire_encode(&in, wire);
@@ -121,7 +123,8 @@ int main(void)
 	CHECK("round trip: random", out.ops == 4609124 && out.op_ns == 81.2 &&
 	      out.live_bytes == in.live_bytes && out.peak_rss_bytes == in.peak_rss_bytes &&
 	      out.fragmentation == 1.18 && out.checksum == in.checksum);
-	CHECK("round trip: replay", out.peak_live_bytes == in.peak_live_bytes);
+	CHECK("round trip: replay", out.peak_live_bytes == in.peak_live_bytes &&
+	      out.entry_anon_bytes == in.entry_anon_bytes);
 	CHECK("round trip: the series", out.nseries == in.nseries && out.series_steps[0] == 100 &&
 	      out.series_rss_bytes[SAMPLE_SERIES_POINTS - 1] == in.series_rss_bytes[SAMPLE_SERIES_POINTS - 1] &&
 	      out.series_live_bytes[7] == 48000);
@@ -142,7 +145,7 @@ int main(void)
 	CHECK("round trip: a string that filled its array comes back terminated",
 	      strlen(out.allocator.path) == sizeof(out.allocator.path) - 1);
 	CHECK("round trip: the parent's own fields are not sent",
-	      !out.child_stdout[0] && !out.child_stderr_lines);
+	      !out.child_stdout[0] && !out.child_stderr_lines && !out.setup_bytes);
 
 	CHECK("refused: short", sample_wire_decode(wire, n - 1, &out, why, sizeof(why)) &&
 	      strstr(why, "announcing"));
