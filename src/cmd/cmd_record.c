@@ -35,6 +35,8 @@
 static const struct cli_option record_options[] = {
 	CLI_OPT_OUTPUT("write the trace to FILE (default " RECORD_DEFAULT_FILE ");\n"
 		       "a process COMMAND starts writes FILE.PID"),
+	CLI_OPT(256, "convert", "TRACE", "convert TRACE (format version 1 or 2) to version 3,\n"
+		"compressed, into FILE (default: TRACE, replaced); no COMMAND"),
 	CLI_OPT_HELP,
 	CLI_OPTIONS_END,
 };
@@ -43,6 +45,7 @@ static void record_help(FILE *out)
 {
 	fputs(
 "usage: allocbench record [-o FILE] [--] COMMAND [ARG...]\n"
+"       allocbench record --convert TRACE [-o FILE]\n"
 "\n"
 "Runs COMMAND with allocbench's recording library preloaded and writes every\n"
 "call of malloc, calloc, realloc, free, posix_memalign, aligned_alloc,\n"
@@ -573,7 +576,8 @@ int record_command(const char *output, char *const *argv, int quiet, int *ended_
 
 int cmd_record(int argc, char **argv)
 {
-	const char *output = RECORD_DEFAULT_FILE;
+	const char *output = RECORD_DEFAULT_FILE, *convert = NULL, *given = NULL;
+	char why[1024];
 	int i, ret, sig;
 
 	if (argc == 2 && !strcmp(argv[1], "--dump-options")) {
@@ -597,15 +601,26 @@ int cmd_record(int argc, char **argv)
 		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
 			if (++i == argc)
 				usage_die("option '%s' requires a value (see allocbench record --help)", a);
-			output = cli_file_name(argv[i], "--output");
+			output = given = cli_file_name(argv[i], "--output");
 		} else if (!strncmp(a, "--output=", 9)) {
-			output = cli_file_name(a + 9, "--output");
+			output = given = cli_file_name(a + 9, "--output");
 		} else if (!strncmp(a, "-o", 2)) {
-			output = cli_file_name(a + 2, "--output");
+			output = given = cli_file_name(a + 2, "--output");
+		} else if (!strcmp(a, "--convert") || !strncmp(a, "--convert=", 10)) {
+			if (!a[9] && ++i == argc)
+				usage_die("option '%s' requires a value (see allocbench record --help)", a);
+			convert = cli_file_name(a[9] ? a + 10 : argv[i], "--convert");
 		} else {
 			usage_die("unknown option '%s' (see allocbench record --help; put COMMAND after "
 				  "'--' if it starts with '-')", a);
 		}
+	}
+	if (convert && i < argc)
+		usage_die("record --convert takes no COMMAND (see allocbench record --help)");
+	if (convert) {
+		if (trace_v3_convert(convert, given ? given : convert, TRACE_V3_LEVEL, why, sizeof(why)))
+			die(1, "%s", why);
+		return 0;
 	}
 	if (i >= argc)
 		usage_die("record needs a COMMAND to run (see allocbench record --help)");
