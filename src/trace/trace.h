@@ -83,7 +83,7 @@ int trace_load_buffer(const char *name, const void *data, size_t size, struct tr
  * LEVEL), written to TO when complete (TO may be FROM: it is replaced).
  * Returns 0, or -1 with WHY (WHY_SIZE bytes) saying why.
  */
-#define TRACE_V3_LEVEL 9   /* zstd's level for `record --convert` */
+#define TRACE_V3_LEVEL 3   /* zstd's level for `record --convert` */
 int trace_v3_convert(const char *from, const char *to, int level, char *why, size_t why_size);
 
 /* Frees what trace_load() allocated. */

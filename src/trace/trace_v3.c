@@ -127,9 +127,12 @@ struct open_realloc {
 	struct trace_event e;
 };
 
+/* A thread's sizes, in a table by thread (only the threads met take room). */
 struct sizes {
 	uint64_t *v;
 	size_t n, alloc;
+	uint32_t thread;
+	int used;
 };
 
 struct dec {
@@ -138,7 +141,9 @@ struct dec {
 	trace_sink_fn sink;
 	void *ctx;
 	struct lrank live;
-	struct sizes *sizes;        /* per thread */
+	struct sizes *sizes;        /* open addressing by thread */
+	size_t sizes_mask, nthreads_met;
+	struct sizes *cur;          /* the current thread's */
 	struct open_realloc *open;  /* by seq2 */
 	size_t nopen, open_alloc;
 	uint32_t thread, nthreads;
@@ -191,7 +196,7 @@ static uint64_t nib_code(struct dec *d, uint64_t n)
 /* The size of size code CODE in the current thread (a new one follows code 0). */
 static uint64_t get_size(struct dec *d, uint64_t code)
 {
-	struct sizes *z = &d->sizes[d->thread];
+	struct sizes *z = d->cur;
 
 	if (d->bad)
 		return 0;
@@ -210,6 +215,45 @@ static uint64_t get_size(struct dec *d, uint64_t code)
 		return 0;
 	}
 	return z->v[code - 1];
+}
+
+static struct sizes *sizes_slot(struct sizes *tab, size_t mask, uint32_t thread)
+{
+	size_t j = (size_t)(thread * 0x9e3779b97f4a7c15ULL >> 17) & mask;
+
+	while (tab[j].used && tab[j].thread != thread)
+		j = (j + 1) & mask;
+	return &tab[j];
+}
+
+/* Makes THREAD's sizes the current ones. Returns 0, or -1 out of memory. */
+static int sizes_switch(struct dec *d, uint32_t thread)
+{
+	struct sizes *z;
+
+	if ((d->nthreads_met + 1) * 2 > d->sizes_mask + 1) {
+		size_t cap = d->sizes_mask ? (d->sizes_mask + 1) * 2 : 16;
+		struct sizes *tab = calloc(cap, sizeof(*tab));
+
+		if (!tab) {
+			d->failed = 1;
+			return -1;
+		}
+		for (size_t i = 0; d->sizes && i <= d->sizes_mask; i++)
+			if (d->sizes[i].used)
+				*sizes_slot(tab, cap - 1, d->sizes[i].thread) = d->sizes[i];
+		free(d->sizes);
+		d->sizes = tab;
+		d->sizes_mask = cap - 1;
+	}
+	z = sizes_slot(d->sizes, d->sizes_mask, thread);
+	if (!z->used) {
+		z->used = 1;
+		z->thread = thread;
+		d->nthreads_met++;
+	}
+	d->cur = z;
+	return 0;
 }
 
 /* The chunk of rank K: its slot, or UINT64_MAX (damage noted). */
@@ -284,11 +328,13 @@ static int control(struct dec *d, unsigned n, uint64_t *gap, int *has_gap)
 {
 	uint64_t v = get_v(d), at, k, slot;
 
+	if (d->bad)
+		return damaged(d, d->bad);
 	if (n == V3_THREAD) {
 		if (!d->bad && v >= d->t->header.threads)
 			return damaged(d, "a thread out of range");
 		d->thread = (uint32_t)v;
-		return 0;
+		return sizes_switch(d, d->thread);
 	}
 	if (n == V3_GAP) {
 		*gap = v;
@@ -486,8 +532,7 @@ int v3_run(struct reader *r, const struct trace *t, struct scan *s, trace_sink_f
 	uint64_t at = TRACE_HEADER_BYTES;
 	int ret = -1;
 
-	d.sizes = calloc(t->header.threads ? t->header.threads : 1, sizeof(*d.sizes));
-	if (!zbuf || !raw || !d.sizes) {
+	if (!zbuf || !raw || sizes_switch(&d, 0)) {
 		d.failed = 1;
 		goto out;
 	}
@@ -511,7 +556,7 @@ int v3_run(struct reader *r, const struct trace *t, struct scan *s, trace_sink_f
 out:
 	if (ret && d.failed == 1)
 		reader_fail(r, "cannot be read: out of memory");
-	for (uint32_t i = 0; d.sizes && i < (t->header.threads ? t->header.threads : 1); i++)
+	for (size_t i = 0; d.sizes && i <= d.sizes_mask; i++)
 		free(d.sizes[i].v);
 	free(d.sizes);
 	free(d.open);
