@@ -35,6 +35,9 @@
 static const struct cli_option record_options[] = {
 	CLI_OPT_OUTPUT("write the trace to FILE (default " RECORD_DEFAULT_FILE ");\n"
 		       "a process COMMAND starts writes FILE.PID"),
+	CLI_OPT(257, "trace-version", "N", "3 (default): each trace that ended is converted to\n"
+		"format version 3, compressed, once COMMAND has ended;\n"
+		"2: left as the recording library wrote it"),
 	CLI_OPT(256, "convert", "TRACE", "convert TRACE (format version 1 or 2) to version 3,\n"
 		"compressed, into FILE (default: TRACE, replaced); no COMMAND"),
 	CLI_OPT_HELP,
@@ -44,7 +47,7 @@ static const struct cli_option record_options[] = {
 static void record_help(FILE *out)
 {
 	fputs(
-"usage: allocbench record [-o FILE] [--] COMMAND [ARG...]\n"
+"usage: allocbench record [-o FILE] [--trace-version N] [--] COMMAND [ARG...]\n"
 "       allocbench record --convert TRACE [-o FILE]\n"
 "\n"
 "Runs COMMAND with allocbench's recording library preloaded and writes every\n"
@@ -157,6 +160,9 @@ static const char *lost_reason(const struct trace_header *h, char *buf, size_t s
 	return buf;
 }
 
+/* The format version record leaves its traces in (--trace-version). */
+static int trace_version = TRACE_VERSION_V3;
+
 /*
  * One line of the summary for the trace at PATH (none when QUIET); returns
  * its call count, or -1.
@@ -177,6 +183,18 @@ static int64_t summarize(const char *path, uint64_t session, int root, int quiet
 	if (t.header.session != session) {
 		trace_release(&t);
 		return -1;
+	}
+	/* Converted once it ended: its process no longer writes it. Kept as it is when it cannot be. */
+	if (trace_version == TRACE_VERSION_V3 && t.header.version < TRACE_VERSION_V3 &&
+	    t.header.state != TRACE_STATE_WRITING) {
+		trace_release(&t);
+		if (trace_v3_convert(path, path, TRACE_V3_LEVEL, why, sizeof(why)))
+			warning("%s (left in format version 2)", why);
+		if (trace_load(path, &t, why, sizeof(why))) {
+			if (root)
+				error("%s", why);
+			return -1;
+		}
 	}
 	for (size_t i = 0; i < t.nevents; i++) {
 		calls[t.events[i].kind]++;
@@ -606,6 +624,12 @@ int cmd_record(int argc, char **argv)
 			output = given = cli_file_name(a + 9, "--output");
 		} else if (!strncmp(a, "-o", 2)) {
 			output = given = cli_file_name(a + 2, "--output");
+		} else if (!strcmp(a, "--trace-version") || !strncmp(a, "--trace-version=", 16)) {
+			const char *v = a[15] ? a + 16 : ++i < argc ? argv[i] : NULL;
+
+			if (!v || (strcmp(v, "2") && strcmp(v, "3")))
+				usage_die("--trace-version takes 2 or 3 (see allocbench record --help)");
+			trace_version = v[0] - '0';
 		} else if (!strcmp(a, "--convert") || !strncmp(a, "--convert=", 10)) {
 			if (!a[9] && ++i == argc)
 				usage_die("option '%s' requires a value (see allocbench record --help)", a);

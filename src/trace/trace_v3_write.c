@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -404,7 +405,7 @@ int trace_v3_convert(const char *from, const char *to, int level, char *why, siz
 	struct trace t;
 	struct scan s;
 	struct enc w = { .fd = -1 };
-	char tmp[4096];
+	char tmp[PATH_MAX + 16], target[PATH_MAX];
 	int ret = -1;
 
 	memset(&t, 0, sizeof(t));
@@ -417,6 +418,9 @@ int trace_v3_convert(const char *from, const char *to, int level, char *why, siz
 		reader_fail(&r, "is of format version 3 already");
 		goto out_scan;
 	}
+	/* A symbolic link is written through: its target replaced, the link kept. */
+	if (realpath(to, target))
+		to = target;
 	if (snprintf(tmp, sizeof(tmp), "%s.v3-XXXXXX", to) >= (int)sizeof(tmp)) {
 		snprintf(why, why_size, "cannot write '%s': its name is too long", to);
 		goto out_scan;
