@@ -51,8 +51,9 @@ ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -DALLOCBENCH_SANITI
 ALL_LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 
-DEPS_PKGS = libcjson
-DEPS_DEBIAN = libcjson-dev pkg-config
+# Version 3 traces' blocks (src/trace/trace_v3*.c): libzstd.
+DEPS_PKGS = libcjson libzstd
+DEPS_DEBIAN = libcjson-dev libzstd-dev pkg-config
 # Hardware and software counters (src/platform/counters_*.c): PAPI with its shared libsde,
 # which exports the program's own events (the static libsde does not activate
 # PAPI's sde component). The PAPI binding and its no-PAPI twin are separate
@@ -112,15 +113,16 @@ $(shell mkdir -p $(B) && { echo '$(BUILD_FLAGS)' | cmp -s - $(B)/build-flags || 
 endif
 # PAPI is not linked: src/platform/counters_papi.c loads it (dlopen, in libc since
 # glibc 2.34) only where something is counted (src/platform/papi_binding.h).
-LIBS = $(CJSON_LIBS) -lm
+LIBS = $(CJSON_LIBS) $(ZSTD_LIBS) -lm
 TOOL_LIBS = $(CJSON_LIBS) -lm
 
-$(B)/config.mk:
+$(B)/config.mk: Makefile
 	@mkdir -p $(@D)
 	@$(PKG_CONFIG) --exists $(DEPS_PKGS) 2>/dev/null || \
 		{ echo "allocbench: missing build dependencies; run 'make deps' or: apt-get install $(DEPS_DEBIAN)" >&2; exit 1; }
 	@{ echo "DEPS_CFLAGS = $$($(PKG_CONFIG) --cflags $(DEPS_PKGS))"; \
 	   echo "CJSON_LIBS = $$($(PKG_CONFIG) --libs libcjson)"; \
+	   echo "ZSTD_LIBS = $$($(PKG_CONFIG) --libs libzstd)"; \
 	 } >$@.tmp && mv $@.tmp $@
 
 # src/platform/heap_interpose.c defines malloc and friends for the whole program
@@ -171,10 +173,10 @@ CHILD32_DEBIAN = gcc-multilib libc6-dev-i386
 CHILD32_SRC = $(wildcard src/measure/*.c) \
 	$(filter-out src/platform/build_info.c src/platform/output.c src/platform/counters_papi.c \
 		src/platform/counters_explain.c,$(wildcard src/platform/*.c)) \
-	$(filter-out $(RECORD_SRC),$(wildcard src/trace/*.c))
+	$(filter-out $(RECORD_SRC) src/trace/trace_v3_write.c,$(wildcard src/trace/*.c))
 CHILD32_OBJ = $(CHILD32_SRC:%.c=$(B)/m32/%.o)
 CHILD32_CFLAGS = -m32 -std=c11 -D_GNU_SOURCE -pthread -Isrc $(WARNINGS) $(CFLAGS) \
-	-DALLOCBENCH_PAPI=0 $(if $(filter 1,$(DEVELOPER)),-Werror)
+	-DALLOCBENCH_PAPI=0 -DALLOCBENCH_ZSTD=0 $(if $(filter 1,$(DEVELOPER)),-Werror)
 CHILD32_LDFLAGS = -m32 -pthread -Wl,--as-needed -Wl,--dynamic-list=src/platform/heap_interpose.sym $(LDFLAGS)
 ifeq ($(CHILD32),auto)
 CHILD32_CAN := $(shell printf 'int main(void){return 0;}\n' | \

@@ -183,7 +183,7 @@ _allocbench() {
 		# After COMMAND, the words are COMMAND's: complete it as a command line.
 		for ((i = 2; i < cword; i++)); do
 			w=${COMP_WORDS[i]}
-			if [[ $w == -o || $w == --output || $cmd:$w == advise:-[bfr] ||
+			if [[ $w == -o || $w == --output || $cmd:$w == record:--@(convert|trace-version) || $cmd:$w == advise:-[bfr] ||
 				$cmd:$w == advise:--@(trace|keep-trace|backend|repeat|replay-threads|format) ]]; then
 				((i++))
 				[[ ${COMP_WORDS[i]-} == = ]] && ((i++))
@@ -199,7 +199,7 @@ _allocbench() {
 				return
 			fi
 		done
-		opts=(--output -o --help -h)
+		opts=(--output -o --trace-version --convert --help -h)
 		[[ $cmd == advise ]] && opts=(--trace --keep-trace --backend -b --repeat -r
 			--replay-threads --format -f --output -o --quiet -q --help -h)
 		;;

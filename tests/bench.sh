@@ -152,6 +152,24 @@ SQL
 	record_bench "sqlite3 (an index of 200000 rows)" sh -c 'sqlite3 :memory: <"$1"' sh "$tmp/idx.sql"
 fi
 
+# Trace format version 3 (record --convert): bytes per call of the program's
+# trace converted, against heaptrack's 0.19 on the perl hash (issue 29) and
+# 0.5 on sqlite3 building an index.
+v3_bench() {
+	name=$1 target=$2; shift 2
+	recorded "$@" >/dev/null
+	$AB record --convert "$(ls -S "$tmp"/bench.trace.* | head -n 1)" -o "$tmp/bench.v3" || return
+	$AB report "$tmp/bench.v3" -f json >"$tmp/bench.json"
+	bpc=$(awk -v b="$($JSONQ "$tmp/bench.json" trace.bytes)" -v n="$($JSONQ "$tmp/bench.json" calls.total)" 'BEGIN { print b / n }')
+	printf 'trace v3 %s: %.3f bytes per call  (target <= %s: %s)\n' "$name" "$bpc" "$target" "$(verdict "$bpc" "$target" '<=')"
+}
+if command -v perl >/dev/null; then
+	v3_bench "perl hash (300000 keys)" 0.19 perl -e 'my %h; $h{$_}=[$_] for 1..300000;'
+fi
+if command -v sqlite3 >/dev/null; then
+	v3_bench "sqlite3 (an index of 200000 rows)" 0.5 sh -c 'sqlite3 :memory: <"$1"' sh "$tmp/idx.sql"
+fi
+
 # The set-up of one measurement, which is a freshly executed process:
 # allocbench's measuring process for a tiny fill with --counters none,
 # started as the runner starts it (fork, exec, wait: tests/bench/spawn_ms.c,

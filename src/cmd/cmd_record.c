@@ -40,6 +40,11 @@ static const struct cli_option record_options[] = {
 	CLI_OPT_OUTPUT("each process writes FILE.PROGRAM.PID (default FILE\n"
 		       RECORD_DEFAULT_FILE "); FILE is the trace of the one with\n"
 		       "the most calls"),
+	CLI_OPT(257, "trace-version", "N", "2 (default): the traces as the recording library\n"
+		"wrote them; 3: each trace that ended converted to format\n"
+		"version 3, compressed, once COMMAND has ended"),
+	CLI_OPT(256, "convert", "TRACE", "convert TRACE (format version 1 or 2) to version 3,\n"
+		"compressed, into FILE (default: TRACE, replaced); no COMMAND"),
 	CLI_OPT_HELP,
 	CLI_OPTIONS_END,
 };
@@ -47,7 +52,8 @@ static const struct cli_option record_options[] = {
 static void record_help(FILE *out)
 {
 	fputs(
-"usage: allocbench record [-o FILE] [--] COMMAND [ARG...]\n"
+"usage: allocbench record [-o FILE] [--trace-version N] [--] COMMAND [ARG...]\n"
+"       allocbench record --convert TRACE [-o FILE]\n"
 "\n"
 "Runs COMMAND with allocbench's recording library preloaded and writes every\n"
 "call of malloc, calloc, realloc, free, posix_memalign, aligned_alloc,\n"
@@ -161,6 +167,33 @@ static const char *lost_reason(const struct trace_header *h, char *buf, size_t s
 		break;
 	}
 	return buf;
+}
+
+/* The format version record leaves its traces in (--trace-version). */
+static int trace_version = 2;
+
+/*
+ * With --trace-version 3: converts each trace of SET that ended (its
+ * process no longer writes it) in place; one that cannot be is kept as it
+ * is, with a warning. Returns the number converted.
+ */
+static size_t convert_ended(const struct trace_set *set)
+{
+	char why[PATH_MAX + 512];
+	size_t n = 0;
+
+	for (size_t i = 0; i < set->n; i++) {
+		const struct trace_proc *p = &set->procs[i];
+
+		if (p->error || p->t.header.version >= TRACE_VERSION_V3 ||
+		    p->t.header.state == TRACE_STATE_WRITING)
+			continue;
+		if (trace_v3_convert(p->path, p->path, TRACE_V3_LEVEL, why, sizeof(why)))
+			warning("%s (left in format version 2)", why);
+		else
+			n++;
+	}
+	return n;
 }
 
 /* One line of the summary for the process P's trace, on standard error. */
@@ -583,6 +616,12 @@ static int record_finish(const struct record_run *run, int status)
 			error("no trace was written to '%s': '%s' did not load the recording library "
 			      "(a statically linked program ignores LD_PRELOAD)", run->output, run->exe);
 	}
+	/* Read again once converted: the summary gives the bytes the files now take. */
+	if (trace_version == TRACE_VERSION_V3 && convert_ended(&set)) {
+		trace_set_release(&set);
+		if (trace_set_find(run->file, run->session, &set, why, sizeof(why)))
+			error("%s", why);
+	}
 	for (size_t i = 0; i < set.n; i++)
 		if (set.procs[i].error)
 			error("%s", set.procs[i].error);
@@ -631,7 +670,8 @@ int record_command(const char *output, char *const *argv, int quiet, int *ended_
 
 int cmd_record(int argc, char **argv)
 {
-	const char *output = RECORD_DEFAULT_FILE;
+	const char *output = RECORD_DEFAULT_FILE, *convert = NULL, *given = NULL;
+	char why[1024];
 	int i, ret, sig;
 
 	if (argc == 2 && !strcmp(argv[1], "--dump-options")) {
@@ -655,15 +695,32 @@ int cmd_record(int argc, char **argv)
 		} else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
 			if (++i == argc)
 				usage_die("option '%s' requires a value (see allocbench record --help)", a);
-			output = cli_file_name(argv[i], "--output");
+			output = given = cli_file_name(argv[i], "--output");
 		} else if (!strncmp(a, "--output=", 9)) {
-			output = cli_file_name(a + 9, "--output");
+			output = given = cli_file_name(a + 9, "--output");
 		} else if (!strncmp(a, "-o", 2)) {
-			output = cli_file_name(a + 2, "--output");
+			output = given = cli_file_name(a + 2, "--output");
+		} else if (!strcmp(a, "--trace-version") || !strncmp(a, "--trace-version=", 16)) {
+			const char *v = a[15] ? a + 16 : ++i < argc ? argv[i] : NULL;
+
+			if (!v || (strcmp(v, "2") && strcmp(v, "3")))
+				usage_die("--trace-version takes 2 or 3 (see allocbench record --help)");
+			trace_version = v[0] - '0';
+		} else if (!strcmp(a, "--convert") || !strncmp(a, "--convert=", 10)) {
+			if (!a[9] && ++i == argc)
+				usage_die("option '%s' requires a value (see allocbench record --help)", a);
+			convert = cli_file_name(a[9] ? a + 10 : argv[i], "--convert");
 		} else {
 			usage_die("unknown option '%s' (see allocbench record --help; put COMMAND after "
 				  "'--' if it starts with '-')", a);
 		}
+	}
+	if (convert && i < argc)
+		usage_die("record --convert takes no COMMAND (see allocbench record --help)");
+	if (convert) {
+		if (trace_v3_convert(convert, given ? given : convert, TRACE_V3_LEVEL, why, sizeof(why)))
+			die(1, "%s", why);
+		return 0;
 	}
 	if (i >= argc)
 		usage_die("record needs a COMMAND to run (see allocbench record --help)");

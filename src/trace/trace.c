@@ -4,6 +4,7 @@
  */
 #include "trace/trace.h"
 #include "trace/trace_read.h"
+#include "trace/trace_v3.h"
 #include "platform/util.h"
 
 #include <errno.h>
@@ -445,6 +446,12 @@ int trace_scan(struct reader *r, struct trace *t, struct scan *s)
 	memset(s, 0, sizeof(*s));
 	if (load_header(r, t))
 		return -1;
+	if (t->header.version == TRACE_VERSION_V3) {
+		t->trace_bytes = r->size;
+		t->unsealed_chunks = t->header.v3_unsealed;
+		t->sealed = (int)t->header.v3_sealed;
+		return v3_run(r, t, s, NULL, NULL);
+	}
 	s->chunk_header = t->header.version == 1 ? TRACE_CHUNK_HEADER_V1_BYTES :
 			  (uint32_t)sizeof(struct trace_chunk);
 	l.payload_max = TRACE_CHUNK_BYTES - s->chunk_header;

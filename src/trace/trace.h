@@ -77,6 +77,15 @@ int trace_load(const char *path, struct trace *t, char *why, size_t why_size);
 int trace_load_buffer(const char *name, const void *data, size_t size, struct trace *t, char *why,
 		      size_t why_size);
 
+/*
+ * Converts the trace at FROM (version 1 or 2, read with trace_load()'s
+ * checks) to version 3 (trace_v3.h, its blocks compressed with zstd at
+ * LEVEL), written to TO when complete (TO may be FROM: it is replaced).
+ * Returns 0, or -1 with WHY (WHY_SIZE bytes) saying why.
+ */
+#define TRACE_V3_LEVEL 3   /* zstd's level for `record --convert` */
+int trace_v3_convert(const char *from, const char *to, int level, char *why, size_t why_size);
+
 /* Frees what trace_load() allocated. */
 void trace_release(struct trace *t);
 

@@ -5,6 +5,7 @@
  */
 #include "trace/trace.h"
 #include "trace/trace_read.h"
+#include "trace/trace_v3.h"
 
 #include <inttypes.h>
 #include <stddef.h>
@@ -172,12 +173,14 @@ int trace_header_check(struct reader *r, const unsigned char *raw, struct trace_
 	if (wrong)
 		return reader_fail(r, "is damaged: byte %u of its magic ('%s') is 0x%02x", where, TRACE_MAGIC,
 			    raw[where]);
+	if (h->version == TRACE_VERSION_V3)
+		return v3_header_check(r, raw, h);
 	if (h->version != 1 && h->version != 2) {
 		if (h->header_check && h->header_check == trace_header_checksum(whole))
 			return reader_fail(r, "is of format version %" PRIu32 " (this allocbench reads "
-				    "versions 1 and 2)", h->version);
+				    "versions 1 to 3)", h->version);
 		return reader_fail(r, "is damaged: header field version is %" PRIu32 " (this allocbench "
-			    "reads versions 1 and 2)", h->version);
+			    "reads versions 1 to 3)", h->version);
 	}
 	if (h->version >= 2 && h->state != TRACE_STATE_WRITING && !h->header_check) {
 		/* The recorder seals the header as it marks the end: a state without one is damage. */
@@ -192,7 +195,7 @@ int trace_header_check(struct reader *r, const unsigned char *raw, struct trace_
 	} else {
 		/* Version 1's header ends at command; version 2 while written has no check yet. */
 		size_t from = h->version == 1 ? offsetof(struct trace_header, lost_why) :
-			      sizeof(struct trace_header);
+			      offsetof(struct trace_header, v3_calls);
 
 		if (h->version >= 2 && h->header_check)
 			return reader_fail(r, "is damaged: header_check is set (0x%016" PRIx64 ") in a trace "

@@ -49,6 +49,7 @@
 
 #define TRACE_MAGIC "ABTRACE"       /* 8 bytes with its NUL */
 #define TRACE_VERSION 2            /* what the recorder writes; version 1 still read */
+#define TRACE_VERSION_V3 3         /* what `allocbench record` converts it to (trace_v3.h) */
 #define TRACE_HEADER_BYTES 256
 #define TRACE_CHUNK_BYTES 4096
 /* A thread's window: the chunks it writes into, copied out when all are full
@@ -97,6 +98,11 @@ struct trace_header {
 	uint32_t lost_why;       /* enum trace_lost: the first reason calls were lost */
 	int32_t lost_errno;      /* errno of the failed write or growth (TRACE_LOST_WRITE) */
 	uint64_t header_check;   /* trace_header_checksum() once the trace ended; 0 before */
+	/* version 3 (trace_v3.h): what the trace it was converted from said */
+	uint64_t v3_calls;       /* the records */
+	uint64_t v3_unsealed;    /* its chunks with records and no check (cut short) */
+	uint32_t v3_sealed;      /* 1: it ended with every chunk sealed */
+	uint32_t v3_level;       /* the zstd level its blocks were compressed with */
 };
 
 /* Why calls were not recorded (header.lost_why): the first reason met. */

@@ -7,6 +7,7 @@
  */
 #include "trace/trace.h"
 #include "trace/trace_read.h"
+#include "trace/trace_v3.h"
 
 #include <inttypes.h>
 #include <stddef.h>
@@ -279,6 +280,8 @@ int trace_merge(struct reader *r, const struct trace *t, const struct scan *s, t
 	struct twice w = { 0 };
 	int sink_failed = 0, ret = -1;
 
+	if (t->header.version == TRACE_VERSION_V3)
+		return v3_run(r, t, NULL, sink, ctx);
 	g.nchunks = (t->trace_bytes - TRACE_HEADER_BYTES) / TRACE_CHUNK_BYTES;
 	g.block = malloc(READ_BYTES);
 	g.scratch = malloc(CHUNK_EVENTS_MAX * sizeof(*g.scratch));

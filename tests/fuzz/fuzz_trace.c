@@ -9,15 +9,20 @@
  * used and base, the header's threads, chunks and state), and then, most of
  * the time, seals the result again (each chunk's check and the header's), so
  * that mutations get past the checksums to the checks of every field: a
- * record's size, alignment, realloc order, a thread index.
+ * record's size, alignment, realloc order, a thread index. A version 3
+ * trace (trace_v3.h) has its records mutated inside a block, decompressed
+ * and compressed again, and then its blocks and header sealed, so that the
+ * mutations reach the decoder of its records.
  */
 #include "trace/trace.h"
+#include "trace/trace_v3.h"
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zstd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
@@ -132,8 +137,74 @@ static void reseal(uint8_t *data, size_t size)
 	}
 }
 
+/* Seals a version 3 DATA: every whole block's check, then the header's. */
+static void reseal_v3(uint8_t *data, size_t size)
+{
+	uint64_t at = TRACE_HEADER_BYTES;
+	struct trace_header *whole = malloc(TRACE_HEADER_BYTES);
+
+	while (size - at >= sizeof(struct trace_block)) {
+		struct trace_block b;
+
+		memcpy(&b, data + at, sizeof(b));
+		if (b.zbytes > size - at - sizeof(b))
+			break;
+		put64(data + at + offsetof(struct trace_block, check),
+		      trace_block_checksum(&b, data + at + sizeof(b)));
+		at += sizeof(b) + b.zbytes;
+	}
+	if (!whole)
+		return;
+	memcpy(whole, data, TRACE_HEADER_BYTES);
+	put64(data + offsetof(struct trace_header, header_check), trace_header_checksum(whole));
+	free(whole);
+}
+
+/* A bit of the records of version 3 DATA's first block flipped, the block compressed again. */
+static size_t mutate_v3(uint8_t *data, size_t size, size_t max_size, unsigned *seed)
+{
+	size_t zmax = ZSTD_compressBound(V3_BLOCK_RAW), got, z;
+	uint8_t *raw = malloc(V3_BLOCK_RAW), *frame = malloc(zmax);
+	struct trace_block b;
+	uint8_t *at = data + TRACE_HEADER_BYTES;
+
+	if (!raw || !frame || size - TRACE_HEADER_BYTES < sizeof(b))
+		goto out;
+	memcpy(&b, at, sizeof(b));
+	if (b.zbytes > size - TRACE_HEADER_BYTES - sizeof(b))
+		goto out;
+	got = ZSTD_decompress(raw, V3_BLOCK_RAW, at + sizeof(b), b.zbytes);
+	if (ZSTD_isError(got) || !got)
+		goto out;
+	raw[rnd(seed) % got] ^= (uint8_t)(1u << (rnd(seed) % 8));
+	z = ZSTD_compress(frame, zmax, raw, got, 1);
+	if (ZSTD_isError(z) || size - b.zbytes + z > max_size)
+		goto out;
+	memmove(at + sizeof(b) + z, at + sizeof(b) + b.zbytes,
+		size - TRACE_HEADER_BYTES - sizeof(b) - b.zbytes);
+	memcpy(at + sizeof(b), frame, z);
+	size = size - b.zbytes + z;
+	b.zbytes = (uint32_t)z;
+	b.raw = (uint32_t)got;
+	memcpy(at, &b, sizeof(b));
+	reseal_v3(data, size);
+out:
+	free(raw);
+	free(frame);
+	return size;
+}
+
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
 {
+	if (size >= TRACE_HEADER_BYTES && data[8] == TRACE_VERSION_V3 && rnd(&seed) % 4) {
+		if (rnd(&seed) % 2 || !LLVMFuzzerMutate)
+			return mutate_v3(data, size, max_size, &seed);
+		size = LLVMFuzzerMutate(data, size, max_size);
+		if (size >= TRACE_HEADER_BYTES)
+			reseal_v3(data, size);
+		return size;
+	}
+
 	uint32_t choice = rnd(&seed) % 8;
 	uint64_t nchunks = size > TRACE_HEADER_BYTES ? (size - TRACE_HEADER_BYTES) / TRACE_CHUNK_BYTES : 0;
 	uint32_t chunk_header = size >= 12 && data[8] == 1 ? TRACE_CHUNK_HEADER_V1_BYTES :

@@ -1,0 +1,567 @@
+/*
+ * trace_v3.c - reading version 3 (trace_v3.h): its blocks checked and
+ * decompressed one at a time, its records decoded into the steps
+ * trace_merge() would hand on, each chunk given an address of its own
+ * (the format keeps none: a free names a live chunk by its rank).
+ */
+#include "trace/trace.h"
+#include "trace/trace_read.h"
+#include "trace/trace_v3.h"
+#include "platform/util.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The 32-bit measuring program (--abi 32) is built without libzstd: it reads no version 3. */
+#ifndef ALLOCBENCH_ZSTD
+#define ALLOCBENCH_ZSTD 1
+#endif
+#if ALLOCBENCH_ZSTD
+#include <zstd.h>
+#else
+#define ZSTD_compressBound(n) ((size_t)(n) + ((size_t)(n) >> 7) + 1024)
+#endif
+
+/* ------------------------------------------------------------ the live chunks by rank */
+
+void lrank_release(struct lrank *l)
+{
+	free(l->addr);
+	free(l->tree);
+	memset(l, 0, sizeof(*l));
+}
+
+/* The tree over slots [0, next) again, the live ones moved to the front (CAP places). */
+static int lrank_rebuild(struct lrank *l, uint64_t cap)
+{
+	uint64_t *addr = calloc(cap, sizeof(*addr));
+	uint32_t *tree = calloc(cap + 1, sizeof(*tree));
+	uint64_t n = 0;
+
+	if (!addr || !tree) {
+		free(addr);
+		free(tree);
+		return -1;
+	}
+	for (uint64_t i = 0; i < l->next; i++)
+		if (l->addr[i])
+			addr[n++] = l->addr[i];
+	for (uint64_t i = 1; i <= cap; i++) {
+		uint64_t j = i + (i & -i);
+
+		tree[i] += i <= n;
+		if (j <= cap)
+			tree[j] += tree[i];
+	}
+	free(l->addr);
+	free(l->tree);
+	l->addr = addr;
+	l->tree = tree;
+	l->cap = cap;
+	l->next = n;
+	return 0;
+}
+
+int64_t lrank_push(struct lrank *l, uint64_t addr)
+{
+	if (l->next == l->cap &&
+	    lrank_rebuild(l, l->cap < 1024 ? 1024 : l->live * 2 > l->cap ? l->cap * 2 : l->cap))
+		return -1;
+	l->addr[l->next] = addr;
+	for (uint64_t i = l->next + 1; i <= l->cap; i += i & -i)
+		l->tree[i]++;
+	l->live++;
+	return (int64_t)l->next++;
+}
+
+uint64_t lrank_rank(const struct lrank *l, uint64_t slot)
+{
+	uint64_t below = 0;
+
+	for (uint64_t i = slot + 1; i; i -= i & -i)
+		below += l->tree[i];
+	return l->live - below;
+}
+
+uint64_t lrank_select(const struct lrank *l, uint64_t k)
+{
+	uint64_t want = l->live - k, pos = 0, step = 1;
+
+	while (step * 2 <= l->cap)
+		step *= 2;
+	for (; step; step /= 2) {
+		if (pos + step <= l->cap && l->tree[pos + step] < want) {
+			pos += step;
+			want -= l->tree[pos];
+		}
+	}
+	return pos;
+}
+
+void lrank_remove(struct lrank *l, uint64_t slot)
+{
+	l->addr[slot] = 0;
+	for (uint64_t i = slot + 1; i <= l->cap; i += i & -i)
+		l->tree[i]--;
+	l->live--;
+}
+
+/* ------------------------------------------------------------ the header */
+
+int v3_header_check(struct reader *r, const unsigned char *raw, const struct trace_header *h)
+{
+	if (!h->header_check || h->header_check != trace_header_checksum((const void *)raw))
+		return reader_fail(r, "is damaged: its header's checksum does not match (header_check "
+				   "0x%016" PRIx64 ")", h->header_check);
+	if (h->header_bytes != TRACE_HEADER_BYTES || h->chunk_bytes || h->state > TRACE_STATE__EXIT ||
+	    h->lost_why > TRACE_LOST_NESTED || h->v3_sealed > 1)
+		return reader_fail(r, "is damaged: a version 3 header field out of range");
+	return 0;
+}
+
+/* ------------------------------------------------------------ the records */
+
+struct open_realloc {
+	uint64_t seq2, call, pending;
+	struct trace_event e;
+};
+
+/* A thread's sizes, in a table by thread (only the threads met take room). */
+struct sizes {
+	uint64_t *v;
+	size_t n, alloc;
+	uint32_t thread;
+	int used;
+};
+
+struct dec {
+	struct reader *r;
+	const struct trace *t;
+	trace_sink_fn sink;
+	void *ctx;
+	struct lrank live;
+	struct sizes *sizes;        /* open addressing by thread */
+	size_t sizes_mask, nthreads_met;
+	struct sizes *cur;          /* the current thread's */
+	struct open_realloc *open;  /* by seq2 */
+	size_t nopen, open_alloc;
+	uint32_t thread, nthreads;
+	uint64_t prev, calls, cursor, block;
+	const unsigned char *p, *end;
+	const char *bad;
+	int failed;                 /* 1 out of memory, 2 SINK failed (R->why left as it is) */
+};
+
+static uint64_t get_v(struct dec *d)
+{
+	uint64_t v = 0;
+
+	for (unsigned shift = 0; shift < 64; shift += 7) {
+		unsigned char b;
+
+		if (d->p >= d->end) {
+			d->bad = d->bad ? d->bad : "a field runs past the block's records";
+			return 0;
+		}
+		b = *d->p++;
+		if (shift == 63 && b > 1)
+			break;
+		v |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return v;
+	}
+	d->bad = d->bad ? d->bad : "a varint larger than 64 bits";
+	return 0;
+}
+
+static int damaged(struct dec *d, const char *what)
+{
+	return reader_fail(d->r, "is damaged: block %" PRIu64 ": %s", d->block, what);
+}
+
+/* A size code given by the 4 bits N of a record's first byte (15: more follows). */
+static uint64_t nib_code(struct dec *d, uint64_t n)
+{
+	uint64_t v;
+
+	if (n < 15)
+		return n;
+	v = get_v(d);
+	if (v > UINT64_MAX - 15)
+		d->bad = d->bad ? d->bad : "a size index past 2^64";
+	return 15 + v;
+}
+
+/* The size of size code CODE in the current thread (a new one follows code 0). */
+static uint64_t get_size(struct dec *d, uint64_t code)
+{
+	struct sizes *z = d->cur;
+
+	if (d->bad)
+		return 0;
+	if (!code) {
+		uint64_t size = get_v(d);
+
+		if (ALLOC_GROW(z->v, z->n, z->alloc)) {
+			d->failed = 1;
+			return 0;
+		}
+		z->v[z->n++] = size;
+		return size;
+	}
+	if (code - 1 >= z->n) {
+		d->bad = "a size index past the thread's sizes";
+		return 0;
+	}
+	return z->v[code - 1];
+}
+
+static struct sizes *sizes_slot(struct sizes *tab, size_t mask, uint32_t thread)
+{
+	size_t j = (size_t)(thread * 0x9e3779b97f4a7c15ULL >> 17) & mask;
+
+	while (tab[j].used && tab[j].thread != thread)
+		j = (j + 1) & mask;
+	return &tab[j];
+}
+
+/* Makes THREAD's sizes the current ones. Returns 0, or -1 out of memory. */
+static int sizes_switch(struct dec *d, uint32_t thread)
+{
+	struct sizes *z;
+
+	if ((d->nthreads_met + 1) * 2 > d->sizes_mask + 1) {
+		size_t cap = d->sizes_mask ? (d->sizes_mask + 1) * 2 : 16;
+		struct sizes *tab = calloc(cap, sizeof(*tab));
+
+		if (!tab) {
+			d->failed = 1;
+			return -1;
+		}
+		for (size_t i = 0; d->sizes && i <= d->sizes_mask; i++)
+			if (d->sizes[i].used)
+				*sizes_slot(tab, cap - 1, d->sizes[i].thread) = d->sizes[i];
+		free(d->sizes);
+		d->sizes = tab;
+		d->sizes_mask = cap - 1;
+	}
+	z = sizes_slot(d->sizes, d->sizes_mask, thread);
+	if (!z->used) {
+		z->used = 1;
+		z->thread = thread;
+		d->nthreads_met++;
+	}
+	d->cur = z;
+	return 0;
+}
+
+/* The chunk of rank K: its slot, or UINT64_MAX (damage noted). */
+static uint64_t live_at(struct dec *d, uint64_t k)
+{
+	if (k >= d->live.live) {
+		d->bad = d->bad ? d->bad : "a rank past the live chunks";
+		return UINT64_MAX;
+	}
+	return lrank_select(&d->live, k);
+}
+
+/* A new chunk's address: unique, aligned to ALIGN. */
+static uint64_t new_addr(struct dec *d, uint64_t align)
+{
+	uint64_t a = (uint64_t)1 << trace_align_log2(align > 64 ? align : 64), at;
+
+	if (__builtin_add_overflow(d->cursor, a - 1, &at) || at > UINT64_MAX - 64) {
+		d->bad = d->bad ? d->bad : "more aligned chunks than an address space holds";
+		return 64;
+	}
+	at &= ~(a - 1);
+	d->cursor = at + 64;
+	return at;
+}
+
+static int push(struct dec *d, uint64_t addr)
+{
+	if (lrank_push(&d->live, addr) < 0)
+		d->failed = 1;
+	return d->failed ? -1 : 0;
+}
+
+/* The second halves of the reallocs due before place SEQ. */
+static int flush_open(struct dec *d, uint64_t seq)
+{
+	while (d->nopen && d->open[0].seq2 < seq) {
+		struct open_realloc o = d->open[0];
+
+		memmove(d->open, d->open + 1, --d->nopen * sizeof(*d->open));
+		if (o.e.ret && push(d, o.e.ret))
+			return -1;
+		if (d->sink && d->sink(d->ctx, &o.e, 1, o.call, &o.pending)) {
+			d->failed = 2;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int open_add(struct dec *d, const struct trace_event *e, uint64_t call, uint64_t pending)
+{
+	size_t i = d->nopen;
+
+	if (ALLOC_GROW(d->open, d->nopen, d->open_alloc)) {
+		d->failed = 1;
+		return -1;
+	}
+	while (i && d->open[i - 1].seq2 >= e->seq2) {
+		if (d->open[i - 1].seq2 == e->seq2)
+			return damaged(d, "a place is taken twice");
+		i--;
+	}
+	memmove(d->open + i + 1, d->open + i, (d->nopen - i) * sizeof(*d->open));
+	d->open[i] = (struct open_realloc){ e->seq2, call, pending, *e };
+	d->nopen++;
+	return 0;
+}
+
+/* A control record (N its high bits); GAP set to the gap it gives. */
+static int control(struct dec *d, unsigned n, uint64_t *gap, int *has_gap)
+{
+	uint64_t v = get_v(d), at, k, slot;
+
+	if (d->bad)
+		return damaged(d, d->bad);
+	if (n == V3_THREAD) {
+		if (!d->bad && v >= d->t->header.threads)
+			return damaged(d, "a thread out of range");
+		d->thread = (uint32_t)v;
+		return sizes_switch(d, d->thread);
+	}
+	if (n == V3_GAP) {
+		*gap = v;
+		*has_gap = 1;
+		return 0;
+	}
+	if (n != V3_DROP)
+		return damaged(d, "a control record of no known kind");
+	k = get_v(d);
+	if (d->bad || __builtin_add_overflow(d->prev, v, &at))
+		return damaged(d, d->bad ? d->bad : "a place past 2^64");
+	if (flush_open(d, at))
+		return -1;
+	if ((slot = live_at(d, k)) == UINT64_MAX)
+		return damaged(d, d->bad);
+	lrank_remove(&d->live, slot);
+	return 0;
+}
+
+/* The next record's place (GAP when given); its second places skipped. */
+static int place(struct dec *d, uint64_t gap, int has_gap, uint64_t *seq)
+{
+	uint64_t s;
+
+	if (__builtin_add_overflow(d->prev, 1, &s) || (has_gap && __builtin_add_overflow(s, gap, &s)))
+		return damaged(d, "a place past 2^64");
+	for (size_t i = 0; !has_gap && i < d->nopen && d->open[i].seq2 <= s; i++)
+		if (d->open[i].seq2 == s && ++s == 0)
+			return damaged(d, "a place past 2^64");
+	if (flush_open(d, s))
+		return -1;
+	if (d->nopen && d->open[0].seq2 == s)
+		return damaged(d, "a place is taken twice");
+	*seq = s;
+	return 0;
+}
+
+/* The fields of an allocation of KIND (N its size code); E's kind and thread set. */
+static void alloc_fields(struct dec *d, struct trace_event *e, uint64_t n)
+{
+	e->size = get_size(d, n);
+	if (e->kind == TRACE_CALLOC || e->kind == TRACE_POSIX_MEMALIGN ||
+	    e->kind == TRACE_ALIGNED_ALLOC || e->kind == TRACE_MEMALIGN)
+		e->align = get_v(d);
+}
+
+static void realloc_fields(struct dec *d, struct trace_event *e, unsigned n, uint64_t *slot)
+{
+	unsigned mode = n & 12;
+	uint64_t done = 1;
+
+	*slot = UINT64_MAX;
+	if (mode == 0 && (*slot = live_at(d, get_v(d))) != UINT64_MAX)
+		e->ptr = d->live.addr[*slot];
+	else if (mode == 8)
+		e->ptr = 1;         /* no live chunk: no chunk is at an odd address */
+	else if (mode != 4)
+		d->bad = d->bad ? d->bad : "a realloc's pointer of no known kind";
+	e->size = get_size(d, get_v(d));
+	if (n & 2)
+		done = get_v(d) + 2;
+	if (!(n & 1))
+		e->ret = 1;         /* given its address below */
+	if (done < 2 && (n & 2))
+		d->bad = d->bad ? d->bad : "a realloc done past 2^64";
+	if (__builtin_add_overflow(e->seq, done, &e->seq2))
+		d->bad = d->bad ? d->bad : "a realloc done past 2^64";
+}
+
+/* What a successful allocation may have asked for (as version 2's reader checks). */
+static const char *alloc_wrong(const struct trace_event *e)
+{
+	if (e->size > TRACE_SIZE_MAX)
+		return "an allocation larger than an address space returned a chunk";
+	if ((e->kind == TRACE_POSIX_MEMALIGN || e->kind == TRACE_ALIGNED_ALLOC ||
+	     e->kind == TRACE_MEMALIGN) && (e->align > TRACE_SIZE_MAX ||
+	     (e->kind == TRACE_POSIX_MEMALIGN && (e->align & (e->align - 1)))))
+		return "an alignment no call takes returned a chunk";
+	return NULL;
+}
+
+/* One call's record (B its first byte, SEQ its place). */
+static int record(struct dec *d, unsigned b, uint64_t seq)
+{
+	struct trace_event e = { .seq = seq, .seq2 = seq, .thread = d->thread, .kind = b & 15 };
+	unsigned n = b >> 4;
+	uint64_t slot = UINT64_MAX, call = ++d->calls, pending = 0;
+
+	if (e.kind == V3_FAILED) {
+		e.kind = d->p < d->end ? *d->p++ : 0;
+		if (!e.kind || e.kind >= TRACE_KINDS || e.kind == TRACE_FREE || e.kind == TRACE_REALLOC)
+			return damaged(d, "a failed call of no allocating kind");
+		alloc_fields(d, &e, get_v(d));
+		e.ret = 0;
+	} else if (e.kind == TRACE_FREE) {
+		if (n == 14)
+			e.ptr = 0;
+		else if (n == 15)
+			e.ptr = 1;
+		else if ((slot = live_at(d, n == 13 ? 13 + get_v(d) : n)) != UINT64_MAX)
+			e.ptr = d->live.addr[slot];
+	} else if (e.kind == TRACE_REALLOC) {
+		realloc_fields(d, &e, n, &slot);
+	} else if (e.kind && e.kind < TRACE_KINDS) {
+		alloc_fields(d, &e, nib_code(d, n));
+		e.ret = 1;
+		if (!d->bad && alloc_wrong(&e))
+			return damaged(d, alloc_wrong(&e));
+	} else {
+		return damaged(d, "a record of no known kind");
+	}
+	if (d->bad || d->failed)
+		return d->failed ? -1 : damaged(d, d->bad);
+	if (e.ret) {
+		e.ret = new_addr(d, e.kind == TRACE_REALLOC ? 0 : e.align);
+		if (d->bad)
+			return damaged(d, d->bad);
+	}
+	if (slot != UINT64_MAX && (e.kind == TRACE_FREE || e.ret || !e.size))
+		lrank_remove(&d->live, slot);
+	if (e.kind != TRACE_REALLOC && e.ret && push(d, e.ret))
+		return -1;
+	if (e.thread + 1 > d->nthreads)
+		d->nthreads = e.thread + 1;
+	d->prev = seq;
+	if (d->sink && d->sink(d->ctx, &e, 0, call, &pending)) {
+		d->failed = 2;
+		return -1;
+	}
+	return e.kind == TRACE_REALLOC ? open_add(d, &e, call, pending) : 0;
+}
+
+/* The records of one block (RAW, N bytes). */
+static int block_records(struct dec *d, const unsigned char *raw, size_t n)
+{
+	uint64_t gap = 0, seq = 0;
+	int has_gap = 0;
+
+	d->p = raw;
+	d->end = raw + n;
+	while (d->p < d->end) {
+		unsigned b = *d->p++;
+
+		if (!(b & 15)) {
+			if (control(d, b >> 4, &gap, &has_gap))
+				return -1;
+			continue;
+		}
+		if (place(d, gap, has_gap, &seq) || record(d, b, seq))
+			return -1;
+		has_gap = 0;
+	}
+	return has_gap ? damaged(d, "a gap with no record after it") : 0;
+}
+
+/* Block D->block at *AT into ZBUF and RAW; *AT moved past it; its records decoded. */
+static int block_next(struct dec *d, uint64_t *at, unsigned char *zbuf, size_t zmax, unsigned char *raw)
+{
+	struct trace_block b;
+	size_t got;
+
+	if (d->r->size - *at < sizeof(b))
+		return reader_fail(d->r, "is truncated: block %" PRIu64 " of %" PRIu64 " is missing",
+				   d->block, d->t->header.chunks);
+	if (reader_read_at(d->r, *at, &b, sizeof(b)))
+		return -1;
+	if (b.zbytes > zmax || b.raw > V3_BLOCK_RAW || b.zbytes > d->r->size - *at - sizeof(b))
+		return reader_fail(d->r, "is damaged: block %" PRIu64 " at byte %" PRIu64 ": its sizes "
+				   "are out of range", d->block, *at);
+	if (reader_read_at(d->r, *at + sizeof(b), zbuf, b.zbytes))
+		return -1;
+	if (b.check != trace_block_checksum(&b, zbuf))
+		return reader_fail(d->r, "is damaged: block %" PRIu64 " at byte %" PRIu64 ": its checksum "
+				   "does not match", d->block, *at);
+#if ALLOCBENCH_ZSTD
+	got = ZSTD_decompress(raw, V3_BLOCK_RAW, zbuf, b.zbytes);
+	if (ZSTD_isError(got) || got != b.raw)
+#else
+	got = 0;
+	return reader_fail(d->r, "is of format version 3, which the 32-bit measuring program does "
+			   "not read (built without libzstd)");
+	if (got != b.raw)
+#endif
+		return reader_fail(d->r, "is damaged: block %" PRIu64 " at byte %" PRIu64 ": it does not "
+				   "decompress to its %" PRIu32 " bytes", d->block, *at, b.raw);
+	*at += sizeof(b) + b.zbytes;
+	return block_records(d, raw, got);
+}
+
+int v3_run(struct reader *r, const struct trace *t, struct scan *s, trace_sink_fn sink, void *ctx)
+{
+	struct dec d = { .r = r, .t = t, .sink = sink, .ctx = ctx, .cursor = 64 };
+	size_t zmax = ZSTD_compressBound(V3_BLOCK_RAW);
+	unsigned char *zbuf = malloc(zmax), *raw = malloc(V3_BLOCK_RAW);
+	uint64_t at = TRACE_HEADER_BYTES;
+	int ret = -1;
+
+	if (!zbuf || !raw || sizes_switch(&d, 0)) {
+		d.failed = 1;
+		goto out;
+	}
+	for (; d.block < t->header.chunks; d.block++)
+		if (block_next(&d, &at, zbuf, zmax, raw))
+			goto out;
+	if (at != r->size) {
+		reader_fail(r, "is damaged: %" PRIu64 " bytes past its last block", r->size - at);
+		goto out;
+	}
+	if (flush_open(&d, UINT64_MAX))
+		goto out;
+	if (d.calls != t->header.v3_calls) {
+		reader_fail(r, "is damaged: %" PRIu64 " records, its header says %" PRIu64, d.calls,
+			    t->header.v3_calls);
+		goto out;
+	}
+	if (s)
+		s->nthreads = d.nthreads;
+	ret = 0;
+out:
+	if (ret && d.failed == 1)
+		reader_fail(r, "cannot be read: out of memory");
+	for (size_t i = 0; d.sizes && i <= d.sizes_mask; i++)
+		free(d.sizes[i].v);
+	free(d.sizes);
+	free(d.open);
+	free(zbuf);
+	free(raw);
+	lrank_release(&d.live);
+	return ret;
+}
