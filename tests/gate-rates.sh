@@ -128,7 +128,7 @@ for i in $(seq 1 "$runs"); do
 	start=$(now)
 	step time; t=$?
 	wall=$(awk -v a="$t0" -v b="$(since "$start")" 'BEGIN { printf "%.1f", a + b }')
-	worst=$(awk -v a="$worst" -v b="$wall" 'BEGIN { print b > a ? b : a }')
+	worst=$(awk -v a="$worst" -v b="$wall" 'BEGIN { print (b > a ? b : a) }')
 	if [ $m -ne 0 ] || [ $c -ne 0 ] || [ $t -ne 0 ]; then
 		alarms=$((alarms + 1))
 		echo "(a) run $i: FALSE ALARM (measure $m, compare $c, time $t), ${wall} s:"
