@@ -144,9 +144,9 @@ for i in $(seq 1 "$runs"); do
 	step time; t=$?
 	if [ $t -eq 1 ] && grep -Eq '^malloc .* slower$' "$tmp/time.log"; then
 		caught=$((caught + 1))
-		echo "(b) run $i: caught: $(grep -E '^malloc .* slower$' "$tmp/time.log" | awk '{ printf "%s%s %s B %s %s", NR > 1 ? "; " : "", $1, $2, $4, $6 }')"
+		echo "(b) run $i: caught: $(grep -E '^malloc .* slower$' "$tmp/time.log" | awk '{ printf "%s%s %s B %s %s", (NR > 1 ? "; " : ""), $1, $2, $4, $6 }')"
 	else
-		echo "(b) run $i: MISSED (exit $t): $(grep -E '^malloc [0-9]+ B +churn ns' "$tmp/time.log" | awk '{ printf "%s%s %s B %s", NR > 1 ? "; " : "", $1, $2, $6 }')"
+		echo "(b) run $i: MISSED (exit $t): $(grep -E '^malloc [0-9]+ B +churn ns' "$tmp/time.log" | awk '{ printf "%s%s %s B %s", (NR > 1 ? "; " : ""), $1, $2, $6 }')"
 	fi
 done
 

@@ -67,6 +67,8 @@ check "the job has a Measure step" grep -q '^allocbench ' "$tmp/measure.sh"
 check "the job has a Compare step" grep -q 'allocbench compare' "$tmp/compare.sh"
 check "the job has a Time step: ab of the base branch's build and this one" \
 	grep -q '^allocbench ab \./base/allocbench \./allocbench ' "$tmp/time.sh"
+check "... the base branch checked out into ./base and built" \
+	sh -c "grep -q '^ *path: base$' '$tmp/job.yml' && grep -q '^ *make -C base$' '$tmp/job.yml'"
 mkdir -p "$tmp/bin" "$tmp/checkout/data" "$tmp/checkout/base"
 ln -s "$AB" "$tmp/bin/allocbench"
 cp "$top/data/baseline.json" "$tmp/checkout/data/"
