@@ -7,6 +7,8 @@
 #   make gate       the CI regression gate: pool, pool-locked and arena in fill,
 #                   churn and random against data/baseline*.json
 #   make baseline   measure the gate's baselines anew on this machine
+#   make gate-rates the CI recipe's false alarms, catches and time, measured
+#                   under load, RUNS times each (default 20; not a test)
 #   make install    PREFIX=/usr/local DESTDIR= (binary, recording library,
 #                   32-bit measuring program, man page, completion)
 #   make V=1        print every compiler command in full (default: "CC src/model/run.o")
@@ -104,7 +106,7 @@ B := $(BUILD)
 # pkg-config runs once per build folder: $(B)/config.mk keeps what it said
 # (and is not written when a package is missing, with a message saying
 # which). Goals that build nothing themselves do not read it.
-NOCONFIG_GOALS = deps run check bench gate baseline fuzz clean uninstall
+NOCONFIG_GOALS = deps run check bench gate gate-rates baseline fuzz clean uninstall
 ifneq ($(filter-out $(NOCONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
 include $(B)/config.mk
 # Objects are rebuilt when the flags change (DEVELOPER, CFLAGS, LDFLAGS).
@@ -191,7 +193,7 @@ endif
 # The recording library (see its rule below).
 RECORD_LIB = $(B)/liballocbench-record.so
 
-.PHONY: all deps run readme-sample check bench gate baseline install uninstall clean fuzz
+.PHONY: all deps run readme-sample check bench gate gate-rates baseline install uninstall clean fuzz
 all: allocbench $(RECORD_LIB)
 
 # Installs the Debian packages the build needs when pkg-config cannot find
@@ -353,6 +355,13 @@ bench: deps
 gate: deps
 	@$(MAKE) --no-print-directory allocbench
 	@sh tests/gate.sh $(BASELINE)
+
+# The rates of the GitHub Actions job of allocbench-compare(1), measured
+# under the load of a busy process (tests/gate-rates.sh): RUNS=N runs of
+# each case (default 20). A benchmark, not a test: a miss is printed.
+gate-rates: deps
+	@$(MAKE) --no-print-directory allocbench
+	@sh tests/gate-rates.sh $(RUNS)
 
 baseline: deps
 	@$(MAKE) --no-print-directory allocbench

@@ -160,7 +160,8 @@ _allocbench() {
 			--pool-block --workload -w --rounds --seed --threads --trace
 			--replay-threads --counters
 			--abi --preload --format -f --output -o --label -l --export --export-json
-			--export-csv --export-markdown --baseline --timeout --jobs -j
+			--export-csv --export-markdown --baseline --allow-host-change
+			--timeout --jobs -j
 			--force --quiet -q --help -h --version -V)
 		;;
 	compare)

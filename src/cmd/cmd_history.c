@@ -42,11 +42,19 @@ struct history_cmd {
 static int opt_metric(const struct cli_option *o, const char *arg, void *ctx)
 {
 	int m = metric_find(arg);
+	char gated[512] = "";
+	size_t used = 0;
 
 	(void)o;
-	if (m < 0 || !figure_get((enum metric)m)->compare)
-		return error("unknown --metric '%s' (expected a figure compare gates, e.g. "
-			     "overhead_bytes, alloc_ns, churn_ns, peak_rss_bytes, ops_per_s)", arg);
+	if (m < 0 || !figure_get((enum metric)m)->compare) {
+		/* The figures compare gates, from the one table of figures. */
+		for (int i = 0; i < METRIC_COUNT && used < sizeof(gated); i++)
+			if (figure_get((enum metric)i)->compare)
+				used += (size_t)snprintf(gated + used, sizeof(gated) - used, "%s%s",
+							 used ? ", " : "", metric_name((enum metric)i));
+		return error("unknown --metric '%s' (expected a figure compare gates: %s)", arg,
+			     gated);
+	}
 	((struct history_cmd *)ctx)->options.metric = m;
 	return 0;
 }

@@ -29,6 +29,7 @@ struct run_cmd {
 	struct run_config config;
 	struct run_args args;
 	struct run_export exports[REPORT_FORMATS];  /* --export FORMAT=FILE, one per format */
+	int allow_host_change;  /* --allow-host-change: --baseline gates times across hosts */
 };
 
 /*

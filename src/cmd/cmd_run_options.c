@@ -21,6 +21,7 @@ enum {
 	OPT_ALIGN,
 	OPT_POOL_BLOCK,
 	OPT_BASELINE,
+	OPT_ALLOW_HOST_CHANGE,
 	OPT_ROUNDS,
 	OPT_SEED,
 	OPT_THREADS,
@@ -286,6 +287,9 @@ static const struct cli_option run_options[] = {
 	  "as allocbench compare does (its default limits),\n"
 	  "print the comparison on standard error, exit 1 on\n"
 	  "a regression; FILE is checked before measuring") },
+	{ OPT_BOOL(OPT_ALLOW_HOST_CHANGE, "allow-host-change", run_cmd, allow_host_change,
+	  "with --baseline: gate times and rates even where FILE\n"
+	  "comes from another host, as compare's option") },
 	{ OPT_UNSIGNED(OPT_TIMEOUT, "timeout", "SEC", run_cmd, config.timeout_s, 1, 86400,
 	  "(expected whole seconds from 1 to 86400)",
 	  "kill a measuring process still running after SEC\n"

@@ -25,10 +25,11 @@ int baseline_open(const char *path, const struct run_config *config,
 
 /*
  * After measuring: compares REPORT with BASELINE under the default options
- * and writes the text comparison to OUT. Returns 0 (no regression), 1 (a
+ * (times across hosts too with ALLOW_HOST_CHANGE, as compare
+ * --allow-host-change) and writes the text comparison to OUT. Returns 0 (no regression), 1 (a
  * regression), or -1 after an error.
  */
 int baseline_compare(struct result_file *baseline, const struct run_report *report,
-		     FILE *out);
+		     int allow_host_change, FILE *out);
 
 #endif

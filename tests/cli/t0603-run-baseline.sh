@@ -28,6 +28,18 @@ check_if RSS_EXACT,PAGE_4K,THP_NOT_ALWAYS "... by 1 B, beyond its tolerance of 2
 check "... REGRESSION" grep -q '^result: REGRESSION$' "$tmp/err"
 check "the report is still written" [ "$("$JSONQ" "$tmp/cur.json" schema)" = allocbench/2 ]
 
+# A baseline from another host (its kernel): times gated only with
+# --allow-host-change, as compare gates them.
+"$JSONSET" "$tmp/base.json" host.kernel '="Linux 9.9.9-other"' >"$tmp/other-host.json"
+run_ab $args --baseline "$tmp/other-host.json"
+check "another host: said, times not gated" \
+	grep -q '^what changed (another host: times not gated, --allow-host-change gates them):$' "$tmp/err"
+run_ab $args --baseline "$tmp/other-host.json" --allow-host-change
+check "--allow-host-change: times gated anyway" \
+	grep -q '^what changed (another host: times gated anyway, --allow-host-change):$' "$tmp/err"
+expect_usage "--allow-host-change without --baseline" "--allow-host-change gates a --baseline comparison" \
+	$args --allow-host-change
+
 # Refused before measuring: nothing on stdout, -o left alone, fast.
 echo old >"$tmp/keep.json"
 start=$(date +%s)

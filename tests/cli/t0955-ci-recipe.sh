@@ -3,12 +3,13 @@
 # seeing the .pc files of the Debian packages the job installs and no others,
 # builds a working allocbench. A build dependency added to the Makefile
 # without its package in the recipe fails here. Its Measure and Compare
-# steps pass against the committed baseline and print the verdict to the log.
+# steps pass against the committed baseline and print the verdict to the log;
+# its Time step runs ab with small totals and 2 pairs, the base branch's
+# build supplied by the test (this allocbench, copied).
 . "$(dirname "$0")/lib.sh"
 
-# The job: the .EX block under ".SS GitHub Actions", unescaped (\- is -).
-sed -n '/^\.SS GitHub Actions$/,/^\.S[HS] /p' "$top/man/allocbench-compare.1" |
-	sed -n '/^\.EX$/,/^\.EE$/p' | sed '/^\.E[XE]$/d; s/\\-/-/g; s/\\e/\\/g' >"$tmp/job.yml"
+# The job and its steps (tests/ci-recipe.sh).
+sh "$top/tests/ci-recipe.sh" "$tmp"
 packages=$(sed -n 's/.*apt-get install -y //p' "$tmp/job.yml")
 # The make lines that build (not the install), with their variables.
 grep -E '^[[:space:]]*(sudo[[:space:]]+)?make([[:space:]]|$)' "$tmp/job.yml" |
@@ -62,16 +63,13 @@ check_if RECIPE_PACKAGES "without the packages' .pc files make stops at the miss
 # The job's own steps, Measure then Compare, run as written in a checkout
 # (data/baseline.json) with this allocbench on PATH: the job log gets the
 # verdict and the regressed rows, the job summary the Markdown table.
-awk -v dir="$tmp" '
-/^      - name: /{ step = substr($0, 15); next }
-step == "Measure" && /run: >-/ { next }
-step == "Measure" { sub(/^ +/, ""); measure = measure (measure ? " " : "") $0 }
-step ~ /^Compare/ && /run: \|/ { next }
-step ~ /^Compare/ { sub(/^          /, ""); print > (dir "/compare.sh") }
-END { print measure > (dir "/measure.sh") }' "$tmp/job.yml"
 check "the job has a Measure step" grep -q '^allocbench ' "$tmp/measure.sh"
 check "the job has a Compare step" grep -q 'allocbench compare' "$tmp/compare.sh"
-mkdir -p "$tmp/bin" "$tmp/checkout/data"
+check "the job has a Time step: ab of the base branch's build and this one" \
+	grep -q '^allocbench ab \./base/allocbench \./allocbench ' "$tmp/time.sh"
+check "... the base branch checked out into ./base and built" \
+	sh -c "grep -q '^ *path: base$' '$tmp/job.yml' && grep -q '^ *make -C base$' '$tmp/job.yml'"
+mkdir -p "$tmp/bin" "$tmp/checkout/data" "$tmp/checkout/base"
 ln -s "$AB" "$tmp/bin/allocbench"
 cp "$top/data/baseline.json" "$tmp/checkout/data/"
 steps() {
@@ -88,5 +86,15 @@ else
 		grep -q '^result: no regression (the comparison in markdown: comparison.md)$' "$tmp/log"
 	check "... the job summary has the table" grep -q '^### allocbench compare: no regression$' "$tmp/summary.md"
 fi
+
+# The Time step with 2 pairs, 64 KiB and 2 rounds: ./base/allocbench and ./allocbench
+# are this build (a copy and a link); its verdict, and the malloc rows gated.
+cp "$AB" "$tmp/checkout/base/allocbench"
+ln -s "$AB" "$tmp/checkout/allocbench"
+sed -E 's/--pairs [0-9]+/--pairs 2/; s/--total [^ ]+/--total 64K/; s/$/ --rounds 2/' "$tmp/time.sh" >"$tmp/time-small.sh"
+(cd "$tmp/checkout" && PATH="$tmp/bin:$PATH" sh "$tmp/time-small.sh") >"$tmp/time.log" 2>&1
+check "the Time step runs (the same build on both sides: exit 0)" [ $? -eq 0 ]
+check "... and prints its verdict to the job log" grep -q '^verdict: ok (0 of [0-9]* slower)$' "$tmp/time.log"
+check "... the malloc rows gated" grep -Eq '^malloc +[0-9]+ B +churn ns ' "$tmp/time.log"
 
 test_done
