@@ -175,6 +175,26 @@ static __attribute__((noinline)) void stack_prefault(void)
 }
 
 /*
+ * Makes the program's own writable data (.data and .bss, from the linker's
+ * __data_start to _end) resident before the first reading, for the stack's
+ * reason: a static first written inside the measured window (a reading's,
+ * the clock's) would add its page to the figure, and which statics share a
+ * page moves whenever one of them grows (struct sample's wire buffer did).
+ */
+extern char __data_start[], _end[];
+static void statics_prefault(void)
+{
+	uintptr_t page = (uintptr_t)probe_page_size();
+
+	for (uintptr_t a = (uintptr_t)__data_start & ~(page - 1); a < (uintptr_t)_end; a += page) {
+		volatile char *p = (volatile char *)(a < (uintptr_t)__data_start ?
+						     (uintptr_t)__data_start : a);
+
+		*p = *p;
+	}
+}
+
+/*
  * Reads REQ's trace into *REPLAY, the plan the parent checked (its steps
  * and checksum). Returns 0, or -1 with SAMPLE failed (WHY, WHY_SIZE bytes,
  * is room for the message).
@@ -222,6 +242,7 @@ int child_main(int argc, char **argv)
 	memset(&sample, 0, sizeof(sample));
 	sample.entry_anon_bytes = probe_entry_anon_bytes();
 	stack_prefault();
+	statics_prefault();
 	/*
 	 * Everything this process allocates for itself goes to the private heap
 	 * (heap.h); the measured allocator is found now, before any of it.
