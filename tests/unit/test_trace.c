@@ -207,9 +207,9 @@ int main(void)
 	trace_release(&t);
 	unlink(path);
 
-	path = write_trace(TRACE_STATE_EXIT, "c", 3, "ABTRACE");
+	path = write_trace(TRACE_STATE_EXIT, "c", 4, "ABTRACE");
 	CHECK("another version is refused, naming it", path && trace_load(path, &t, why, sizeof(why)) &&
-	      strstr(why, "version is 3"));
+	      strstr(why, "version is 4"));
 	unlink(path);
 	path = write_trace(TRACE_STATE_EXIT, "d", 1, "XYZRACE");
 	CHECK("no magic: not a trace", path && trace_load(path, &t, why, sizeof(why)) &&
