@@ -7,9 +7,12 @@
 # tests/tools/peakanon; recorded once (a trace per process), and each
 # program's trace replayed twice on the same allocators. Each
 # allocator's replay peak is within 2% of the program's own peak under it;
-# where the real runs' ranges do not overlap, the replay's runs never put
-# the two allocators the other way round. Without the allocator's set-up
-# in the figure, tcmalloc's replay of sqlite3 falls 15% short (3.8 MiB).
+# where the real runs' ranges lie more than that 2% apart, the replay's
+# runs never put the two allocators the other way round (closer pairs are
+# within what the first check allows: jemalloc and mimalloc on sqlite3 are
+# 12 KiB apart in 23 MiB, the replays 8 KiB the other way). Without the
+# allocator's set-up in the figure, tcmalloc's replay of sqlite3 falls 15%
+# short (3.8 MiB) and below jemalloc's and mimalloc's, which it is not.
 . "$(dirname "$0")/lib.sh"
 
 PEAKANON=$ABBUILD/tests/tools/peakanon
@@ -81,11 +84,11 @@ for prog in sqlite3 jq; do
 			>>"$tmp/$prog.ranges"
 	done <"$tmp/allocators"
 	# A, B: real min and max, replay min and max. Where A's real runs all
-	# lie below B's, A's replays do not all lie above B's.
+	# lie more than 2% below B's, A's replays do not all lie above B's.
 	while read -r f_a f_amin f_amax f_armin f_armax; do
 		while read -r f_b f_bmin f_bmax f_brmin f_brmax; do
-			[ "$f_amax" -lt "$f_bmin" ] || continue
-			check "$prog: $f_a below $f_b for real ($f_amin-$f_amax < $f_bmin-$f_bmax KiB), not above in the replay ($f_armin-$f_armax, $f_brmin-$f_brmax)" \
+			le "$(awk -v a="$f_amax" 'BEGIN { print a * 1.02 }')" "$f_bmin" || continue
+			check "$prog: $f_a over 2% below $f_b for real ($f_amin-$f_amax < $f_bmin-$f_bmax KiB), not above in the replay ($f_armin-$f_armax, $f_brmin-$f_brmax)" \
 				[ "$f_armin" -le "$f_brmax" ]
 		done <"$tmp/$prog.ranges"
 	done <"$tmp/$prog.ranges"
