@@ -605,13 +605,12 @@ static void replay_count_setup(struct sample *sample)
 {
 	uint64_t child = sample->entry_anon_bytes, self = probe_entry_anon_bytes();
 
-	/* 0: unread (a 32-bit measuring process, another program, reads none). */
-
+	/*
+	 * 0: unread (a 32-bit measuring process, another program, reads none).
+	 * The fragmentation figure follows: run.c derives it from the peaks.
+	 */
 	sample->setup_bytes = child && self && child > self ? child - self : 0;
 	sample->peak_rss_bytes += sample->setup_bytes;
-	if (sample->peak_live_bytes)
-		sample->fragmentation = (double)sample->peak_rss_bytes /
-					(double)sample->peak_live_bytes;
 }
 
 int runner_measure(const struct child_request *req, unsigned timeout_s, struct sample *sample)
