@@ -175,7 +175,7 @@ CHILD32_DEBIAN = gcc-multilib libc6-dev-i386
 CHILD32_SRC = $(wildcard src/measure/*.c) \
 	$(filter-out src/platform/build_info.c src/platform/output.c src/platform/counters_papi.c \
 		src/platform/counters_explain.c,$(wildcard src/platform/*.c)) \
-	$(filter-out $(RECORD_SRC) src/trace/trace_v3_write.c,$(wildcard src/trace/*.c))
+	$(filter-out $(RECORD_SRC) src/trace/trace_v3_write.c src/trace/trace_watch.c,$(wildcard src/trace/*.c))
 CHILD32_OBJ = $(CHILD32_SRC:%.c=$(B)/m32/%.o)
 CHILD32_CFLAGS = -m32 -std=c11 -D_GNU_SOURCE -pthread -Isrc $(WARNINGS) $(CFLAGS) \
 	-DALLOCBENCH_PAPI=0 -DALLOCBENCH_ZSTD=0 $(if $(filter 1,$(DEVELOPER)),-Werror)

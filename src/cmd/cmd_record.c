@@ -14,6 +14,7 @@
 #include "trace/record.h"
 #include "trace/trace.h"
 #include "trace/trace_set.h"
+#include "trace/trace_watch.h"
 #include "platform/util.h"
 
 #include <dirent.h>
@@ -412,6 +413,8 @@ struct record_run {
 	uint64_t session;           /* the recording's number, in the header of each of its traces */
 	time_t started;             /* when COMMAND started (s since the epoch) */
 	double cpu_s;               /* the CPU time of COMMAND and the children it waited for, s */
+	struct trace_watch watch;   /* each process's peak anonymous memory, sampled */
+	int watching;               /* watch started */
 };
 
 /*
@@ -531,11 +534,24 @@ static int record_wait(struct record_run *run, pid_t pid, const sigset_t *old_ma
 			sigaction(forward[k], &pass, NULL);
 	}
 	sigprocmask(SIG_SETMASK, old_mask, NULL);
-	while (wait4(pid, status, 0, &ru) < 0) {
-		if (errno != EINTR) {
+	/* While COMMAND runs, each process's anonymous memory is sampled (trace_watch.h). */
+	for (;;) {
+		pid_t got = wait4(pid, status, run->watching ? WNOHANG : 0, &ru);
+		struct timespec pause;
+		uint64_t ns;
+
+		if (got == pid)
+			break;
+		if (got < 0 && errno != EINTR) {
 			error("cannot wait for '%s': %s", run->argv[0], strerror(errno));
 			return -1;
 		}
+		if (got || !run->watching)
+			continue;
+		ns = trace_watch_poll(&run->watch);
+		pause.tv_sec = (time_t)(ns / 1000000000u);
+		pause.tv_nsec = (long)(ns % 1000000000u);
+		nanosleep(&pause, NULL);
 	}
 	forward_pid = 0;
 	sigaction(SIGQUIT, &old_quit, NULL);
@@ -655,11 +671,20 @@ int record_command(const char *output, char *const *argv, int quiet, int *ended_
 	ret = record_prepare(&run);
 	if (ret)
 		return ret;
+	run.watching = !trace_watch_start(&run.watch, run.file, run.session);
 	pid = record_start(&run, &old_mask);
-	if (pid < 0)
+	if (pid < 0) {
+		trace_watch_release(&run.watch);
 		return 2;
-	if (record_wait(&run, pid, &old_mask, old_forward, &status))
+	}
+	if (record_wait(&run, pid, &old_mask, old_forward, &status)) {
+		trace_watch_release(&run.watch);
 		return 1;
+	}
+	/* Before the traces are read: the peaks go into their headers. */
+	if (run.watching)
+		trace_watch_store(&run.watch);
+	trace_watch_release(&run.watch);
 	ret = record_finish(&run, status);
 	for (size_t k = 0; k < FORWARDS; k++)
 		sigaction(forward[k], &old_forward[k], NULL);
