@@ -241,13 +241,17 @@ $(RECORD_LIB): $(RECORD_SRC) src/trace/recorder.h src/trace/record.h src/trace/t
 $(B)/src/cmd/cmd_record.o: ALL_CFLAGS += -DALLOCBENCH_BUILDDIR='"$(CURDIR)/$(B)"' -DALLOCBENCH_LIBDIR='"$(LIBDIR)"'
 
 # The tests' own preloads and programs for record (tests/record/).
-RECORD_TEST = $(B)/tests/record/libcount.so $(B)/tests/record/threads $(B)/tests/record/tracehead
+RECORD_TEST = $(B)/tests/record/libcount.so $(B)/tests/record/threads $(B)/tests/record/tracehead \
+	$(B)/tests/record/peakhold
 $(B)/tests/record/libcount.so: tests/record/count.c $(B)/build-flags
 	@mkdir -p $(@D)
 	$(QUIET_LINK)$(CC) $(RECORD_CFLAGS) -shared -o $@ $<
 $(B)/tests/record/threads: tests/record/threads.c $(B)/build-flags
 	@mkdir -p $(@D)
 	$(QUIET_LINK)$(CC) -std=c11 -D_GNU_SOURCE -pthread $(WARNINGS) $(CFLAGS) -o $@ $<
+$(B)/tests/record/peakhold: tests/record/peakhold.c $(B)/build-flags
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) -std=c11 -D_GNU_SOURCE $(WARNINGS) $(CFLAGS) -o $@ $<
 $(B)/tests/record/tracehead: tests/record/tracehead.c src/trace/trace_format.h $(B)/build-flags
 	@mkdir -p $(@D)
 	$(QUIET_LINK)$(CC) -std=c11 -D_GNU_SOURCE -Isrc $(WARNINGS) $(CFLAGS) -o $@ $<

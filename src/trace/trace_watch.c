@@ -21,6 +21,8 @@
 
 /* Without inotify, the folder is read every this many rounds. */
 #define TRACE_WATCH_SCAN_ROUNDS 16
+/* Rounds a trace's header may take to name its process and recording. */
+#define TRACE_WATCH_TRIES 1000
 /* The wait between rounds: at least this, and three times a round's own time. */
 #define TRACE_WATCH_INTERVAL_NS 1000000u
 
@@ -127,10 +129,15 @@ static int watch_identify(struct trace_watch *w, struct trace_watched *t)
 	struct trace_header h;
 	char path[64];
 
-	if (header_field(t, 0, &h, sizeof(h)) || memcmp(h.magic, TRACE_MAGIC, sizeof(h.magic)) || !h.pid)
-		return -1;  /* the library is writing it */
-	if (h.session != w->session || h.version != TRACE_VERSION) {
-		t->done = 1;  /* another recording's */
+	/*
+	 * The library fills the header field by field as the trace opens
+	 * (start_ns among the last): until it has, asked again next round. One
+	 * that stays another recording's is let go.
+	 */
+	if (header_field(t, 0, &h, sizeof(h)) || memcmp(h.magic, TRACE_MAGIC, sizeof(h.magic)) ||
+	    !h.pid || !h.start_ns || h.session != w->session || h.version != TRACE_VERSION) {
+		if (++t->tries >= TRACE_WATCH_TRIES)
+			t->done = 1;
 		return -1;
 	}
 	t->pid = h.pid;

@@ -28,6 +28,7 @@ struct trace_watched {
 	uint64_t start_ns;       /* its header's start_ns: which image of PID */
 	uint32_t peak_kib;       /* highest RssAnon read while it was being written, KiB; 0 none */
 	uint64_t readings;       /* readings that counted */
+	unsigned tries;          /* rounds its header did not yet name its process */
 	int done;                /* ended, its process gone, or not of this recording */
 };
 
