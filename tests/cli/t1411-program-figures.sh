@@ -92,6 +92,8 @@ line="replay under malloc reproduces the program's peak anonymous memory within 
 "$AB" show "$tmp/r.json" >"$tmp/show.txt"
 check "the replay's text says it: $line" grep -qF "program: $line" "$(joined "$tmp/show.txt" >"$tmp/show1"; echo "$tmp/show1")"
 check "... and a program of mostly allocations is reproduced within 5% ($pct%)" le "$pct" 5
+"$AB" show -f markdown "$tmp/r.json" >"$tmp/show.md"
+check "... and its Markdown" grep -qF "Program: $line." "$tmp/show.md"
 "$AB" advise --trace "$tmp/p.trace" --backend malloc --repeat 1 -q >"$tmp/advise.txt"
 check "advise --trace prints the line too" \
 	grep -q "program: replay under malloc reproduces the program's peak anonymous memory within [0-9.]*% (replay [0-9]* KiB, program $anon KiB)" \
