@@ -117,6 +117,21 @@ static void watch_discover(struct trace_watch *w)
 	}
 }
 
+/*
+ * T is followed no more: its descriptors closed (a recording of thousands
+ * of processes would otherwise run out of them). trace_watch_store()
+ * opens the trace again by its path.
+ */
+static void watch_done(struct trace_watched *t)
+{
+	t->done = 1;
+	if (t->trace_fd >= 0)
+		close(t->trace_fd);
+	if (t->status_fd >= 0)
+		close(t->status_fd);
+	t->trace_fd = t->status_fd = -1;
+}
+
 /* A field of T's header, read now (SIZE bytes at OFFSET). Returns 0, or -1. */
 static int header_field(const struct trace_watched *t, size_t offset, void *out, size_t size)
 {
@@ -137,16 +152,18 @@ static int watch_identify(struct trace_watch *w, struct trace_watched *t)
 	if (header_field(t, 0, &h, sizeof(h)) || memcmp(h.magic, TRACE_MAGIC, sizeof(h.magic)) ||
 	    !h.pid || !h.start_ns || h.session != w->session || h.version != TRACE_VERSION) {
 		if (++t->tries >= TRACE_WATCH_TRIES)
-			t->done = 1;
+			watch_done(t);
 		return -1;
 	}
 	t->pid = h.pid;
 	t->start_ns = h.start_ns;
 	snprintf(path, sizeof(path), "/proc/%" PRIu32 "/status", h.pid);
 	t->status_fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (t->status_fd < 0)
-		t->done = 1;  /* gone already */
-	return t->status_fd < 0 ? -1 : 0;
+	if (t->status_fd < 0) {
+		watch_done(t);  /* gone already */
+		return -1;
+	}
+	return 0;
 }
 
 /* The value of "\nFIELD:" in a /proc status text, KiB; -1 when absent. */
@@ -166,13 +183,13 @@ static void watch_sample(struct trace_watched *t)
 	long long kib;
 
 	if (n <= 0) {
-		t->done = 1;  /* the process is gone */
+		watch_done(t);  /* the process is gone */
 		return;
 	}
 	buf[n] = '\0';
 	if (header_field(t, offsetof(struct trace_header, state), &state, sizeof(state)) ||
 	    state != TRACE_STATE_WRITING) {
-		t->done = 1;  /* ended: what was read may be the next image's */
+		watch_done(t);  /* ended: what was read may be the next image's */
 		return;
 	}
 	kib = status_kib(buf, "\nRssAnon:");

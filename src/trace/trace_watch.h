@@ -22,8 +22,8 @@
 /* One trace of the recording, followed. */
 struct trace_watched {
 	char *path;              /* FILE.PROGRAM.PID */
-	int trace_fd;            /* the trace, read only */
-	int status_fd;           /* /proc/PID/status, -1 until the header names its pid */
+	int trace_fd;            /* the trace, read only; -1 once done */
+	int status_fd;           /* /proc/PID/status; -1 before the header names its pid, and once done */
 	uint32_t pid;            /* from its header; 0 until written */
 	uint64_t start_ns;       /* its header's start_ns: which image of PID */
 	uint32_t peak_kib;       /* highest RssAnon read while it was being written, KiB; 0 none */
