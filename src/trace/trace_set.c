@@ -452,7 +452,8 @@ int trace_program_text(const struct trace_header *h, uint64_t calls, char *buf, 
 					 " KiB, ", h->anon_peak_kib);
 	else
 		used += (size_t)snprintf(buf + used, size - used, "peak anonymous memory not "
-					 "sampled (the process ended before record read it), ");
+					 "sampled (record never read it while it ran: it ended at once, or "
+					 "outlived record), ");
 	if (used < size && h->hwm_kib)
 		used += (size_t)snprintf(buf + used, size - used, "peak resident set %" PRIu32 " KiB, ",
 					 h->hwm_kib);
