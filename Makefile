@@ -176,7 +176,7 @@ CHILD32_DEBIAN = gcc-multilib libc6-dev-i386
 CHILD32_SRC = $(wildcard src/measure/*.c) \
 	$(filter-out src/platform/build_info.c src/platform/output.c src/platform/counters_papi.c \
 		src/platform/counters_explain.c,$(wildcard src/platform/*.c)) \
-	$(filter-out $(RECORD_SRC) src/trace/trace_v3_write.c,$(wildcard src/trace/*.c))
+	$(filter-out $(RECORD_SRC) src/trace/trace_v3_write.c src/trace/trace_watch.c,$(wildcard src/trace/*.c))
 CHILD32_OBJ = $(CHILD32_SRC:%.c=$(B)/m32/%.o)
 CHILD32_CFLAGS = -m32 -std=c11 -D_GNU_SOURCE -pthread -Isrc $(WARNINGS) $(CFLAGS) \
 	-DALLOCBENCH_PAPI=0 -DALLOCBENCH_ZSTD=0 $(if $(filter 1,$(DEVELOPER)),-Werror)
@@ -242,13 +242,17 @@ $(RECORD_LIB): $(RECORD_SRC) src/trace/recorder.h src/trace/record.h src/trace/t
 $(B)/src/cmd/cmd_record.o: ALL_CFLAGS += -DALLOCBENCH_BUILDDIR='"$(CURDIR)/$(B)"' -DALLOCBENCH_LIBDIR='"$(LIBDIR)"'
 
 # The tests' own preloads and programs for record (tests/record/).
-RECORD_TEST = $(B)/tests/record/libcount.so $(B)/tests/record/threads $(B)/tests/record/tracehead
+RECORD_TEST = $(B)/tests/record/libcount.so $(B)/tests/record/threads $(B)/tests/record/tracehead \
+	$(B)/tests/record/peakhold
 $(B)/tests/record/libcount.so: tests/record/count.c $(B)/build-flags
 	@mkdir -p $(@D)
 	$(QUIET_LINK)$(CC) $(RECORD_CFLAGS) -shared -o $@ $<
 $(B)/tests/record/threads: tests/record/threads.c $(B)/build-flags
 	@mkdir -p $(@D)
 	$(QUIET_LINK)$(CC) -std=c11 -D_GNU_SOURCE -pthread $(WARNINGS) $(CFLAGS) -o $@ $<
+$(B)/tests/record/peakhold: tests/record/peakhold.c $(B)/build-flags
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) -std=c11 -D_GNU_SOURCE $(WARNINGS) $(CFLAGS) -o $@ $<
 $(B)/tests/record/tracehead: tests/record/tracehead.c src/trace/trace_format.h $(B)/build-flags
 	@mkdir -p $(@D)
 	$(QUIET_LINK)$(CC) -std=c11 -D_GNU_SOURCE -Isrc $(WARNINGS) $(CFLAGS) -o $@ $<

@@ -69,8 +69,8 @@ static void write_text_processes(FILE *out, const struct trace_set *set)
 
 	if (set->n > 1) {
 		fprintf(out, "processes (%zu; advise replays the one with the most calls, *)\n", set->n);
-		fprintf(out, "  %1s %8s %8s  %-16s %12s %14s  %-16s %s\n", "", "pid", "ppid", "program",
-			"calls", "peak live B", "how it ended", "trace");
+		fprintf(out, "  %1s %8s %8s  %-16s %12s %14s %9s  %-16s %s\n", "", "pid", "ppid",
+			"program", "calls", "peak live B", "anon KiB", "how it ended", "trace");
 	}
 	for (size_t i = 0; i < set->n && set->n > 1; i++) {
 		const struct trace_proc *p = &set->procs[i];
@@ -79,9 +79,13 @@ static void write_text_processes(FILE *out, const struct trace_set *set)
 			fprintf(out, "  %1s %8s %8s  %-16s %s\n", "", "", "", "", p->error);
 			continue;
 		}
+		if (p->t.header.anon_peak_kib)
+			snprintf(text, sizeof(text), "%" PRIu32, p->t.header.anon_peak_kib);
+		else
+			copy_string(text, sizeof(text), "-");
 		fprintf(out, "  %1s %8" PRIu32 " %8" PRIu32 "  %-16s %12" PRIu64 " %14" PRIu64
-			"  %-16s %s\n", i == set->chosen ? "*" : "", p->t.header.pid, p->t.header.ppid,
-			trace_proc_program(p), p->stats.calls[0], p->stats.peak_live_bytes,
+			" %9s  %-16s %s\n", i == set->chosen ? "*" : "", p->t.header.pid, p->t.header.ppid,
+			trace_proc_program(p), p->stats.calls[0], p->stats.peak_live_bytes, text,
 			trace_state_name(p->t.header.state), trace_proc_name(p));
 	}
 	if (set->n > 1)
@@ -101,7 +105,7 @@ static int write_text(FILE *out, const struct trace_set *set)
 	const char *path = p->path;
 	const struct trace *t = &p->t;
 	const struct trace_stats *st = &p->stats;
-	char bytes[64], reason[160];
+	char bytes[64], reason[160], program[512];
 	uint64_t allocs = 0;
 
 	write_text_processes(out, set);
@@ -121,6 +125,8 @@ static int write_text(FILE *out, const struct trace_set *set)
 	fprintf(out, "  %" PRIu64 " calls in %" PRIu32 " threads, %" PRIu64 " bytes of trace "
 		"(%.2f bytes per call)\n", st->calls[0], st->nthreads, t->trace_bytes,
 		st->calls[0] ? (double)t->trace_bytes / (double)st->calls[0] : 0.0);
+	trace_program_text(&t->header, st->calls[0] + t->header.lost, program, sizeof(program));
+	put_wrappedf(out, 80, "    ", "  program: %s", program);
 	fputs("\ncalls\n", out);
 	for (unsigned k = 1; k < TRACE_KINDS; k++)
 		if (st->calls[k])
@@ -178,6 +184,29 @@ static int write_text(FILE *out, const struct trace_set *set)
 	return ferror(out) ? -1 : 0;
 }
 
+/*
+ * The process's own figures, "program" in OBJ: what the trace keeps of
+ * them (a figure not measured left out), and "absent", a sentence, where
+ * the peak anonymous memory is not there.
+ */
+static void add_json_program(cJSON *obj, const struct trace *t, uint64_t calls)
+{
+	cJSON *o = cJSON_AddObjectToObject(obj, "program");
+	char text[512];
+
+	cJSON_AddNumberToObject(o, "calls", (double)calls);
+	if (t->header.state != TRACE_STATE_WRITING) {
+		if (t->header.anon_peak_kib)
+			cJSON_AddNumberToObject(o, "peak_anon_bytes", 1024.0 * t->header.anon_peak_kib);
+		if (t->header.hwm_kib)
+			cJSON_AddNumberToObject(o, "peak_rss_bytes", 1024.0 * t->header.hwm_kib);
+		if (t->header.run_ns)
+			cJSON_AddNumberToObject(o, "wall_seconds", (double)t->header.run_ns / 1e9);
+	}
+	if (!trace_program_text(&t->header, calls, text, sizeof(text)))
+		cJSON_AddStringToObject(o, "absent", text);
+}
+
 /* SET's processes: "processes" and "advise_replays" in ROOT. */
 static void write_json_processes(cJSON *root, const struct trace_set *set)
 {
@@ -203,6 +232,8 @@ static void write_json_processes(cJSON *root, const struct trace_set *set)
 		cJSON_AddStringToObject(item, "state", trace_state_name(p->t.header.state));
 		cJSON_AddNumberToObject(item, "calls", (double)p->stats.calls[0]);
 		cJSON_AddNumberToObject(item, "peak_live_bytes", (double)p->stats.peak_live_bytes);
+		if (p->t.header.anon_peak_kib && p->t.header.state != TRACE_STATE_WRITING)
+			cJSON_AddNumberToObject(item, "peak_anon_bytes", 1024.0 * p->t.header.anon_peak_kib);
 		if (p->hint) {
 			h = cJSON_AddObjectToObject(item, "hint");
 			cJSON_AddStringToObject(h, "setting", p->hint->setting);
@@ -240,6 +271,7 @@ static int write_json(FILE *out, const struct trace_set *set)
 		cJSON_AddNullToObject(o, "lost_why");
 	cJSON_AddNumberToObject(o, "unsealed_chunks", (double)t->unsealed_chunks);
 	cJSON_AddNumberToObject(o, "bytes", (double)t->trace_bytes);
+	add_json_program(o, t, st->calls[0] + t->header.lost);
 	o = cJSON_AddObjectToObject(root, "calls");
 	for (unsigned k = 1; k < TRACE_KINDS; k++)
 		cJSON_AddNumberToObject(o, trace_kind_name(k), (double)st->calls[k]);
@@ -336,7 +368,9 @@ static void report_help(FILE *out)
 "traces named), the report lists them (pid, program, calls, peak live bytes)\n"
 "and says which advise replays, the one with the most calls, then reports\n"
 "on that one; a runtime known to allocate past malloc (CPython, GLib) is\n"
-"named with the setting that records it. What a process allocated: calls by kind, a histogram of sizes (power-of-two buckets)\n"
+"named with the setting that records it. The process's own figures, as record\n"
+"kept them (peak anonymous memory, peak resident set, wall time, calls), or\n"
+"why they are absent. What a process allocated: calls by kind, a histogram of sizes (power-of-two buckets)\n"
 "and the most frequent exact sizes, the peak of live bytes and chunks and\n"
 "when it happened, how long chunks lived (in calls), the threads, and the\n"
 "frees made by a thread other than the allocating one. A trace cut short\n"

@@ -182,6 +182,8 @@ static void check_replay(struct run_config *config, struct run_args *args)
 		.threads = plan.nthreads, .peak_live_bytes = plan.peak_live_bytes,
 		.alloc_bytes = plan.alloc_bytes, .allocs = plan.nallocs, .max_align = plan.max_align,
 		.cut_short = trace.header.state == TRACE_STATE_WRITING,
+		.program_anon_kib = trace.header.anon_peak_kib, .program_hwm_kib = trace.header.hwm_kib,
+		.program_run_ns = trace.header.run_ns,
 	};
 	replay_plan_release(&plan);
 	trace_release(&trace);

@@ -95,6 +95,10 @@ struct run_config {
 		uint64_t allocs;           /* allocating steps */
 		uint64_t max_align;        /* largest alignment asked for */
 		int cut_short;             /* the recorded process did not end cleanly */
+		/* The recorded process's own figures (trace_format.h), 0 where not kept. */
+		uint32_t program_anon_kib; /* its peak anonymous memory, KiB */
+		uint32_t program_hwm_kib;  /* its peak resident set (VmHWM), KiB */
+		uint64_t program_run_ns;   /* from its first call to its end, ns */
 	} replay;
 };
 

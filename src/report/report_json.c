@@ -6,6 +6,7 @@
  * null where a value does not exist, and json_drop_nulls() removes those
  * members before the document is printed.
  */
+#include "model/fidelity.h"
 #include "model/figure.h"
 #include "model/verdict.h"
 #include "model/abi.h"
@@ -146,6 +147,49 @@ static void add_abi_config(cJSON *obj, const struct run_report *report)
 	cJSON_AddItemToObject(obj, "abi32", how);
 }
 
+/*
+ * config.replay.program: the recorded process's own figures, each left out
+ * where the trace does not keep it (fidelity.h).
+ */
+static void add_program(cJSON *replay, const struct run_replay *r)
+{
+	cJSON *p;
+
+	if (r->cut_short || (!r->program_anon_kib && !r->program_hwm_kib && !r->program_run_ns))
+		return;
+	p = cJSON_AddObjectToObject(replay, "program");
+	cJSON_AddNumberToObject(p, "calls", (double)r->calls);
+	if (r->program_anon_kib)
+		cJSON_AddNumberToObject(p, "peak_anon_bytes", 1024.0 * r->program_anon_kib);
+	if (r->program_hwm_kib)
+		cJSON_AddNumberToObject(p, "peak_rss_bytes", 1024.0 * r->program_hwm_kib);
+	if (r->program_run_ns)
+		cJSON_AddNumberToObject(p, "wall_seconds", (double)r->program_run_ns / 1e9);
+}
+
+/*
+ * "fidelity" (replay only): how close the replay under malloc comes to the
+ * program's own peak anonymous memory, with the sentence the text prints.
+ */
+static void add_fidelity(cJSON *root, const struct run_report *report)
+{
+	struct replay_fidelity f;
+	char text[1024];
+	cJSON *o;
+
+	if (report->config->workload != WORKLOAD_REPLAY)
+		return;
+	o = cJSON_AddObjectToObject(root, "fidelity");
+	if (!replay_fidelity(report, &f)) {
+		cJSON_AddStringToObject(o, "backend", f.cell->backend->name);
+		cJSON_AddNumberToObject(o, "replay_peak_bytes", f.replay_bytes);
+		cJSON_AddNumberToObject(o, "program_peak_anon_bytes", f.program_bytes);
+		cJSON_AddNumberToObject(o, "difference_percent", f.percent);
+	}
+	replay_fidelity_text(report, text, sizeof(text));
+	cJSON_AddStringToObject(o, "text", text);
+}
+
 static cJSON *config_json(const struct run_report *report)
 {
 	const struct run_config *config = report->config;
@@ -175,6 +219,7 @@ static cJSON *config_json(const struct run_report *report)
 		cJSON_AddNumberToObject(r, "peak_live_bytes", (double)config->replay.peak_live_bytes);
 		cJSON_AddBoolToObject(r, "cut_short", config->replay.cut_short);
 		cJSON_AddStringToObject(r, "policy", RUN_REPLAY_POLICY);
+		add_program(r, &config->replay);
 	}
 	for (size_t i = 0; i < config->nsizes; i++)
 		cJSON_AddItemToArray(sizes, cJSON_CreateNumber((double)config->sizes[i]));
@@ -569,6 +614,7 @@ int report_json_write(FILE *out, const struct run_report *report)
 	for (size_t i = 0; i < report->ncells; i++)
 		cJSON_AddItemToArray(results, cell_json(report, &report->cells[i]));
 	cJSON_AddItemToObject(root, "results", results);
+	add_fidelity(root, report);
 	report_counters_json_status(root, &report->counters);
 	{
 		cJSON *summary = verdict_json(report);

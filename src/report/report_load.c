@@ -121,7 +121,8 @@ static void load_host(struct host_info *host, const cJSON *obj)
 /* config.replay: the trace replayed, as the header names it (replay only). */
 static void load_replay(struct run_config *c, const cJSON *replay)
 {
-	const cJSON *cut = member(replay, "cut_short");
+	const cJSON *cut = member(replay, "cut_short"), *program;
+	double wall_s;
 
 	c->trace_path = string_or(replay, "trace", "");
 	c->replay_per_thread = !strcmp(string_or(replay, "threads_mode", "global"), "per-thread");
@@ -130,6 +131,14 @@ static void load_replay(struct run_config *c, const cJSON *replay)
 	c->replay.threads = (uint32_t)whole_or(replay, "threads", UINT32_MAX, 0);
 	c->replay.peak_live_bytes = whole_or(replay, "peak_live_bytes", UINT64_MAX >> 11, 0);
 	c->replay.cut_short = cJSON_IsTrue(cut);
+	/* The recorded process's own figures (fidelity.h): the replay's line is made again from them. */
+	program = member(replay, "program");
+	wall_s = number_or(program, "wall_seconds", 0);
+	c->replay.program_anon_kib = (uint32_t)(whole_or(program, "peak_anon_bytes",
+							 (uint64_t)UINT32_MAX * 1024, 0) / 1024);
+	c->replay.program_hwm_kib = (uint32_t)(whole_or(program, "peak_rss_bytes",
+							(uint64_t)UINT32_MAX * 1024, 0) / 1024);
+	c->replay.program_run_ns = wall_s > 0 && wall_s < 1e9 ? (uint64_t)(wall_s * 1e9) : 0;
 }
 
 /* config: what the header and the columns read. */

@@ -3,6 +3,7 @@
  * what was measured, the text report's table as a GitHub table (medians),
  * and the floor, ready to paste into an issue or a pull request.
  */
+#include "model/fidelity.h"
 #include "report/report_columns.h"
 #include "report/report_breakdown.h"
 #include "report/report_formats.h"
@@ -147,6 +148,13 @@ static void put_footer(FILE *out, const struct run_report *report)
 
 	if (def->sections & SECTION_FLOOR)
 		put_floor(out, report);
+	if (report->config->workload == WORKLOAD_REPLAY) {
+		char text[1024];
+
+		/* How close the replay comes to the program itself (fidelity.h). */
+		replay_fidelity_text(report, text, sizeof(text));
+		fprintf(out, "\nProgram: %s.\n", text);
+	}
 	fputs("\nNotes: ", out);
 	for (const char *p = def->notes; *p; p++)
 		fputc(*p == '\n' ? (p[1] ? ' ' : '.') : *p, out);

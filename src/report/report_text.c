@@ -3,6 +3,7 @@
  * study's: one table per run, its columns chosen by the workload.
  */
 #include "model/abi.h"
+#include "model/fidelity.h"
 #include "report/report_columns.h"
 #include "report/report_counters.h"
 #include "report/report_breakdown.h"
@@ -278,6 +279,12 @@ static void print_footer(FILE *out, const struct run_report *report)
 	}
 	if (def->sections & SECTION_CHECKSUM)
 		print_checksum(out, report);
+	if (report->config->workload == WORKLOAD_REPLAY) {
+		char text[1024];
+
+		replay_fidelity_text(report, text, sizeof(text));
+		put_wrappedf(out, 80, "  ", "program: %s", text);
+	}
 	print_series(out, report);
 	if (def->notes)
 		fputs(def->notes, out);

@@ -62,6 +62,9 @@ static void exec_failed(int marked)
 		return;
 	lock_grow();
 	__atomic_store_n(&hdr->header_check, 0, __ATOMIC_RELEASE);
+	/* Its figures are read again at its real end; a trace being written has none. */
+	hdr->run_ns = 0;
+	hdr->hwm_kib = 0;
 	__atomic_store_n(&hdr->state, TRACE_STATE_WRITING, __ATOMIC_RELEASE);
 	__atomic_store_n(&rec_mode, rec_mode_before_end, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&generation, 1, __ATOMIC_ACQ_REL);

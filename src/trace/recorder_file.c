@@ -224,6 +224,34 @@ void trace_stop(enum trace_lost why, int err)
 }
 
 /*
+ * VmHWM of /proc/self/status, KiB; 0 when unread. No allocation, a few
+ * microseconds: it runs once, at the process image's end.
+ */
+static uint32_t status_hwm_kib(void)
+{
+	char buf[4096], *at;
+	ssize_t n = 0, got;
+	uint64_t kib = 0;
+	int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	while (n < (ssize_t)sizeof(buf) - 1 &&
+	       ((got = read(fd, buf + n, sizeof(buf) - 1 - (size_t)n)) > 0 || (got < 0 && errno == EINTR)))
+		n += got > 0 ? got : 0;
+	close(fd);
+	buf[n] = '\0';
+	at = strstr(buf, "\nVmHWM:");
+	if (!at)
+		return 0;
+	for (at += 7; *at == ' ' || *at == '\t'; at++)
+		;
+	for (; *at >= '0' && *at <= '9' && kib < UINT32_MAX; at++)
+		kib = kib * 10 + (uint64_t)(*at - '0');
+	return kib < UINT32_MAX ? (uint32_t)kib : 0;
+}
+
+/*
  * Ends the trace: no more records, the file cut to the chunks claimed,
  * every chunk not sealed yet (the windows) sealed, then the header with
  * STATE. Calls other threads make after it are neither recorded nor
@@ -233,9 +261,10 @@ void trace_stop(enum trace_lost why, int err)
  */
 void trace_end(enum trace_state state, int exit_status)
 {
-	uint64_t chunks, end;
-	uint32_t known;
-	int fd, before;
+	uint64_t chunks, end, end_ns;
+	uint32_t known, hwm_kib;
+	struct timespec now;
+	int fd, before, saved = errno;
 
 	if (!hdr)
 		return;
@@ -243,6 +272,10 @@ void trace_end(enum trace_state state, int exit_status)
 	before = __atomic_exchange_n(&rec_mode, REC_ENDED, __ATOMIC_ACQ_REL);
 	if (before == REC_ENDED)
 		return;
+	clock_gettime(CLOCK_REALTIME, &now);
+	end_ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	hwm_kib = status_hwm_kib();
+	errno = saved;
 	__atomic_add_fetch(&generation, 1, __ATOMIC_ACQ_REL);
 	lock_grow();
 	rec_mode_before_end = before;
@@ -264,6 +297,9 @@ void trace_end(enum trace_state state, int exit_status)
 			chunk_seal(c);
 	}
 	hdr->exit_status = exit_status;
+	/* The image's own figures, read at its end: record adds its peak anonymous memory. */
+	hdr->hwm_kib = hwm_kib;
+	hdr->run_ns = end_ns > hdr->start_ns ? end_ns - hdr->start_ns : 0;
 	__atomic_store_n(&hdr->state, (uint32_t)state, __ATOMIC_RELEASE);
 	__atomic_store_n(&hdr->header_check, trace_header_checksum(hdr), __ATOMIC_RELEASE);
 	unlock_grow();

@@ -78,7 +78,7 @@ enum trace_state {
 	TRACE_STATE__EXIT = 3,   /* _exit() or _Exit() */
 };
 
-/* The file's first TRACE_HEADER_BYTES (the rest of them zero). */
+/* The file's first TRACE_HEADER_BYTES (a field a version does not use is zero). */
 struct trace_header {
 	char magic[8];           /* TRACE_MAGIC */
 	uint32_t version;        /* TRACE_VERSION */
@@ -103,6 +103,16 @@ struct trace_header {
 	uint64_t v3_unsealed;    /* its chunks with records and no check (cut short) */
 	uint32_t v3_sealed;      /* 1: it ended with every chunk sealed */
 	uint32_t v3_level;       /* the zstd level its blocks were compressed with */
+	/*
+	 * The process image's own figures, in what were the header's last 16
+	 * zero bytes: a reader that knows them not skips them, the header's
+	 * checksum covering them. Each is 0 where it was not measured (a trace
+	 * recorded before they were kept, one cut short, a process record did
+	 * not see). Only a trace that ended holds any.
+	 */
+	uint64_t run_ns;         /* CLOCK_REALTIME from start_ns to its end (exit, exec, _exit), ns */
+	uint32_t hwm_kib;        /* VmHWM of /proc/self/status at its end: peak resident set, KiB */
+	uint32_t anon_peak_kib;  /* the highest RssAnon `allocbench record` read while it ran, KiB */
 };
 
 /* Why calls were not recorded (header.lost_why): the first reason met. */
@@ -121,7 +131,7 @@ struct trace_chunk {
 	uint64_t check;          /* version 2: trace_chunk_checksum() once sealed, else 0 */
 };
 
-_Static_assert(sizeof(struct trace_header) <= TRACE_HEADER_BYTES, "the header fits its bytes");
+_Static_assert(sizeof(struct trace_header) == TRACE_HEADER_BYTES, "the header fills its bytes");
 _Static_assert(sizeof(struct trace_chunk) == 24, "a chunk header of 24 bytes");
 
 #define TRACE_CHUNK_HEADER_V1_BYTES 16  /* version 1's chunk header: no check */

@@ -431,3 +431,35 @@ void trace_set_release(struct trace_set *set)
 	free(set->procs);
 	memset(set, 0, sizeof(*set));
 }
+
+int trace_program_text(const struct trace_header *h, uint64_t calls, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	if (h->state == TRACE_STATE_WRITING) {
+		snprintf(buf, size, "the program's own figures are not kept: it ended without exit, "
+			 "exec or _exit (killed or crashed)");
+		return 0;
+	}
+	if (!h->run_ns && !h->hwm_kib && !h->anon_peak_kib) {
+		snprintf(buf, size, "the program's own figures are not in this trace (recorded by an "
+			 "allocbench that did not keep them)");
+		return 0;
+	}
+	buf[0] = '\0';
+	if (h->anon_peak_kib)
+		used += (size_t)snprintf(buf + used, size - used, "peak anonymous memory %" PRIu32
+					 " KiB, ", h->anon_peak_kib);
+	else
+		used += (size_t)snprintf(buf + used, size - used, "peak anonymous memory not "
+					 "sampled (record never read it while it ran: it ended at once, or "
+					 "outlived record), ");
+	if (used < size && h->hwm_kib)
+		used += (size_t)snprintf(buf + used, size - used, "peak resident set %" PRIu32 " KiB, ",
+					 h->hwm_kib);
+	if (used < size && h->run_ns)
+		used += (size_t)snprintf(buf + used, size - used, "%.3f s, ", (double)h->run_ns / 1e9);
+	if (used < size)
+		snprintf(buf + used, size - used, "%" PRIu64 " calls", calls);
+	return h->anon_peak_kib != 0;
+}

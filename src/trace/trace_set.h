@@ -104,6 +104,15 @@ const char *trace_set_choice_text(const struct trace_set *set, char *buf, size_t
  */
 const char *trace_proc_hint_text(const struct trace_proc *p, char *buf, size_t size);
 
+/*
+ * The process image's own figures, as its trace keeps them (trace_format.h:
+ * run_ns, hwm_kib, anon_peak_kib; 0 where not measured): "peak anonymous
+ * memory 11256 KiB, peak resident set 14836 KiB, 0.239 s, 613642 calls"
+ * into BUF (SIZE bytes), or where the trace has none the one line saying
+ * why. Returns 1 when the peak anonymous memory is there, else 0.
+ */
+int trace_program_text(const struct trace_header *h, uint64_t calls, char *buf, size_t size);
+
 void trace_set_release(struct trace_set *set);
 
 #endif

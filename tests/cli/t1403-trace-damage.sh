@@ -104,8 +104,13 @@ record_trace "$tmp/ls.trace" --trace-version 2 ls / || not_ok "record ls /" "$(c
 run_ab report "$tmp/v2.trace"
 check "a sealed trace reads" test "$rc" = 0
 run_ab report "$tmp/v1.trace"
-check "its version 1 copy reads the same" sh -c '[ '"$rc"' = 0 ] && "$1" report "$2" | tail -n +2 | cmp -s - "$3"' sh \
-	"$AB" "$tmp/v2.trace" "$(tail -n +2 "$tmp/out" >"$tmp/v1.out"; echo "$tmp/v1.out")"
+# Version 1 has no room for the program's own figures: their line left out.
+no_program() { awk '/^  program: /{ skip = 1; next } skip && /^    /{ next } { skip = 0; print }'; }
+tail -n +2 "$tmp/out" | no_program >"$tmp/v1.out"
+"$AB" report "$tmp/v2.trace" | tail -n +2 | no_program >"$tmp/v2.out"
+check "its version 1 copy reads the same, but for the program's own figures" \
+	sh -c '[ '"$rc"' = 0 ] && cmp -s "$1" "$2"' sh "$tmp/v2.out" "$tmp/v1.out"
+check "... which it says it has not" grep -q "^  program: the program's own figures are not in this trace" "$tmp/out"
 size=$(wc -c <"$tmp/v2.trace")
 
 # sweep FILE STEP: cuts at every STEP-th offset of the header and of the

@@ -44,8 +44,8 @@ check "FILE is the trace of the process with the most calls (threads), and recor
 run_ab report "$tmp/r/two.trace"
 check "report on FILE lists the processes, the chosen one marked" \
 	sh -c '[ "$1" = 0 ] && grep -q "^processes ($4; advise replays the one with the most calls, \*)" "$2" &&
-	       grep -Eq "^  \* +$3 +[0-9]+  threads +[0-9]+ +[0-9]+  complete \(exit\) +two.trace.threads.$3\$" "$2" &&
-	       grep -Eq "^    +[0-9]+ +$3  sort +[0-9]+ +[0-9]+  complete \(exit\) +two.trace.sort.[0-9]+\$" "$2" &&
+	       grep -Eq "^  \* +$3 +[0-9]+  threads +[0-9]+ +[0-9]+ +([0-9]+|-)  complete \(exit\) +two.trace.threads.$3\$" "$2" &&
+	       grep -Eq "^    +[0-9]+ +$3  sort +[0-9]+ +[0-9]+ +([0-9]+|-)  complete \(exit\) +two.trace.sort.[0-9]+\$" "$2" &&
 	       grep -q "^advise replays threads (pid $3, two.trace.threads.$3), which has the most calls" "$2"' \
 	sh "$rc" "$tmp/out" "$shell_pid" "$n"
 check "... then reports on the chosen one" grep -q "^trace $tmp/r/two.trace: pid $shell_pid, .*/threads, complete" "$tmp/out"

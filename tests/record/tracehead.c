@@ -6,7 +6,8 @@
  * lost_errno, header (ok: its header_check is trace_header_checksum();
  * none: 0; bad), then over the chunks the file holds (at most the header's
  * chunks): sealed (check matches), unsealed (check 0) and bad (a check
- * that does not match, or used too large), and size (the file's bytes).
+ * that does not match, or used too large), size (the file's bytes), and
+ * the process's own figures: run_ns, hwm_kib, anon_peak_kib.
  * Exits 0, or 2 when TRACE cannot be read or is no trace.
  */
 #include "trace/trace_format.h"
@@ -75,9 +76,11 @@ int main(int argc, char **argv)
 		head.h.header_check == trace_header_checksum(&head.h) ? "ok" : "bad";
 	printf("version=%" PRIu32 " state=%" PRIu32 " chunks=%" PRIu64 " lost=%" PRIu64
 	       " lost_why=%" PRIu32 " lost_errno=%" PRId32 " header=%s sealed=%" PRIu64
-	       " unsealed=%" PRIu64 " bad=%" PRIu64 " size=%lld\n",
+	       " unsealed=%" PRIu64 " bad=%" PRIu64 " size=%lld run_ns=%" PRIu64 " hwm_kib=%" PRIu32
+	       " anon_peak_kib=%" PRIu32 "\n",
 	       head.h.version, head.h.state, head.h.chunks, head.h.lost, head.h.lost_why,
-	       head.h.lost_errno, check, sealed, unsealed, bad, (long long)size);
+	       head.h.lost_errno, check, sealed, unsealed, bad, (long long)size, head.h.run_ns,
+	       head.h.hwm_kib, head.h.anon_peak_kib);
 	close(fd);
 	return 0;
 }
