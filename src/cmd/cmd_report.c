@@ -199,7 +199,7 @@ static void add_json_program(cJSON *obj, const struct trace *t, uint64_t calls)
 		if (t->header.anon_peak_kib)
 			cJSON_AddNumberToObject(o, "peak_anon_bytes", 1024.0 * t->header.anon_peak_kib);
 		if (t->header.hwm_kib)
-			cJSON_AddNumberToObject(o, "peak_rss_bytes", 1024.0 * t->header.hwm_kib);
+			cJSON_AddNumberToObject(o, "hwm_bytes", 1024.0 * t->header.hwm_kib);
 		if (t->header.run_ns)
 			cJSON_AddNumberToObject(o, "wall_seconds", (double)t->header.run_ns / 1e9);
 	}

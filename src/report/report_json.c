@@ -162,7 +162,7 @@ static void add_program(cJSON *replay, const struct run_replay *r)
 	if (r->program_anon_kib)
 		cJSON_AddNumberToObject(p, "peak_anon_bytes", 1024.0 * r->program_anon_kib);
 	if (r->program_hwm_kib)
-		cJSON_AddNumberToObject(p, "peak_rss_bytes", 1024.0 * r->program_hwm_kib);
+		cJSON_AddNumberToObject(p, "hwm_bytes", 1024.0 * r->program_hwm_kib);
 	if (r->program_run_ns)
 		cJSON_AddNumberToObject(p, "wall_seconds", (double)r->program_run_ns / 1e9);
 }

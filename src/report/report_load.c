@@ -136,7 +136,7 @@ static void load_replay(struct run_config *c, const cJSON *replay)
 	wall_s = number_or(program, "wall_seconds", 0);
 	c->replay.program_anon_kib = (uint32_t)(whole_or(program, "peak_anon_bytes",
 							 (uint64_t)UINT32_MAX * 1024, 0) / 1024);
-	c->replay.program_hwm_kib = (uint32_t)(whole_or(program, "peak_rss_bytes",
+	c->replay.program_hwm_kib = (uint32_t)(whole_or(program, "hwm_bytes",
 							(uint64_t)UINT32_MAX * 1024, 0) / 1024);
 	c->replay.program_run_ns = wall_s > 0 && wall_s < 1e9 ? (uint64_t)(wall_s * 1e9) : 0;
 }

@@ -105,7 +105,7 @@ struct trace_header {
 	uint32_t v3_level;       /* the zstd level its blocks were compressed with */
 	/*
 	 * The process image's own figures, in what were the header's last 16
-	 * zero bytes: a reader that knows them not skips them, the header's
+	 * zero bytes: a reader that does not know them skips them, the header's
 	 * checksum covering them. Each is 0 where it was not measured (a trace
 	 * recorded before they were kept, one cut short, a process record did
 	 * not see). Only a trace that ended holds any.

@@ -47,7 +47,7 @@ gline="replay under malloc reproduces the program's peak anonymous memory within
 check "its replay holds malloc's peak against them: $gline" \
 	grep -qF "program: $gline" "$(joined "$tmp/g-show.txt" >"$tmp/g-show1"; echo "$tmp/g-show1")"
 check "... JSON config.replay.program" \
-	[ "$(jq_get "$tmp/g.json" config.replay.program.peak_anon_bytes) $(jq_get "$tmp/g.json" config.replay.program.peak_rss_bytes) $(jq_get "$tmp/g.json" config.replay.program.wall_seconds)" = "4096000 6144000 0.5" ]
+	[ "$(jq_get "$tmp/g.json" config.replay.program.peak_anon_bytes) $(jq_get "$tmp/g.json" config.replay.program.hwm_bytes) $(jq_get "$tmp/g.json" config.replay.program.wall_seconds)" = "4096000 6144000 0.5" ]
 
 if ! test_have_prereq NOASAN; then
 	skip "the program's own figures recorded" "$prereq_why"
@@ -89,9 +89,9 @@ check "report shows the program's figures" \
 	"$tmp/report.txt"
 run_ab report -f json "$tmp/p.trace"
 cp "$tmp/out" "$tmp/report.json"
-j=$(for f in trace.program.peak_anon_bytes trace.program.peak_rss_bytes trace.program.calls \
+j=$(for f in trace.program.peak_anon_bytes trace.program.hwm_bytes trace.program.calls \
 	calls.total calls.malloc; do jq_get "$tmp/report.json" $f; done | paste -sd' ' -)
-check "report's JSON: trace.program.peak_anon_bytes, peak_rss_bytes, calls as the trace's ($j)" \
+check "report's JSON: trace.program.peak_anon_bytes, hwm_bytes, calls as the trace's ($j)" \
 	sh -c 'set -- $1 "$2" "$3" "$4"
 	       [ "$1" = $(($6 * 1024)) ] && [ "$2" = $(($7 * 1024)) ] && [ "$3" = "$4" ] &&
 	       [ "$5" -ge $(($8 * 16)) ]' sh "$j" "$anon" "$hwm" $KIB
