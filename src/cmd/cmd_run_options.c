@@ -44,7 +44,8 @@ static void help_workloads(FILE *out)
 {
 	fputs(
 "    fill         allocate total in chunks, free, fill again warm\n"
-"    churn        create and destroy count objects, --rounds times\n"
+"    churn        create and destroy count objects, --rounds times; its\n"
+"                 ns/pair is the fastest round after the first\n"
 "    random       a seeded random live set mixing all --sizes\n"
 "    threads      --threads threads swap array elements through a temporary\n"
 "    replay       a program's calls, recorded with allocbench record (--trace);\n"

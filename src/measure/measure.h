@@ -144,7 +144,7 @@ struct sample {
 
 	/* churn */
 	unsigned rounds;            /* rounds run (churn, threads) */
-	double churn_ns;            /* ns per create+destroy pair, rounds 2..R (or 1) */
+	double churn_ns;            /* ns per create+destroy pair, fastest of rounds 2..R (or 1) */
 	double churn_cold_ns;       /* ns per pair in the first round */
 
 	/* random */
