@@ -122,8 +122,9 @@ static int write_text(FILE *out, const struct trace_set *set)
 	if (t->header.lost)
 		fprintf(out, "  incomplete: %" PRIu64 " calls not recorded (%s)\n", t->header.lost,
 			lost_reason(&t->header, reason, sizeof(reason)));
-	fprintf(out, "  %" PRIu64 " calls in %" PRIu32 " threads, %" PRIu64 " bytes of trace "
-		"(%.2f bytes per call)\n", st->calls[0], st->nthreads, t->trace_bytes,
+	fprintf(out, "  %" PRIu64 " calls in %" PRIu32 " thread%s, %" PRIu64 " bytes of trace "
+		"(%.2f bytes per call)\n", st->calls[0], st->nthreads, st->nthreads == 1 ? "" : "s",
+		t->trace_bytes,
 		st->calls[0] ? (double)t->trace_bytes / (double)st->calls[0] : 0.0);
 	trace_program_text(&t->header, st->calls[0] + t->header.lost, program, sizeof(program));
 	put_wrappedf(out, 80, "    ", "  program: %s", program);
