@@ -153,8 +153,7 @@ int probe_rss_open_path(const char *path)
 	return fd;
 }
 
-/* Reads the "FIELD: N kB" line of smaps_rollup into *BYTES. */
-static int read_rollup_field(int fd, const char *field, uint64_t *bytes)
+int probe_field_read(int fd, const char *field, uint64_t *bytes)
 {
 	char buf[4096];
 	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
@@ -170,7 +169,7 @@ static int read_rollup_field(int fd, const char *field, uint64_t *bytes)
 			break;
 	}
 	if (!line || sscanf(line + len + 1, "%llu kB", &kib) != 1)
-		return -1;
+		return 1;
 	*bytes = (uint64_t)kib * 1024;
 	return 0;
 }
@@ -181,7 +180,7 @@ int probe_meminfo_read(const char *path, const char *field, uint64_t *bytes)
 
 	if (fd < 0)
 		return -1;
-	ret = read_rollup_field(fd, field, bytes);
+	ret = probe_field_read(fd, field, bytes) ? -1 : 0;
 	close(fd);
 	return ret;
 }
@@ -214,14 +213,14 @@ int probe_rss_read(int fd, uint64_t *rss_bytes)
 {
 	if (guest_fd >= 0)
 		return read_guest(fd, "Anonymous:", rss_bytes);
-	return read_rollup_field(fd, "Anonymous", rss_bytes);
+	return probe_field_read(fd, "Anonymous", rss_bytes) ? -1 : 0;
 }
 
 int probe_rss_total_read(int fd, uint64_t *rss_bytes)
 {
 	if (guest_fd >= 0)
 		return read_guest(fd, "Rss:", rss_bytes);
-	return read_rollup_field(fd, "Rss", rss_bytes);
+	return probe_field_read(fd, "Rss", rss_bytes) ? -1 : 0;
 }
 
 uint64_t probe_minor_faults(void)

@@ -71,6 +71,14 @@ void probe_entry_record(void);
 uint64_t probe_entry_anon_bytes(void);
 
 /*
+ * Reads the "FIELD: N kB" line of the /proc file open at FD (smaps_rollup,
+ * status; read from its start) into *BYTES. Returns 0, -1 when FD cannot be
+ * read (a /proc/PID file of a process gone), 1 when it has no such line (a
+ * zombie's status has no memory lines).
+ */
+int probe_field_read(int fd, const char *field, uint64_t *bytes);
+
+/*
  * Reads the "FIELD: N kB" line of the /proc/meminfo-like file PATH (e.g.
  * "MemAvailable") into *BYTES. Returns 0, or -1 when PATH cannot be read
  * or has no such line (it prints nothing: the caller decides).

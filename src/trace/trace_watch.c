@@ -4,6 +4,7 @@
  */
 #include "trace/trace_watch.h"
 #include "trace/trace_format.h"
+#include "platform/probe.h"
 #include "platform/util.h"
 
 #include <dirent.h>
@@ -166,37 +167,26 @@ static int watch_identify(struct trace_watch *w, struct trace_watched *t)
 	return 0;
 }
 
-/* The value of "\nFIELD:" in a /proc status text, KiB; -1 when absent. */
-static long long status_kib(const char *text, const char *field)
-{
-	const char *at = strstr(text, field);
-
-	return at ? strtoll(at + strlen(field), NULL, 10) : -1;
-}
-
 /* One reading of T's process, counted when T was still being written after it. */
 static void watch_sample(struct trace_watched *t)
 {
-	char buf[4096];
-	ssize_t n = pread(t->status_fd, buf, sizeof(buf) - 1, 0);
+	uint64_t bytes = 0;
+	int got = probe_field_read(t->status_fd, "RssAnon", &bytes);
 	uint32_t state;
-	long long kib;
 
-	if (n <= 0) {
+	if (got < 0) {
 		watch_done(t);  /* the process is gone */
 		return;
 	}
-	buf[n] = '\0';
 	if (header_field(t, offsetof(struct trace_header, state), &state, sizeof(state)) ||
 	    state != TRACE_STATE_WRITING) {
 		watch_done(t);  /* ended: what was read may be the next image's */
 		return;
 	}
-	kib = status_kib(buf, "\nRssAnon:");
-	if (kib < 0)
+	if (got > 0)
 		return;  /* a zombie's status has no memory */
-	if (kib > (long long)t->peak_kib)
-		t->peak_kib = kib < UINT32_MAX ? (uint32_t)kib : UINT32_MAX - 1;
+	if (bytes / 1024 > t->peak_kib)
+		t->peak_kib = bytes / 1024 < UINT32_MAX ? (uint32_t)(bytes / 1024) : UINT32_MAX - 1;
 	t->readings++;
 }
 
