@@ -65,7 +65,8 @@ static const struct cli_option advise_options[] = {
 	  "fresh-process replays per backend (default 3): the\n"
 	  "answer's ranges are theirs") },
 	{ OPT_STRING(258, "replay-threads", "MODE", advise_cmd, replay_threads,
-	  "global (default) or per-thread, as allocbench run's") },
+	  "global or per-thread, as allocbench run's (default:\n"
+	  "per-thread when the program ran several threads)") },
 	{ OPT_STRING('f', "format", "FORMAT", advise_cmd, format,
 	  "text (default: the answer first), json (the answer\n"
 	  "under \"summary\"), csv or markdown") },
@@ -411,6 +412,9 @@ int cmd_advise(int argc, char **argv)
 	if (!cmd.trace && (ret = record(trace, argv + command, cmd.quiet)))
 		return ret;
 	run_options_check(&run.config, &run.args);
+	/* A program's threads each have their heap (glibc's arenas): replayed as they ran. */
+	if (!cmd.replay_threads && run.config.replay.threads > 1)
+		run.config.replay_per_thread = 1;
 	ret = replay(&run, trace);
 	/* Now, not at exit: after a signal, main() ends by it without exit handlers. */
 	tmp_dir_remove();

@@ -237,10 +237,10 @@ static const struct cli_option run_options[] = {
 	{ OPT_CALLBACK(OPT_REPLAY_THREADS, "replay-threads", "MODE", opt_replay_threads,
 	  "replay: global (default: every call in one thread in\n"
 	  "the recorded order, the same sequence on every\n"
-	  "backend, pool and arena included) or per-thread (each\n"
-	  "recorded thread in a thread of its own, a free from\n"
-	  "another thread after its allocation; malloc family\n"
-	  "only)"), OPT_GIVEN(run_cmd, args.replay_threads) },
+	  "backend) or per-thread (on the malloc family each\n"
+	  "recorded thread in a thread of its own, within 1024\n"
+	  "calls of the recorded order, as a multi-threaded\n"
+	  "program's memory needs; pool and arena as global)"), OPT_GIVEN(run_cmd, args.replay_threads) },
 	{ OPT_CALLBACK(OPT_COUNTERS, "counters", "LIST", opt_counters,
 	  "events counted through PAPI around the allocation loop\n"
 	  "and the free loop, comma-separated: presets\n"

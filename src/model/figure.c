@@ -237,14 +237,12 @@ static const enum metric random_gated[] = {
 };
 static const enum metric threads_gated[] = { METRIC_OPS_PER_S, METRIC_SPEEDUP };
 
-/* A replay: pool-locked has no size classes of its own; per thread, the malloc family only. */
+/* A replay: pool-locked has no size classes of its own. */
 static const char *replay_cannot(const struct run_config *config, const struct backend *b)
 {
-	b = backend_base(b);
-	if (b == &backend_pool_locked)
+	(void)config;
+	if (backend_base(b) == &backend_pool_locked)
 		return "it does not replay a trace (its size classes are the pool backend's)";
-	if (config->replay_per_thread && (b == &backend_pool || b == &backend_arena))
-		return "--replay-threads per-thread replays on the malloc family only";
 	return NULL;
 }
 
