@@ -8,8 +8,9 @@
 #   make gate       the CI regression gate: pool, pool-locked and arena in fill,
 #                   churn and random against data/baseline*.json
 #   make baseline   measure the gate's baselines anew on this machine
-#   make gate-rates the CI recipe's false alarms, catches and time, measured
-#                   under load, RUNS times each (default 20; not a test)
+#   make gate-rates the CI recipe's false alarms, catches and time, and
+#                   history's steps, measured under load, RUNS times each
+#                   (default 20; PARTS=abcd the cases; not a test)
 #   make install    PREFIX=/usr/local DESTDIR= (binary, recording library,
 #                   32-bit measuring program, man page, completion)
 #   make V=1        print every compiler command in full (default: "CC src/model/run.o")
@@ -364,10 +365,11 @@ gate: deps
 
 # The rates of the GitHub Actions job of allocbench-compare(1), measured
 # under the load of a busy process (tests/gate-rates.sh): RUNS=N runs of
-# each case (default 20). A benchmark, not a test: a miss is printed.
+# each case (default 20), PARTS=abcd the cases (default all; d: history on
+# series of 30 reports). A benchmark, not a test: a miss is printed.
 gate-rates: deps
-	@$(MAKE) --no-print-directory allocbench
-	@sh tests/gate-rates.sh $(RUNS)
+	@$(MAKE) --no-print-directory allocbench $(B)/tests/tools/jsonq
+	@JSONQ=$(B)/tests/tools/jsonq sh tests/gate-rates.sh $(or $(RUNS),20) $(PARTS)
 
 baseline: deps
 	@$(MAKE) --no-print-directory allocbench

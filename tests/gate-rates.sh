@@ -15,15 +15,25 @@
 #       build of this tree with pool_stride() adding 8): caught when a pool
 #       row's overhead regressed (target >= 19 in 20);
 #
-# and the recipe's measuring time (Measure and Time) in (a): at most 3 min.
+# and the recipe's measuring time (Measure and Time) in (a): at most 3 min;
 #
-#   sh tests/gate-rates.sh [RUNS]
+#   (d) allocbench history on three series of 30 reports measured back to
+#       back: churn on malloc with a preload from the 16th report on that
+#       adds about 10% to the churn figure itself (calibrated here on it),
+#       the fill on the pool with the 8-byte larger pool from the 16th, and
+#       churn with nothing changed: named when the first two step at their
+#       16th report and nowhere else, and the third steps nowhere.
+#
+#   sh tests/gate-rates.sh [RUNS [PARTS]]    (PARTS: some of abcd; default all)
 set -u
 LC_ALL=C
 export LC_ALL
 cd "$(dirname "$0")/.." || exit 2
 top=$PWD
 runs=${1:-20}
+parts=${2:-abcd}
+JSONQ=${JSONQ:-build/default/tests/tools/jsonq}
+part() { case $parts in *"$1"*) return 0;; esac; return 1; }
 tmp=$(mktemp -d) || exit 2
 busy=
 trap '[ -n "$busy" ] && kill -KILL $busy 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -40,7 +50,7 @@ sizes=$(sed -n 's/.*--sizes \([0-9,]*\).*/\1/p' "$tmp/time.sh" | tr , ' ')
 total=$(sed -n 's/.*--total \([^ ]*\).*/\1/p' "$tmp/time.sh")
 [ -n "$sizes" ] && [ -n "$total" ] || { echo "gate-rates: the Time step names no --sizes or --total" >&2; exit 2; }
 
-echo "allocbench gate-rates on $(uname -n), $(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%M:%SZ), $runs runs each"
+echo "allocbench gate-rates on $(uname -n), $(nproc) CPUs, $(date -u +%Y-%m-%dT%H:%M:%SZ), $runs runs each of $parts"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "the Time step: $(cat "$tmp/time.sh")"
 
@@ -81,20 +91,28 @@ percent() {
 	awk '{ t += $4 } END { printf "%.1f", t / NR }' "$tmp/side"
 }
 spin=4
-for i in 1 2 3 4 5; do
-	p=$(percent "$spin")
-	echo "calibration: spin $spin adds $p%"
-	next=$(awk -v k="$spin" -v p="$p" 'BEGIN { if (p >= 17 && p <= 23) { print k; exit }
-		n = int(k * 20 / (p < 2 ? 2 : p) + 0.5); if (n > 4 * k) n = 4 * k; print n < 1 ? 1 : n }')
-	[ "$next" = "$spin" ] && break
-	spin=$next
-done
-# The side measurement, per size, of the spin chosen.
-percent "$spin" >/dev/null
-while read -r s b w p; do
-	printf 'side measurement, malloc %s B: %.2f ns, %.2f ns with the preload spinning %s: %+.1f%% (median of 5 pairs; aim about +20%%)\n' \
-		"$s" "$b" "$w" "$spin" "$p"
-done <"$tmp/side"
+# calibrate PERCENT MEASURE: the spin that adds PERCENT (within 15% of it)
+# by MEASURE SPIN, searched from 4, each try said; into $spin.
+calibrate() {
+	spin=4
+	for i in 1 2 3 4 5; do
+		p=$($2 "$spin")
+		echo "calibration: spin $spin adds $p% (aim $1%)"
+		next=$(awk -v k="$spin" -v p="$p" -v a="$1" 'BEGIN { if (p >= a * 0.85 && p <= a * 1.15) { print k; exit }
+			n = int(k * a / (p < 2 ? 2 : p) + 0.5); if (n > 4 * k) n = 4 * k; print n < 1 ? 1 : n }')
+		[ "$next" = "$spin" ] && break
+		spin=$next
+	done
+}
+if part b; then
+	calibrate 20 percent
+	# The side measurement, per size, of the spin chosen.
+	percent "$spin" >/dev/null
+	while read -r s b w p; do
+		printf 'side measurement, malloc %s B: %.2f ns, %.2f ns with the preload spinning %s: %+.1f%% (median of 5 pairs; aim about +20%%)\n' \
+			"$s" "$b" "$w" "$spin" "$p"
+	done <"$tmp/side"
+fi
 
 # A checkout as the job has it: data/baseline.json, ./base/allocbench (the
 # base branch's build: this one, copied), ./allocbench and the allocbench
@@ -123,7 +141,7 @@ step() {
 
 alarms=0; worst=0
 variant "$tmp/unchanged"
-for i in $(seq 1 "$runs"); do
+part a && for i in $(seq 1 "$runs"); do
 	start=$(now)
 	step measure; m=$?
 	t0=$(since "$start")
@@ -143,7 +161,7 @@ done
 
 caught=0
 variant "$tmp/slow"
-for i in $(seq 1 "$runs"); do
+part b && for i in $(seq 1 "$runs"); do
 	step time; t=$?
 	if [ $t -eq 1 ] && grep -Eq '^malloc .* slower$' "$tmp/time.log"; then
 		caught=$((caught + 1))
@@ -155,7 +173,7 @@ done
 
 bytes=0
 variant "$tmp/plus8/allocbench"
-for i in $(seq 1 "$runs"); do
+part c && for i in $(seq 1 "$runs"); do
 	step measure && step compare; c=$?
 	if [ $c -eq 1 ] && grep -q '^regressed: .*pool' "$tmp/compare.log"; then
 		bytes=$((bytes + 1))
@@ -165,12 +183,77 @@ for i in $(seq 1 "$runs"); do
 	fi
 done
 
+# (d) The series. churn RUN... [PRELOAD SPIN]: one churn report of the
+# Time step's malloc rows; churn_pct SPIN: what SPIN adds to their figure,
+# the median of 5 interleaved pairs per size, averaged over the sizes.
+churn() {
+	out=$1; shift
+	if [ $# -eq 2 ]; then
+		LD_PRELOAD=$1 ALLOCBENCH_SLOW_SPIN=$2 ./allocbench --workload churn --backend malloc \
+			--sizes "$(echo $sizes | tr ' ' ,)" --total "$total" --repeat 1 -q -f json -o "$out" \
+			--label "$(basename "$out" .json)"
+	else
+		./allocbench --workload churn --backend malloc --sizes "$(echo $sizes | tr ' ' ,)" \
+			--total "$total" --repeat 1 -q -f json -o "$out" --label "$(basename "$out" .json)"
+	fi
+}
+churn_pct() {
+	: >"$tmp/cr"
+	for i in 1 2 3 4 5; do
+		churn "$tmp/c0.json" && churn "$tmp/c1.json" "$tmp/libslow_malloc.so" "$1" || return 1
+		for s in $sizes; do
+			echo "$s $("$JSONQ" "$tmp/c0.json" "results[size=$s].churn_ns.median") $("$JSONQ" "$tmp/c1.json" "results[size=$s].churn_ns.median")"
+		done >>"$tmp/cr"
+	done
+	for s in $sizes; do
+		awk -v s="$s" '$1 == s { print ($3 / $2 - 1) * 100 }' "$tmp/cr" | median
+	done | awk '{ t += $1 } END { printf "%.1f", t / NR }'
+}
+# series NAME: runs 30 reports into $tmp/NAME/ with step N (1 to 30) as
+# "$@" N; prints the history's steps (lines with "stepped").
+series() {
+	name=$1; shift
+	mkdir -p "$tmp/$name"
+	for n in $(seq 1 30); do
+		"$@" "$n" "$tmp/$name/r$(printf %02d "$n").json" || return 1
+	done
+	./allocbench history $hmetric "$tmp/$name" >"$tmp/$name.txt" || return 1
+	grep stepped "$tmp/$name.txt"
+}
+slow10() { if [ "$1" -ge 16 ]; then churn "$2" "$tmp/libslow_malloc.so" "$spin10"; else churn "$2"; fi; }
+plain() { churn "$2"; }
+pool8() {
+	exe=./allocbench
+	[ "$1" -ge 16 ] && exe=$tmp/plus8/allocbench
+	"$exe" --backend pool --sizes 40 --total "$total" --repeat 1 -q -f json -o "$2" \
+		--label "$(basename "$2" .json)"
+}
+# named FILE ROWS: FILE has a line per row, ROWS of them, each naming the
+# 16th report and no other.
+named() { [ "$(wc -l <"$1")" -eq "$2" ] && ! grep -Ev ' at #16 [^;]*$' "$1" >/dev/null; }
+hist_time=-; hist_bytes=-; hist_none=-
+if part d; then
+	calibrate 10 churn_pct
+	spin10=$spin
+	hmetric="--metric churn_ns"
+	series time slow10 >"$tmp/d.time"; echo "(d) time series, preload from #16:"; sed 's/^/    /' "$tmp/d.time"
+	named "$tmp/d.time" "$(echo $sizes | wc -w)" && hist_time=named || hist_time=MISSED
+	series none plain >"$tmp/d.none"; echo "(d) time series, nothing changed:"; sed 's/^/    /' "$tmp/d.none"
+	[ -s "$tmp/d.none" ] && hist_none=MISSED || hist_none=met
+	hmetric="--metric overhead_bytes"
+	series bytes pool8 >"$tmp/d.bytes"; echo "(d) bytes series, pool +8 B from #16:"; sed 's/^/    /' "$tmp/d.bytes"
+	named "$tmp/d.bytes" 1 && hist_bytes=named || hist_bytes=MISSED
+fi
+
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf 'false alarms, unchanged build: %s of %s  (target <= 1 in 20: %s)\n' "$alarms" "$runs" \
+part a && printf 'false alarms, unchanged build: %s of %s  (target <= 1 in 20: %s)\n' "$alarms" "$runs" \
 	"$(verdict "$((alarms * 20))" "$runs" '<=')"
-printf 'malloc +20%% caught on the malloc rows: %s of %s  (target >= 19 in 20: %s)\n' "$caught" "$runs" \
+part b && printf 'malloc +20%% caught on the malloc rows: %s of %s  (target >= 19 in 20: %s)\n' "$caught" "$runs" \
 	"$(verdict "$((caught * 20))" "$((runs * 19))" '>=')"
-printf 'pool +8 B per chunk caught: %s of %s  (target >= 19 in 20: %s)\n' "$bytes" "$runs" \
+part c && printf 'pool +8 B per chunk caught: %s of %s  (target >= 19 in 20: %s)\n' "$bytes" "$runs" \
 	"$(verdict "$((bytes * 20))" "$((runs * 19))" '>=')"
-printf "the recipe's measuring (Measure and Time), slowest of (a): %s s  (target <= 180 s: %s)\n" "$worst" \
+part a && printf "the recipe's measuring (Measure and Time), slowest of (a): %s s  (target <= 180 s: %s)\n" "$worst" \
 	"$(verdict "$worst" 180 '<=')"
+part d && printf 'history, 30 reports: +%s%% churn from #16: %s; +8 B pool from #16: %s; no change, no step: %s\n' \
+	"10" "$hist_time" "$hist_bytes" "$hist_none"
+exit 0
