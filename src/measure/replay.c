@@ -79,7 +79,6 @@ struct replay_shared {
 	pthread_barrier_t window;
 	struct replay_series *rs;
 	struct sample *sample;
-	double paused_ns;         /* spent reading the series, not replaying */
 	struct threads_gate gate;
 	enum touch_policy touch;
 	int stop;                 /* an allocation failed in some thread: stop them all */
@@ -89,6 +88,7 @@ struct replay_shared {
 struct replay_job {
 	struct replay_shared *sh;
 	const struct replay_thread_steps *steps;
+	double step_ns;           /* its CPU time in its steps, waits left out */
 	int failed;
 };
 
@@ -110,14 +110,21 @@ static void replay_thread_steps(struct replay_job *job, size_t *i, size_t end)
 	const uintptr_t page = (uintptr_t)probe_page_size();
 	void *ctx = sh->ctx, **live = sh->live;
 	uint64_t *meta = sh->meta;
+	struct probe_time c0 = probe_thread_cpu();
+	double waited_ns = 0;
 	int failed = 0;
 
 	for (; *i < job->steps->n && job->steps->steps[*i] < end; ++*i) {
 		const struct replay_op *op = &sh->plan->ops[job->steps->steps[*i]];
 
-		while (__atomic_load_n(&sh->version[op->slot], __ATOMIC_ACQUIRE) != op->version &&
-		       !__atomic_load_n(&sh->stop, __ATOMIC_RELAXED))
-			sched_yield();
+		if (__atomic_load_n(&sh->version[op->slot], __ATOMIC_ACQUIRE) != op->version) {
+			struct probe_time w0 = probe_thread_cpu();
+
+			while (__atomic_load_n(&sh->version[op->slot], __ATOMIC_ACQUIRE) !=
+			       op->version && !__atomic_load_n(&sh->stop, __ATOMIC_RELAXED))
+				sched_yield();
+			waited_ns += probe_elapsed_ns(w0, probe_thread_cpu());
+		}
 		if (__atomic_load_n(&sh->stop, __ATOMIC_RELAXED))
 			break;
 		switch (sh->touch) {
@@ -133,6 +140,7 @@ static void replay_thread_steps(struct replay_job *job, size_t *i, size_t end)
 		}
 		__atomic_store_n(&sh->version[op->slot], op->version + 1, __ATOMIC_RELEASE);
 	}
+	job->step_ns += probe_elapsed_ns(c0, probe_thread_cpu()) - waited_ns;
 	if (__atomic_load_n(&sh->stop, __ATOMIC_RELAXED))
 		*i = job->steps->n;
 }
@@ -153,12 +161,8 @@ static void *replay_thread(void *arg)
 		if (end > nops)
 			end = nops;
 		replay_thread_steps(job, &i, end);
-		if (end == due && pthread_barrier_wait(&sh->window) == PTHREAD_BARRIER_SERIAL_THREAD) {
-			struct probe_time t0 = probe_now();
-
+		if (end == due && pthread_barrier_wait(&sh->window) == PTHREAD_BARRIER_SERIAL_THREAD)
 			replay_series_read(sh->rs, sh->sample);
-			sh->paused_ns += probe_elapsed_ns(t0, probe_now());
-		}
 		pthread_barrier_wait(&sh->window);
 		if (end >= nops)
 			return NULL;
@@ -177,7 +181,11 @@ static void *replay_thread_start(void *arg)
  * The malloc backend's replay with each recorded thread in a thread of its
  * own, the first recorded (the program's main thread) in this one, as the
  * program's was: glibc serves the main thread from its main heap. The
- * figures are measure_replay()'s, the time the wall time of all threads.
+ * figures are measure_replay()'s; the time is the threads' CPU time in their
+ * steps (a page fault's included, a wait for another thread's step or at a
+ * barrier not), over the steps: the cost of a call as the one-thread replay
+ * measures it, which the other backends' rows of the same report give, and
+ * not stretched by more threads than CPUs taking turns.
  */
 static int replay_malloc_threads(const struct measure_params *params, struct sample *sample,
 				 void *ctx)
@@ -195,7 +203,7 @@ static int replay_malloc_threads(const struct measure_params *params, struct sam
 	struct loop_peak lp;
 	pthread_t *tids;
 	uint64_t faults0, peak;
-	struct probe_time t0, t1;
+	double step_ns = 0;
 	int failed = 0, barrier = 0, peak_started = 0;
 
 	if (replay_threads_split(plan, &steps))
@@ -241,22 +249,22 @@ static int replay_malloc_threads(const struct measure_params *params, struct sam
 		goto out;
 	}
 	faults0 = probe_minor_faults();
-	t0 = probe_now();
 	replay_thread(&jobs[0]);
 	for (uint32_t t = 1; t < nthreads; t++)
 		pthread_join(tids[t], NULL);
-	t1 = probe_now();
 	sample->alloc_faults = probe_minor_faults() - faults0 - rs.faults;
 	peak = loop_peak_stop(&lp, sample);
 	replay_series_stop(&rs, sample);
-	for (uint32_t t = 0; t < nthreads; t++)
+	for (uint32_t t = 0; t < nthreads; t++) {
+		step_ns += jobs[t].step_ns;
 		if (jobs[t].failed)
 			failed = sample_fail(sample, "thread %u: an allocation failed", t + 1);
+	}
 	for (size_t i = 0; i < nslots; i++)
 		if (sh.live[i])
 			libc_replay_release(ctx, sh.live[i], 0);
 	if (!failed) {
-		replay_sample_done(sample, plan, probe_elapsed_ns(t0, t1) - sh.paused_ns, peak);
+		replay_sample_done(sample, plan, step_ns, peak);
 		sample->threads = plan->nthreads;
 	}
 out:

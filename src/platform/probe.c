@@ -19,6 +19,14 @@ struct probe_time probe_now(void)
 	return t;
 }
 
+struct probe_time probe_thread_cpu(void)
+{
+	struct probe_time t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t.ts);
+	return t;
+}
+
 double probe_elapsed_ns(struct probe_time start, struct probe_time end)
 {
 	return (double)(end.ts.tv_sec - start.ts.tv_sec) * 1e9 +

@@ -19,6 +19,9 @@ struct probe_time {
 /* Reads CLOCK_MONOTONIC. */
 struct probe_time probe_now(void);
 
+/* Reads CLOCK_THREAD_CPUTIME_ID: the calling thread's CPU time, user and system. */
+struct probe_time probe_thread_cpu(void);
+
 /* Nanoseconds from START to END. */
 double probe_elapsed_ns(struct probe_time start, struct probe_time end);
 
