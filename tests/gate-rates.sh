@@ -183,19 +183,15 @@ part c && for i in $(seq 1 "$runs"); do
 	fi
 done
 
-# (d) The series. churn RUN... [PRELOAD SPIN]: one churn report of the
-# Time step's malloc rows; churn_pct SPIN: what SPIN adds to their figure,
-# the median of 5 interleaved pairs per size, averaged over the sizes.
+# (d) The series. churn OUT [PRELOAD SPIN]: one churn report of the Time
+# step's malloc rows into OUT, under PRELOAD spinning SPIN when given (the
+# paths are mktemp's, without spaces); churn_pct SPIN: what SPIN adds to
+# their figure, the median of 5 interleaved pairs per size, averaged over
+# the sizes.
 churn() {
-	out=$1; shift
-	if [ $# -eq 2 ]; then
-		LD_PRELOAD=$1 ALLOCBENCH_SLOW_SPIN=$2 ./allocbench --workload churn --backend malloc \
-			--sizes "$(echo $sizes | tr ' ' ,)" --total "$total" --repeat 1 -q -f json -o "$out" \
-			--label "$(basename "$out" .json)"
-	else
-		./allocbench --workload churn --backend malloc --sizes "$(echo $sizes | tr ' ' ,)" \
-			--total "$total" --repeat 1 -q -f json -o "$out" --label "$(basename "$out" .json)"
-	fi
+	env ${2:+LD_PRELOAD=$2 ALLOCBENCH_SLOW_SPIN=$3} ./allocbench --workload churn --backend malloc \
+		--sizes "$(echo $sizes | tr ' ' ,)" --total "$total" --repeat 1 -q -f json -o "$1" \
+		--label "$(basename "$1" .json)"
 }
 churn_pct() {
 	: >"$tmp/cr"

@@ -154,7 +154,8 @@ static void *replay_thread(void *arg)
 	size_t i = 0, start = 0;
 
 	for (;;) {
-		size_t due = replay_series_due(sh->rs, sh->sample, nops), end = start + REPLAY_WINDOW_STEPS;
+		size_t due = replay_series_due(sh->rs, sh->sample, nops);
+		size_t end = start + REPLAY_WINDOW_STEPS;
 
 		if (end > due)
 			end = due;

@@ -76,8 +76,10 @@ static void print_header(FILE *out, const struct run_report *report)
 			     config->trace_path, (unsigned long long)config->replay.calls,
 			     config->replay.threads, config->replay.threads == 1 ? "" : "s",
 			     config->replay.cut_short ? " (cut short)" : "",
-			     config->replay_per_thread ? "each in a thread of its own (pool and arena: in one, in the recorded order)" :
-							 "in the recorded order in one thread",
+			     config->replay_per_thread ?
+				     "each in a thread of its own (pool and arena: in one, in the "
+				     "recorded order)" :
+				     "in the recorded order in one thread",
 			     (unsigned long long)config->replay.peak_live_bytes);
 		put_wrappedf(out, 80, "  ", "%s", RUN_REPLAY_POLICY);
 		break;
