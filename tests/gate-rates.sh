@@ -22,7 +22,10 @@
 #       adds about 10% to the churn figure itself (calibrated here on it),
 #       the fill on the pool with the 8-byte larger pool from the 16th, and
 #       churn with nothing changed: named when the first two step at their
-#       16th report and nowhere else, and the third steps nowhere.
+#       16th report and nowhere else, and the third steps nowhere. The time
+#       series are of ab comparisons (each report's variant against the
+#       one before, 16 pairs), as the CI job's Time step makes them; the
+#       bytes series of run's reports, as its Measure step does.
 #
 #   sh tests/gate-rates.sh [RUNS [PARTS]]    (PARTS: some of abcd; default all)
 set -u
@@ -216,8 +219,21 @@ series() {
 	./allocbench history $hmetric "$tmp/$name" >"$tmp/$name.txt" || return 1
 	grep stepped "$tmp/$name.txt"
 }
-slow10() { if [ "$1" -ge 16 ]; then churn "$2" "$tmp/libslow_malloc.so" "$spin10"; else churn "$2"; fi; }
-plain() { churn "$2"; }
+# link OLD NEW N OUT: the Nth report of a time series, an ab comparison of
+# the variant of N (NEW) with that of N - 1 (OLD) on churn's malloc rows,
+# as the CI job's Time step measures each change (exit 1, slower, is data).
+link() {
+	./allocbench ab "$1" "$2" --pairs 16 --max-time 5 --label "r$(printf %02d "$3")" -f json -o "$4" \
+		-- --workload churn --backend malloc --sizes "$(echo $sizes | tr ' ' ,)" --total "$total"
+	[ $? -le 1 ]
+}
+slow10() {
+	old=./allocbench; new=./allocbench
+	[ "$1" -ge 16 ] && new=$tmp/slow10
+	[ "$1" -ge 17 ] && old=$tmp/slow10
+	link "$old" "$new" "$@"
+}
+plain() { link ./allocbench ./allocbench "$@"; }
 pool8() {
 	exe=./allocbench
 	[ "$1" -ge 16 ] && exe=$tmp/plus8/allocbench
@@ -226,11 +242,19 @@ pool8() {
 }
 # named FILE ROWS: FILE has a line per row, ROWS of them, each naming the
 # 16th report and no other.
-named() { [ "$(wc -l <"$1")" -eq "$2" ] && ! grep -Ev ' at #16 [^;]*$' "$1" >/dev/null; }
+named() {
+	[ "$(wc -l <"$1")" -eq "$2" ] &&
+		awk '{ if (gsub(/stepped/, "&") != 1 || $0 !~ / at #16 /) bad = 1 } END { exit bad }' "$1"
+}
 hist_time=-; hist_bytes=-; hist_none=-
 if part d; then
 	calibrate 10 churn_pct
-	spin10=$spin
+	cat >"$tmp/slow10" <<EOF
+#!/bin/sh
+[ "\$1" = ab ] && exec $top/allocbench "\$@"
+LD_PRELOAD=$tmp/libslow_malloc.so ALLOCBENCH_SLOW_SPIN=$spin exec $top/allocbench "\$@"
+EOF
+	chmod +x "$tmp/slow10"
 	hmetric="--metric churn_ns"
 	series time slow10 >"$tmp/d.time"; echo "(d) time series, preload from #16:"; sed 's/^/    /' "$tmp/d.time"
 	named "$tmp/d.time" "$(echo $sizes | wc -w)" && hist_time=named || hist_time=MISSED
