@@ -7,11 +7,12 @@
 # history reads what ab writes.
 . "$(dirname "$0")/lib.sh"
 
-# pairs N RATIO: N old values of 10 ns and their new ones, RATIO times each
-# old one, +-0.4% by turns (the median ratio is RATIO), as two JSON arrays.
+# pairs N RATIO [OLD]: N old values of OLD (10) and their new ones, RATIO
+# times each old one, +-0.4% by turns (the median ratio is RATIO), as two
+# JSON arrays.
 pairs() {
-	awk -v n="$1" -v r="$2" 'BEGIN {
-		for (i = 0; i < n; i++) { o = o (i ? ", " : "") 10; w = w (i ? ", " : "") 10 * r * (i % 2 ? 1.004 : 0.996) }
+	awk -v n="$1" -v r="$2" -v b="${3:-10}" 'BEGIN {
+		for (i = 0; i < n; i++) { o = o (i ? ", " : "") b; w = w (i ? ", " : "") b * r * (i % 2 ? 1.004 : 0.996) }
 		printf "\"old\": [%s], \"new\": [%s]", o, w }'
 }
 # link FILE N RATIO [PAIRS]: the Nth comparison (created on day N, label cN)
@@ -58,6 +59,20 @@ check "JSON: worse" [ "$(jq_get "$tmp/out" "$s.worse")" = true ]
 run_ab history "$tmp/faster"
 check "a comparison 20% faster is a step down, not worse" \
 	grep -Eq '^  malloc +16 B  10\.0 -> 8\.00; stepped -2\.00 ns/pair \(-20\.0%\) at #3 \(c3\), Holm.s p [0-9.e-]+$' "$tmp/out"
+
+# A rate (10 Mops/s): higher is better, so a step down is worse.
+mkdir "$tmp/rate"
+for i in 1 2 3 4; do
+	r=1; [ "$i" = 3 ] && r=0.8
+	cat >"$tmp/rate/l$i.json" <<EOF
+{"schema": "allocbench-ab/1", "old": "a", "new": "b", "label": "c$i", "created": "2026-11-0${i}T10:00:00Z",
+ "workload": "threads", "pairs": 16, "series": [
+ {"old_backend": "pool", "new_backend": "pool", "size": 40, "figure": "ops_per_s", $(pairs 16 "$r" 1e7)}]}
+EOF
+done
+run_ab history "$tmp/rate"
+check "a rate 20% lower: a step down, worse" \
+	grep -Eq '^  pool +40 B  10\.00* -> 8\.00; stepped -2\.00 Mops/s \(-20\.0%\) at #3 \(c3\), Holm.s p [0-9.e-]+ \(worse\)$' "$tmp/out"
 
 run_ab history --metric churn_cold_ns "$tmp/step"
 check "--metric follows one figure of the comparisons" \
