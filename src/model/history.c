@@ -149,25 +149,46 @@ out:
 	return ret;
 }
 
-/* Appends the series of METRIC at (BACKEND, SIZE) to H unless it is there. */
-static int add_series(struct history *h, enum metric metric, const char *backend, size_t size)
+/*
+ * The series of H at (METRIC, BACKEND, SIZE); when it is not there, appended
+ * with every value NAN and *ADDED set. NULL: no memory.
+ */
+static struct history_series *series_at(struct history *h, enum metric metric, const char *backend,
+					size_t size, int *added)
 {
 	struct history_series *s;
 
+	*added = 0;
 	for (size_t i = 0; i < h->nseries; i++)
 		if (h->series[i].metric == metric && h->series[i].size == size &&
 		    !strcmp(h->series[i].backend, backend))
-			return 0;
+			return &h->series[i];
 	s = realloc(h->series, (h->nseries + 1) * sizeof(*s));
 	if (!s)
-		return -1;
+		return NULL;
 	h->series = s;
 	s = &s[h->nseries];
 	*s = (struct history_series){ .metric = metric, .backend = backend, .size = size };
 	s->values = malloc(h->nreports * sizeof(*s->values));
 	if (!s->values)
-		return -1;
+		return NULL;
+	for (size_t r = 0; r < h->nreports; r++)
+		s->values[r] = NAN;
 	h->nseries++;
+	*added = 1;
+	return s;
+}
+
+/* Appends the series of METRIC at (BACKEND, SIZE) to H unless it is there. */
+static int add_series(struct history *h, enum metric metric, const char *backend, size_t size)
+{
+	int added;
+	struct history_series *s = series_at(h, metric, backend, size, &added);
+
+	if (!s)
+		return -1;
+	if (!added)
+		return 0;
 	for (size_t r = 0; r < h->nreports; r++) {
 		const struct run_report *report = h->reports[r].report;
 		const struct cell *cell = find_cell(report, backend, size);
@@ -194,31 +215,6 @@ static size_t history_metrics(const struct history *h, enum workload workload,
 }
 
 /* ------------------------------------------------------------ side by side */
-
-/* The series of H at (METRIC, BACKEND, SIZE), added (values unset) when it is not there; NULL: no memory. */
-static struct history_series *link_series(struct history *h, enum metric metric, const char *backend,
-					  size_t size)
-{
-	struct history_series *s;
-
-	for (size_t i = 0; i < h->nseries; i++)
-		if (h->series[i].metric == metric && h->series[i].size == size &&
-		    !strcmp(h->series[i].backend, backend))
-			return &h->series[i];
-	s = realloc(h->series, (h->nseries + 1) * sizeof(*s));
-	if (!s)
-		return NULL;
-	h->series = s;
-	s = &s[h->nseries];
-	*s = (struct history_series){ .metric = metric, .backend = backend, .size = size };
-	s->values = malloc(h->nreports * sizeof(*s->values));
-	if (!s->values)
-		return NULL;
-	for (size_t r = 0; r < h->nreports; r++)
-		s->values[r] = NAN;
-	h->nseries++;
-	return s;
-}
 
 /*
  * S's values and steps from the judged family F (N series, FROM[k] the
@@ -284,7 +280,7 @@ static int links_build(struct history *h, char *why, size_t why_size)
 	struct ab_options judge = { .max_time = o->min_step, .alpha = o->alpha };
 	struct ab_series *f = NULL;
 	size_t *from = NULL, n = 0, k = 0;
-	int ret = -1;
+	int ret = -1, added;
 
 	for (size_t r = 0; r < h->nreports; r++)
 		for (size_t i = 0; i < h->reports[r].link->nseries; i++)
@@ -321,7 +317,7 @@ static int links_build(struct history *h, char *why, size_t why_size)
 			seen = f[j].metric == f[i].metric;
 		for (k = i; k < n && !seen; k++)
 			if (f[k].metric == f[i].metric &&
-			    !link_series(h, f[k].metric, f[k].new_backend, f[k].size))
+			    !series_at(h, f[k].metric, f[k].new_backend, f[k].size, &added))
 				goto no_memory;
 	}
 	for (size_t i = 0; i < h->nseries; i++)
@@ -365,9 +361,10 @@ int history_build(const struct history_report *reports, size_t n,
 			return -1;
 		}
 		if (strcmp(report_workload(&reports[i]), out->workload)) {
-			snprintf(why, why_size, "'%s' is of the %s workload and '%s' of the %s one: a "
-				 "history follows one workload", reports[0].path, out->workload,
-				 reports[i].path, report_workload(&reports[i]));
+			snprintf(why, why_size, "'%s' is a %s %s and '%s' a %s one: a history follows "
+				 "one workload", reports[0].path, out->workload,
+				 out->side_by_side ? "comparison" : "report", reports[i].path,
+				 report_workload(&reports[i]));
 			return -1;
 		}
 	}
