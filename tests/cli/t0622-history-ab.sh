@@ -74,6 +74,10 @@ run_ab history "$tmp/rate"
 check "a rate 20% lower: a step down, worse" \
 	grep -Eq '^  pool +40 B  10\.00* -> 8\.00; stepped -2\.00 Mops/s \(-20\.0%\) at #3 \(c3\), Holm.s p [0-9.e-]+ \(worse\)$' "$tmp/out"
 
+run_ab history "$tmp/step/l1.json" "$tmp/rate/l2.json"
+check "comparisons of two workloads: exit 2, both named" \
+	sh -c '[ "$1" = 2 ] && grep -q "l1.json. is a churn comparison and .*l2.json. a threads one" "$2"' sh "$rc" "$tmp/err"
+
 run_ab history --metric churn_cold_ns "$tmp/step"
 check "--metric follows one figure of the comparisons" \
 	sh -c '[ "$1" = 0 ] && ! grep -q "stepped" "$2" && grep -q "Holm-corrected over the 6 tests" "$2"' sh "$rc" "$tmp/out"
