@@ -277,7 +277,7 @@ static int link_chain(struct history *h, struct history_series *s, const struct 
 static int links_build(struct history *h, char *why, size_t why_size)
 {
 	const struct history_options *o = &h->options;
-	struct ab_options judge = { .max_time = o->min_step, .alpha = o->alpha };
+	struct ab_options judge = { .max_time = o->min_step, .alpha = o->alpha, .sign_test = 1 };
 	struct ab_series *f = NULL;
 	size_t *from = NULL, n = 0, k = 0;
 	int ret = -1, added;

@@ -69,7 +69,7 @@ static void put_method(FILE *out, const struct history *h)
 	fprintf(out, "\nEach report is an allocbench ab comparison of its variant (new) with the one "
 		"before it (old), side by side. A value is the first report's old median times each "
 		"report's median new/old since (a rate: over it). A step is a report whose pairs "
-		"moved the figure by more than %g%%, one-sided signed-rank p < %g Holm-corrected over "
+		"moved the figure by more than %g%%, one-sided sign test p < %g Holm-corrected over "
 		"the %zu tests of the history; see allocbench-history(1).\n", h->options.min_step,
 		h->options.alpha, h->tests);
 	if (least * (double)h->tests >= h->options.alpha)

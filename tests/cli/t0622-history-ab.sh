@@ -7,29 +7,32 @@
 # history reads what ab writes.
 . "$(dirname "$0")/lib.sh"
 
-# pairs N RATIO [OLD]: N old values of OLD (10) and their new ones, RATIO
-# times each old one, +-0.4% by turns (the median ratio is RATIO), as two
-# JSON arrays.
+# pairs N RATIO [OLD [OFF]]: N old values of OLD (10) and their new ones,
+# RATIO times each old one, +-0.4% by turns (the median ratio is RATIO),
+# but for the first OFF (0) pairs, which a busy machine threw to half, as
+# two JSON arrays.
 pairs() {
-	awk -v n="$1" -v r="$2" -v b="${3:-10}" 'BEGIN {
-		for (i = 0; i < n; i++) { o = o (i ? ", " : "") b; w = w (i ? ", " : "") b * r * (i % 2 ? 1.004 : 0.996) }
+	awk -v n="$1" -v r="$2" -v b="${3:-10}" -v off="${4:-0}" 'BEGIN {
+		for (i = 0; i < n; i++) { o = o (i ? ", " : "") b; w = w (i ? ", " : "") b * (i < off ? 0.5 : r * (i % 2 ? 1.004 : 0.996)) }
 		printf "\"old\": [%s], \"new\": [%s]", o, w }'
 }
-# link FILE N RATIO [PAIRS]: the Nth comparison (created on day N, label cN)
-# of churn on malloc 16 B, churn_ns moved by RATIO, churn_cold_ns not.
+# link FILE N RATIO [PAIRS [OFF]]: the Nth comparison (created on day N,
+# label cN) of churn on malloc 16 B, churn_ns moved by RATIO (OFF pairs
+# thrown off), churn_cold_ns not.
 link() {
 	cat >"$1" <<EOF
 {"schema": "allocbench-ab/1", "old": "./base/allocbench", "new": "./allocbench",
  "label": "c$2", "created": "2026-11-$(printf %02d "$2")T10:00:00Z", "workload": "churn",
  "pairs": ${4:-16}, "series": [
- {"old_backend": "malloc", "new_backend": "malloc", "size": 16, "figure": "churn_ns", $(pairs "${4:-16}" "$3")},
+ {"old_backend": "malloc", "new_backend": "malloc", "size": 16, "figure": "churn_ns", $(pairs "${4:-16}" "$3" 10 "${5:-0}")},
  {"old_backend": "malloc", "new_backend": "malloc", "size": 16, "figure": "churn_cold_ns", $(pairs "${4:-16}" 1)}]}
 EOF
 }
-mkdir "$tmp/step" "$tmp/faster" "$tmp/few"
+mkdir "$tmp/step" "$tmp/faster" "$tmp/few" "$tmp/off"
 for i in 1 2 3 4 5 6; do
 	r=1; [ "$i" = 4 ] && r=1.2
 	link "$tmp/step/l$i.json" "$i" "$r"
+	link "$tmp/off/l$i.json" "$i" "$r" 16 2
 	r=1; [ "$i" = 3 ] && r=0.8
 	link "$tmp/faster/l$i.json" "$i" "$r"
 	link "$tmp/few/l$i.json" "$i" 1.2 4
@@ -55,6 +58,10 @@ check "JSON: the level before the step is the first old median" near "$(jq_get "
 check "JSON: and after it, times the median ratio" near "$(jq_get "$tmp/out" "$s.values[5]")" 12 1e-9
 check "JSON: the step is at the fourth comparison (index 3)" [ "$(jq_get "$tmp/out" "$s.steps[0].report")" = 3 ]
 check "JSON: worse" [ "$(jq_get "$tmp/out" "$s.worse")" = true ]
+
+run_ab history "$tmp/off"
+check "two pairs of each comparison thrown far off do not hide the step (a pair counts by its sign)" \
+	sh -c '[ "$(grep -c stepped "$1")" = 1 ] && grep -Eq "^  malloc +16 B .* at #4 \(c4\), Holm.s p 0\.0[0-4]" "$1"' sh "$tmp/out"
 
 run_ab history "$tmp/faster"
 check "a comparison 20% faster is a step down, not worse" \
