@@ -211,7 +211,7 @@ _allocbench() {
 		opts=(--metric --alpha --min-step --format -f --output -o --help -h)
 		;;
 	ab)
-		opts=(--pairs --max-time --alpha --format -f --output -o --help -h)
+		opts=(--pairs --max-time --alpha --label -l --format -f --output -o --help -h)
 		;;
 	esac
 

@@ -18,11 +18,15 @@
 # and the recipe's measuring time (Measure and Time) in (a): at most 3 min;
 #
 #   (d) allocbench history on three series of 30 reports measured back to
-#       back: churn on malloc with a preload from the 16th report on that
-#       adds about 10% to the churn figure itself (calibrated here on it),
+#       back: churn on malloc at the Time step's first size, with a preload
+#       from the 16th report on that adds about 10% to that figure
+#       (calibrated here on it),
 #       the fill on the pool with the 8-byte larger pool from the 16th, and
 #       churn with nothing changed: named when the first two step at their
-#       16th report and nowhere else, and the third steps nowhere.
+#       16th report and nowhere else, and the third steps nowhere. The time
+#       series are of ab comparisons (each report's variant against the
+#       one before, 16 pairs), as the CI job's Time step makes them; the
+#       bytes series of run's reports, as its Measure step does.
 #
 #   sh tests/gate-rates.sh [RUNS [PARTS]]    (PARTS: some of abcd; default all)
 set -u
@@ -183,27 +187,24 @@ part c && for i in $(seq 1 "$runs"); do
 	fi
 done
 
-# (d) The series. churn OUT [PRELOAD SPIN]: one churn report of the Time
-# step's malloc rows into OUT, under PRELOAD spinning SPIN when given (the
-# paths are mktemp's, without spaces); churn_pct SPIN: what SPIN adds to
-# their figure, the median of 5 interleaved pairs per size, averaged over
-# the sizes.
+# (d) The series, of one time figure: churn on malloc at the Time step's
+# first size (DSIZE). churn OUT [PRELOAD SPIN]: one report of it into OUT,
+# under PRELOAD spinning SPIN when given (the paths are mktemp's, without
+# spaces); churn_pct SPIN: what SPIN adds to the figure, the median of 5
+# interleaved pairs.
+dsize=${sizes%% *}
 churn() {
 	env ${2:+LD_PRELOAD=$2 ALLOCBENCH_SLOW_SPIN=$3} ./allocbench --workload churn --backend malloc \
-		--sizes "$(echo $sizes | tr ' ' ,)" --total "$total" --repeat 1 -q -f json -o "$1" \
+		--sizes "$dsize" --total "$total" --repeat 1 -q -f json -o "$1" \
 		--label "$(basename "$1" .json)"
 }
 churn_pct() {
 	: >"$tmp/cr"
 	for i in 1 2 3 4 5; do
 		churn "$tmp/c0.json" && churn "$tmp/c1.json" "$tmp/libslow_malloc.so" "$1" || return 1
-		for s in $sizes; do
-			echo "$s $("$JSONQ" "$tmp/c0.json" "results[size=$s].churn_ns.median") $("$JSONQ" "$tmp/c1.json" "results[size=$s].churn_ns.median")"
-		done >>"$tmp/cr"
+		echo "$("$JSONQ" "$tmp/c0.json" "results[0].churn_ns.median") $("$JSONQ" "$tmp/c1.json" "results[0].churn_ns.median")" >>"$tmp/cr"
 	done
-	for s in $sizes; do
-		awk -v s="$s" '$1 == s { print ($3 / $2 - 1) * 100 }' "$tmp/cr" | median
-	done | awk '{ t += $1 } END { printf "%.1f", t / NR }'
+	awk '{ print ($2 / $1 - 1) * 100 }' "$tmp/cr" | median | awk '{ printf "%.1f", $1 }'
 }
 # series NAME: runs 30 reports into $tmp/NAME/ with step N (1 to 30) as
 # "$@" N; prints the history's steps (lines with "stepped").
@@ -216,8 +217,21 @@ series() {
 	./allocbench history $hmetric "$tmp/$name" >"$tmp/$name.txt" || return 1
 	grep stepped "$tmp/$name.txt"
 }
-slow10() { if [ "$1" -ge 16 ]; then churn "$2" "$tmp/libslow_malloc.so" "$spin10"; else churn "$2"; fi; }
-plain() { churn "$2"; }
+# link OLD NEW N OUT: the Nth report of a time series, an ab comparison of
+# the variant of N (NEW) with that of N - 1 (OLD) on the figure,
+# as the CI job's Time step measures each change (exit 1, slower, is data).
+link() {
+	./allocbench ab "$1" "$2" --pairs 16 --max-time 5 --label "r$(printf %02d "$3")" -f json -o "$4" \
+		-- --workload churn --backend malloc --sizes "$dsize" --total "$total"
+	[ $? -le 1 ]
+}
+slow10() {
+	old=./allocbench; new=./allocbench
+	[ "$1" -ge 16 ] && new=$tmp/slow10
+	[ "$1" -ge 17 ] && old=$tmp/slow10
+	link "$old" "$new" "$@"
+}
+plain() { link ./allocbench ./allocbench "$@"; }
 pool8() {
 	exe=./allocbench
 	[ "$1" -ge 16 ] && exe=$tmp/plus8/allocbench
@@ -226,14 +240,22 @@ pool8() {
 }
 # named FILE ROWS: FILE has a line per row, ROWS of them, each naming the
 # 16th report and no other.
-named() { [ "$(wc -l <"$1")" -eq "$2" ] && ! grep -Ev ' at #16 [^;]*$' "$1" >/dev/null; }
+named() {
+	[ "$(wc -l <"$1")" -eq "$2" ] &&
+		awk '{ if (gsub(/stepped/, "&") != 1 || $0 !~ / at #16 /) bad = 1 } END { exit bad }' "$1"
+}
 hist_time=-; hist_bytes=-; hist_none=-
 if part d; then
 	calibrate 10 churn_pct
-	spin10=$spin
+	cat >"$tmp/slow10" <<EOF
+#!/bin/sh
+[ "\$1" = ab ] && exec $top/allocbench "\$@"
+LD_PRELOAD=$tmp/libslow_malloc.so ALLOCBENCH_SLOW_SPIN=$spin exec $top/allocbench "\$@"
+EOF
+	chmod +x "$tmp/slow10"
 	hmetric="--metric churn_ns"
 	series time slow10 >"$tmp/d.time"; echo "(d) time series, preload from #16:"; sed 's/^/    /' "$tmp/d.time"
-	named "$tmp/d.time" "$(echo $sizes | wc -w)" && hist_time=named || hist_time=MISSED
+	named "$tmp/d.time" 1 && hist_time=named || hist_time=MISSED
 	series none plain >"$tmp/d.none"; echo "(d) time series, nothing changed:"; sed 's/^/    /' "$tmp/d.none"
 	[ -s "$tmp/d.none" ] && hist_none=MISSED || hist_none=met
 	hmetric="--metric overhead_bytes"

@@ -36,6 +36,7 @@ struct ab_cmd {
 	struct ab_options options;
 	const struct ab_writer *writer;       /* --format */
 	const char *output_path;              /* -o FILE, or NULL */
+	const char *label;                    /* --label, or NULL */
 };
 
 static int opt_format(const struct cli_option *o, const char *arg, void *ctx)
@@ -61,6 +62,15 @@ static int opt_alpha(const struct cli_option *o, const char *arg, void *ctx)
 	return 0;
 }
 
+static int opt_label(const struct cli_option *o, const char *arg, void *ctx)
+{
+	(void)o;
+	if (!*arg)
+		return error("empty --label (give what NEW is, e.g. --label $GITHUB_SHA)");
+	((struct ab_cmd *)ctx)->label = arg;
+	return 0;
+}
+
 static const struct cli_option ab_options[] = {
 	{ OPT_UNSIGNED(OPT_PAIRS, "pairs", "N", ab_cmd, pairs, 2, 64, "a whole number from 2 to 64",
 	  "pairs of runs, OLD and NEW one after the other\n"
@@ -74,6 +84,9 @@ static const struct cli_option ab_options[] = {
 	{ OPT_CALLBACK('f', "format", "FORMAT", opt_format, "text (default) or json") },
 	{ OPT_FILENAME('o', "output", "FILE", ab_cmd, output_path,
 	  "write the comparison to FILE instead of standard output") },
+	{ OPT_CALLBACK('l', "label", "TEXT", opt_label,
+	  "what NEW is (a commit): kept in the JSON, where\n"
+	  "allocbench history names its report by it") },
 	CLI_OPT_HELP,
 	CLI_OPTIONS_END,
 };
@@ -283,7 +296,7 @@ int cmd_ab(int argc, char **argv)
 	struct cli_parser parser;
 	struct ab_comparison c;
 	struct output out;
-	char dir[] = "/tmp/allocbench-ab.XXXXXX", path[64], **run;
+	char dir[] = "/tmp/allocbench-ab.XXXXXX", path[64], created[32], **run;
 	size_t nseries, loaded = 0;
 	int nrun, ret = 1, slower;
 
@@ -327,7 +340,7 @@ int cmd_ab(int argc, char **argv)
 	c = (struct ab_comparison){
 		.old = v[0].spec, .new = v[1].spec, .pairs = cmd.pairs, .options = cmd.options,
 		.series = series, .nseries = nseries, .slower = (size_t)slower,
-		.workload = old[0].workload,
+		.workload = old[0].workload, .label = cmd.label, .created = now_utc(created),
 	};
 	if (!output_open(&out, cmd.output_path)) {
 		errno = 0;

@@ -9,6 +9,7 @@
 #include "model/history.h"
 #include "platform/output.h"
 #include "platform/util.h"
+#include "report/report_ab.h"
 #include "report/report_history.h"
 #include "report/report_load.h"
 
@@ -88,7 +89,8 @@ static const struct cli_option history_options[] = {
 	  "gates for the workload)") },
 	{ OPT_CALLBACK(OPT_ALPHA, "alpha", "P", opt_alpha,
 	  "significance level of the permutation test that\n"
-	  "keeps a step (default 0.05)") },
+	  "keeps a step (default 0.05); of comparisons: the\n"
+	  "family-wise level over all their tests") },
 	{ OPT_CALLBACK(OPT_MIN_STEP, "min-step", "PCT", opt_min_step,
 	  "the least step that counts, per cent of the value\n"
 	  "before it (default 5); never less than the\n"
@@ -113,6 +115,11 @@ static void history_help(FILE *out)
 "over the series: its first and last value and the report where it stepped,\n"
 "by how much, found by E-divisive means with a permutation test. Label the\n"
 "runs (--label COMMIT) and the history names the commit of each step.\n"
+"\n"
+"The reports may instead be allocbench ab comparisons (-f json), each of a\n"
+"commit against the one before it: the times are then chained through each\n"
+"comparison's pairs, which cancel the machine's own drift, and a step is a\n"
+"comparison whose pairs moved a figure (Holm over the whole history).\n"
 "\n"
 "Options:\n", out);
 	cli_help_options(out, history_options, 25);
@@ -172,11 +179,32 @@ static size_t report_paths(int argc, char **argv, char ***paths)
 	return n;
 }
 
+/*
+ * 1 when PATH holds an ab comparison (by its schema), 0 a report (or
+ * standard input, read once), -1 after an error naming it. The file is
+ * read again by its loader: it is small.
+ */
+static int is_ab(const char *path)
+{
+	struct result_file f;
+	int ab;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	if (results_parse(path, &f))
+		return -1;
+	ab = !strcmp(f.schema, AB_SCHEMA);
+	results_release(&f);
+	return ab;
+}
+
 int cmd_history(int argc, char **argv)
 {
 	struct history_cmd cmd = { .writer = &history_writers[0] };
 	struct cli_parser parser;
 	struct loaded_report *loaded = NULL;
+	struct ab_loaded *abs = NULL;
+	struct history_link *links = NULL;
 	struct history_report *in = NULL;
 	struct history history;
 	struct output out;
@@ -197,10 +225,27 @@ int cmd_history(int argc, char **argv)
 	if (output_refuse_input(cmd.output_path, (const char *const *)paths, n))
 		goto release;
 	loaded = calloc(n, sizeof(*loaded));
+	abs = calloc(n, sizeof(*abs));
+	links = calloc(n, sizeof(*links));
 	in = calloc(n, sizeof(*in));
-	if (!loaded || !in)
+	if (!loaded || !abs || !links || !in)
 		die_out_of_memory();
 	for (; have < n; have++) {
+		int ab = is_ab(paths[have]);
+
+		if (ab < 0)
+			goto release;
+		if (ab) {
+			const struct ab_comparison *c = &abs[have].c;
+
+			if (ab_load(paths[have], &abs[have]))
+				goto release;
+			links[have] = (struct history_link){ .workload = c->workload,
+				.series = c->series, .nseries = c->nseries, .pairs = c->pairs };
+			in[have] = (struct history_report){ .link = &links[have], .created = c->created,
+				.name = c->label ? c->label : paths[have], .path = paths[have] };
+			continue;
+		}
 		if (report_load(paths[have], &loaded[have]))
 			goto release;
 		in[have] = (struct history_report){
@@ -227,12 +272,18 @@ int cmd_history(int argc, char **argv)
 	}
 	history_release(&history);
 release:
-	for (size_t i = 0; i < have; i++)
-		report_loaded_release(&loaded[i]);
+	for (size_t i = 0; i < have; i++) {
+		if (in[i].link)
+			ab_loaded_release(&abs[i]);
+		else
+			report_loaded_release(&loaded[i]);
+	}
 	for (size_t i = 0; i < n; i++)
 		free(paths[i]);
 	free(paths);
 	free(loaded);
+	free(abs);
+	free(links);
 	free(in);
 	return ret;
 }

@@ -80,8 +80,36 @@ fail:
 	return -1;
 }
 
-/* The slowdowns of S (above 1 is worse), their summary and both tests. */
-static int judge_one(struct ab_series *s)
+/*
+ * The one-sided p-values of the sign test of the N differences D (zeros
+ * left out): P(K >= k) into *GREATER and P(K <= k) into *LESS, where k of
+ * the m differences are positive and K is binomial (m, 1/2). A difference
+ * counts by its sign alone, however large.
+ */
+static void sign_test(const double *d, size_t n, double *greater, double *less)
+{
+	size_t m = 0, k = 0;
+	double ways = 1, total, g = 0, l = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (d[i] != 0) {
+			m++;
+			k += d[i] > 0;
+		}
+	total = ldexp(1.0, (int)m);
+	for (size_t j = 0; j <= m; j++) {   /* WAYS = C(m, j), exact below 2^53 */
+		if (j >= k)
+			g += ways;
+		if (j <= k)
+			l += ways;
+		ways = ways * (double)(m - j) / (double)(j + 1);
+	}
+	*greater = g / total;
+	*less = l / total;
+}
+
+/* The slowdowns of S (above 1 is worse), their summary and both tests (the sign test's when SIGN). */
+static int judge_one(struct ab_series *s, int sign)
 {
 	double *slow = malloc(2 * s->n * sizeof(*slow)), *logs = slow + s->n;
 	int rate = figure_get(s->metric)->aspect == FIGURE_RATE;
@@ -104,7 +132,9 @@ static int judge_one(struct ab_series *s)
 		s->slowdown_min = sum.min;
 		s->slowdown_max = sum.max;
 	}
-	if (!m || !signed_rank(logs, m, &s->p_slower, &s->p_faster))
+	if (sign && m)
+		sign_test(logs, m, &s->p_slower, &s->p_faster);
+	if (!m || sign || !signed_rank(logs, m, &s->p_slower, &s->p_faster))
 		ret = 0;
 	free(slow);
 	return ret;
@@ -119,7 +149,7 @@ int ab_judge(struct ab_series *s, size_t n, const struct ab_options *options)
 	if (!p)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		if (judge_one(&s[i]))
+		if (judge_one(&s[i], options->sign_test))
 			goto fail;
 		p[i] = s[i].p_slower;
 		p[n + i] = s[i].p_faster;

@@ -9,7 +9,7 @@
  * Per series: the slowdown of each pair (NEW / OLD for a time, OLD / NEW for
  * a rate: above 1 is worse), its median, and the one-sided Wilcoxon
  * signed-rank test of the logs of the slowdowns (exact: every assignment of
- * signs to the ranks). The series of one comparison are one family: their
+ * signs to the ranks), or the sign test (ab_options.sign_test). The series of one comparison are one family: their
  * p-values are corrected together by Holm's method, so that a comparison
  * of an unchanged build fails with probability at most alpha however many
  * rows it has. A series is slower when its corrected p < alpha and its
@@ -45,6 +45,10 @@ struct ab_series {
 struct ab_options {
 	double max_time;   /* the least change that counts, per cent (--max-time) */
 	double alpha;      /* family-wise level (--alpha) */
+	int sign_test;     /* the sign test instead of the signed-rank test: a pair
+			      counts by its sign alone, so that a few pairs a busy
+			      machine threw far off weigh no more than any other
+			      (history, whose family is every comparison's) */
 };
 
 /*

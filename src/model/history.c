@@ -8,6 +8,7 @@
 #include "measure/backend.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,25 +149,46 @@ out:
 	return ret;
 }
 
-/* Appends the series of METRIC at (BACKEND, SIZE) to H unless it is there. */
-static int add_series(struct history *h, enum metric metric, const char *backend, size_t size)
+/*
+ * The series of H at (METRIC, BACKEND, SIZE); when it is not there, appended
+ * with every value NAN and *ADDED set. NULL: no memory.
+ */
+static struct history_series *series_at(struct history *h, enum metric metric, const char *backend,
+					size_t size, int *added)
 {
 	struct history_series *s;
 
+	*added = 0;
 	for (size_t i = 0; i < h->nseries; i++)
 		if (h->series[i].metric == metric && h->series[i].size == size &&
 		    !strcmp(h->series[i].backend, backend))
-			return 0;
+			return &h->series[i];
 	s = realloc(h->series, (h->nseries + 1) * sizeof(*s));
 	if (!s)
-		return -1;
+		return NULL;
 	h->series = s;
 	s = &s[h->nseries];
 	*s = (struct history_series){ .metric = metric, .backend = backend, .size = size };
 	s->values = malloc(h->nreports * sizeof(*s->values));
 	if (!s->values)
-		return -1;
+		return NULL;
+	for (size_t r = 0; r < h->nreports; r++)
+		s->values[r] = NAN;
 	h->nseries++;
+	*added = 1;
+	return s;
+}
+
+/* Appends the series of METRIC at (BACKEND, SIZE) to H unless it is there. */
+static int add_series(struct history *h, enum metric metric, const char *backend, size_t size)
+{
+	int added;
+	struct history_series *s = series_at(h, metric, backend, size, &added);
+
+	if (!s)
+		return -1;
+	if (!added)
+		return 0;
 	for (size_t r = 0; r < h->nreports; r++) {
 		const struct run_report *report = h->reports[r].report;
 		const struct cell *cell = find_cell(report, backend, size);
@@ -192,24 +214,164 @@ static size_t history_metrics(const struct history *h, enum workload workload,
 	return 1;
 }
 
+/* ------------------------------------------------------------ side by side */
+
+/*
+ * S's values and steps from the judged family F (N series, FROM[k] the
+ * report of F[k]): each link's level is the one before times its median
+ * slowdown (a rate: over it), starting, and again after a link without
+ * the row, from the link's OLD median. Returns 0, or -1 (no memory).
+ */
+static int link_chain(struct history *h, struct history_series *s, const struct ab_series *f,
+		      const size_t *from, size_t n)
+{
+	int rate = figure_get(s->metric)->aspect == FIGURE_RATE;
+	double level = NAN;
+
+	for (size_t r = 0; r < h->nreports; r++) {
+		const struct ab_series *a = NULL;
+		struct stat_summary old;
+		double before;
+
+		for (size_t k = 0; k < n && !a; k++)
+			if (from[k] == r && f[k].metric == s->metric && f[k].size == s->size &&
+			    !strcmp(f[k].new_backend, s->backend))
+				a = &f[k];
+		if (!a) {
+			level = NAN;
+			continue;
+		}
+		if (isnan(level)) {
+			if (stats_summarize(a->old, a->n, &old))
+				return -1;
+			level = old.median;
+		}
+		before = level;
+		level = rate ? level / a->slowdown : level * a->slowdown;
+		s->values[r] = level;
+		s->nvalues++;
+		if (a->verdict == AB_SAME)
+			continue;
+		if (s->nsteps % HISTORY_MAX_STEPS == 0) {
+			struct history_step *more = realloc(s->steps, (s->nsteps + HISTORY_MAX_STEPS) *
+							    sizeof(*more));
+
+			if (!more)
+				return -1;
+			s->steps = more;
+		}
+		s->steps[s->nsteps++] = (struct history_step){
+			.at = r, .before = before, .after = level,
+			.p = a->verdict == AB_SLOWER ? a->q_slower : a->q_faster,
+		};
+		s->worse = a->verdict == AB_SLOWER;
+	}
+	return 0;
+}
+
+/*
+ * H's series from its links (side by side): every time of every link
+ * (--metric: the one) judged as one family, then each row chained.
+ * Returns 0, or -1 with WHY set.
+ */
+static int links_build(struct history *h, char *why, size_t why_size)
+{
+	const struct history_options *o = &h->options;
+	struct ab_options judge = { .max_time = o->min_step, .alpha = o->alpha, .sign_test = 1 };
+	struct ab_series *f = NULL;
+	size_t *from = NULL, n = 0, k = 0;
+	int ret = -1, added;
+
+	for (size_t r = 0; r < h->nreports; r++)
+		for (size_t i = 0; i < h->reports[r].link->nseries; i++)
+			n += o->metric < 0 || h->reports[r].link->series[i].metric == (enum metric)o->metric;
+	if (!n) {
+		snprintf(why, why_size, "the comparisons time no %s (ab measures the times and "
+			 "rates compare gates)", metric_name((enum metric)o->metric));
+		return -1;
+	}
+	f = malloc(n * sizeof(*f));
+	from = malloc(n * sizeof(*from));
+	if (!f || !from)
+		goto no_memory;
+	h->least_pairs = SIZE_MAX;
+	for (size_t r = 0; r < h->nreports; r++) {
+		const struct history_link *l = h->reports[r].link;
+
+		if (l->pairs < h->least_pairs)
+			h->least_pairs = l->pairs;
+		for (size_t i = 0; i < l->nseries; i++)
+			if (o->metric < 0 || l->series[i].metric == (enum metric)o->metric) {
+				from[k] = r;
+				f[k++] = l->series[i];
+			}
+	}
+	h->tests = n;
+	if (ab_judge(f, n, &judge) < 0)
+		goto no_memory;
+	/* Figure-major, each figure's rows as the links first name them. */
+	for (size_t i = 0; i < n; i++) {
+		int seen = 0;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = f[j].metric == f[i].metric;
+		for (k = i; k < n && !seen; k++)
+			if (f[k].metric == f[i].metric &&
+			    !series_at(h, f[k].metric, f[k].new_backend, f[k].size, &added))
+				goto no_memory;
+	}
+	for (size_t i = 0; i < h->nseries; i++)
+		if (link_chain(h, &h->series[i], f, from, n))
+			goto no_memory;
+	ret = 0;
+	goto out;
+no_memory:
+	snprintf(why, why_size, "out of memory");
+out:
+	free(f);
+	free(from);
+	return ret;
+}
+
+/* ------------------------------------------------------------ the history */
+
+static const char *report_workload(const struct history_report *r)
+{
+	return r->link ? r->link->workload : workload_name(r->report->config->workload);
+}
+
 int history_build(const struct history_report *reports, size_t n,
 		  const struct history_options *options, struct history *out,
 		  char *why, size_t why_size)
 {
-	enum workload workload = reports[0].report->config->workload;
+	enum workload workload;
 	const enum metric *metrics;
 	enum metric one;
 	size_t nmetrics;
 
 	*out = (struct history){ .nreports = n, .options = *options,
-				 .workload = workload_name(workload) };
-	for (size_t i = 1; i < n; i++)
-		if (reports[i].report->config->workload != workload) {
-			snprintf(why, why_size, "'%s' is a %s report and '%s' a %s one: a history "
-				 "follows one workload", reports[0].path, out->workload,
-				 reports[i].path, workload_name(reports[i].report->config->workload));
+				 .workload = report_workload(&reports[0]),
+				 .side_by_side = reports[0].link != NULL };
+	for (size_t i = 1; i < n; i++) {
+		if (!reports[i].link != !out->side_by_side) {
+			snprintf(why, why_size, "'%s' is %s and '%s' %s: a history follows reports "
+				 "or ab comparisons, not both", reports[0].path,
+				 out->side_by_side ? "an ab comparison" : "a report", reports[i].path,
+				 out->side_by_side ? "a report" : "an ab comparison");
 			return -1;
 		}
+		if (strcmp(report_workload(&reports[i]), out->workload)) {
+			snprintf(why, why_size, "'%s' is a %s %s and '%s' a %s one: a history follows "
+				 "one workload", reports[0].path, out->workload,
+				 out->side_by_side ? "comparison" : "report", reports[i].path,
+				 report_workload(&reports[i]));
+			return -1;
+		}
+	}
+	if (workload_parse(out->workload, &workload)) {
+		snprintf(why, why_size, "'%s': unknown workload %s", reports[0].path, out->workload);
+		return -1;
+	}
 	if (options->metric >= 0 && !metric_applies((enum metric)options->metric, workload)) {
 		snprintf(why, why_size, "%s is not a figure of the %s workload",
 			 metric_name((enum metric)options->metric), out->workload);
@@ -227,6 +389,13 @@ int history_build(const struct history_report *reports, size_t n,
 			j--;
 		}
 		out->reports[j] = reports[i];
+	}
+	if (out->side_by_side) {
+		if (links_build(out, why, why_size)) {
+			history_release(out);
+			return -1;
+		}
+		return 0;
 	}
 	nmetrics = history_metrics(out, workload, &metrics, &one);
 	for (size_t m = 0; m < nmetrics; m++)

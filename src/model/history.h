@@ -7,6 +7,7 @@
 #ifndef ALLOCBENCH_HISTORY_H
 #define ALLOCBENCH_HISTORY_H
 
+#include "model/ab.h"
 #include "model/changepoint.h"
 #include "model/figure.h"
 
@@ -14,9 +15,21 @@
 
 struct run_report;
 
+/*
+ * A link of a side-by-side history: one allocbench ab comparison, its NEW
+ * variant measured in pairs against the variant of the link before.
+ */
+struct history_link {
+	const char *workload;
+	const struct ab_series *series;
+	size_t nseries;
+	size_t pairs;
+};
+
 /* A report of the series: what it measured, when, and its name. */
 struct history_report {
-	const struct run_report *report;
+	const struct run_report *report;   /* a report, or NULL for a link */
+	const struct history_link *link;   /* a link, or NULL for a report */
 	const char *created;   /* its "created" (ISO 8601 UTC), "" when unknown */
 	const char *name;      /* its --label, else its file */
 	const char *path;      /* its file */
@@ -57,6 +70,13 @@ struct history {
 	struct history_report *reports;   /* oldest first (by "created", then as given) */
 	size_t nreports;
 	const char *workload;
+	/* Links (side by side): each series' value is the first link's OLD median
+	   chained through each link's median slowdown; a step is a link whose
+	   pairs moved the figure (ab_judge(), every test of every link one
+	   family, min_step its max_time). */
+	int side_by_side;
+	size_t tests;                     /* side by side: the tests of the family */
+	size_t least_pairs;               /* side by side: the fewest pairs of a link */
 	struct history_series *series;    /* figure-major, then the rows as the first
 					     report that has them orders them */
 	size_t nseries;
@@ -65,9 +85,11 @@ struct history {
 
 /*
  * Orders a copy of the N REPORTS by creation time and finds the steps of
- * every series under OPTIONS into *OUT. Returns 0, or -1 with the reason in
- * WHY (WHY_SIZE bytes): the reports are of two workloads (naming both
- * files), --metric is not a figure of the workload, or no memory.
+ * every series under OPTIONS into *OUT: reports by E-divisive means, links
+ * by their pairs. Returns 0, or -1 with the reason in WHY (WHY_SIZE
+ * bytes): reports and links mixed, or of two workloads (naming both
+ * files), --metric is not a figure of the workload (of the links: not one
+ * they time), or no memory.
  */
 int history_build(const struct history_report *reports, size_t n,
 		  const struct history_options *options, struct history *out,

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 __attribute__((format(printf, 2, 0)))
@@ -361,4 +362,14 @@ void put_wrappedf(FILE *out, size_t width, const char *indent, const char *fmt, 
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	put_wrapped(out, line, width, indent);
+}
+
+char *now_utc(char buf[32])
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!gmtime_r(&now, &tm) || !strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		buf[0] = '\0';
+	return buf;
 }

@@ -147,4 +147,7 @@ void put_wrapped_from(FILE *out, const char *text, size_t col, size_t width, con
 void put_wrappedf(FILE *out, size_t width, const char *indent, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* The time now, ISO 8601 in UTC ("2026-12-02T13:00:00Z"), into BUF; returns BUF. */
+char *now_utc(char buf[32]);
+
 #endif

@@ -56,9 +56,14 @@ int ab_write_json(FILE *out, const struct ab_comparison *c)
 {
 	cJSON *root = cJSON_CreateObject(), *series;
 
-	cJSON_AddStringToObject(root, "schema", "allocbench-ab/1");
+	cJSON_AddStringToObject(root, "schema", AB_SCHEMA);
 	cJSON_AddStringToObject(root, "old", c->old);
 	cJSON_AddStringToObject(root, "new", c->new);
+	if (c->label)
+		cJSON_AddStringToObject(root, "label", c->label);
+	else
+		cJSON_AddNullToObject(root, "label");
+	cJSON_AddStringToObject(root, "created", c->created);
 	cJSON_AddStringToObject(root, "workload", c->workload);
 	cJSON_AddNumberToObject(root, "pairs", (double)c->pairs);
 	cJSON_AddNumberToObject(root, "alpha", c->options.alpha);

@@ -49,7 +49,32 @@ static void put_step(FILE *out, const struct history *h, const struct history_se
 	/* A per cent of a value near zero says nothing: left out beyond 10 times. */
 	if (fabs(st->after - st->before) < 10 * fabs(st->before))
 		fprintf(out, " (%+.1f%%)", (st->after - st->before) / fabs(st->before) * 100);
-	fprintf(out, " at #%zu (%s), p %.3f", st->at + 1, h->reports[st->at].name, st->p);
+	if (h->side_by_side)
+		fprintf(out, " at #%zu (%s), Holm's p %.2g", st->at + 1, h->reports[st->at].name, st->p);
+	else
+		fprintf(out, " at #%zu (%s), p %.3f", st->at + 1, h->reports[st->at].name, st->p);
+}
+
+/* What a history's figures are and how its steps were told, after its series. */
+static void put_method(FILE *out, const struct history *h)
+{
+	double least = ab_min_p(h->least_pairs);
+
+	if (!h->side_by_side) {
+		fprintf(out, "\nA step is a change point of E-divisive means (p < %g, %u shuffles) of "
+			"more than %g%% and the measurement's resolution; see allocbench-history(1).\n",
+			h->options.alpha, CHANGEPOINT_PERMUTATIONS, h->options.min_step);
+		return;
+	}
+	fprintf(out, "\nEach report is an allocbench ab comparison of its variant (new) with the one "
+		"before it (old), side by side. A value is the first report's old median times each "
+		"report's median new/old since (a rate: over it). A step is a report whose pairs "
+		"moved the figure by more than %g%%, one-sided sign test p < %g Holm-corrected over "
+		"the %zu tests of the history; see allocbench-history(1).\n", h->options.min_step,
+		h->options.alpha, h->tests);
+	if (least * (double)h->tests >= h->options.alpha)
+		fprintf(out, "With %zu pairs the least p is %.4g: Holm over %zu tests cannot reach %g; "
+			"give ab more --pairs.\n", h->least_pairs, least, h->tests, h->options.alpha);
 }
 
 int history_text_write(FILE *out, const struct history *h)
@@ -67,23 +92,23 @@ int history_text_write(FILE *out, const struct history *h)
 		const struct figure *f = figure_get(s->metric);
 
 		if (s->metric != shown) {
-			fprintf(out, "\n%s%s%s (%s), each report's median, first -> last:\n",
+			fprintf(out, "\n%s%s%s (%s), %s, first -> last:\n",
 				f->head1, *f->head2 && !f->head2_is_unit ? " " : "",
-				f->head2_is_unit ? "" : f->head2, f->display_unit);
+				f->head2_is_unit ? "" : f->head2, f->display_unit,
+				h->side_by_side ? "chained through each report's pairs"
+						: "each report's median");
 			shown = s->metric;
 		}
 		fprintf(out, "  %-14s %7zu B  ", s->backend, s->size);
 		put_ends(out, h, s);
 		if (!s->nsteps)
-			fputs(s->nvalues < 2 * CHANGEPOINT_MIN_SEGMENT ? "; too few reports to tell"
-								       : "; no step", out);
+			fputs(!h->side_by_side && s->nvalues < 2 * CHANGEPOINT_MIN_SEGMENT
+			      ? "; too few reports to tell" : "; no step", out);
 		for (size_t k = 0; k < s->nsteps; k++)
 			put_step(out, h, s, &s->steps[k]);
 		fputs(s->worse ? " (worse)\n" : "\n", out);
 	}
-	fprintf(out, "\nA step is a change point of E-divisive means (p < %g, %u shuffles) of "
-		"more than %g%% and the measurement's resolution; see allocbench-history(1).\n",
-		h->options.alpha, CHANGEPOINT_PERMUTATIONS, h->options.min_step);
+	put_method(out, h);
 	return ferror(out) ? -1 : 0;
 }
 
@@ -127,6 +152,9 @@ int history_json_write(FILE *out, const struct history *h)
 	cJSON_AddStringToObject(root, "workload", h->workload);
 	cJSON_AddNumberToObject(root, "alpha", h->options.alpha);
 	cJSON_AddNumberToObject(root, "min_step_percent", h->options.min_step);
+	cJSON_AddStringToObject(root, "method", h->side_by_side ? "side by side" : "e-divisive");
+	if (h->side_by_side)
+		cJSON_AddNumberToObject(root, "tests", (double)h->tests);
 	reports = cJSON_AddArrayToObject(root, "reports");
 	for (size_t i = 0; i < h->nreports; i++) {
 		cJSON *r = cJSON_CreateObject();
@@ -185,8 +213,9 @@ static double chart_panel(FILE *out, const struct history *h, enum metric metric
 #define Y(v) (bottom - ((v) - lo) / (hi - lo) * CHART_HEIGHT)
 	fputs("<text x=\"10\" y=\"", out);
 	fprintf(out, "%.1f\" font-weight=\"bold\">", top - 12);
-	svg_put_textf(out, 0, "%s (%s), each report's median",
-		      f->plot_heading ? f->plot_heading : f->name, f->display_unit);
+	svg_put_textf(out, 0, "%s (%s), %s", f->plot_heading ? f->plot_heading : f->name,
+		      f->display_unit, h->side_by_side ? "chained through each report's pairs"
+						       : "each report's median");
 	fprintf(out, "</text>\n<rect x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%d\" fill=\"none\" "
 		"stroke=\"#999\"/>\n", CHART_LEFT, top, CHART_WIDTH, CHART_HEIGHT);
 	for (int t = 0; t <= 4; t++) {

@@ -591,10 +591,8 @@ int report_json_write(FILE *out, const struct run_report *report)
 	cJSON *root = cJSON_CreateObject(), *tool = cJSON_CreateObject();
 	cJSON *floors = cJSON_CreateArray(), *results = cJSON_CreateArray();
 	char created[32];
-	time_t now = time(NULL);
-	struct tm tm;
 
-	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+	now_utc(created);
 	cJSON_AddStringToObject(root, "schema", JSON_SCHEMA);
 	cJSON_AddStringToObject(tool, "name", "allocbench");
 	cJSON_AddStringToObject(tool, "version", ALLOCBENCH_VERSION);

@@ -188,7 +188,7 @@ static int parse_text(struct result_file *file, const char *text, size_t len)
 
 static int load_parsed(struct result_file *file);
 
-int results_load(const char *path, struct result_file *file)
+int results_parse(const char *path, struct result_file *file)
 {
 	size_t len = 0;
 	char *text;
@@ -203,7 +203,14 @@ int results_load(const char *path, struct result_file *file)
 		return fail(file, "cannot read: %s", strerror(errno ? errno : EIO));
 	ret = parse_text(file, text, len);
 	free(text);
-	return ret ? ret : load_parsed(file);
+	if (!ret)
+		file->schema = string_at(file->root, "schema", "");
+	return ret;
+}
+
+int results_load(const char *path, struct result_file *file)
+{
+	return results_parse(path, file) ? -1 : load_parsed(file);
 }
 
 int results_load_buffer(const char *name, const char *text, size_t len,

@@ -69,6 +69,14 @@ struct result_file {
 int results_load(const char *path, struct result_file *file);
 
 /*
+ * Reads PATH as results_load() does, up to the parsed document: FILE->root,
+ * and FILE->schema ("" without one); nothing else is checked or filled.
+ * For the other documents allocbench writes (ab's, ab_load()). Returns 0,
+ * or -1 after an error naming PATH.
+ */
+int results_parse(const char *path, struct result_file *file);
+
+/*
  * Like results_load(), from the LEN bytes of TEXT (not necessarily
  * terminated) instead of a file; NAME stands for the path in messages and
  * in FILE->path. For a report this process has just written (run

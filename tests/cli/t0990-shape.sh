@@ -51,10 +51,12 @@ readme=$(wc -l <README.md)
 check "the README is at most 300 lines ($readme)" test "$readme" -le 300
 
 # cJSON only where a JSON document is written or read: the writers of the
-# reports (run, compare, report, backends, history, ab) and their shared output, and the
-# reader. A figure, a verdict or a check computes nothing in cJSON's terms.
+# reports (run, compare, report, backends, history, ab) and their shared
+# output, and the readers (of reports and of ab's comparisons). A figure, a
+# verdict or a check computes nothing in cJSON's terms.
 json_files='src/report/json_out.c src/report/report_json.c src/report/report_counters.c src/report/report_compare.c
-src/report/report_history.c src/report/report_ab.c src/report/report_backends.c src/cmd/cmd_report.c src/report/results.c src/report/report_load.c'
+src/report/report_history.c src/report/report_ab.c src/report/report_backends.c src/cmd/cmd_report.c src/report/results.c src/report/report_load.c
+src/report/report_ab_load.c'
 for f in $(grep -rl 'cjson/cJSON\.h' src | sort); do
 	case " $(echo $json_files) " in
 	*" $f "*) ok "$f includes cJSON: it writes or reads a JSON document" ;;

@@ -7,7 +7,7 @@
 int main(void)
 {
 	double old[10] = { 10, 11, 9, 10, 12, 10, 11, 9, 10, 10 }, twice[10], same[10], mixed[10];
-	struct ab_options o = { 10, 0.05 };
+	struct ab_options o = { 10, 0.05, 0 };
 	struct ab_series s[3];
 
 	for (int i = 0; i < 10; i++) {
@@ -41,5 +41,25 @@ int main(void)
 	CHECK("a rate that doubles is faster, not slower", ab_judge(s, 1, &o) == 0 &&
 	      s[0].verdict == AB_FASTER && s[0].slowdown < 0.51);
 	CHECK("the least p: 1/2^n", ab_min_p(10) == 1.0 / 1024);
+
+	/* Two pairs thrown far off (a busy machine) among ten 20% slower. */
+	for (int i = 0; i < 10; i++)
+		mixed[i] = old[i] * (i < 2 ? 0.5 : 1.2);
+	s[0] = (struct ab_series){ .old_backend = "malloc", .new_backend = "malloc", .size = 40, .metric = METRIC_ALLOC_NS,
+				  .old = old, .new = mixed, .n = 10 };
+	ab_judge(s, 1, &o);
+	CHECK("signed-rank: the two far-off pairs take the top ranks (p above 0.1)",
+	      s[0].p_slower > 0.1);
+	o.sign_test = 1;
+	ab_judge(s, 1, &o);
+	CHECK("sign test: 8 of 10 slower, p (1 + 10 + 45)/1024",
+	      fabs(s[0].p_slower - 56.0 / 1024) < 1e-12 && fabs(s[0].p_faster - 1013.0 / 1024) < 1e-12);
+	for (int i = 0; i < 10; i++)
+		mixed[i] = old[i] * (i < 1 ? 0.5 : 1.2);
+	ab_judge(s, 1, &o);
+	CHECK("sign test: 9 of 10 slower, p 11/1024 however far off the tenth",
+	      fabs(s[0].p_slower - 11.0 / 1024) < 1e-12);
+	CHECK("sign test: identical pairs count for neither side (p 1)",
+	      ab_judge(&s[1], 1, &o) == 0 && s[1].p_slower == 1 && s[1].p_faster == 1);
 	return check_exit();
 }
