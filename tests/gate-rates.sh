@@ -125,14 +125,18 @@ mkdir -p "$tmp/job/data" "$tmp/job/base" "$tmp/bin"
 cp data/baseline.json "$tmp/job/data/"
 cp allocbench "$tmp/job/base/allocbench"
 cp allocbench "$tmp/unchanged"
-# The change slowed: its runs get the preload, its ab does not, for ab runs
-# ./base/allocbench too, which would inherit LD_PRELOAD and be slowed alike.
-cat >"$tmp/slow" <<EOF
+# wrapper SPIN FILE: the change slowed, an allocbench at FILE whose runs get
+# the preload spinning SPIN; its ab does not, for ab runs ./base/allocbench
+# too, which would inherit LD_PRELOAD and be slowed alike.
+wrapper() {
+	cat >"$2" <<EOF
 #!/bin/sh
 [ "\$1" = ab ] && exec $top/allocbench "\$@"
-LD_PRELOAD=$tmp/libslow_malloc.so ALLOCBENCH_SLOW_SPIN=$spin exec $top/allocbench "\$@"
+LD_PRELOAD=$tmp/libslow_malloc.so ALLOCBENCH_SLOW_SPIN=$1 exec $top/allocbench "\$@"
 EOF
-chmod +x "$tmp/slow"
+	chmod +x "$2"
+}
+wrapper "$spin" "$tmp/slow"
 variant() {
 	rm -f "$tmp/job/allocbench" "$tmp/bin/allocbench"
 	ln -s "$1" "$tmp/job/allocbench"
@@ -188,23 +192,15 @@ part c && for i in $(seq 1 "$runs"); do
 done
 
 # (d) The series, of one time figure: churn on malloc at the Time step's
-# first size (DSIZE). churn OUT [PRELOAD SPIN]: one report of it into OUT,
-# under PRELOAD spinning SPIN when given (the paths are mktemp's, without
-# spaces); churn_pct SPIN: what SPIN adds to the figure, the median of 5
-# interleaved pairs.
+# first size (DSIZE). churn_pct SPIN: what SPIN adds to the figure, the
+# median ratio of 8 ab pairs (interleaved runs, as the series measures it).
 dsize=${sizes%% *}
-churn() {
-	env ${2:+LD_PRELOAD=$2 ALLOCBENCH_SLOW_SPIN=$3} ./allocbench --workload churn --backend malloc \
-		--sizes "$dsize" --total "$total" --repeat 1 -q -f json -o "$1" \
-		--label "$(basename "$1" .json)"
-}
 churn_pct() {
-	: >"$tmp/cr"
-	for i in 1 2 3 4 5; do
-		churn "$tmp/c0.json" && churn "$tmp/c1.json" "$tmp/libslow_malloc.so" "$1" || return 1
-		echo "$("$JSONQ" "$tmp/c0.json" "results[0].churn_ns.median") $("$JSONQ" "$tmp/c1.json" "results[0].churn_ns.median")" >>"$tmp/cr"
-	done
-	awk '{ print ($2 / $1 - 1) * 100 }' "$tmp/cr" | median | awk '{ printf "%.1f", $1 }'
+	wrapper "$1" "$tmp/slowcal"
+	./allocbench ab ./allocbench "$tmp/slowcal" --pairs 8 -f json -o "$tmp/cal.json" \
+		-- --workload churn --backend malloc --sizes "$dsize" --total "$total"
+	[ $? -le 1 ] || return 1
+	"$JSONQ" "$tmp/cal.json" 'series[figure=churn_ns].slowdown.median' | awk '{ printf "%.1f", ($1 - 1) * 100 }'
 }
 # series NAME: runs 30 reports into $tmp/NAME/ with step N (1 to 30) as
 # "$@" N; prints the history's steps (lines with "stepped").
@@ -247,12 +243,7 @@ named() {
 hist_time=-; hist_bytes=-; hist_none=-
 if part d; then
 	calibrate 10 churn_pct
-	cat >"$tmp/slow10" <<EOF
-#!/bin/sh
-[ "\$1" = ab ] && exec $top/allocbench "\$@"
-LD_PRELOAD=$tmp/libslow_malloc.so ALLOCBENCH_SLOW_SPIN=$spin exec $top/allocbench "\$@"
-EOF
-	chmod +x "$tmp/slow10"
+	wrapper "$spin" "$tmp/slow10"
 	hmetric="--metric churn_ns"
 	series time slow10 >"$tmp/d.time"; echo "(d) time series, preload from #16:"; sed 's/^/    /' "$tmp/d.time"
 	named "$tmp/d.time" 1 && hist_time=named || hist_time=MISSED
