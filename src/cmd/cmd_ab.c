@@ -288,7 +288,8 @@ static size_t make_series(struct result_file *old, struct result_file *new, size
 
 int cmd_ab(int argc, char **argv)
 {
-	struct ab_cmd cmd = { .pairs = 10, .options = { 10, 0.05 }, .writer = &ab_writers[0] };
+	struct ab_cmd cmd = { .pairs = 10, .options = { .max_time = 10, .alpha = 0.05 },
+			      .writer = &ab_writers[0] };
 	struct result_file *old, *new;
 	struct variant v[2];
 	struct ab_series *series;
