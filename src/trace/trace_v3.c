@@ -25,42 +25,93 @@
 
 /* ------------------------------------------------------------ the live chunks by rank */
 
+/* Slots per block: one cache line of the bitmap, 8 words. */
+#define LRANK_BLOCK_SHIFT 9
+#define LRANK_BLOCK_WORDS ((1u << LRANK_BLOCK_SHIFT) / 64)
+
 void lrank_release(struct lrank *l)
 {
 	free(l->addr);
+	free(l->bits);
 	free(l->tree);
 	memset(l, 0, sizeof(*l));
+}
+
+/* The bits set in X (__builtin_popcountll is a call into libgcc without -mpopcnt). */
+static inline uint64_t popcount64(uint64_t x)
+{
+	x -= x >> 1 & 0x5555555555555555ULL;
+	x = (x & 0x3333333333333333ULL) + (x >> 2 & 0x3333333333333333ULL);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return x * 0x0101010101010101ULL >> 56;
+}
+
+/* The place of the set bit of rank R (from 0, the lowest) in X, which has more than R. */
+static inline unsigned select64(uint64_t x, unsigned r)
+{
+	/* Each byte's count, then their running sums: the byte that holds it. */
+	uint64_t s = x - (x >> 1 & 0x5555555555555555ULL);
+	unsigned i = 0, byte;
+
+	s = (s & 0x3333333333333333ULL) + (s >> 2 & 0x3333333333333333ULL);
+	s = (s + (s >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	s *= 0x0101010101010101ULL;
+	while ((s >> (8 * i) & 0xff) <= r)
+		i++;
+	if (i)
+		r -= (unsigned)(s >> (8 * (i - 1)) & 0xff);
+	byte = (unsigned)(x >> (8 * i) & 0xff);
+	while (r--)
+		byte &= byte - 1;
+	return 8 * i + (unsigned)__builtin_ctz(byte);
 }
 
 /* The tree over slots [0, next) again, the live ones moved to the front (CAP places). */
 static int lrank_rebuild(struct lrank *l, uint64_t cap)
 {
+	uint64_t nblocks = cap >> LRANK_BLOCK_SHIFT, n = 0;
 	uint64_t *addr = calloc(cap, sizeof(*addr));
-	uint32_t *tree = calloc(cap + 1, sizeof(*tree));
-	uint64_t n = 0;
+	uint64_t *bits = calloc(cap / 64, sizeof(*bits));
+	uint32_t *tree = calloc(nblocks + 1, sizeof(*tree));
 
-	if (!addr || !tree) {
+	if (!addr || !bits || !tree) {
 		free(addr);
+		free(bits);
 		free(tree);
 		return -1;
 	}
 	for (uint64_t i = 0; i < l->next; i++)
 		if (l->addr[i])
 			addr[n++] = l->addr[i];
-	for (uint64_t i = 1; i <= cap; i++) {
-		uint64_t j = i + (i & -i);
+	for (uint64_t i = 0; i < n / 64; i++)
+		bits[i] = UINT64_MAX;
+	if (n % 64)
+		bits[n / 64] = ((uint64_t)1 << (n % 64)) - 1;
+	for (uint64_t i = 1; i <= nblocks; i++) {
+		uint64_t j = i + (i & -i), first = (i - 1) << LRANK_BLOCK_SHIFT;
 
-		tree[i] += i <= n;
-		if (j <= cap)
+		tree[i] += (uint32_t)(n <= first ? 0 : n - first < (1u << LRANK_BLOCK_SHIFT) ?
+				      n - first : 1u << LRANK_BLOCK_SHIFT);
+		if (j <= nblocks)
 			tree[j] += tree[i];
 	}
-	free(l->addr);
-	free(l->tree);
+	lrank_release(l);
 	l->addr = addr;
+	l->bits = bits;
 	l->tree = tree;
 	l->cap = cap;
 	l->next = n;
+	l->live = n;
 	return 0;
+}
+
+/* Adds D to the count of SLOT's block. */
+static inline void lrank_count(struct lrank *l, uint64_t slot, uint32_t d)
+{
+	uint64_t nblocks = l->cap >> LRANK_BLOCK_SHIFT;
+
+	for (uint64_t i = (slot >> LRANK_BLOCK_SHIFT) + 1; i <= nblocks; i += i & -i)
+		l->tree[i] += d;
 }
 
 int64_t lrank_push(struct lrank *l, uint64_t addr)
@@ -69,41 +120,53 @@ int64_t lrank_push(struct lrank *l, uint64_t addr)
 	    lrank_rebuild(l, l->cap < 1024 ? 1024 : l->live * 2 > l->cap ? l->cap * 2 : l->cap))
 		return -1;
 	l->addr[l->next] = addr;
-	for (uint64_t i = l->next + 1; i <= l->cap; i += i & -i)
-		l->tree[i]++;
+	l->bits[l->next / 64] |= (uint64_t)1 << (l->next % 64);
+	lrank_count(l, l->next, 1);
 	l->live++;
 	return (int64_t)l->next++;
 }
 
 uint64_t lrank_rank(const struct lrank *l, uint64_t slot)
 {
-	uint64_t below = 0;
+	uint64_t below = 0, w = slot / 64;
 
-	for (uint64_t i = slot + 1; i; i -= i & -i)
+	for (uint64_t i = slot >> LRANK_BLOCK_SHIFT; i; i -= i & -i)
 		below += l->tree[i];
+	for (uint64_t i = w & ~(uint64_t)(LRANK_BLOCK_WORDS - 1); i < w; i++)
+		below += popcount64(l->bits[i]);
+	below += popcount64(l->bits[w] & (UINT64_MAX >> (63 - slot % 64)));
 	return l->live - below;
 }
 
 uint64_t lrank_select(const struct lrank *l, uint64_t k)
 {
-	uint64_t want = l->live - k, pos = 0, step = 1;
+	uint64_t want = l->live - k, pos = 0, step = 1, nblocks = l->cap >> LRANK_BLOCK_SHIFT;
+	const uint64_t *w;
 
-	while (step * 2 <= l->cap)
+	while (step * 2 <= nblocks)
 		step *= 2;
 	for (; step; step /= 2) {
-		if (pos + step <= l->cap && l->tree[pos + step] < want) {
+		if (pos + step <= nblocks && l->tree[pos + step] < want) {
 			pos += step;
 			want -= l->tree[pos];
 		}
 	}
-	return pos;
+	/* The WANT-th live slot of block POS. */
+	w = &l->bits[pos * LRANK_BLOCK_WORDS];
+	for (unsigned i = 0;; i++) {
+		uint64_t c = popcount64(w[i]);
+
+		if (want <= c)
+			return ((pos * LRANK_BLOCK_WORDS + i) * 64) + select64(w[i], (unsigned)want - 1);
+		want -= c;
+	}
 }
 
 void lrank_remove(struct lrank *l, uint64_t slot)
 {
 	l->addr[slot] = 0;
-	for (uint64_t i = slot + 1; i <= l->cap; i += i & -i)
-		l->tree[i]--;
+	l->bits[slot / 64] &= ~((uint64_t)1 << (slot % 64));
+	lrank_count(l, slot, (uint32_t)-1);
 	l->live--;
 }
 
