@@ -186,8 +186,17 @@ int v3_header_check(struct reader *r, const unsigned char *raw, const struct tra
 /* ------------------------------------------------------------ the records */
 
 struct open_realloc {
-	uint64_t seq2, call, pending;
+	uint64_t seq2, call;
+	size_t pending;             /* its word for the sink, in dec's words */
 	struct trace_event e;
+};
+
+/* A step decoded and told to AHEAD, its turn at SINK to come. */
+struct due {
+	struct trace_event e;
+	uint64_t call;
+	size_t pending;             /* in dec's words (0: a word no one reads) */
+	unsigned half;
 };
 
 /* A thread's sizes, in a table by thread (only the threads met take room). */
@@ -202,7 +211,12 @@ struct dec {
 	struct reader *r;
 	const struct trace *t;
 	trace_sink_fn sink;
+	trace_ahead_fn ahead;
 	void *ctx;
+	struct due due[MERGE_AHEAD];  /* a ring: the steps told to AHEAD, not yet to SINK */
+	unsigned due_first, ndue;
+	uint64_t *words;            /* the sink's words of the reallocs open; [0] for the rest */
+	size_t nwords, words_alloc, words_free;  /* words_free: a list through the words, + 1 */
 	struct lrank live;
 	struct sizes *sizes;        /* open addressing by thread */
 	size_t sizes_mask, nthreads_met;
@@ -343,6 +357,62 @@ static uint64_t new_addr(struct dec *d, uint64_t align)
 	return at;
 }
 
+/* A word for a realloc's two halves: its index, or 0 out of memory (D->failed set). */
+static size_t word_take(struct dec *d)
+{
+	size_t i;
+
+	if (d->words_free) {
+		i = d->words_free - 1;
+		d->words_free = (size_t)d->words[i];
+	} else {
+		if (ALLOC_GROW(d->words, d->nwords, d->words_alloc)) {
+			d->failed = 1;
+			return 0;
+		}
+		i = d->nwords++;
+	}
+	d->words[i] = 0;
+	return i;
+}
+
+static void word_give(struct dec *d, size_t i)
+{
+	d->words[i] = d->words_free;
+	d->words_free = i + 1;
+}
+
+/* The oldest step due to SINK. Returns 0, or -1 (D->failed 2). */
+static int due_sink(struct dec *d)
+{
+	struct due *u = &d->due[d->due_first];
+
+	d->due_first = (d->due_first + 1) % MERGE_AHEAD;
+	d->ndue--;
+	if (d->sink(d->ctx, &u->e, u->half, u->call, &d->words[u->pending])) {
+		d->failed = 2;
+		return -1;
+	}
+	if (u->half)
+		word_give(d, u->pending);
+	return 0;
+}
+
+/*
+ * Step E (HALF, CALL, its word PENDING) to SINK, MERGE_AHEAD steps later,
+ * told to AHEAD now: a chunk's place in the sink's map fetched while the
+ * steps before it are taken. Returns 0, or -1.
+ */
+static int due_add(struct dec *d, const struct trace_event *e, unsigned half, uint64_t call, size_t pending)
+{
+	if (d->ndue == MERGE_AHEAD && due_sink(d))
+		return -1;
+	d->due[(d->due_first + d->ndue++) % MERGE_AHEAD] = (struct due){ *e, call, pending, half };
+	if (d->ahead)
+		d->ahead(d->ctx, e, half);
+	return 0;
+}
+
 static int push(struct dec *d, uint64_t addr)
 {
 	if (lrank_push(&d->live, addr) < 0)
@@ -359,15 +429,13 @@ static int flush_open(struct dec *d, uint64_t seq)
 		memmove(d->open, d->open + 1, --d->nopen * sizeof(*d->open));
 		if (o.e.ret && push(d, o.e.ret))
 			return -1;
-		if (d->sink && d->sink(d->ctx, &o.e, 1, o.call, &o.pending)) {
-			d->failed = 2;
+		if (d->sink && due_add(d, &o.e, 1, o.call, o.pending))
 			return -1;
-		}
 	}
 	return 0;
 }
 
-static int open_add(struct dec *d, const struct trace_event *e, uint64_t call, uint64_t pending)
+static int open_add(struct dec *d, const struct trace_event *e, uint64_t call, size_t pending)
 {
 	size_t i = d->nopen;
 
@@ -484,7 +552,8 @@ static int record(struct dec *d, unsigned b, uint64_t seq)
 {
 	struct trace_event e = { .seq = seq, .seq2 = seq, .thread = d->thread, .kind = b & 15 };
 	unsigned n = b >> 4;
-	uint64_t slot = UINT64_MAX, call = ++d->calls, pending = 0;
+	uint64_t slot = UINT64_MAX, call = ++d->calls;
+	size_t pending = 0;
 
 	if (e.kind == V3_FAILED) {
 		e.kind = d->p < d->end ? *d->p++ : 0;
@@ -523,10 +592,10 @@ static int record(struct dec *d, unsigned b, uint64_t seq)
 	if (e.thread + 1 > d->nthreads)
 		d->nthreads = e.thread + 1;
 	d->prev = seq;
-	if (d->sink && d->sink(d->ctx, &e, 0, call, &pending)) {
-		d->failed = 2;
+	if (e.kind == TRACE_REALLOC && d->sink && !(pending = word_take(d)))
 		return -1;
-	}
+	if (d->sink && due_add(d, &e, 0, call, pending))
+		return -1;
 	return e.kind == TRACE_REALLOC ? open_add(d, &e, call, pending) : 0;
 }
 
@@ -587,15 +656,17 @@ static int block_next(struct dec *d, uint64_t *at, unsigned char *zbuf, size_t z
 	return block_records(d, raw, got);
 }
 
-int v3_run(struct reader *r, const struct trace *t, struct scan *s, trace_sink_fn sink, void *ctx)
+int v3_run(struct reader *r, const struct trace *t, struct scan *s, trace_sink_fn sink,
+	   trace_ahead_fn ahead, void *ctx)
 {
-	struct dec d = { .r = r, .t = t, .sink = sink, .ctx = ctx, .cursor = 64 };
+	struct dec d = { .r = r, .t = t, .sink = sink, .ahead = ahead, .ctx = ctx, .cursor = 64 };
 	size_t zmax = ZSTD_compressBound(V3_BLOCK_RAW);
 	unsigned char *zbuf = malloc(zmax), *raw = malloc(V3_BLOCK_RAW);
 	uint64_t at = TRACE_HEADER_BYTES;
 	int ret = -1;
 
-	if (!zbuf || !raw || sizes_switch(&d, 0)) {
+	/* words[0]: the word of the steps that are no realloc's. */
+	if (!zbuf || !raw || sizes_switch(&d, 0) || (sink && (word_take(&d), d.failed))) {
 		d.failed = 1;
 		goto out;
 	}
@@ -608,6 +679,9 @@ int v3_run(struct reader *r, const struct trace *t, struct scan *s, trace_sink_f
 	}
 	if (flush_open(&d, UINT64_MAX))
 		goto out;
+	while (d.ndue)
+		if (due_sink(&d))
+			goto out;
 	if (d.calls != t->header.v3_calls) {
 		reader_fail(r, "is damaged: %" PRIu64 " records, its header says %" PRIu64, d.calls,
 			    t->header.v3_calls);
@@ -623,6 +697,7 @@ out:
 		free(d.sizes[i].v);
 	free(d.sizes);
 	free(d.open);
+	free(d.words);
 	free(zbuf);
 	free(raw);
 	lrank_release(&d.live);

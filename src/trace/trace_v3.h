@@ -99,9 +99,11 @@ int v3_header_check(struct reader *r, const unsigned char *raw, const struct tra
 
 /*
  * Reads every block of T (version 3) in order, checked, and hands each
- * step to SINK as trace_merge() does (SINK NULL: checked only, S->nthreads
- * set). Returns 0, or -1 with R->why set (or empty: SINK failed).
+ * step to SINK and, MERGE_AHEAD steps before, to AHEAD (when not NULL) as
+ * trace_merge() does (SINK NULL: checked only, S->nthreads set). Returns
+ * 0, or -1 with R->why set (or empty: SINK failed).
  */
-int v3_run(struct reader *r, const struct trace *t, struct scan *s, trace_sink_fn sink, void *ctx);
+int v3_run(struct reader *r, const struct trace *t, struct scan *s, trace_sink_fn sink,
+	   trace_ahead_fn ahead, void *ctx);
 
 #endif
