@@ -195,6 +195,21 @@ void put_wrapped(FILE *out, const char *text, size_t width, const char *indent)
 	put_wrapped_from(out, text + lead, lead, width, indent);
 }
 
+/*
+ * After a word that ends in a digit, at TEXT: one space and a unit ("s",
+ * "KiB", "calls,": a letter or '%', then up to 6 characters in all), which
+ * the line must not be broken before; their length, else 0.
+ */
+static size_t unit_after(const char *text)
+{
+	size_t n;
+
+	if (text[0] != ' ' || !(isalpha((unsigned char)text[1]) || text[1] == '%'))
+		return 0;
+	n = strcspn(text + 1, " ");
+	return n <= 6 ? 1 + n : 0;
+}
+
 void put_wrapped_from(FILE *out, const char *text, size_t col, size_t width, const char *indent)
 {
 	size_t indent_len = strlen(indent), spaces = 0;
@@ -202,9 +217,12 @@ void put_wrapped_from(FILE *out, const char *text, size_t col, size_t width, con
 
 	text += strspn(text, " ");
 	while (*text) {
-		size_t word = strcspn(text, " "), gap = line_empty ? 0 : spaces;
+		size_t word = strcspn(text, " "), gap = line_empty ? 0 : spaces, keep = word;
 
-		if ((!line_empty || col > indent_len) && col + gap + word > width) {
+		/* A number and its unit go to the next line together. */
+		if (word && isdigit((unsigned char)text[word - 1]))
+			keep += unit_after(text + word);
+		if ((!line_empty || col > indent_len) && col + gap + keep > width) {
 			fprintf(out, "\n%s", indent);
 			col = indent_len;
 			line_empty = 1;

@@ -450,7 +450,7 @@ int trace_scan(struct reader *r, struct trace *t, struct scan *s)
 		t->trace_bytes = r->size;
 		t->unsealed_chunks = t->header.v3_unsealed;
 		t->sealed = (int)t->header.v3_sealed;
-		return v3_run(r, t, s, NULL, NULL);
+		return v3_run(r, t, s, NULL, NULL, NULL);
 	}
 	s->chunk_header = t->header.version == 1 ? TRACE_CHUNK_HEADER_V1_BYTES :
 			  (uint32_t)sizeof(struct trace_chunk);

@@ -22,14 +22,22 @@
 
 /* ------------------------------------------------------------ the median lifetime */
 
-/* Lifetimes counted in a window of buckets: [lo, lo + (MEDIAN_BUCKETS << shift)). */
+/*
+ * Lifetimes counted in a window of buckets: [lo, lo + (MEDIAN_BUCKETS << shift)),
+ * and in the first pass a second window right after it, [lo2, lo2 +
+ * (MEDIAN_BUCKETS << shift2)), wide enough for every lifetime the trace's
+ * calls allow: a median past the first window is then in one of its
+ * buckets, at most 2^16 calls wide for a trace of up to 2^32 calls, and the
+ * second pass counts that bucket's lifetimes one by one.
+ */
 #define MEDIAN_BUCKETS (1u << 16)
 
 struct median {
-	uint64_t lo;
-	unsigned shift;
-	uint64_t below, above, max;  /* lifetimes before and past the window; the longest */
+	uint64_t lo, lo2;
+	unsigned shift, shift2;
+	uint64_t below, above, max;  /* lifetimes before and past the windows; the longest */
 	uint64_t *counts;      /* MEDIAN_BUCKETS */
+	uint64_t *counts2;     /* MEDIAN_BUCKETS, or NULL: no second window */
 };
 
 static inline void median_note(struct median *md, uint64_t life)
@@ -43,8 +51,12 @@ static inline void median_note(struct median *md, uint64_t life)
 		return;
 	}
 	b = (life - md->lo) >> md->shift;
-	if (b < MEDIAN_BUCKETS)
+	if (b < MEDIAN_BUCKETS) {
 		md->counts[b]++;
+		return;
+	}
+	if (md->counts2 && life >= md->lo2 && (b = (life - md->lo2) >> md->shift2) < MEDIAN_BUCKETS)
+		md->counts2[b]++;
 	else
 		md->above++;
 }
@@ -70,6 +82,18 @@ static int median_resolve(struct median *md, uint64_t n, uint64_t *out)
 			return 0;
 		}
 		seen += md->counts[b];
+	}
+	if (md->counts2 && md->lo2 == md->lo + ((uint64_t)MEDIAN_BUCKETS << md->shift)) {
+		for (uint64_t b = 0; b < MEDIAN_BUCKETS; b++) {
+			if (seen + md->counts2[b] > rank) {
+				md->lo = md->lo2 + (b << md->shift2);
+				md->shift = md->shift2 > 16 ? md->shift2 - 16 : 0;
+				return 0;
+			}
+			seen += md->counts2[b];
+		}
+		md->lo = md->lo2;
+		md->shift = md->shift2;
 	}
 	/* Past the window: the next one covers up to the longest. */
 	md->lo += (uint64_t)MEDIAN_BUCKETS << md->shift;
@@ -507,27 +531,37 @@ static int analysis_pass(struct analysis *a, struct trace_stats *st, struct repl
 }
 
 /*
- * The analysis of NAME (NTHREADS threads), its steps from DRIVE: passes
- * until the median lifetime is known exactly (one, unless it is longer
- * than MEDIAN_BUCKETS calls; the plan from the first). Returns 0, or -1
- * with WHY set.
+ * The analysis of NAME (NTHREADS threads, at most CALLS calls), its steps
+ * from DRIVE: passes until the median lifetime is known exactly (one,
+ * unless it is longer than MEDIAN_BUCKETS calls; then two, for a trace of
+ * up to 2^32 calls; the plan from the first). Returns 0, or -1 with WHY set.
  */
-static int analyze(const char *name, uint32_t nthreads, struct trace_stats *st,
+static int analyze(const char *name, uint32_t nthreads, uint64_t calls, struct trace_stats *st,
 		   struct replay_plan *plan, drive_fn drive, void *ctx, char *why, size_t why_size)
 {
-	struct median md = { .counts = calloc(MEDIAN_BUCKETS, sizeof(*md.counts)) };
+	struct median md = { .counts = calloc(MEDIAN_BUCKETS, sizeof(*md.counts)),
+			     .lo2 = MEDIAN_BUCKETS };
 	int done = 0, ret = 0;
 
 	why[0] = '\0';
 	if (plan)
 		memset(plan, 0, sizeof(*plan));
+	if (calls > MEDIAN_BUCKETS) {
+		md.counts2 = calloc(MEDIAN_BUCKETS, sizeof(*md.counts2));
+		while (calls - MEDIAN_BUCKETS > (uint64_t)MEDIAN_BUCKETS << md.shift2)
+			md.shift2++;
+	}
 	for (int pass = 0; !done && !ret; pass++) {
 		struct analysis a = { .median = md };
 
 		memset(st, 0, sizeof(*st));
 		memset(md.counts, 0, md.counts ? MEDIAN_BUCKETS * sizeof(*md.counts) : 0);
+		if (pass)
+			a.median.counts2 = NULL;   /* the first pass's only */
+		else if (md.counts2)
+			memset(md.counts2, 0, MEDIAN_BUCKETS * sizeof(*md.counts2));
 		a.median.below = a.median.above = a.median.max = 0;
-		if (!md.counts || analysis_pass(&a, st, pass ? NULL : plan, nthreads, drive, ctx, why,
+		if (!md.counts || (calls > MEDIAN_BUCKETS && !md.counts2) || analysis_pass(&a, st, pass ? NULL : plan, nthreads, drive, ctx, why,
 						why_size)) {
 			if (!why[0])
 				snprintf(why, why_size, "trace '%s' %s", name, a.what[0] ? a.what :
@@ -535,8 +569,10 @@ static int analyze(const char *name, uint32_t nthreads, struct trace_stats *st,
 					 "number (2^32 - 1)" : "cannot be analysed: out of memory");
 			ret = -1;
 		} else {
+			a.median.counts2 = md.counts2;
 			md = a.median;
 			done = !a.freed || median_resolve(&md, a.freed, &st->median_lifetime_calls);
+			md.lo2 = UINT64_MAX;  /* the second window is done with */
 		}
 		free(a.versions);
 		free(a.held);
@@ -546,6 +582,7 @@ static int analyze(const char *name, uint32_t nthreads, struct trace_stats *st,
 			trace_stats_release(st);
 	}
 	free(md.counts);
+	free(md.counts2);
 	if (ret && plan)
 		replay_plan_release(plan);
 	return ret;
@@ -625,7 +662,7 @@ int trace_analyze(const char *name, const struct trace *t, struct trace_stats *s
 			break;
 		}
 	}
-	ret = analyze(name, nthreads, st, plan, drive_events, &d, why, why_size);
+	ret = analyze(name, nthreads, t->nevents, st, plan, drive_events, &d, why, why_size);
 out:
 	free(d.steps);
 	free(d.pending);
@@ -654,6 +691,7 @@ static int stats_load_from(struct reader *r, struct trace *t, struct trace_stats
 {
 	struct scan s;
 	struct stream_drive d = { r, t, &s };
+	uint64_t calls = 0;
 	int ret;
 
 	memset(t, 0, sizeof(*t));
@@ -661,7 +699,11 @@ static int stats_load_from(struct reader *r, struct trace *t, struct trace_stats
 	t->file_bytes = r->size;
 	if (trace_scan(r, t, &s))
 		return -1;
-	ret = analyze(r->name, s.nthreads, st, NULL, drive_stream, &d, r->why, r->why_size);
+	if (t->header.version == TRACE_VERSION_V3)
+		calls = t->header.v3_calls;
+	for (size_t i = 0; i < s.nmetas; i++)
+		calls += s.metas[i].n;
+	ret = analyze(r->name, s.nthreads, calls, st, NULL, drive_stream, &d, r->why, r->why_size);
 	scan_release(&s);
 	return ret;
 }

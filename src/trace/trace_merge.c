@@ -281,7 +281,7 @@ int trace_merge(struct reader *r, const struct trace *t, const struct scan *s, t
 	int sink_failed = 0, ret = -1;
 
 	if (t->header.version == TRACE_VERSION_V3)
-		return v3_run(r, t, NULL, sink, ctx);
+		return v3_run(r, t, NULL, sink, ahead, ctx);
 	g.nchunks = (t->trace_bytes - TRACE_HEADER_BYTES) / TRACE_CHUNK_BYTES;
 	g.block = malloc(READ_BYTES);
 	g.scratch = malloc(CHUNK_EVENTS_MAX * sizeof(*g.scratch));

@@ -25,42 +25,93 @@
 
 /* ------------------------------------------------------------ the live chunks by rank */
 
+/* Slots per block: one cache line of the bitmap, 8 words. */
+#define LRANK_BLOCK_SHIFT 9
+#define LRANK_BLOCK_WORDS ((1u << LRANK_BLOCK_SHIFT) / 64)
+
 void lrank_release(struct lrank *l)
 {
 	free(l->addr);
+	free(l->bits);
 	free(l->tree);
 	memset(l, 0, sizeof(*l));
+}
+
+/* The bits set in X (__builtin_popcountll is a call into libgcc without -mpopcnt). */
+static inline uint64_t popcount64(uint64_t x)
+{
+	x -= x >> 1 & 0x5555555555555555ULL;
+	x = (x & 0x3333333333333333ULL) + (x >> 2 & 0x3333333333333333ULL);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return x * 0x0101010101010101ULL >> 56;
+}
+
+/* The place of the set bit of rank R (from 0, the lowest) in X, which has more than R. */
+static inline unsigned select64(uint64_t x, unsigned r)
+{
+	/* Each byte's count, then their running sums: the byte that holds it. */
+	uint64_t s = x - (x >> 1 & 0x5555555555555555ULL);
+	unsigned i = 0, byte;
+
+	s = (s & 0x3333333333333333ULL) + (s >> 2 & 0x3333333333333333ULL);
+	s = (s + (s >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	s *= 0x0101010101010101ULL;
+	while ((s >> (8 * i) & 0xff) <= r)
+		i++;
+	if (i)
+		r -= (unsigned)(s >> (8 * (i - 1)) & 0xff);
+	byte = (unsigned)(x >> (8 * i) & 0xff);
+	while (r--)
+		byte &= byte - 1;
+	return 8 * i + (unsigned)__builtin_ctz(byte);
 }
 
 /* The tree over slots [0, next) again, the live ones moved to the front (CAP places). */
 static int lrank_rebuild(struct lrank *l, uint64_t cap)
 {
+	uint64_t nblocks = cap >> LRANK_BLOCK_SHIFT, n = 0;
 	uint64_t *addr = calloc(cap, sizeof(*addr));
-	uint32_t *tree = calloc(cap + 1, sizeof(*tree));
-	uint64_t n = 0;
+	uint64_t *bits = calloc(cap / 64, sizeof(*bits));
+	uint32_t *tree = calloc(nblocks + 1, sizeof(*tree));
 
-	if (!addr || !tree) {
+	if (!addr || !bits || !tree) {
 		free(addr);
+		free(bits);
 		free(tree);
 		return -1;
 	}
 	for (uint64_t i = 0; i < l->next; i++)
 		if (l->addr[i])
 			addr[n++] = l->addr[i];
-	for (uint64_t i = 1; i <= cap; i++) {
-		uint64_t j = i + (i & -i);
+	for (uint64_t i = 0; i < n / 64; i++)
+		bits[i] = UINT64_MAX;
+	if (n % 64)
+		bits[n / 64] = ((uint64_t)1 << (n % 64)) - 1;
+	for (uint64_t i = 1; i <= nblocks; i++) {
+		uint64_t j = i + (i & -i), first = (i - 1) << LRANK_BLOCK_SHIFT;
 
-		tree[i] += i <= n;
-		if (j <= cap)
+		tree[i] += (uint32_t)(n <= first ? 0 : n - first < (1u << LRANK_BLOCK_SHIFT) ?
+				      n - first : 1u << LRANK_BLOCK_SHIFT);
+		if (j <= nblocks)
 			tree[j] += tree[i];
 	}
-	free(l->addr);
-	free(l->tree);
+	lrank_release(l);
 	l->addr = addr;
+	l->bits = bits;
 	l->tree = tree;
 	l->cap = cap;
 	l->next = n;
+	l->live = n;
 	return 0;
+}
+
+/* Adds D to the count of SLOT's block. */
+static inline void lrank_count(struct lrank *l, uint64_t slot, uint32_t d)
+{
+	uint64_t nblocks = l->cap >> LRANK_BLOCK_SHIFT;
+
+	for (uint64_t i = (slot >> LRANK_BLOCK_SHIFT) + 1; i <= nblocks; i += i & -i)
+		l->tree[i] += d;
 }
 
 int64_t lrank_push(struct lrank *l, uint64_t addr)
@@ -69,41 +120,53 @@ int64_t lrank_push(struct lrank *l, uint64_t addr)
 	    lrank_rebuild(l, l->cap < 1024 ? 1024 : l->live * 2 > l->cap ? l->cap * 2 : l->cap))
 		return -1;
 	l->addr[l->next] = addr;
-	for (uint64_t i = l->next + 1; i <= l->cap; i += i & -i)
-		l->tree[i]++;
+	l->bits[l->next / 64] |= (uint64_t)1 << (l->next % 64);
+	lrank_count(l, l->next, 1);
 	l->live++;
 	return (int64_t)l->next++;
 }
 
 uint64_t lrank_rank(const struct lrank *l, uint64_t slot)
 {
-	uint64_t below = 0;
+	uint64_t below = 0, w = slot / 64;
 
-	for (uint64_t i = slot + 1; i; i -= i & -i)
+	for (uint64_t i = slot >> LRANK_BLOCK_SHIFT; i; i -= i & -i)
 		below += l->tree[i];
+	for (uint64_t i = w & ~(uint64_t)(LRANK_BLOCK_WORDS - 1); i < w; i++)
+		below += popcount64(l->bits[i]);
+	below += popcount64(l->bits[w] & (UINT64_MAX >> (63 - slot % 64)));
 	return l->live - below;
 }
 
 uint64_t lrank_select(const struct lrank *l, uint64_t k)
 {
-	uint64_t want = l->live - k, pos = 0, step = 1;
+	uint64_t want = l->live - k, pos = 0, step = 1, nblocks = l->cap >> LRANK_BLOCK_SHIFT;
+	const uint64_t *w;
 
-	while (step * 2 <= l->cap)
+	while (step * 2 <= nblocks)
 		step *= 2;
 	for (; step; step /= 2) {
-		if (pos + step <= l->cap && l->tree[pos + step] < want) {
+		if (pos + step <= nblocks && l->tree[pos + step] < want) {
 			pos += step;
 			want -= l->tree[pos];
 		}
 	}
-	return pos;
+	/* The WANT-th live slot of block POS. */
+	w = &l->bits[pos * LRANK_BLOCK_WORDS];
+	for (unsigned i = 0;; i++) {
+		uint64_t c = popcount64(w[i]);
+
+		if (want <= c)
+			return ((pos * LRANK_BLOCK_WORDS + i) * 64) + select64(w[i], (unsigned)want - 1);
+		want -= c;
+	}
 }
 
 void lrank_remove(struct lrank *l, uint64_t slot)
 {
 	l->addr[slot] = 0;
-	for (uint64_t i = slot + 1; i <= l->cap; i += i & -i)
-		l->tree[i]--;
+	l->bits[slot / 64] &= ~((uint64_t)1 << (slot % 64));
+	lrank_count(l, slot, (uint32_t)-1);
 	l->live--;
 }
 
@@ -123,8 +186,17 @@ int v3_header_check(struct reader *r, const unsigned char *raw, const struct tra
 /* ------------------------------------------------------------ the records */
 
 struct open_realloc {
-	uint64_t seq2, call, pending;
+	uint64_t seq2, call;
+	size_t pending;             /* its word for the sink, in dec's words */
 	struct trace_event e;
+};
+
+/* A step decoded and told to AHEAD, its turn at SINK to come. */
+struct due {
+	struct trace_event e;
+	uint64_t call;
+	size_t pending;             /* in dec's words (0: a word no one reads) */
+	unsigned half;
 };
 
 /* A thread's sizes, in a table by thread (only the threads met take room). */
@@ -139,7 +211,12 @@ struct dec {
 	struct reader *r;
 	const struct trace *t;
 	trace_sink_fn sink;
+	trace_ahead_fn ahead;
 	void *ctx;
+	struct due due[MERGE_AHEAD];  /* a ring: the steps told to AHEAD, not yet to SINK */
+	unsigned due_first, ndue;
+	uint64_t *words;            /* the sink's words of the reallocs open; [0] for the rest */
+	size_t nwords, words_alloc, words_free;  /* words_free: a list through the words, + 1 */
 	struct lrank live;
 	struct sizes *sizes;        /* open addressing by thread */
 	size_t sizes_mask, nthreads_met;
@@ -280,6 +357,62 @@ static uint64_t new_addr(struct dec *d, uint64_t align)
 	return at;
 }
 
+/* A word for a realloc's two halves: its index, or 0 out of memory (D->failed set). */
+static size_t word_take(struct dec *d)
+{
+	size_t i;
+
+	if (d->words_free) {
+		i = d->words_free - 1;
+		d->words_free = (size_t)d->words[i];
+	} else {
+		if (ALLOC_GROW(d->words, d->nwords, d->words_alloc)) {
+			d->failed = 1;
+			return 0;
+		}
+		i = d->nwords++;
+	}
+	d->words[i] = 0;
+	return i;
+}
+
+static void word_give(struct dec *d, size_t i)
+{
+	d->words[i] = d->words_free;
+	d->words_free = i + 1;
+}
+
+/* The oldest step due to SINK. Returns 0, or -1 (D->failed 2). */
+static int due_sink(struct dec *d)
+{
+	struct due *u = &d->due[d->due_first];
+
+	d->due_first = (d->due_first + 1) % MERGE_AHEAD;
+	d->ndue--;
+	if (d->sink(d->ctx, &u->e, u->half, u->call, &d->words[u->pending])) {
+		d->failed = 2;
+		return -1;
+	}
+	if (u->half)
+		word_give(d, u->pending);
+	return 0;
+}
+
+/*
+ * Step E (HALF, CALL, its word PENDING) to SINK, MERGE_AHEAD steps later,
+ * told to AHEAD now: a chunk's place in the sink's map fetched while the
+ * steps before it are taken. Returns 0, or -1.
+ */
+static int due_add(struct dec *d, const struct trace_event *e, unsigned half, uint64_t call, size_t pending)
+{
+	if (d->ndue == MERGE_AHEAD && due_sink(d))
+		return -1;
+	d->due[(d->due_first + d->ndue++) % MERGE_AHEAD] = (struct due){ *e, call, pending, half };
+	if (d->ahead)
+		d->ahead(d->ctx, e, half);
+	return 0;
+}
+
 static int push(struct dec *d, uint64_t addr)
 {
 	if (lrank_push(&d->live, addr) < 0)
@@ -296,15 +429,13 @@ static int flush_open(struct dec *d, uint64_t seq)
 		memmove(d->open, d->open + 1, --d->nopen * sizeof(*d->open));
 		if (o.e.ret && push(d, o.e.ret))
 			return -1;
-		if (d->sink && d->sink(d->ctx, &o.e, 1, o.call, &o.pending)) {
-			d->failed = 2;
+		if (d->sink && due_add(d, &o.e, 1, o.call, o.pending))
 			return -1;
-		}
 	}
 	return 0;
 }
 
-static int open_add(struct dec *d, const struct trace_event *e, uint64_t call, uint64_t pending)
+static int open_add(struct dec *d, const struct trace_event *e, uint64_t call, size_t pending)
 {
 	size_t i = d->nopen;
 
@@ -421,7 +552,8 @@ static int record(struct dec *d, unsigned b, uint64_t seq)
 {
 	struct trace_event e = { .seq = seq, .seq2 = seq, .thread = d->thread, .kind = b & 15 };
 	unsigned n = b >> 4;
-	uint64_t slot = UINT64_MAX, call = ++d->calls, pending = 0;
+	uint64_t slot = UINT64_MAX, call = ++d->calls;
+	size_t pending = 0;
 
 	if (e.kind == V3_FAILED) {
 		e.kind = d->p < d->end ? *d->p++ : 0;
@@ -460,10 +592,10 @@ static int record(struct dec *d, unsigned b, uint64_t seq)
 	if (e.thread + 1 > d->nthreads)
 		d->nthreads = e.thread + 1;
 	d->prev = seq;
-	if (d->sink && d->sink(d->ctx, &e, 0, call, &pending)) {
-		d->failed = 2;
+	if (e.kind == TRACE_REALLOC && d->sink && !(pending = word_take(d)))
 		return -1;
-	}
+	if (d->sink && due_add(d, &e, 0, call, pending))
+		return -1;
 	return e.kind == TRACE_REALLOC ? open_add(d, &e, call, pending) : 0;
 }
 
@@ -524,15 +656,17 @@ static int block_next(struct dec *d, uint64_t *at, unsigned char *zbuf, size_t z
 	return block_records(d, raw, got);
 }
 
-int v3_run(struct reader *r, const struct trace *t, struct scan *s, trace_sink_fn sink, void *ctx)
+int v3_run(struct reader *r, const struct trace *t, struct scan *s, trace_sink_fn sink,
+	   trace_ahead_fn ahead, void *ctx)
 {
-	struct dec d = { .r = r, .t = t, .sink = sink, .ctx = ctx, .cursor = 64 };
+	struct dec d = { .r = r, .t = t, .sink = sink, .ahead = ahead, .ctx = ctx, .cursor = 64 };
 	size_t zmax = ZSTD_compressBound(V3_BLOCK_RAW);
 	unsigned char *zbuf = malloc(zmax), *raw = malloc(V3_BLOCK_RAW);
 	uint64_t at = TRACE_HEADER_BYTES;
 	int ret = -1;
 
-	if (!zbuf || !raw || sizes_switch(&d, 0)) {
+	/* words[0]: the word of the steps that are no realloc's. */
+	if (!zbuf || !raw || sizes_switch(&d, 0) || (sink && (word_take(&d), d.failed))) {
 		d.failed = 1;
 		goto out;
 	}
@@ -545,6 +679,9 @@ int v3_run(struct reader *r, const struct trace *t, struct scan *s, trace_sink_f
 	}
 	if (flush_open(&d, UINT64_MAX))
 		goto out;
+	while (d.ndue)
+		if (due_sink(&d))
+			goto out;
 	if (d.calls != t->header.v3_calls) {
 		reader_fail(r, "is damaged: %" PRIu64 " records, its header says %" PRIu64, d.calls,
 			    t->header.v3_calls);
@@ -560,6 +697,7 @@ out:
 		free(d.sizes[i].v);
 	free(d.sizes);
 	free(d.open);
+	free(d.words);
 	free(zbuf);
 	free(raw);
 	lrank_release(&d.live);

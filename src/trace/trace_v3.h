@@ -73,13 +73,16 @@ static inline uint64_t trace_block_checksum(const struct trace_block *b, const v
 
 /*
  * The live chunks in the order they were allocated, by rank from the
- * newest (a Fenwick tree over slots taken in that order, compacted when
- * the slots run out): what both the writer and the reader keep.
+ * newest: slots taken in that order, compacted when they run out; a bit
+ * per slot, and a Fenwick tree over blocks of 512 slots (a cache line of
+ * bits), small enough to stay in the cache where a tree over slots missed
+ * it at every level. What both the writer and the reader keep.
  */
 struct lrank {
 	uint64_t *addr;          /* per slot: the chunk's address, 0 for none */
-	uint32_t *tree;          /* Fenwick's, 1-based */
-	uint64_t cap, next, live;
+	uint64_t *bits;          /* per slot: 1 live */
+	uint32_t *tree;          /* Fenwick's over the blocks' live counts, 1-based */
+	uint64_t cap, next, live;  /* cap: a multiple of 512 */
 };
 
 void lrank_release(struct lrank *l);
@@ -96,9 +99,11 @@ int v3_header_check(struct reader *r, const unsigned char *raw, const struct tra
 
 /*
  * Reads every block of T (version 3) in order, checked, and hands each
- * step to SINK as trace_merge() does (SINK NULL: checked only, S->nthreads
- * set). Returns 0, or -1 with R->why set (or empty: SINK failed).
+ * step to SINK and, MERGE_AHEAD steps before, to AHEAD (when not NULL) as
+ * trace_merge() does (SINK NULL: checked only, S->nthreads set). Returns
+ * 0, or -1 with R->why set (or empty: SINK failed).
  */
-int v3_run(struct reader *r, const struct trace *t, struct scan *s, trace_sink_fn sink, void *ctx);
+int v3_run(struct reader *r, const struct trace *t, struct scan *s, trace_sink_fn sink,
+	   trace_ahead_fn ahead, void *ctx);
 
 #endif

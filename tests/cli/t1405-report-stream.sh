@@ -18,6 +18,14 @@ check "calls, frees and the peak of live chunks" \
 	test "$(jq_get "$tmp/fifo.json" calls.total)-$(jq_get "$tmp/fifo.json" calls.free)-$(jq_get "$tmp/fifo.json" peak_live_chunks)" = 140000-40000-60000
 check "the lifetimes' buckets: all 40000 up to 100000 calls" \
 	test "$(jq_get "$tmp/fifo.json" 'lifetimes[4].count')-$(jq_get "$tmp/fifo.json" 'lifetimes[4].max_calls')" = 40000-100000
+# The first pass counts lifetimes past its window in buckets that span
+# every lifetime the calls allow (here 32 calls wide); the second counts
+# the median's bucket one by one: 2 million calls, 500000 live, the chunks
+# freed lived 500000 .. 1249999 calls.
+"$GEN" "$tmp/fifo2.trace" 2000000 500000 fifo
+run_ab report -f json -o "$tmp/fifo2.json" "$tmp/fifo2.trace"
+check "a median in a wide bucket of the first pass is exact (875000)" \
+	test "$(jq_get "$tmp/fifo2.json" median_lifetime_calls)" = 875000
 
 # 4 million calls in 4 threads whose live chunks peak at 1000, under a
 # 256 MiB address space: what a reader that holds every call (about 100

@@ -1,7 +1,8 @@
 /*
  * Unit tests for the cleaning of outside text (util.c text_clean and
  * json_out.c json_clean_strings): control characters and invalid UTF-8 become
- * U+FFFD, tab and newline a space, valid UTF-8 passes.
+ * U+FFFD, tab and newline a space, valid UTF-8 passes. And the wrapping of
+ * text (util.c put_wrapped): a number keeps its unit on its line.
  */
 #include "check.h"
 #include "report/json_out.h"
@@ -12,6 +13,23 @@
 #include <string.h>
 
 #define R "\xef\xbf\xbd"   /* U+FFFD */
+
+/* 1 when put_wrapped() of IN at WIDTH (continuations indented 2) writes WANT. */
+static int wraps_to(const char *in, size_t width, const char *want)
+{
+	char got[512] = "";
+	FILE *f = fmemopen(got, sizeof(got) - 1, "w");
+	int ok;
+
+	if (!f)
+		return 0;
+	put_wrapped(f, in, width, "  ");
+	fclose(f);
+	ok = !strcmp(got, want);
+	if (!ok)
+		printf("# '%s' wrapped at %zu to '%s', expected '%s'\n", in, width, got, want);
+	return ok;
+}
 
 /* 1 when text_clean() of IN is WANT. */
 static int cleans_to(const char *in, const char *want)
@@ -70,5 +88,13 @@ int main(void)
 		CHECK("JSON: numbers are left alone", n && cJSON_IsNumber(n) && n->valuedouble == 1);
 		cJSON_Delete(root);
 	}
+	CHECK("wrap: a number goes to the next line with its unit",
+	      wraps_to("peak 83868 KiB, 0.819 s, 1213654 calls", 20,
+		       "peak 83868 KiB,\n  0.819 s,\n  1213654 calls\n") &&
+	      wraps_to("run 0.819 s", 9, "run\n  0.819 s\n"));
+	CHECK("wrap: a unit of 7 or more characters may start a line",
+	      wraps_to("took 12 seconds", 10, "took 12\n  seconds\n"));
+	CHECK("wrap: a word after a number that is not a unit may start a line",
+	      wraps_to("at call 12 (51%)", 11, "at call 12\n  (51%)\n"));
 	return check_exit();
 }
