@@ -63,7 +63,12 @@ done | sort -r -k 2,2 | awk '{ print $1; print $2 }' |
 
 cat "$dir"/[0-9]* >"$dir/log"
 log=$dir/log
-grep -E '^(not ok|# )' "$log" | awk '/^# /{name=$0; next} {print name; print}' | uniq
+# The failures under their test's name, each with what it printed of why
+# ("#   " lines right after it).
+grep -E '^(not ok|# )' "$log" | awk '
+	/^#   / { if (after) print; next }
+	/^# / { if ($2 ~ /tests\//) name = $0; after = 0; next }
+	{ if (name != shown) print name; shown = name; print; after = 1 }'
 passed=$(grep -c '^ok ' "$log")
 failed=$(grep -c '^not ok' "$log")
 # A test whose log is missing (run.sh --one killed) is one more failure.
