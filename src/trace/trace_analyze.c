@@ -55,7 +55,7 @@ static inline void median_note(struct median *md, uint64_t life)
 		md->counts[b]++;
 		return;
 	}
-	if (md->counts2 && life >= md->lo2 && (b = (life - md->lo2) >> md->shift2) < MEDIAN_BUCKETS)
+	if (md->counts2 && (b = (life - md->lo2) >> md->shift2) < MEDIAN_BUCKETS)
 		md->counts2[b]++;
 	else
 		md->above++;
@@ -83,7 +83,7 @@ static int median_resolve(struct median *md, uint64_t n, uint64_t *out)
 		}
 		seen += md->counts[b];
 	}
-	if (md->counts2 && md->lo2 == md->lo + ((uint64_t)MEDIAN_BUCKETS << md->shift)) {
+	if (md->counts2) {
 		for (uint64_t b = 0; b < MEDIAN_BUCKETS; b++) {
 			if (seen + md->counts2[b] > rank) {
 				md->lo = md->lo2 + (b << md->shift2);
@@ -541,7 +541,7 @@ static int analyze(const char *name, uint32_t nthreads, uint64_t calls, struct t
 {
 	struct median md = { .counts = calloc(MEDIAN_BUCKETS, sizeof(*md.counts)),
 			     .lo2 = MEDIAN_BUCKETS };
-	int done = 0, ret = 0;
+	int done = 0, ret = 0, oom;
 
 	why[0] = '\0';
 	if (plan)
@@ -551,28 +551,25 @@ static int analyze(const char *name, uint32_t nthreads, uint64_t calls, struct t
 		while (calls - MEDIAN_BUCKETS > (uint64_t)MEDIAN_BUCKETS << md.shift2)
 			md.shift2++;
 	}
+	oom = !md.counts || (calls > MEDIAN_BUCKETS && !md.counts2);
 	for (int pass = 0; !done && !ret; pass++) {
 		struct analysis a = { .median = md };
 
 		memset(st, 0, sizeof(*st));
 		memset(md.counts, 0, md.counts ? MEDIAN_BUCKETS * sizeof(*md.counts) : 0);
-		if (pass)
-			a.median.counts2 = NULL;   /* the first pass's only */
-		else if (md.counts2)
-			memset(md.counts2, 0, MEDIAN_BUCKETS * sizeof(*md.counts2));
 		a.median.below = a.median.above = a.median.max = 0;
-		if (!md.counts || (calls > MEDIAN_BUCKETS && !md.counts2) || analysis_pass(&a, st, pass ? NULL : plan, nthreads, drive, ctx, why,
-						why_size)) {
+		if (oom || analysis_pass(&a, st, pass ? NULL : plan, nthreads, drive, ctx, why, why_size)) {
 			if (!why[0])
 				snprintf(why, why_size, "trace '%s' %s", name, a.what[0] ? a.what :
 					 a.nslots == UINT32_MAX ? "has more calls than a replay can "
 					 "number (2^32 - 1)" : "cannot be analysed: out of memory");
 			ret = -1;
 		} else {
-			a.median.counts2 = md.counts2;
 			md = a.median;
 			done = !a.freed || median_resolve(&md, a.freed, &st->median_lifetime_calls);
-			md.lo2 = UINT64_MAX;  /* the second window is done with */
+			/* The second window is the first pass's only. */
+			free(md.counts2);
+			md.counts2 = NULL;
 		}
 		free(a.versions);
 		free(a.held);

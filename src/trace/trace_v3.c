@@ -37,25 +37,27 @@ void lrank_release(struct lrank *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* The bits set in X (__builtin_popcountll is a call into libgcc without -mpopcnt). */
-static inline uint64_t popcount64(uint64_t x)
+/* Each byte of X: the bits set in that byte of X. */
+static inline uint64_t byte_counts(uint64_t x)
 {
 	x -= x >> 1 & 0x5555555555555555ULL;
 	x = (x & 0x3333333333333333ULL) + (x >> 2 & 0x3333333333333333ULL);
-	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-	return x * 0x0101010101010101ULL >> 56;
+	return (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+}
+
+/* The bits set in X (__builtin_popcountll is a call into libgcc without -mpopcnt). */
+static inline uint64_t popcount64(uint64_t x)
+{
+	return byte_counts(x) * 0x0101010101010101ULL >> 56;
 }
 
 /* The place of the set bit of rank R (from 0, the lowest) in X, which has more than R. */
 static inline unsigned select64(uint64_t x, unsigned r)
 {
-	/* Each byte's count, then their running sums: the byte that holds it. */
-	uint64_t s = x - (x >> 1 & 0x5555555555555555ULL);
+	/* The bytes' running sums: the byte that holds it. */
+	uint64_t s = byte_counts(x) * 0x0101010101010101ULL;
 	unsigned i = 0, byte;
 
-	s = (s & 0x3333333333333333ULL) + (s >> 2 & 0x3333333333333333ULL);
-	s = (s + (s >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-	s *= 0x0101010101010101ULL;
 	while ((s >> (8 * i) & 0xff) <= r)
 		i++;
 	if (i)
