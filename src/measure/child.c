@@ -170,6 +170,7 @@ static __attribute__((noinline)) void stack_prefault(void)
 {
 	volatile unsigned char pad[CHILD_STACK_PREFAULT_BYTES];
 
+	probe_populate((void *)pad, sizeof(pad));
 	for (size_t i = 0; i < sizeof(pad); i += 512)
 		pad[i] = 0;
 }
@@ -188,6 +189,7 @@ static __attribute__((no_sanitize("address"))) void statics_prefault(void)
 {
 	uintptr_t page = (uintptr_t)probe_page_size();
 
+	probe_populate(__data_start, (size_t)(_end - __data_start));
 	for (uintptr_t a = (uintptr_t)__data_start & ~(page - 1); a < (uintptr_t)_end; a += page) {
 		volatile char *p = (volatile char *)(a < (uintptr_t)__data_start ?
 						     (uintptr_t)__data_start : a);

@@ -8,6 +8,7 @@
 #ifndef ALLOCBENCH_PROBE_H
 #define ALLOCBENCH_PROBE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -113,6 +114,17 @@ uint64_t probe_minor_faults(void);
 
 /* The system page size in bytes. */
 long probe_page_size(void);
+
+/*
+ * Asks the kernel to make the pages under [START, START + LEN) resident and
+ * writable, all in one call (madvise MADV_POPULATE_WRITE, Linux 5.14), as a
+ * write to each would; the parts of the range that are not mapped are left.
+ * Only a request: an older kernel refuses it and an emulator (qemu-user)
+ * may ignore it, so a caller that needs the pages still writes each one,
+ * which then faults no more. Why: a fault costs about 10 us on this
+ * project's VMs, this call about 0.4 us a page.
+ */
+void probe_populate(void *start, size_t len);
 
 /* What the report's header says about the machine; every string terminated. */
 struct host_info {
