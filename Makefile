@@ -136,7 +136,7 @@ $(B)/config.mk: Makefile
 # The layers (README.md, Architecture): one folder each.
 LAYERS = cmd model measure platform report trace
 RECORD_SRC = $(wildcard src/trace/recorder*.c)
-SRC = $(filter-out src/platform/heap_interpose.c src/measure/child32_main.c $(RECORD_SRC) $(PAPI_UNUSED),\
+SRC = $(filter-out src/platform/heap_interpose.c src/measure/child_main.c $(RECORD_SRC) $(PAPI_UNUSED),\
 	$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
 OBJ = $(SRC:%.c=$(B)/%.o)
 # Everything but main: an archive, so that a unit test links only the
@@ -164,21 +164,30 @@ TOOLS = $(B)/tests/tools/jsonq $(B)/tests/tools/jsonset $(B)/tests/tools/schemac
 FUZZ_TARGETS = parse counters results trace
 FUZZ_REPLAY = $(FUZZ_TARGETS:%=$(B)/tests/fuzz/replay_%)
 
-# The 32-bit measuring program of run --abi 32 (src/model/abi.h): the measuring
-# process's sources (src/measure/, and the platform and trace modules they use) built with
-# -m32 into $(B)/allocbench-child32, beside the binary. Only the child: the
-# parent measures nothing, and neither PAPI nor cJSON is needed to measure
-# (Debian has no i386 PAPI to link with; its counters report "not built with
-# PAPI"). Never with sanitizers: their 32-bit runtimes are another set of
+# The measuring programs (src/measure/child_main.c, src/model/abi.h): the
+# measuring process's sources (src/measure/, and the platform and trace
+# modules they use), without what only the parent loads (cJSON, libm): each
+# measurement executes one afresh, and each library costs its set-up.
+# allocbench-child64 is linked from the binary's own objects, into
+# $(B)/allocbench-child64, beside the binary (which measures its 64-bit rows
+# itself where it is copied alone).
+CHILD_SRC = $(wildcard src/measure/*.c) \
+	$(filter-out src/platform/build_info.c src/platform/output.c,$(wildcard src/platform/*.c)) \
+	$(filter-out $(RECORD_SRC) src/trace/trace_v3_write.c src/trace/trace_watch.c,$(wildcard src/trace/*.c))
+CHILD64_BIN = $(B)/allocbench-child64
+CHILD64_OBJ = $(patsubst %.c,$(B)/%.o,$(filter-out $(PAPI_UNUSED) \
+	$(if $(SANITIZE),src/platform/heap_interpose.c),$(CHILD_SRC)))
+
+# allocbench-child32, the program of run --abi 32: the same sources built with
+# -m32 into $(B)/allocbench-child32. Neither PAPI nor libzstd (Debian has no
+# i386 PAPI to link with: its counters report "not built with PAPI"; it
+# reads no version 3 trace). Never with sanitizers: their 32-bit runtimes are another set of
 # packages, and the same sources are checked by the 64-bit sanitizer build.
 # Built only where $(CC) -m32 links a program (gcc-multilib and
 # libc6-dev-i386 on Debian); CHILD32=0 leaves it out, CHILD32=1 requires it.
 CHILD32 ?= auto
 CHILD32_DEBIAN = gcc-multilib libc6-dev-i386
-CHILD32_SRC = $(wildcard src/measure/*.c) \
-	$(filter-out src/platform/build_info.c src/platform/output.c src/platform/counters_papi.c \
-		src/platform/counters_explain.c,$(wildcard src/platform/*.c)) \
-	$(filter-out $(RECORD_SRC) src/trace/trace_v3_write.c src/trace/trace_watch.c,$(wildcard src/trace/*.c))
+CHILD32_SRC = $(filter-out src/platform/counters_papi.c src/platform/counters_explain.c,$(CHILD_SRC))
 CHILD32_OBJ = $(CHILD32_SRC:%.c=$(B)/m32/%.o)
 CHILD32_CFLAGS = -m32 -std=c11 -D_GNU_SOURCE -pthread -Isrc $(WARNINGS) $(CFLAGS) \
 	-DALLOCBENCH_PAPI=0 -DALLOCBENCH_ZSTD=0 $(if $(filter 1,$(DEVELOPER)),-Werror)
@@ -209,8 +218,10 @@ endif
 
 # A copy of the variant just built, whichever was built before it.
 .PHONY: allocbench
-allocbench: $(B)/allocbench $(CHILD32_BIN)
+allocbench: $(B)/allocbench $(CHILD64_BIN) $(CHILD32_BIN)
 	@cmp -s $< $@ || { echo "cp $< $@"; cp $< $@; }
+	@cmp -s $(CHILD64_BIN) allocbench-child64 || \
+		{ echo "cp $(CHILD64_BIN) allocbench-child64"; cp $(CHILD64_BIN) allocbench-child64; }
 ifeq ($(CHILD32_CAN),1)
 	@cmp -s $(CHILD32_BIN) allocbench-child32 || \
 		{ echo "cp $(CHILD32_BIN) allocbench-child32"; cp $(CHILD32_BIN) allocbench-child32; }
@@ -219,8 +230,11 @@ else
 	@echo "allocbench: no 32-bit measuring program (run --abi 32): $(CC) -m32 cannot link; apt-get install gcc-multilib libc6-dev-i386" >&2
 endif
 
+$(CHILD64_BIN): $(CHILD64_OBJ) src/platform/heap_interpose.sym $(B)/build-flags
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) $(BIN_LDFLAGS) -o $@ $(CHILD64_OBJ) $(ZSTD_LIBS)
+
 $(B)/allocbench-child32: $(CHILD32_OBJ) src/platform/heap_interpose.sym $(B)/build-flags
-	$(QUIET_LINK)$(CC) $(CHILD32_LDFLAGS) -o $@ $(CHILD32_OBJ) -lm
+	$(QUIET_LINK)$(CC) $(CHILD32_LDFLAGS) -o $@ $(CHILD32_OBJ)
 
 $(B)/m32/src/%.o: src/%.c $(B)/build-flags
 	@mkdir -p $(@D)
@@ -349,7 +363,7 @@ endif
 # The tests run the variant's own binary and tools ($(B)), named to them by
 # ABBUILD (tests/cli/lib.sh).
 check: deps
-	@$(MAKE) --no-print-directory $(B)/allocbench $(CHILD32_BIN) $(RECORD_LIB) $(RECORD_TEST) $(FILESHIM) $(HEAP_TEST) $(EXACT_TEST) $(UNIT_BIN) $(TOOLS) $(FUZZ_REPLAY)
+	@$(MAKE) --no-print-directory $(B)/allocbench $(CHILD64_BIN) $(CHILD32_BIN) $(RECORD_LIB) $(RECORD_TEST) $(FILESHIM) $(HEAP_TEST) $(EXACT_TEST) $(UNIT_BIN) $(TOOLS) $(FUZZ_REPLAY)
 	@$(if $(CHILD32_BIN),:,rm -f $(B)/allocbench-child32)
 	@$(CHECK_ENV) ABBUILD=$(CURDIR)/$(B) sh tests/run.sh $(UNIT_BIN)
 
@@ -378,7 +392,9 @@ baseline: deps
 install: allocbench $(RECORD_LIB)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPLETIONDIR) $(DESTDIR)$(LIBDIR)
 	install -m 755 allocbench $(DESTDIR)$(BINDIR)/allocbench
-	if [ -f allocbench-child32 ]; then install -d $(DESTDIR)$(LIBEXECDIR) && \
+	install -d $(DESTDIR)$(LIBEXECDIR)
+	install -m 755 allocbench-child64 $(DESTDIR)$(LIBEXECDIR)/allocbench-child64
+	if [ -f allocbench-child32 ]; then \
 		install -m 755 allocbench-child32 $(DESTDIR)$(LIBEXECDIR)/allocbench-child32; fi
 	install -m 644 $(RECORD_LIB) $(DESTDIR)$(LIBDIR)/liballocbench-record.so
 	install -m 644 $(MANPAGES) $(DESTDIR)$(MANDIR)/
@@ -386,7 +402,7 @@ install: allocbench $(RECORD_LIB)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/allocbench $(addprefix $(DESTDIR)$(MANDIR)/,$(notdir $(MANPAGES))) \
-		$(DESTDIR)$(COMPLETIONDIR)/allocbench $(DESTDIR)$(LIBEXECDIR)/allocbench-child32 \
+		$(DESTDIR)$(COMPLETIONDIR)/allocbench $(DESTDIR)$(LIBEXECDIR)/allocbench-child32 $(DESTDIR)$(LIBEXECDIR)/allocbench-child64 \
 		$(DESTDIR)$(LIBDIR)/liballocbench-record.so
 	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
 	-rmdir $(DESTDIR)$(LIBDIR) 2>/dev/null
@@ -427,4 +443,4 @@ fuzz: deps
 	done; exit $$failed
 
 clean:
-	rm -rf build allocbench allocbench-child32
+	rm -rf build allocbench allocbench-child32 allocbench-child64

@@ -171,10 +171,11 @@ if command -v sqlite3 >/dev/null; then
 fi
 
 # The set-up of one measurement, which is a freshly executed process:
-# allocbench's measuring process for a tiny fill with --counters none,
-# started as the runner starts it (fork, exec, wait: tests/bench/spawn_ms.c,
-# the median of 40, wall and CPU time), against the same with PAPI's libraries preloaded, which
-# is what it loaded when allocbench was linked with PAPI (libpfm's
+# allocbench's measuring program (allocbench-child64) for a tiny fill with
+# --counters none, started as the runner starts it (fork, exec, wait:
+# tests/bench/spawn_ms.c, the median of 40, wall and CPU time), against
+# allocbench itself measuring with PAPI's libraries preloaded, which is
+# what it loaded when allocbench was linked with PAPI (libpfm's
 # relocations were most of it: 24 ms on the project's VM at 275b0a9, of
 # which 10 ms creating the process). Three pairs, interleaved, medians; the
 # target is half. Then per measurement in a run (64 sizes of 4 KiB on pool:
@@ -187,14 +188,15 @@ case $papi in
 	preload="libsde.so.1 libpapi.so.$(echo "$papi" | cut -d. -f1-2)"
 	${CC:-cc} -O2 -o "$tmp/spawn_ms" tests/bench/spawn_ms.c || exit 2
 	# The request of the runner's protocol 3 (src/measure/request.c).
-	set -- "$(cd "$(dirname "$AB")" && pwd)/$(basename "$AB")" __measure protocol=3 backend=pool \
+	bin=$(cd "$(dirname "$AB")" && pwd)
+	set -- __measure protocol=3 backend=pool \
 		floor=0 trace-steps=0 trace-check=0 size=64 count=16 align=16 pool-block=1048576 \
 		touch=pages workload=fill rounds=0 seed=1 threads=0 replay-threads=0 mix=- \
 		counters=none abi=64
 	: >"$tmp/now"; : >"$tmp/linked"
 	for i in 1 2 3; do
-		"$tmp/spawn_ms" 40 "$@" >>"$tmp/now" 2>"$tmp/spawn.err"
-		LD_PRELOAD="$preload" "$tmp/spawn_ms" 40 "$@" >>"$tmp/linked" 2>>"$tmp/spawn.err"
+		"$tmp/spawn_ms" 40 "$bin/allocbench-child64" "$@" >>"$tmp/now" 2>"$tmp/spawn.err"
+		LD_PRELOAD="$preload" "$tmp/spawn_ms" 40 "$bin/$(basename "$AB")" "$@" >>"$tmp/linked" 2>>"$tmp/spawn.err"
 	done
 	if [ -s "$tmp/spawn.err" ]; then
 		echo "set-up of one measurement: not measured ($(head -n 1 "$tmp/spawn.err"); the runner's request changed?)"

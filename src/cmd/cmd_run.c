@@ -220,7 +220,10 @@ static int write_exports(const struct run_cmd *cmd, const struct run_report *rep
 
 int run_refuse_early(const struct run_config *config)
 {
-	/* Every measurement execs /proc/self/exe: without /proc, say so once, up front. */
+	/*
+	 * The measuring programs are found through /proc/self/exe (abi.h):
+	 * without /proc, say so once, up front.
+	 */
 	if (access("/proc/self/exe", X_OK))
 		return error("cannot run the measuring processes: '/proc/self/exe': %s (is "
 			     "/proc mounted?)", strerror(errno));

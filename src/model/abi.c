@@ -2,6 +2,7 @@
  * abi.c - the program each ABI's rows are measured in (abi.h).
  */
 #include "model/abi.h"
+#include "platform/probe.h"
 #include "platform/util.h"
 
 #include <errno.h>
@@ -13,9 +14,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* [0] 64-bit, [1] 32-bit; this program's own is ready from the start. */
-static struct abi_program programs[2] = { { .abi = 64, .path = "/proc/self/exe" } };
-static int prepared[2] = { 1, 0 };
+/* [0] 64-bit, [1] 32-bit. */
+static struct abi_program programs[2];
+static int prepared[2];
 _Static_assert(sizeof(void *) == 8, "the tool is a 64-bit program; 32-bit rows are a child's");
 
 unsigned abi_native(void)
@@ -38,11 +39,36 @@ static int self_dir(char *dir)
 	return 0;
 }
 
+/*
+ * Finds NAME (ABI_CHILD32 or ABI_CHILD64), the measuring program WHAT, into
+ * PATH (PATH_MAX): beside this program, then in ABI_LIBEXEC. 0, or -1 with
+ * WHY saying where it looked.
+ */
+static int find_child(const char *name, const char *what, char *path, char *why,
+		      size_t why_size)
+{
+	char dir[PATH_MAX];
+
+	if (self_dir(dir)) {
+		snprintf(why, why_size, "cannot find this program's directory (/proc/self/exe: %s)",
+			 strerror(errno));
+		return -1;
+	}
+	if (snprintf(path, PATH_MAX, "%s/%s", dir, name) < PATH_MAX && !access(path, X_OK))
+		return 0;
+	if (snprintf(path, PATH_MAX, "%s/%s/%s", dir, ABI_LIBEXEC, name) < PATH_MAX &&
+	    !access(path, X_OK))
+		return 0;
+	snprintf(why, why_size, "this build has no %s (%s, looked for in %s and %s/%s)", what,
+		 name, dir, dir, ABI_LIBEXEC);
+	return -1;
+}
+
 /* Finds allocbench-child32 into PATH (PATH_MAX); 0, or -1 with WHY saying where it looked. */
 static int find_child32(char *path, char *why, size_t why_size)
 {
 	const char *env = getenv(ABI_CHILD32_ENV);
-	char dir[PATH_MAX];
+	size_t len;
 
 	if (env && *env) {
 		if (access(env, X_OK)) {
@@ -53,20 +79,12 @@ static int find_child32(char *path, char *why, size_t why_size)
 		copy_string(path, PATH_MAX, env);
 		return 0;
 	}
-	if (self_dir(dir)) {
-		snprintf(why, why_size, "cannot find this program's directory (/proc/self/exe: %s)",
-			 strerror(errno));
-		return -1;
-	}
-	if (snprintf(path, PATH_MAX, "%s/%s", dir, ABI_CHILD32) < PATH_MAX && !access(path, X_OK))
+	if (!find_child(ABI_CHILD32, "32-bit measuring program", path, why, why_size))
 		return 0;
-	if (snprintf(path, PATH_MAX, "%s/%s/%s", dir, ABI_CHILD32_LIBEXEC, ABI_CHILD32) <
-	    PATH_MAX && !access(path, X_OK))
-		return 0;
-	snprintf(why, why_size, "this build has no 32-bit measuring program (%s, looked for in "
-		 "%s and %s/%s): make builds it only where the compiler can build 32-bit "
-		 "programs; install the Debian packages %s, then run make again", ABI_CHILD32,
-		 dir, dir, ABI_CHILD32_LIBEXEC, ABI_PACKAGES);
+	len = strlen(why);
+	snprintf(why + len, why_size - len, ": make builds it only where the compiler can "
+		 "build 32-bit programs; install the Debian packages %s, then run make again",
+		 ABI_PACKAGES);
 	return -1;
 }
 
@@ -137,21 +155,35 @@ static int run_capture(char *const argv[], char *out, size_t size)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-int abi_prepare(unsigned abi, char *why, size_t why_size)
+/*
+ * Whether P answered `--version` (RET: run_capture()'s) as NAME of this
+ * version; -1 with WHY otherwise (HINT: what may be missing).
+ */
+static int version_check(const struct abi_program *p, const char *name, int ret,
+			 const char *hint, char *why, size_t why_size)
 {
-	struct abi_program *p = &programs[abi == 32];
+	size_t len = strlen(name);
+
+	if (ret != 0 || strncmp(p->version, name, len) || p->version[len] != ' ') {
+		snprintf(why, why_size, "%s%s%s --version failed (status %d%s%s)%s",
+			 p->emulator, p->emulator[0] ? " " : "", p->path, ret,
+			 p->version[0] ? ", printed: " : "", p->version, hint);
+		return -1;
+	}
+	if (strcmp(p->version + len + 1, ALLOCBENCH_VERSION)) {
+		snprintf(why, why_size, "%s is version %s, not this program's %s: build both again "
+			 "(make)", p->path, p->version + len + 1, ALLOCBENCH_VERSION);
+		return -1;
+	}
+	return 0;
+}
+
+static int prepare32(struct abi_program *p, char *why, size_t why_size)
+{
 	char *argv[4];
 	const char *emulate = getenv(ABI_EMULATE_ENV);
 	int ret = -1, exec_errno = 0;
 
-	if (abi != 32 && abi != 64) {
-		snprintf(why, why_size, "no ABI %u (expected 32 or 64)", abi);
-		return -1;
-	}
-	if (prepared[abi == 32])
-		return 0;
-	memset(p, 0, sizeof(*p));
-	p->abi = abi;
 	if (find_child32(p->path, why, why_size))
 		return -1;
 	argv[0] = p->path;
@@ -190,19 +222,54 @@ int abi_prepare(unsigned abi, char *why, size_t why_size)
 			return -1;
 		}
 	}
-	if (ret != 0 || strncmp(p->version, ABI_CHILD32 " ", strlen(ABI_CHILD32) + 1)) {
-		snprintf(why, why_size, "%s%s%s --version failed (status %d%s%s): its 32-bit C "
-			 "library may be missing (Debian package libc6-i386)",
-			 p->emulator, p->emulator[0] ? " " : "", p->path, ret,
-			 p->version[0] ? ", printed: " : "", p->version);
+	return version_check(p, ABI_CHILD32, ret, ": its 32-bit C library may be missing "
+			     "(Debian package libc6-i386)", why, why_size);
+}
+
+static int prepare64(struct abi_program *p, char *why, size_t why_size)
+{
+	char *argv[3], entry[32], *end;
+	int ret;
+
+	if (find_child(ABI_CHILD64, "64-bit measuring program", p->path, why, why_size)) {
+		/* A binary copied alone measures its 64-bit rows itself (abi.h). */
+		copy_string(p->path, sizeof(p->path), "/proc/self/exe");
+		p->entry_anon_bytes = probe_entry_anon_bytes();
+		return 0;
+	}
+	argv[0] = p->path;
+	argv[1] = (char *)"--version";
+	argv[2] = NULL;
+	ret = run_capture(argv, p->version, sizeof(p->version));
+	if (version_check(p, ABI_CHILD64, ret, "", why, why_size))
+		return -1;
+	argv[1] = (char *)"__entry";
+	ret = run_capture(argv, entry, sizeof(entry));
+	errno = 0;
+	p->entry_anon_bytes = strtoull(entry, &end, 10);
+	if (ret != 0 || end == entry || *end || errno) {
+		snprintf(why, why_size, "%s __entry failed (status %d, printed '%s')", p->path, ret,
+			 entry);
 		return -1;
 	}
-	if (strcmp(p->version + strlen(ABI_CHILD32) + 1, ALLOCBENCH_VERSION)) {
-		snprintf(why, why_size, "%s is version %s, not this program's %s: build both again "
-			 "(make)", p->path, p->version + strlen(ABI_CHILD32) + 1, ALLOCBENCH_VERSION);
+	return 0;
+}
+
+int abi_prepare(unsigned abi, char *why, size_t why_size)
+{
+	struct abi_program *p = &programs[abi == 32];
+
+	if (abi != 32 && abi != 64) {
+		snprintf(why, why_size, "no ABI %u (expected 32 or 64)", abi);
 		return -1;
 	}
-	prepared[1] = 1;
+	if (prepared[abi == 32])
+		return 0;
+	memset(p, 0, sizeof(*p));
+	p->abi = abi;
+	if (abi == 32 ? prepare32(p, why, why_size) : prepare64(p, why, why_size))
+		return -1;
+	prepared[abi == 32] = 1;
 	return 0;
 }
 

@@ -667,9 +667,13 @@ int run_measure_all(const struct run_config *config, struct run_report *report)
 	pthread_t threads[RUN_MAX_JOBS];
 	struct run_work w = { 0 };
 	unsigned jobs, started;
+	char why[PATH_MAX + 512];
 
 	memset(report, 0, sizeof(*report));
 	report->config = config;
+	/* The floor's ABI, which --abi need not name (its others are ready: backend_set.c). */
+	if (abi_prepare(abi_native(), why, sizeof(why)))
+		return error("cannot measure here: %s", why);
 	probe_host(&report->host);
 	host_clean(&report->host);
 	counters_check(&config->counters, &report->counters);

@@ -595,18 +595,19 @@ static int measure_in_child(const struct child_request *req, const char *path, c
 
 /*
  * A replay's memory is what the program would pay (README: Your program's
- * allocations): the allocator's set-up counts. The measuring process and
- * this one are the same program; what it had at its start beyond what this
- * one had at its own is the preloaded allocator's constructors and the
- * libraries it brings (tcmalloc's page heap: about 3.8 MiB), which the
- * replay's peak, read over the process as the loop found it, leaves out.
+ * allocations): the allocator's set-up counts. What the measuring process
+ * had at its start beyond what its program has without a preload
+ * (abi_program()'s entry_anon_bytes) is the preloaded allocator's
+ * constructors and the libraries it brings (tcmalloc's page heap: about
+ * 3.8 MiB), which the replay's peak, read over the process as the loop
+ * found it, leaves out.
  */
-static void replay_count_setup(struct sample *sample)
+static void replay_count_setup(const struct abi_program *program, struct sample *sample)
 {
-	uint64_t child = sample->entry_anon_bytes, self = probe_entry_anon_bytes();
+	uint64_t child = sample->entry_anon_bytes, self = program->entry_anon_bytes;
 
 	/*
-	 * 0: unread (a 32-bit measuring process, another program, reads none).
+	 * 0: unread (the 32-bit program's own is not read).
 	 * The fragmentation figure follows: run.c derives it from the peaks.
 	 */
 	sample->setup_bytes = child && self && child > self ? child - self : 0;
@@ -642,7 +643,8 @@ int runner_measure(const struct child_request *req, unsigned timeout_s, struct s
 		}
 		argv[n++] = (char *)program->path;
 	} else {
-		argv[n++] = (char *)(program->abi == 32 ? ABI_CHILD32 : "allocbench");
+		argv[n++] = (char *)(program->abi == 32 ? ABI_CHILD32 : program->version[0] ?
+				     ABI_CHILD64 : "allocbench");
 	}
 	argv[n++] = (char *)CHILD_COMMAND;
 	for (size_t a = 0; args.argv[a]; a++)
@@ -656,7 +658,7 @@ int runner_measure(const struct child_request *req, unsigned timeout_s, struct s
 			       argv, program->emulator[0] != 0, timeout_s, sample, slot);
 	atomic_store(&running[slot], 0);
 	if (!ret && req->params.workload == WORKLOAD_REPLAY)
-		replay_count_setup(sample);
+		replay_count_setup(program, sample);
 	return ret;
 }
 

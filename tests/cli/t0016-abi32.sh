@@ -36,6 +36,20 @@ AB=$tmp/bin/allocbench run_ab --abi 64 --sizes 4 --total 4K --repeat 1 --backend
 check "--abi 64 without the 32-bit program runs" [ "$rc" -eq 0 ]
 check "--abi 64: config.abi is [64], the row's abi 64" \
 	[ "$(jq_get "$tmp/out" config.abi)/$(jq_get "$tmp/out" 'results[0].abi')" = "[64]/64" ]
+# The 64-bit rows' program, allocbench-child64, is found the same way; a
+# binary alone measures them itself (above); one found but not this build's
+# is refused, naming it (src/model/abi.h).
+printf '#!/bin/sh\necho allocbench-child64 0.0.0\n' >"$tmp/bin/allocbench-child64"
+chmod +x "$tmp/bin/allocbench-child64"
+AB=$tmp/bin/allocbench run_ab --sizes 4 --total 4K --repeat 1 --backend arena -q
+check "another build's allocbench-child64: exit 1, named with its version" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'cannot measure here: $tmp/bin/allocbench-child64 is version 0.0.0' '$tmp/err'"
+printf '#!/bin/sh\n[ "$1" = --version ] && exec "%s" "$@"; echo lost\n' \
+	"$(dirname "$AB")/allocbench-child64" >"$tmp/bin/allocbench-child64"
+AB=$tmp/bin/allocbench run_ab --sizes 4 --total 4K --repeat 1 --backend arena -q
+check "an allocbench-child64 whose __entry is not a number: exit 1, saying what it printed" \
+	sh -c "[ $rc -eq 1 ] && grep -q \"allocbench-child64 __entry failed (status 0, printed 'lost')\" '$tmp/err'"
+rm -f "$tmp/bin/allocbench-child64"
 # A request for a 32-bit process reaching a 64-bit one is refused by the child.
 "$AB" __measure protocol=3 backend=arena floor=0 size=4 count=1 align=4 pool-block=4096 \
 	touch=pages workload=fill rounds=0 seed=0 threads=1 replay-threads=0 mix=- counters=none abi=32 trace-steps=0 trace-check=0 \

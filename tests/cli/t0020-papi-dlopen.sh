@@ -24,17 +24,24 @@ ld_run() {
 	parent=$!
 	wait $parent
 	rc=$?
-	loaded=0; others=0
+	loaded=0; others=0; child64=0; parents_libs=0
 	for f in "$tmp"/ld/log.*; do
 		[ "$f" = "$tmp/ld/log.$parent" ] && continue
 		others=$((others + 1))
 		grep -q 'file=libpapi\.so' "$f" && loaded=$((loaded + 1))
+		grep -Eq 'needed by (.*/)?allocbench-child64 ' "$f" && child64=$((child64 + 1))
+		grep -Eq 'file=(libcjson|libm)\.so.*needed by (.*/)?allocbench-child64 ' "$f" &&
+			parents_libs=$((parents_libs + 1))
 	done
 }
 ld_run --sizes 40,400 --backend pool,arena --total 64K --repeat 1 --counters none -q -f json
 check "--counters none: the run exits 0" [ "$rc" -eq 0 ]
-check "--counters none: six measuring processes" [ "$others" -eq 6 ]
+# Besides the six measurements, allocbench-child64 answers --version and
+# __entry once (src/model/abi.h).
+check "--counters none: six measuring processes, and two start-up questions" [ "$others" -eq 8 ]
 check "--counters none: none of them loads PAPI" [ "$loaded" -eq 0 ]
+check "each is allocbench-child64" [ "$child64" -eq 8 ]
+check "none needs the parent's libraries (cJSON, libm)" [ "$parents_libs" -eq 0 ]
 
 ld_run --sizes 64 --backend pool --total 1M --repeat 1 --counters allocbench -q -f json
 check "counting: the run exits 0" [ "$rc" -eq 0 ]
