@@ -227,7 +227,11 @@ struct dec {
 	size_t nopen, open_alloc;
 	uint32_t thread, nthreads;
 	uint64_t prev, calls, cursor, block;
-	const unsigned char *p, *end;
+	const unsigned char *p, *end;  /* the block's records */
+	const unsigned char *ranks;    /* its ranks: WIDTH planes of NRANKS bytes */
+	size_t nranks, rank_next;
+	uint64_t last_free;            /* the rank of the last free's chunk (V3_FREE_NEAR) */
+	unsigned rank_width;
 	const char *bad;
 	int failed;                 /* 1 out of memory, 2 SINK failed (R->why left as it is) */
 };
@@ -252,6 +256,21 @@ static uint64_t get_v(struct dec *d)
 	}
 	d->bad = d->bad ? d->bad : "a varint larger than 64 bits";
 	return 0;
+}
+
+/* The block's next rank (trace_v3.h). */
+static uint64_t get_rank(struct dec *d)
+{
+	uint64_t v = 0;
+
+	if (d->rank_next >= d->nranks) {
+		d->bad = d->bad ? d->bad : "a record's rank past the block's ranks";
+		return 0;
+	}
+	for (unsigned j = 0; j < d->rank_width; j++)
+		v = v << 8 | d->ranks[j * d->nranks + d->rank_next];
+	d->rank_next++;
+	return v;
 }
 
 static int damaged(struct dec *d, const char *what)
@@ -476,7 +495,7 @@ static int control(struct dec *d, unsigned n, uint64_t *gap, int *has_gap)
 	}
 	if (n != V3_DROP)
 		return damaged(d, "a control record of no known kind");
-	k = get_v(d);
+	k = get_rank(d);
 	if (d->bad || __builtin_add_overflow(d->prev, v, &at))
 		return damaged(d, d->bad ? d->bad : "a place past 2^64");
 	if (flush_open(d, at))
@@ -520,7 +539,7 @@ static void realloc_fields(struct dec *d, struct trace_event *e, unsigned n, uin
 	uint64_t done = 1;
 
 	*slot = UINT64_MAX;
-	if (mode == 0 && (*slot = live_at(d, get_v(d))) != UINT64_MAX)
+	if (mode == 0 && (*slot = live_at(d, get_rank(d))) != UINT64_MAX)
 		e->ptr = d->live.addr[*slot];
 	else if (mode == 8)
 		e->ptr = 1;         /* no live chunk: no chunk is at an odd address */
@@ -563,13 +582,21 @@ static int record(struct dec *d, unsigned b, uint64_t seq)
 			return damaged(d, "a failed call of no allocating kind");
 		alloc_fields(d, &e, get_v(d));
 		e.ret = 0;
-	} else if (e.kind == TRACE_FREE) {
-		if (n == 14)
-			e.ptr = 0;
-		else if (n == 15)
-			e.ptr = 1;
-		else if ((slot = live_at(d, n == 13 ? 13 + get_v(d) : n)) != UINT64_MAX)
+	} else if (e.kind == TRACE_FREE || e.kind == V3_FREE_NEAR) {
+		int near = e.kind == V3_FREE_NEAR;
+		uint64_t k = near ? d->last_free + n - 1 : n == 13 ? get_rank(d) : n;
+
+		e.kind = TRACE_FREE;
+		if (near && !(d->last_free + n))
+			d->bad = d->bad ? d->bad : "a free nearer than the newest chunk";
+		else if (!near && n == 13 && __builtin_add_overflow(k, 13, &k))
+			d->bad = d->bad ? d->bad : "a rank past 2^64";
+		if (!near && n >= 14)
+			e.ptr = n == 14 ? 0 : 1;
+		else if (!d->bad && (slot = live_at(d, k)) != UINT64_MAX) {
 			e.ptr = d->live.addr[slot];
+			d->last_free = k;
+		}
 	} else if (e.kind == TRACE_REALLOC) {
 		realloc_fields(d, &e, n, &slot);
 	} else if (e.kind && e.kind < TRACE_KINDS) {
@@ -601,14 +628,30 @@ static int record(struct dec *d, unsigned b, uint64_t seq)
 	return e.kind == TRACE_REALLOC ? open_add(d, &e, call, pending) : 0;
 }
 
-/* The records of one block (RAW, N bytes). */
+/* The records of one block (RAW, N bytes: trace_v3.h). */
 static int block_records(struct dec *d, const unsigned char *raw, size_t n)
 {
-	uint64_t gap = 0, seq = 0;
+	uint64_t gap = 0, seq = 0, nrec;
+	const unsigned char *after;
 	int has_gap = 0;
 
 	d->p = raw;
 	d->end = raw + n;
+	nrec = get_v(d);
+	if (d->bad || nrec > (uint64_t)(d->end - d->p))
+		return damaged(d, "its records' length is past its end");
+	after = d->p + nrec;
+	d->nranks = d->rank_next = 0;
+	d->rank_width = 0;
+	if (after < d->end) {
+		d->rank_width = *after;
+		d->ranks = after + 1;
+		if (d->rank_width < 1 || d->rank_width > 8 ||
+		    (size_t)(d->end - d->ranks) % d->rank_width)
+			return damaged(d, "its ranks are not whole");
+		d->nranks = (size_t)(d->end - d->ranks) / d->rank_width;
+	}
+	d->end = after;
 	while (d->p < d->end) {
 		unsigned b = *d->p++;
 
@@ -621,7 +664,9 @@ static int block_records(struct dec *d, const unsigned char *raw, size_t n)
 			return -1;
 		has_gap = 0;
 	}
-	return has_gap ? damaged(d, "a gap with no record after it") : 0;
+	if (has_gap)
+		return damaged(d, "a gap with no record after it");
+	return d->rank_next < d->nranks ? damaged(d, "ranks no record takes") : 0;
 }
 
 /* Block D->block at *AT into ZBUF and RAW; *AT moved past it; its records decoded. */

@@ -10,29 +10,39 @@
  * The file: the header (trace_format.h, version 3, chunk_bytes 0, chunks =
  * the blocks, always sealed), then the blocks, one after another to the
  * file's end: a struct trace_block, then zbytes of zstd frame that
- * decompress to raw bytes (at most V3_BLOCK_RAW) of records. check is the
- * FNV-1a of trace_checksum_words() over (zbytes | raw << 32) then the
- * frame, as version 2's chunk check. Records run on across blocks.
+ * decompress to raw bytes (at most V3_BLOCK_RAW): varint R, R bytes of
+ * records, then, when they name chunks by rank (a free's N 13, a live
+ * realloc's, a drop's), the ranks: a byte W (1 to 8), then W planes of as many
+ * bytes as there are ranks, the most significant byte of every rank first,
+ * in the records' order. (Planes, because a rank among many live chunks is
+ * nearly random: apart, its high bytes compress and its low bytes cost
+ * what they must; between the records, zstd compresses them worse.) check
+ * is the FNV-1a of trace_checksum_words() over (zbytes | raw << 32) then
+ * the frame, as version 2's chunk check. The state runs on across blocks.
  *
  * A record starts with a byte B: its low 4 bits the op, the high 4 bits N.
  *   1 malloc, 8 valloc, 9 pvalloc   a chunk: N size; ret a new chunk
  *   2 calloc                      N size (nmemb * size), varint nmemb
  *   5, 6, 7 the aligned kinds     N size, varint alignment
  *   4 free                        N < 13: the N-th most recently allocated
- *                                 live chunk (0: the newest); 13: varint
- *                                 k - 13 follows; 14: free(NULL); 15: a
- *                                 pointer that is no live chunk
+ *                                 live chunk (0: the newest); 13: the
+ *                                 rank k - 13 follows; 14: free(NULL); 15:
+ *                                 a pointer that is no live chunk
+ *   11 free, near the last        the chunk of rank L + N - 1, L the rank
+ *                                 the last free of a live chunk named (0
+ *                                 before any): its older neighbour is N 1
+ *                                 (a structure freed member by member)
  *   3 realloc                     N bits: 1 returned NULL, 2 its second
  *                                 half is not the next place (varint done
  *                                 - 2 last), 4|8 the pointer: 0 live
- *                                 (varint k), 4 NULL, 8 not live; then a
+ *                                 (the rank k), 4 NULL, 8 not live; then a
  *                                 varint size code
  *   10 an allocation that failed  a byte kind, varint size code, then
  *                                 calloc's nmemb or the alignment
  *   0 control, by N               0 thread switch (varint thread); 1 gap
  *                                 (varint g: the next record's place is
  *                                 the previous one's + 1 + g); 2 drop
- *                                 (varint at - previous place, varint k):
+ *                                 (varint at - previous place, the rank k):
  *                                 at place AT, the k-th chunk is handed out
  *                                 again without a free, and forgotten
  * N size: a size code C when C < 15, else 15 and varint C - 15. Size code
@@ -59,7 +69,7 @@ struct trace_block {
 
 #define V3_BLOCK_RAW ((uint32_t)1 << 20)
 
-enum v3_op { V3_CONTROL = 0, V3_FAILED = 10 };
+enum v3_op { V3_CONTROL = 0, V3_FAILED = 10, V3_FREE_NEAR = 11 };
 enum v3_control { V3_THREAD = 0, V3_GAP = 1, V3_DROP = 2 };
 
 static inline uint64_t trace_block_checksum(const struct trace_block *b, const void *frame)

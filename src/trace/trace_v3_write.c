@@ -31,8 +31,13 @@ struct size_entry {
 struct enc {
 	int fd;
 	uint64_t at;                /* where the next block goes */
-	unsigned char *raw, *zbuf;
+	unsigned char *raw, *zbuf;  /* the block's records; its frame */
+	unsigned char *blk;         /* the block as it is compressed: records, then ranks */
 	size_t n, zmax;
+	uint32_t *ranks;            /* the block's ranks, in its records' order */
+	size_t nranks;
+	uint32_t rank_max;
+	uint64_t last_free;         /* the rank of the last free's chunk (V3_FREE_NEAR) */
 	ZSTD_CCtx *cctx;
 	int level;
 	uint64_t blocks, calls;
@@ -53,13 +58,48 @@ static void put_b(struct enc *w, unsigned b)
 	w->raw[w->n++] = (unsigned char)b;
 }
 
-static void put_v(struct enc *w, uint64_t v)
+/* V as a varint at P; the bytes written. */
+static size_t varint_at(unsigned char *p, uint64_t v)
 {
+	size_t n = 0;
+
 	while (v >= 0x80) {
-		put_b(w, (unsigned)(v & 0x7f) | 0x80);
+		p[n++] = (unsigned char)((v & 0x7f) | 0x80);
 		v >>= 7;
 	}
-	put_b(w, (unsigned)v);
+	p[n++] = (unsigned char)v;
+	return n;
+}
+
+static void put_v(struct enc *w, uint64_t v)
+{
+	w->n += varint_at(w->raw + w->n, v);
+}
+
+/* A chunk's rank, into the block's ranks (below its records: trace_v3.h). */
+static void put_rank(struct enc *w, uint64_t k)
+{
+	w->ranks[w->nranks++] = (uint32_t)k;
+	if (k > w->rank_max)
+		w->rank_max = (uint32_t)k;
+}
+
+/* The bytes of a rank up to V in the block's planes. */
+static unsigned rank_width(uint64_t v)
+{
+	unsigned n = 1;
+
+	while (n < 8 && v >> (8 * n))
+		n++;
+	return n;
+}
+
+/* The block's bytes were EXTRA more ranks, up to LIVE, added. */
+static size_t block_bytes(const struct enc *w, size_t extra, uint64_t live)
+{
+	unsigned width = rank_width(w->rank_max > live ? w->rank_max : live);
+
+	return 10 + w->n + (w->nranks + extra) * width;
 }
 
 static int write_all(struct enc *w, const void *p, size_t n)
@@ -85,22 +125,35 @@ static int write_all(struct enc *w, const void *p, size_t n)
 static int flush_block(struct enc *w)
 {
 	struct trace_block b = { 0 };
-	size_t z;
+	size_t z, at;
 
 	if (!w->n)
 		return 0;
-	z = ZSTD_compressCCtx(w->cctx, w->zbuf, w->zmax, w->raw, w->n, w->level);
+	at = varint_at(w->blk, w->n);
+	memcpy(w->blk + at, w->raw, w->n);
+	at += w->n;
+	if (w->nranks) {
+		unsigned width = rank_width(w->rank_max);
+
+		w->blk[at++] = (unsigned char)width;
+		for (unsigned j = width; j--; )
+			for (size_t i = 0; i < w->nranks; i++)
+				w->blk[at++] = (unsigned char)(w->ranks[i] >> (8 * j));
+	}
+	z = ZSTD_compressCCtx(w->cctx, w->zbuf, w->zmax, w->blk, at, w->level);
 	if (ZSTD_isError(z)) {
 		w->err = ENOMEM;
 		return -1;
 	}
 	b.zbytes = (uint32_t)z;
-	b.raw = (uint32_t)w->n;
+	b.raw = (uint32_t)at;
 	b.check = trace_block_checksum(&b, w->zbuf);
 	if (write_all(w, &b, sizeof(b)) || write_all(w, w->zbuf, z))
 		return -1;
 	w->blocks++;
 	w->n = 0;
+	w->nranks = 0;
+	w->rank_max = 0;
 	return 0;
 }
 
@@ -189,7 +242,7 @@ static void drop_if_live(struct enc *w, uint64_t addr, uint64_t at)
 		return;
 	put_b(w, V3_CONTROL | V3_DROP << 4);
 	put_v(w, at - w->prev);
-	put_v(w, lrank_rank(&w->live, slot));
+	put_rank(w, lrank_rank(&w->live, slot));
 	forget(w, addr);
 }
 
@@ -241,7 +294,7 @@ static int realloc_half0(struct enc *w, const struct trace_event *e)
 		k = lrank_rank(&w->live, slot);
 	put_b(w, TRACE_REALLOC | n << 4);
 	if (!(n & 12))
-		put_v(w, k);
+		put_rank(w, k);
 	put_size(w, e->size);
 	if (n & 2)
 		put_v(w, e->seq2 - e->seq - 2);
@@ -267,9 +320,14 @@ static void free_rec(struct enc *w, const struct trace_event *e)
 		return;
 	}
 	k = lrank_rank(&w->live, slot);
-	put_b(w, TRACE_FREE | (unsigned)(k < 13 ? k : 13) << 4);
-	if (k >= 13)
-		put_v(w, k - 13);
+	if (k >= 13 && k + 1 >= w->last_free && k + 1 - w->last_free < 16) {
+		put_b(w, V3_FREE_NEAR | (unsigned)(k + 1 - w->last_free) << 4);
+	} else {
+		put_b(w, TRACE_FREE | (unsigned)(k < 13 ? k : 13) << 4);
+		if (k >= 13)
+			put_rank(w, k - 13);
+	}
+	w->last_free = k;
 	forget(w, e->ptr);
 }
 
@@ -299,7 +357,9 @@ static int enc_step(void *ctx, const struct trace_event *e, unsigned half, uint6
 
 	(void)call;
 	(void)pending;
-	if (w->n + 4 * TRACE_RECORD_MAX > V3_BLOCK_RAW && flush_block(w))
+	/* A step writes up to 4 records (thread, gap, drop, call) and 2 ranks. */
+	if (block_bytes(w, 2, w->live.live + 2) + 4 * TRACE_RECORD_MAX > V3_BLOCK_RAW &&
+	    flush_block(w))
 		return -1;
 	if (half) {
 		for (size_t i = 0; i < w->nopen; i++) {
@@ -339,12 +399,14 @@ static int enc_init(struct enc *w, uint32_t threads, int level)
 	w->at = TRACE_HEADER_BYTES;
 	w->zmax = ZSTD_compressBound(V3_BLOCK_RAW);
 	w->raw = malloc(V3_BLOCK_RAW);
+	w->blk = malloc(V3_BLOCK_RAW);
+	w->ranks = malloc(V3_BLOCK_RAW * sizeof(*w->ranks));
 	w->zbuf = malloc(w->zmax);
 	w->cctx = ZSTD_createCCtx();
 	w->sizes_mask = 63;
 	w->sizes = calloc(64, sizeof(*w->sizes));
 	w->thread_sizes = calloc(threads ? threads : 1, sizeof(*w->thread_sizes));
-	if (!w->raw || !w->zbuf || !w->cctx || !w->sizes || !w->thread_sizes || map_init(&w->map, 1024))
+	if (!w->raw || !w->blk || !w->ranks || !w->zbuf || !w->cctx || !w->sizes || !w->thread_sizes || map_init(&w->map, 1024))
 		return -1;
 	return 0;
 }
@@ -352,6 +414,8 @@ static int enc_init(struct enc *w, uint32_t threads, int level)
 static void enc_release(struct enc *w)
 {
 	free(w->raw);
+	free(w->blk);
+	free(w->ranks);
 	free(w->zbuf);
 	ZSTD_freeCCtx(w->cctx);
 	free(w->sizes);
