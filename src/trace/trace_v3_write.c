@@ -94,7 +94,11 @@ static unsigned rank_width(uint64_t v)
 	return n;
 }
 
-/* The block's bytes were EXTRA more ranks, up to LIVE, added. */
+/*
+ * What the block would take with EXTRA more ranks, each at most LIVE: its
+ * length (a varint, up to 10 bytes), its records, and every rank at the
+ * width of the largest.
+ */
 static size_t block_bytes(const struct enc *w, size_t extra, uint64_t live)
 {
 	unsigned width = rank_width(w->rank_max > live ? w->rank_max : live);
