@@ -316,6 +316,8 @@ $(B)/src/platform/build_info.o: $(B)/build_flags.h
 $(B)/src/platform/build_info.o: ALL_CFLAGS += -I$(B)
 
 -include $(BIN_OBJ:.o=.d)
+# The measuring program's objects not in the binary (its main): their headers too.
+-include $(patsubst %.o,%.d,$(filter-out $(BIN_OBJ),$(CHILD64_OBJ)))
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@

@@ -41,8 +41,9 @@ static int self_dir(char *dir)
 
 /*
  * Finds NAME (ABI_CHILD32 or ABI_CHILD64), the measuring program WHAT, into
- * PATH (PATH_MAX): beside this program, then in ABI_LIBEXEC. 0, or -1 with
- * WHY saying where it looked.
+ * PATH (PATH_MAX): beside this program, then in ABI_LIBEXEC. 0; 1 when it is
+ * in neither, WHY saying where it looked; -1 when this program's directory
+ * is unknown, WHY saying why.
  */
 static int find_child(const char *name, const char *what, char *path, char *why,
 		      size_t why_size)
@@ -61,7 +62,7 @@ static int find_child(const char *name, const char *what, char *path, char *why,
 		return 0;
 	snprintf(why, why_size, "this build has no %s (%s, looked for in %s and %s/%s)", what,
 		 name, dir, dir, ABI_LIBEXEC);
-	return -1;
+	return 1;
 }
 
 /* Finds allocbench-child32 into PATH (PATH_MAX); 0, or -1 with WHY saying where it looked. */
@@ -69,6 +70,7 @@ static int find_child32(char *path, char *why, size_t why_size)
 {
 	const char *env = getenv(ABI_CHILD32_ENV);
 	size_t len;
+	int ret;
 
 	if (env && *env) {
 		if (access(env, X_OK)) {
@@ -79,8 +81,10 @@ static int find_child32(char *path, char *why, size_t why_size)
 		copy_string(path, PATH_MAX, env);
 		return 0;
 	}
-	if (!find_child(ABI_CHILD32, "32-bit measuring program", path, why, why_size))
-		return 0;
+	ret = find_child(ABI_CHILD32, "32-bit measuring program", path, why, why_size);
+	if (ret <= 0)
+		return ret;
+	/* Not built: what it takes. */
 	len = strlen(why);
 	snprintf(why + len, why_size - len, ": make builds it only where the compiler can "
 		 "build 32-bit programs; install the Debian packages %s, then run make again",
@@ -164,6 +168,11 @@ static int version_check(const struct abi_program *p, const char *name, int ret,
 {
 	size_t len = strlen(name);
 
+	if (ret < 0) {
+		snprintf(why, why_size, "%s%s%s --version could not be run: %s%s", p->emulator,
+			 p->emulator[0] ? " " : "", p->path, strerror(errno), hint);
+		return -1;
+	}
 	if (ret != 0 || strncmp(p->version, name, len) || p->version[len] != ' ') {
 		snprintf(why, why_size, "%s%s%s --version failed (status %d%s%s)%s",
 			 p->emulator, p->emulator[0] ? " " : "", p->path, ret,

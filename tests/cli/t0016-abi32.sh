@@ -49,6 +49,11 @@ printf '#!/bin/sh\n[ "$1" = --version ] && exec "%s" "$@"; echo lost\n' \
 AB=$tmp/bin/allocbench run_ab --sizes 4 --total 4K --repeat 1 --backend arena -q
 check "an allocbench-child64 whose __entry is not a number: exit 1, saying what it printed" \
 	sh -c "[ $rc -eq 1 ] && grep -q \"allocbench-child64 __entry failed (status 0, printed 'lost')\" '$tmp/err'"
+# One the kernel cannot execute: the reason, not a status.
+printf '\177ELF, not really' >"$tmp/bin/allocbench-child64"
+AB=$tmp/bin/allocbench run_ab --sizes 4 --total 4K --repeat 1 --backend arena -q
+check "an allocbench-child64 that cannot be executed: exit 1, saying why" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'allocbench-child64 --version could not be run: Exec format error' '$tmp/err'"
 rm -f "$tmp/bin/allocbench-child64"
 # A request for a 32-bit process reaching a 64-bit one is refused by the child.
 "$AB" __measure protocol=3 backend=arena floor=0 size=4 count=1 align=4 pool-block=4096 \
