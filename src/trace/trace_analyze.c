@@ -514,7 +514,8 @@ static int analysis_pass(struct analysis *a, struct trace_stats *st, struct repl
 	a->hash = 0xcbf29ce484222325ULL;
 	a->sizes_mask = 63;
 	a->sizes = calloc(64, sizeof(*a->sizes));
-	if (!st->threads || !a->sizes || map_init(&a->live, 1024) || drive(ctx, a, why, why_size))
+	if (!st->threads || !a->sizes || (a->live.e ? map_clear(&a->live), 0 : map_init(&a->live, 1024)) ||
+	    drive(ctx, a, why, why_size))
 		return -1;
 	st->live_bytes_end = a->live_bytes;
 	st->live_chunks_end = a->live_chunks;
@@ -541,6 +542,7 @@ static int analyze(const char *name, uint32_t nthreads, uint64_t calls, struct t
 {
 	struct median md = { .counts = calloc(MEDIAN_BUCKETS, sizeof(*md.counts)),
 			     .lo2 = MEDIAN_BUCKETS };
+	struct addr_map live = { 0 };  /* a pass's map, grown, kept for the next */
 	int done = 0, ret = 0, oom;
 
 	why[0] = '\0';
@@ -553,7 +555,7 @@ static int analyze(const char *name, uint32_t nthreads, uint64_t calls, struct t
 	}
 	oom = !md.counts || (calls > MEDIAN_BUCKETS && !md.counts2);
 	for (int pass = 0; !done && !ret; pass++) {
-		struct analysis a = { .median = md };
+		struct analysis a = { .median = md, .live = live };
 
 		memset(st, 0, sizeof(*st));
 		memset(md.counts, 0, md.counts ? MEDIAN_BUCKETS * sizeof(*md.counts) : 0);
@@ -574,10 +576,11 @@ static int analyze(const char *name, uint32_t nthreads, uint64_t calls, struct t
 		free(a.versions);
 		free(a.held);
 		free(a.sizes);
-		map_release(&a.live);
+		live = a.live;
 		if (!done || ret)
 			trace_stats_release(st);
 	}
+	map_release(&live);
 	free(md.counts);
 	free(md.counts2);
 	if (ret && plan)

@@ -4,6 +4,7 @@
 #include "trace/trace_live.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 /* From this many bytes, the map's own mapping, in huge pages where the kernel has them. */
@@ -32,6 +33,12 @@ int map_init(struct addr_map *m, size_t cap)
 	}
 	madvise(m->e, bytes, MADV_HUGEPAGE);  /* advice: without it, 4 KiB pages */
 	return 0;
+}
+
+void map_clear(struct addr_map *m)
+{
+	memset(m->e, 0, (m->mask + 1) * sizeof(*m->e));
+	m->n = 0;
 }
 
 void map_release(struct addr_map *m)

@@ -64,6 +64,12 @@ int map_init(struct addr_map *m, size_t cap);
 /* Twice the places, the entries moved. Returns 0, or -1 out of memory (M unchanged). */
 int map_grow(struct addr_map *m);
 
+/*
+ * Empties M, keeping its places: a second pass over the same trace needs
+ * as many, and clearing them costs less than growing to them again.
+ */
+void map_clear(struct addr_map *m);
+
 /* Removes the entry at E (which is in use). */
 void map_remove(struct addr_map *m, struct live *e);
 
