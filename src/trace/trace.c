@@ -263,6 +263,7 @@ int chunk_decode(struct reader *r, struct chunk_meta *m, const unsigned char *pa
 	struct cursor c = { payload, payload + m->used, 0, NULL };
 	uint64_t seq = m->base_seq, min = UINT64_MAX;
 	uint32_t n = 0;
+	int32_t net = 0;
 
 	while (c.p < c.end) {
 		struct trace_event *e = &out[n];
@@ -301,9 +302,12 @@ int chunk_decode(struct reader *r, struct chunk_meta *m, const unsigned char *pa
 		    check_fields(r, m, trace_chunk_offset(m->index) + header_bytes +
 				 (uint64_t)(start - payload), e))
 			return -1;
+		net += (e->kind != TRACE_FREE && e->ret) -
+		       ((e->kind == TRACE_FREE || e->kind == TRACE_REALLOC) && e->ptr);
 		n++;
 	}
 	m->n = n;
+	m->net = net;
 	m->last_seq = seq;
 	m->min_seq = min;
 	return 0;

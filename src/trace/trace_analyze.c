@@ -505,7 +505,8 @@ typedef int (*drive_fn)(void *ctx, struct analysis *a, char *why, size_t why_siz
  * not NULL, the plan; the lifetimes into MD's window. Returns 0, or -1.
  */
 static int analysis_pass(struct analysis *a, struct trace_stats *st, struct replay_plan *plan,
-			 uint32_t nthreads, drive_fn drive, void *ctx, char *why, size_t why_size)
+			 uint32_t nthreads, size_t map_cap, drive_fn drive, void *ctx, char *why,
+			 size_t why_size)
 {
 	st->nthreads = nthreads;
 	st->threads = calloc(nthreads ? nthreads : 1, sizeof(*st->threads));
@@ -514,7 +515,7 @@ static int analysis_pass(struct analysis *a, struct trace_stats *st, struct repl
 	a->hash = 0xcbf29ce484222325ULL;
 	a->sizes_mask = 63;
 	a->sizes = calloc(64, sizeof(*a->sizes));
-	if (!st->threads || !a->sizes || (a->live.e ? map_clear(&a->live), 0 : map_init(&a->live, 1024)) ||
+	if (!st->threads || !a->sizes || (a->live.e ? map_clear(&a->live), 0 : map_init(&a->live, map_cap)) ||
 	    drive(ctx, a, why, why_size))
 		return -1;
 	st->live_bytes_end = a->live_bytes;
@@ -531,19 +532,31 @@ static int analysis_pass(struct analysis *a, struct trace_stats *st, struct repl
 	return 0;
 }
 
+/* The most places a guess at the live count sizes the map for at first: a million chunks'. */
+#define MAP_GUESS_CAP ((size_t)1 << 21)
+
 /*
- * The analysis of NAME (NTHREADS threads, at most CALLS calls), its steps
- * from DRIVE: passes until the median lifetime is known exactly (one,
- * unless it is longer than MEDIAN_BUCKETS calls; then two, for a trace of
- * up to 2^32 calls; the plan from the first). Returns 0, or -1 with WHY set.
+ * The analysis of NAME (NTHREADS threads, at most CALLS calls, about
+ * LIVE_GUESS chunks live at most), its steps from DRIVE: passes until the
+ * median lifetime is known exactly (one, unless it is longer than
+ * MEDIAN_BUCKETS calls; then two, for a trace of up to 2^32 calls; the
+ * plan from the first). The map of live chunks starts with room for the
+ * guess (growing it there had the kernel zero twice its final size: 11%
+ * of the perl hash's report), up to MAP_GUESS_CAP places: a guess from
+ * damaged records costs no more than that. Returns 0, or -1 with WHY set.
  */
-static int analyze(const char *name, uint32_t nthreads, uint64_t calls, struct trace_stats *st,
-		   struct replay_plan *plan, drive_fn drive, void *ctx, char *why, size_t why_size)
+static int analyze(const char *name, uint32_t nthreads, uint64_t calls, uint64_t live_guess,
+		   struct trace_stats *st, struct replay_plan *plan, drive_fn drive, void *ctx,
+		   char *why, size_t why_size)
 {
 	struct median md = { .counts = calloc(MEDIAN_BUCKETS, sizeof(*md.counts)),
 			     .lo2 = MEDIAN_BUCKETS };
 	struct addr_map live = { 0 };  /* a pass's map, grown, kept for the next */
+	size_t map_cap = 1024;
 	int done = 0, ret = 0, oom;
+
+	while (map_cap < MAP_GUESS_CAP && map_cap / 2 < live_guess + 1)
+		map_cap *= 2;
 
 	why[0] = '\0';
 	if (plan)
@@ -560,7 +573,8 @@ static int analyze(const char *name, uint32_t nthreads, uint64_t calls, struct t
 		memset(st, 0, sizeof(*st));
 		memset(md.counts, 0, md.counts ? MEDIAN_BUCKETS * sizeof(*md.counts) : 0);
 		a.median.below = a.median.above = a.median.max = 0;
-		if (oom || analysis_pass(&a, st, pass ? NULL : plan, nthreads, drive, ctx, why, why_size)) {
+		if (oom || analysis_pass(&a, st, pass ? NULL : plan, nthreads, map_cap, drive, ctx, why,
+					  why_size)) {
 			if (!why[0])
 				snprintf(why, why_size, "trace '%s' %s", name, a.what[0] ? a.what :
 					 a.nslots == UINT32_MAX ? "has more calls than a replay can "
@@ -662,7 +676,7 @@ int trace_analyze(const char *name, const struct trace *t, struct trace_stats *s
 			break;
 		}
 	}
-	ret = analyze(name, nthreads, t->nevents, st, plan, drive_events, &d, why, why_size);
+	ret = analyze(name, nthreads, t->nevents, 0, st, plan, drive_events, &d, why, why_size);
 out:
 	free(d.steps);
 	free(d.pending);
@@ -687,6 +701,27 @@ static int drive_stream(void *ctx, struct analysis *a, char *why, size_t why_siz
 	return trace_merge(d->r, d->t, d->s, analysis_step, analysis_ahead, a);
 }
 
+/*
+ * The most chunks S's records leave live at once, as the chunks of a
+ * one-thread trace tell it in their order; 0 (no guess) for more threads,
+ * whose chunks interleave.
+ */
+static uint64_t live_guess(const struct scan *s)
+{
+	int64_t live = 0, most = 0;
+
+	if (s->nthreads != 1)
+		return 0;
+	for (size_t i = 0; i < s->nmetas; i++) {
+		if (s->metas[i].dropped)
+			continue;
+		live += s->metas[i].net;
+		if (live > most)
+			most = live;
+	}
+	return (uint64_t)most;
+}
+
 static int stats_load_from(struct reader *r, struct trace *t, struct trace_stats *st)
 {
 	struct scan s;
@@ -703,7 +738,8 @@ static int stats_load_from(struct reader *r, struct trace *t, struct trace_stats
 		calls = t->header.v3_calls;
 	for (size_t i = 0; i < s.nmetas; i++)
 		calls += s.metas[i].n;
-	ret = analyze(r->name, s.nthreads, calls, st, NULL, drive_stream, &d, r->why, r->why_size);
+	ret = analyze(r->name, s.nthreads, calls, live_guess(&s), st, NULL, drive_stream, &d, r->why,
+		      r->why_size);
 	scan_release(&s);
 	return ret;
 }

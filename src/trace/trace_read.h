@@ -65,6 +65,8 @@ struct chunk_meta {
 	uint32_t thread;
 	uint32_t used;
 	uint32_t n;            /* its records */
+	int32_t net;           /* chunks its records return minus those they free: what the
+				  live count moves by, as far as the records tell */
 	uint8_t sealed;        /* version 2, its check verified */
 	uint8_t dropped;       /* a copy of another (the recorder's window) */
 };
