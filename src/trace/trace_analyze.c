@@ -505,8 +505,7 @@ typedef int (*drive_fn)(void *ctx, struct analysis *a, char *why, size_t why_siz
  * not NULL, the plan; the lifetimes into MD's window. Returns 0, or -1.
  */
 static int analysis_pass(struct analysis *a, struct trace_stats *st, struct replay_plan *plan,
-			 uint32_t nthreads, size_t map_cap, drive_fn drive, void *ctx, char *why,
-			 size_t why_size)
+			 uint32_t nthreads, drive_fn drive, void *ctx, char *why, size_t why_size)
 {
 	st->nthreads = nthreads;
 	st->threads = calloc(nthreads ? nthreads : 1, sizeof(*st->threads));
@@ -515,8 +514,7 @@ static int analysis_pass(struct analysis *a, struct trace_stats *st, struct repl
 	a->hash = 0xcbf29ce484222325ULL;
 	a->sizes_mask = 63;
 	a->sizes = calloc(64, sizeof(*a->sizes));
-	if (!st->threads || !a->sizes || (a->live.e ? map_clear(&a->live), 0 : map_init(&a->live, map_cap)) ||
-	    drive(ctx, a, why, why_size))
+	if (!st->threads || !a->sizes || drive(ctx, a, why, why_size))
 		return -1;
 	st->live_bytes_end = a->live_bytes;
 	st->live_chunks_end = a->live_chunks;
@@ -551,7 +549,7 @@ static int analyze(const char *name, uint32_t nthreads, uint64_t calls, uint64_t
 {
 	struct median md = { .counts = calloc(MEDIAN_BUCKETS, sizeof(*md.counts)),
 			     .lo2 = MEDIAN_BUCKETS };
-	struct addr_map live = { 0 };  /* a pass's map, grown, kept for the next */
+	struct addr_map live = { 0 };  /* the live chunks: a pass's map, grown, cleared for the next */
 	size_t map_cap = 1024;
 	int done = 0, ret = 0, oom;
 
@@ -566,15 +564,16 @@ static int analyze(const char *name, uint32_t nthreads, uint64_t calls, uint64_t
 		while (calls - MEDIAN_BUCKETS > (uint64_t)MEDIAN_BUCKETS << md.shift2)
 			md.shift2++;
 	}
-	oom = !md.counts || (calls > MEDIAN_BUCKETS && !md.counts2);
+	oom = !md.counts || (calls > MEDIAN_BUCKETS && !md.counts2) || map_init(&live, map_cap);
 	for (int pass = 0; !done && !ret; pass++) {
 		struct analysis a = { .median = md, .live = live };
 
+		if (pass)
+			map_clear(&a.live);
 		memset(st, 0, sizeof(*st));
 		memset(md.counts, 0, md.counts ? MEDIAN_BUCKETS * sizeof(*md.counts) : 0);
 		a.median.below = a.median.above = a.median.max = 0;
-		if (oom || analysis_pass(&a, st, pass ? NULL : plan, nthreads, map_cap, drive, ctx, why,
-					  why_size)) {
+		if (oom || analysis_pass(&a, st, pass ? NULL : plan, nthreads, drive, ctx, why, why_size)) {
 			if (!why[0])
 				snprintf(why, why_size, "trace '%s' %s", name, a.what[0] ? a.what :
 					 a.nslots == UINT32_MAX ? "has more calls than a replay can "
