@@ -61,9 +61,23 @@ _Noreturn void die_out_of_memory(void)
 	die(1, "out of memory");
 }
 
+int resize_array(void *arrayp, uint64_t n, size_t elem)
+{
+	void *array, *resized;
+
+	if (!elem || n > SIZE_MAX / elem)
+		return -1;
+	/* Through memcpy: *ARRAYP is a pointer of another type than void *. */
+	memcpy(&array, arrayp, sizeof(array));
+	resized = realloc(array, (size_t)n * elem);
+	if (!resized)
+		return -1;
+	memcpy(arrayp, &resized, sizeof(resized));
+	return 0;
+}
+
 int grow_array(void *arrayp, size_t *alloc, size_t nr, size_t elem)
 {
-	void *array, *grown;
 	size_t n;
 
 	if (nr < *alloc)
@@ -71,14 +85,8 @@ int grow_array(void *arrayp, size_t *alloc, size_t nr, size_t elem)
 	if (nr > SIZE_MAX / 3 - 16)
 		return -1;
 	n = (nr + 16) * 3 / 2;
-	if (!elem || n > SIZE_MAX / elem)
+	if (resize_array(arrayp, n, elem))
 		return -1;
-	/* Through memcpy: *ARRAYP is a pointer of another type than void *. */
-	memcpy(&array, arrayp, sizeof(array));
-	grown = realloc(array, n * elem);
-	if (!grown)
-		return -1;
-	memcpy(arrayp, &grown, sizeof(grown));
 	*alloc = n;
 	return 0;
 }

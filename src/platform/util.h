@@ -57,6 +57,13 @@ _Noreturn void die(int status, const char *fmt, ...) __attribute__((format(print
 _Noreturn void die_out_of_memory(void);
 
 /*
+ * Reallocates the array *ARRAYP points to (malloc'ed or NULL) to N
+ * elements of ELEM bytes, and updates *ARRAYP. Returns 0, or -1 with it
+ * unchanged when the size overflows or memory runs out; prints nothing.
+ */
+int resize_array(void *arrayp, uint64_t n, size_t elem);
+
+/*
  * Makes room for one more element after the NR in use in the array
  * *ARRAYP points to (malloc'ed or NULL, of ELEM-byte elements, room for
  * *ALLOC): when it is full, reallocates it half as large again plus 16

@@ -68,22 +68,6 @@ static inline unsigned select64(uint64_t x, unsigned r)
 	return 8 * i + (unsigned)__builtin_ctz(byte);
 }
 
-/* Reallocates the array *ARRAYP to N elements of ELEM bytes. Returns 0, or -1 (unchanged). */
-static int resize_array(void *arrayp, uint64_t n, size_t elem)
-{
-	void *array, *resized;
-
-	if (n > SIZE_MAX / elem)
-		return -1;
-	/* Through memcpy: *ARRAYP is a pointer of another type than void *. */
-	memcpy(&array, arrayp, sizeof(array));
-	resized = realloc(array, (size_t)n * elem);
-	if (!resized)
-		return -1;
-	memcpy(arrayp, &resized, sizeof(resized));
-	return 0;
-}
-
 /*
  * The tree over slots [0, next) again, the live ones moved to the front
  * (CAP places, no fewer than now), in the same arrays: a compaction at the
