@@ -281,19 +281,25 @@ void *zone_memalign(size_t align, size_t size)
 void zone_free(void *ptr)
 {
 	struct zone_header *h;
+	uint32_t class;
 	void *block;
 
 	if (!ptr)
 		return;
 	h = header_of(ptr);
 	block = (unsigned char *)ptr - h->offset - sizeof(struct zone_header);
-	if (h->magic != ZONE_MAGIC || h->class >= ZONE_CLASSES)
+	class = h->class;
+	if (h->magic != ZONE_MAGIC || class >= ZONE_CLASSES)
 		return;  /* not ours, or freed twice: leak it rather than corrupt the lists */
 	((struct zone_header *)block)->magic = 0;
 	h->magic = 0;
+	/*
+	 * At offset 0 the block is the header itself: the link below overwrites
+	 * h->class, which is why it was read first.
+	 */
 	pthread_mutex_lock(&zone.lock);
-	*(void **)block = zone.free_list[h->class];
-	zone.free_list[h->class] = block;
+	*(void **)block = zone.free_list[class];
+	zone.free_list[class] = block;
 	pthread_mutex_unlock(&zone.lock);
 }
 
