@@ -15,6 +15,12 @@
 #                /proc/meminfo bound over it in a private mount namespace.
 # longcpu        a CPU model name of about 100 characters: a copy of
 #                /proc/cpuinfo bound over it in the same way.
+# i386-native    a kernel that runs i386 programs itself, as some hosts' do
+#                (allocbench then takes no emulator): where this one does
+#                not, qemu-i386 (Debian package qemu-user) is registered in a
+#                binfmt_misc of the command's own, in a user and mount
+#                namespace of its own (Linux 6.7 or later), so that an i386
+#                program execs directly.
 # busy           a machine shared with other work, as CI's runners are: one
 #                busy loop per CPU and a process that keeps mapping,
 #                touching and unmapping a quarter of MemAvailable (at most
@@ -34,7 +40,7 @@ LONG_MODEL="Intel(R) Xeon(R) Processor @ 2.10GHz (hoststate.sh: a fake model nam
 
 usage() {
 	echo "usage: sh tests/hoststate.sh STATE[,STATE...] COMMAND [ARG...]" >&2
-	echo "states: perf-disabled, perf-nopmu, lowmem[=MIB], longcpu, busy" >&2
+	echo "states: perf-disabled, perf-nopmu, lowmem[=MIB], longcpu, i386-native, busy" >&2
 	exit 2
 }
 [ $# -ge 2 ] || usage
@@ -49,6 +55,7 @@ trap 'exit 143' TERM
 
 binds=
 checks=
+binfmt=
 for state in $(echo "$states" | tr ',' ' '); do
 	case $state in
 	perf-disabled)
@@ -68,6 +75,15 @@ for state in $(echo "$states" | tr ',' ' '); do
 		sed "s/^model name.*/model name	: $LONG_MODEL/" /proc/cpuinfo >"$fake/cpuinfo" || exit 2
 		binds="$binds $fake/cpuinfo:/proc/cpuinfo"
 		checks="$checks longcpu" ;;
+	i386-native)
+		child32=$(dirname "$AB")/allocbench-child32
+		[ -x "$child32" ] || { echo "hoststate: i386-native: $child32 is not built" >&2; exit 2; }
+		# The kernel's own, or qemu-i386 through a binfmt_misc of the command's.
+		if ! "$child32" --version >/dev/null 2>&1; then
+			binfmt=$(command -v qemu-i386) ||
+				{ echo "hoststate: i386-native: this kernel runs no i386 program and qemu-i386 is not installed (apt-get install qemu-user)" >&2; exit 2; }
+		fi
+		checks="$checks i386-native" ;;
 	busy)
 		checks="$checks busy" ;;
 	*)
@@ -91,18 +107,29 @@ case " $checks " in *" busy "*)
 	"$fake/busy" mem "$mib" & load="$load $!"
 esac
 
-# in_state COMMAND...: COMMAND with the files of the state bound in place.
+# in_state COMMAND...: COMMAND with the files of the state bound in place,
+# and with qemu-i386 registered for i386 programs where i386-native asks it
+# (the magic and mask of qemu's own qemu-binfmt-conf.sh for i386).
+I386_BINFMT=':allocbench-i386:M::\x7fELF\x01\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x03\x00:\xff\xff\xff\xff\xff\xfe\xfe\x00\xff\xff\xff\xff\xff\xff\xff\xff\xfe\xff\xff\xff'
 in_state() {
-	if [ -z "$binds" ]; then
+	if [ -z "$binds$binfmt" ]; then
 		"$@"
 		return
 	fi
-	unshare -m sh -c '
-		binds=$1; shift
+	# binfmt_misc has an instance per user namespace (Linux 6.7 or later).
+	unshare -m ${binfmt:+--user --map-root-user} sh -c '
+		binds=$1 binfmt=$2 register=$3; shift 3
+		if [ -n "$binfmt" ]; then
+			mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null &&
+				printf "%s:%s:F" "$register" "$binfmt" >/proc/sys/fs/binfmt_misc/register || {
+				echo "hoststate: i386-native: cannot register qemu-i386 in a binfmt_misc of its own (Linux 6.7 or later)" >&2
+				exit 2
+			}
+		fi
 		for b in $binds; do
 			mount --bind "${b%%:*}" "${b#*:}" || exit 2
 		done
-		exec "$@"' - "$binds" "$@"
+		exec "$@"' - "$binds" "$binfmt" "$I386_BINFMT" "$@"
 }
 
 # The state, as the binary sees it (busy alone needs no binary: its load is
@@ -156,6 +183,19 @@ for c in $checks; do
 			exit 2
 		}
 		echo "hoststate: longcpu: cpu_model '$got' (${#got} characters)" >&2 ;;
+	i386-native)
+		in_state "$AB" --abi 32 --sizes 4 --total 4K --repeat 1 --backend arena --counters none \
+			-q -f json >"$fake/abi32.json" 2>"$fake/err" || {
+			echo "hoststate: i386-native: --abi 32 fails in this state: $(cat "$fake/err")" >&2
+			exit 2
+		}
+		if grep -q '"emulator"' "$fake/abi32.json"; then
+			echo "hoststate: i386-native not reproduced: config.abi32 names an emulator" >&2
+			exit 2
+		fi
+		how="the kernel runs i386 programs"
+		[ -z "$binfmt" ] || how="binfmt_misc runs them with $binfmt"
+		echo "hoststate: i386-native: --abi 32 runs without an emulator ($how)" >&2 ;;
 	busy)
 		for p in $load; do
 			kill -0 "$p" 2>/dev/null || {

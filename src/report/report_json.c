@@ -124,7 +124,7 @@ static void add_preload_config(cJSON *obj, const struct run_config *config)
 
 /*
  * "abi": the word sizes measured ([64] by default); with 32, "abi32" says
- * how: the program and the emulator (null when the kernel ran it).
+ * how: the program and the emulator (absent when the kernel ran it).
  */
 static void add_abi_config(cJSON *obj, const struct run_report *report)
 {

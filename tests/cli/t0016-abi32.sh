@@ -103,6 +103,31 @@ if test_have_prereq ABI32; then
 	check "config.abi records [32,64]" [ "$(jq_get "$both" config.abi)" = "[32,64]" ]
 	check "config.abi32 names the program" [ "$(jq_get "$both" config.abi32.program)" = allocbench-child32 ]
 	check "the report is valid against the schema" "$SCHEMACHECK" "$top/data/allocbench.schema.json" "$both"
+	# The other path: a kernel that runs i386 programs itself, this one's or
+	# reproduced by tests/hoststate.sh (qemu-i386 in a binfmt_misc of the
+	# command's own, Linux 6.7 or later): no emulator in the report, which
+	# is still the schema's.
+	test_lazy_prereq I386_NATIVE '
+		"$(dirname "$AB")/allocbench-child32" --version >/dev/null 2>&1 && exit 0
+		command -v qemu-i386 >/dev/null ||
+			{ echo "this kernel runs no i386 program and qemu-i386 is not installed"; exit 1; }
+		unshare -m --user --map-root-user mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null ||
+			{ echo "this kernel runs no i386 program and has no binfmt_misc per namespace (Linux 6.7)"; exit 1; }'
+	if test_have_prereq I386_NATIVE; then
+		AB=$AB sh "$top/tests/hoststate.sh" i386-native "$AB" --abi 32,64 --sizes 4 --backend malloc \
+			--total 1M --repeat 1 -q -f json -o "$tmp/native.json" 2>"$tmp/native.err"
+		check "run natively (hoststate i386-native): exit 0" [ $? -eq 0 ]
+		check "... config.abi32 names the program and no emulator" sh -c \
+			"[ \"\$('$JSONQ' '$tmp/native.json' config.abi32.program)\" = allocbench-child32 ] &&
+			 ! grep -q '\"emulator\"' '$tmp/native.json'"
+		check "... and the report is valid against the schema" \
+			"$SCHEMACHECK" "$top/data/allocbench.schema.json" "$tmp/native.json"
+	else
+		for t in "run natively (hoststate i386-native): exit 0" "... config.abi32 names the program and no emulator" \
+			 "... and the report is valid against the schema"; do
+			skip "$t" "$prereq_why"
+		done
+	fi
 	check "rows of both ABIs, told apart by name and abi" \
 		[ "$(jq_get "$both" 'results[backend=malloc/32,size=4].abi')/$(jq_get "$both" 'results[backend=malloc,size=4].abi')" = 32/64 ]
 	check "the 32-bit malloc is the i386 C library's" sh -c \
