@@ -6,6 +6,7 @@
  * command file, it may exit.
  */
 #include "cmd/cli.h"
+#include "cmd/cmd_run.h"
 #include "cmd/commands.h"
 #include "cmd/parse_options.h"
 #include "model/ab.h"
@@ -16,10 +17,14 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { OPT_PAIRS = 256, OPT_MAX_TIME, OPT_ALPHA };
@@ -74,7 +79,8 @@ static int opt_label(const struct cli_option *o, const char *arg, void *ctx)
 static const struct cli_option ab_options[] = {
 	{ OPT_UNSIGNED(OPT_PAIRS, "pairs", "N", ab_cmd, pairs, 2, 64, "a whole number from 2 to 64",
 	  "pairs of runs, OLD and NEW one after the other\n"
-	  "(default 10: the least one-sided p is then 1/1024)") },
+	  "(default 10: the least one-sided p is then 1/1024);\n"
+	  "refused when too few to reach --alpha over the tests") },
 	{ OPT_CALLBACK(OPT_MAX_TIME, "max-time", "PCT", opt_max_time,
 	  "a time counts as slower only when the median of the\n"
 	  "pairs' ratios rose by more than PCT% (default 10)") },
@@ -103,15 +109,16 @@ static void ab_help(FILE *out)
 "variant is a backend (pool, jemalloc), an allocator library (NAME=PATH, as\n"
 "--preload), or another allocbench build (a path to its executable). RUN\n"
 "OPTIONS may not set --repeat, --format, --output, --baseline or --export, nor\n"
-"--backend when a variant names one. Bytes are gated by compare, against a\n"
-"baseline.\n"
+"--backend when a variant names one. A line on standard error says each pair's\n"
+"end; the runs' reports are kept under $TMPDIR until ab ends. Bytes are gated\n"
+"by compare, against a baseline.\n"
 "\n"
 "Options:\n", out);
 	cli_help_options(out, ab_options, 25);
 	fputs(
 "\n"
 "Exit status: 0 no time regressed, 1 one did (or a run failed, or the\n"
-"comparison could not be written), 2 bad usage.\n"
+"comparison could not be written), 2 bad usage (too few --pairs included).\n"
 "See allocbench-ab(1).\n", out);
 }
 
@@ -174,16 +181,23 @@ static void check_run_options(char **args, int n, int backend_taken)
 	}
 }
 
-/* Runs variant V once into the report PATH; 0, or -1 after saying why. */
-static int run_variant(const struct variant *v, char **args, int nargs, const char *path)
+/*
+ * The temporary directory and the report being written, removed on a
+ * signal, and the run writing it, which ends first.
+ */
+static char ab_dir[PATH_MAX], ab_path[PATH_MAX + 32];
+static volatile pid_t ab_child;
+
+/*
+ * The run of variant V with the RUN OPTIONS ARGS into ARGV (room for
+ * nargs + 16), from "run" on; how many. Exits 2 on too many options.
+ */
+static int variant_argv(const struct variant *v, char **args, int nargs, const char **argv)
 {
-	const char *argv[64];
-	int argc = 0, status;
-	pid_t pid;
+	int argc = 0;
 
 	if (nargs > 48)
-		return error("too many RUN OPTIONS (%d; at most 48)", nargs);
-	argv[argc++] = v->exe;
+		usage_die("too many RUN OPTIONS (%d; at most 48)", nargs);
 	argv[argc++] = "run";
 	for (int i = 0; i < nargs; i++)
 		argv[argc++] = args[i];
@@ -195,6 +209,19 @@ static int run_variant(const struct variant *v, char **args, int nargs, const ch
 		argv[argc++] = "--backend";
 		argv[argc++] = v->backend;
 	}
+	argv[argc] = NULL;
+	return argc;
+}
+
+/* Runs variant V once into the report PATH; 0, or -1 after saying why. */
+static int run_variant(const struct variant *v, char **args, int nargs, const char *path)
+{
+	const char *argv[72];
+	int argc, status;
+	pid_t pid;
+
+	argv[0] = v->exe;
+	argc = 1 + variant_argv(v, args, nargs, argv + 1);
 	argv[argc++] = "--repeat=1";
 	argv[argc++] = "-q";
 	argv[argc++] = "--format=json";
@@ -205,13 +232,18 @@ static int run_variant(const struct variant *v, char **args, int nargs, const ch
 	if (pid < 0)
 		return error("cannot start a run: %s", strerror(errno));
 	if (!pid) {
+		/* The run's own words go to ab's standard error: its output is ab's report. */
+		if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
 		execv(v->exe, (char *const *)argv);
 		fprintf(stderr, "allocbench: error: cannot run '%s': %s\n", v->exe, strerror(errno));
 		_exit(127);
 	}
+	ab_child = pid;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return error("cannot wait for a run: %s", strerror(errno));
+	ab_child = 0;
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		return error("the run of %s failed (%s %d): see its messages above", v->spec,
 			     WIFEXITED(status) ? "exit status" : "signal",
@@ -219,16 +251,12 @@ static int run_variant(const struct variant *v, char **args, int nargs, const ch
 	return 0;
 }
 
-/* The time and rate figures compare gates for WORKLOAD, into OUT; how many. */
-static size_t time_figures(const char *workload, enum metric *out)
+/* The time and rate figures compare gates for workload W, into OUT; how many. */
+static size_t time_figures(enum workload w, enum metric *out)
 {
-	enum workload w;
-	const struct workload_def *def;
+	const struct workload_def *def = workload_def(w);
 	size_t n = 0;
 
-	if (workload_parse(workload, &w))
-		return 0;
-	def = workload_def(w);
 	for (size_t i = 0; i < def->ngated; i++) {
 		enum figure_compare rule = figure_get(def->gated[i])->compare;
 
@@ -247,10 +275,14 @@ static size_t make_series(struct result_file *old, struct result_file *new, size
 			  struct ab_series **out, double **storage)
 {
 	enum metric figures[METRIC_COUNT];
-	size_t nfig = time_figures(old[0].workload, figures), nrows = old[0].nrows, n = 0;
-	struct ab_series *s = calloc(nrows * nfig + 1, sizeof(*s));
-	double *values = calloc(2 * nrows * nfig * pairs + 1, sizeof(*values));
+	enum workload w;
+	size_t nfig, nrows = old[0].nrows, n = 0;
+	struct ab_series *s;
+	double *values;
 
+	nfig = workload_parse(old[0].workload, &w) ? 0 : time_figures(w, figures);
+	s = calloc(nrows * nfig + 1, sizeof(*s));
+	values = calloc(2 * nrows * nfig * pairs + 1, sizeof(*values));
 	if (!s || !values)
 		die_out_of_memory();
 	for (size_t p = 0; p < pairs; p++)
@@ -286,6 +318,129 @@ static size_t make_series(struct result_file *old, struct result_file *new, size
 	return n;
 }
 
+/*
+ * The gated series a run of variant V with the RUN OPTIONS measures: its
+ * rows times the workload's gated times. The options are read and checked
+ * as run reads them, so that a bad one, or a variant that names no backend,
+ * exits 2 before anything is measured.
+ */
+static size_t plan_series(const struct variant *v, char **args, int nargs)
+{
+	const char *argv[72];
+	struct run_cmd run;
+	enum metric figures[METRIC_COUNT];
+	size_t rows;
+	int argc = variant_argv(v, args, nargs, argv);
+
+	run_options_read(argc, (char **)argv, &run);
+	run_options_check(&run.config, &run.args);
+	rows = (workload_one_column(run.config.workload) ? 1 : run.config.nsizes) *
+	       run.config.nbackends;
+	rows *= time_figures(run.config.workload, figures);
+	run_options_release(&run.config);
+	return rows;
+}
+
+/*
+ * Exits 2 when N tests of PAIRS pairs cannot reach the family-wise ALPHA:
+ * Holm's least corrected p is N times the least p of one test, and a gate
+ * that can never fail is worse than none.
+ */
+static void check_reach(size_t n, unsigned pairs, double alpha)
+{
+	unsigned need = pairs;
+
+	if (!n || ab_min_p(pairs) * (double)n < alpha)
+		return;
+	while (need < 1000 && ab_min_p(need) * (double)n >= alpha)
+		need++;
+	usage_die("--pairs %u cannot find a slowdown at --alpha %g: over %zu gated time%s the least "
+		  "p, Holm-corrected, is %.4g; use --pairs %u or more (or fewer sizes or backends)",
+		  pairs, alpha, n, n == 1 ? "" : "s", ab_min_p(pairs) * (double)n, need);
+}
+
+static void ab_cleanup(void)
+{
+	if (ab_path[0])
+		unlink(ab_path);
+	if (ab_dir[0])
+		rmdir(ab_dir);
+}
+
+static void ab_on_signal(int sig)
+{
+	pid_t child = ab_child;
+
+	if (child > 0 && !kill(child, sig))
+		while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
+			;
+	ab_cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static double seconds_since(const struct timespec *start)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+/*
+ * ab's directory under $TMPDIR (or /tmp), removed on every exit and on the
+ * signals that end a job; 0, or -1 after saying why.
+ */
+static int make_tmpdir(void)
+{
+	const char *tmpdir = getenv("TMPDIR");
+
+	if (!tmpdir || !*tmpdir)
+		tmpdir = "/tmp";
+	if ((size_t)snprintf(ab_dir, sizeof(ab_dir), "%s/allocbench-ab.XXXXXX", tmpdir) >=
+	    sizeof(ab_dir))
+		usage_die("TMPDIR is too long: '%s'", tmpdir);
+	signal(SIGINT, ab_on_signal);
+	signal(SIGTERM, ab_on_signal);
+	signal(SIGHUP, ab_on_signal);
+	if (!mkdtemp(ab_dir)) {
+		ab_dir[0] = '\0';
+		return error("cannot make a temporary directory in '%s': %s", tmpdir,
+			     strerror(errno));
+	}
+	return 0;
+}
+
+/*
+ * PAIRS pairs of runs of the variants V, loaded into OLD and NEW, in the
+ * order OLD NEW, NEW OLD, ... (a drift within the job falls on both alike),
+ * a line on standard error as each pair ends; 0, or -1 after saying why.
+ */
+static int measure_pairs(const struct variant *v, char **run, int nrun, unsigned pairs,
+			 struct result_file *old, struct result_file *new)
+{
+	for (size_t p = 0; p < pairs; p++) {
+		double took[2];
+
+		for (int k = 0; k < 2; k++) {
+			int which = (int)(p % 2) ^ k;
+			struct result_file *f = which ? &new[p] : &old[p];
+			struct timespec start;
+
+			snprintf(ab_path, sizeof(ab_path), "%s/%s%zu.json", ab_dir,
+				 which ? "new" : "old", p);
+			clock_gettime(CLOCK_MONOTONIC, &start);
+			if (run_variant(&v[which], run, nrun, ab_path) || results_load(ab_path, f))
+				return -1;
+			took[which] = seconds_since(&start);
+			unlink(ab_path);
+		}
+		fprintf(stderr, "ab: pair %zu of %u: old %.1f s, new %.1f s\n", p + 1, pairs,
+			took[0], took[1]);
+	}
+	return 0;
+}
+
 int cmd_ab(int argc, char **argv)
 {
 	struct ab_cmd cmd = { .pairs = 10, .options = { .max_time = 10, .alpha = 0.05 },
@@ -297,8 +452,8 @@ int cmd_ab(int argc, char **argv)
 	struct cli_parser parser;
 	struct ab_comparison c;
 	struct output out;
-	char dir[] = "/tmp/allocbench-ab.XXXXXX", path[64], created[32], **run;
-	size_t nseries, loaded = 0;
+	char created[32], **run;
+	size_t nseries;
 	int nrun, ret = 1, slower;
 
 	cli_parser_init(&parser, ab_options, ab_help, "allocbench ab --help", argc, argv);
@@ -317,24 +472,22 @@ int cmd_ab(int argc, char **argv)
 	variant_parse(argv[optind], "/proc/self/exe", &v[0]);
 	variant_parse(argv[optind + 1], "/proc/self/exe", &v[1]);
 	check_run_options(run, nrun, v[0].backend || v[1].backend);
-	if (!mkdtemp(dir))
-		return error("cannot make a temporary directory: %s", strerror(errno));
+	/* Another build reads its own options: this one's are checked for a backend's sake. */
+	nseries = plan_series(&v[0], run, nrun);
+	if (plan_series(&v[1], run, nrun) != nseries)
+		usage_die("'%s' and '%s' measure different rows: they cannot be paired",
+			  v[0].spec, v[1].spec);
+	check_reach(nseries, cmd.pairs, cmd.options.alpha);
+	if (make_tmpdir())
+		return 1;
 	old = calloc(cmd.pairs, sizeof(*old));
 	new = calloc(cmd.pairs, sizeof(*new));
 	if (!old || !new)
 		die_out_of_memory();
-	/* OLD NEW, NEW OLD, ...: a drift within the job falls on both alike. */
-	for (; loaded < cmd.pairs; loaded++)
-		for (int k = 0; k < 2; k++) {
-			int which = (int)(loaded % 2) ^ k;
-			struct result_file *f = which ? &new[loaded] : &old[loaded];
-
-			snprintf(path, sizeof(path), "%s/%s%zu.json", dir, which ? "new" : "old", loaded);
-			if (run_variant(&v[which], run, nrun, path) || results_load(path, f))
-				goto release;
-			unlink(path);
-		}
+	if (measure_pairs(v, run, nrun, cmd.pairs, old, new))
+		goto release;
 	nseries = make_series(old, new, cmd.pairs, &series, &values);
+	check_reach(nseries, cmd.pairs, cmd.options.alpha);
 	slower = ab_judge(series, nseries, &cmd.options);
 	if (slower < 0)
 		die_out_of_memory();
@@ -365,6 +518,6 @@ release:
 	}
 	free(old);
 	free(new);
-	rmdir(dir);
+	ab_cleanup();
 	return ret;
 }

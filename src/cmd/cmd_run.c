@@ -79,15 +79,6 @@ static void parse_run(int argc, char **argv, struct run_cmd *cmd)
 	run_options_check(&cmd->config, &cmd->args);
 }
 
-/* Frees what parse_run() allocated. */
-static void config_release(struct run_config *config)
-{
-	backend_set_release(config);
-	free(config->sizes);
-	free(config->weights);
-	memset(config, 0, sizeof(*config));
-}
-
 /* ---- measuring ---- */
 
 /*
@@ -329,6 +320,6 @@ cleanup:
 		run_report_release(&report);
 	if (have_baseline)
 		results_release(&baseline);
-	config_release(config);
+	run_options_release(config);
 	return ret;
 }

@@ -47,6 +47,9 @@ void run_options_read(int argc, char **argv, struct run_cmd *cmd);
  */
 void run_options_check(struct run_config *config, struct run_args *args);
 
+/* Frees what run_options_read() and run_options_check() allocated in CONFIG. */
+void run_options_release(struct run_config *config);
+
 /*
  * Refuses (-1 after an error) a run that cannot measure here: no /proc, or
  * (without --force) more memory than is available.

@@ -13,6 +13,7 @@
 #include "measure/workloads.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -382,4 +383,12 @@ void run_options_read(int argc, char **argv, struct run_cmd *cmd)
 		cmd->config.jobs = cpus < 1 ? 1 : cpus > RUN_MAX_JOBS ? RUN_MAX_JOBS :
 				   (unsigned)cpus;
 	}
+}
+
+void run_options_release(struct run_config *config)
+{
+	backend_set_release(config);
+	free(config->sizes);
+	free(config->weights);
+	memset(config, 0, sizeof(*config));
 }

@@ -22,8 +22,6 @@ static void row_label(char *buf, size_t size, const struct ab_series *s)
 
 int ab_write_text(FILE *out, const struct ab_comparison *c)
 {
-	double least = ab_min_p(c->pairs);
-
 	fprintf(out, "ab: %s (old) against %s (new), %s workload, %zu pairs of runs "
 		"(old new, new old, ...)\n\n", c->old, c->new, c->workload, c->pairs);
 	fprintf(out, "%-28s %-10s %18s %15s %8s  %s\n", "row", "figure", "new/old (median)",
@@ -44,9 +42,6 @@ int ab_write_text(FILE *out, const struct ab_comparison *c)
 		"%zu tests, one-sided Wilcoxon signed-rank on the pairs, Holm-corrected: "
 		"family-wise alpha %g; slower only beyond %g%%.\n", c->nseries,
 		c->options.alpha, c->options.max_time);
-	if (least * (double)c->nseries >= c->options.alpha)
-		fprintf(out, "With %zu pairs the least p is %.4g: Holm over %zu tests cannot reach "
-			"%g; use more --pairs.\n", c->pairs, least, c->nseries, c->options.alpha);
 	fprintf(out, "verdict: %s (%zu of %zu slower)\n", c->slower ? "REGRESSION" : "ok",
 		c->slower, c->nseries);
 	return ferror(out) ? -1 : 0;

@@ -87,11 +87,12 @@ else
 	check "... the job summary has the table" grep -q '^### allocbench compare: no regression$' "$tmp/summary.md"
 fi
 
-# The Time step with 2 pairs, 64 KiB and 2 rounds: ./base/allocbench and ./allocbench
-# are this build (a copy and a link); its verdict, and the malloc rows gated.
+# The Time step with 9 pairs (the least that can fail over its 16 tests),
+# 64 KiB and 2 rounds: ./base/allocbench and ./allocbench are this build (a
+# copy and a link); its verdict, and the malloc rows gated.
 cp "$AB" "$tmp/checkout/base/allocbench"
 ln -s "$AB" "$tmp/checkout/allocbench"
-sed -E 's/--pairs [0-9]+/--pairs 2/; s/--total [^ ]+/--total 64K/; s/$/ --rounds 2/' "$tmp/time.sh" >"$tmp/time-small.sh"
+sed -E 's/--pairs [0-9]+/--pairs 9/; s/--total [^ ]+/--total 64K/; s/$/ --rounds 2/' "$tmp/time.sh" >"$tmp/time-small.sh"
 (cd "$tmp/checkout" && PATH="$tmp/bin:$PATH" sh "$tmp/time-small.sh") >"$tmp/time.log" 2>&1
 check "the Time step runs (the same build on both sides: exit 0)" [ $? -eq 0 ]
 check "... and prints its verdict to the job log" grep -q '^verdict: ok (0 of [0-9]* slower)$' "$tmp/time.log"
