@@ -160,13 +160,13 @@ _allocbench() {
 			--pool-block --workload -w --rounds --seed --threads --trace
 			--replay-threads --counters
 			--abi --preload --format -f --output -o --label -l --export --export-json
-			--export-csv --export-markdown --baseline --allow-host-change
+			--export-csv --export-markdown --baseline --gate-time --allow-host-change
 			--timeout --jobs -j
 			--force --quiet -q --help -h --version -V)
 		;;
 	compare)
-		opts=(--max-overhead --max-time --alpha --allow-missing --allow-host-change
-			--backend --format -f --output -o --help -h)
+		opts=(--max-overhead --max-time --alpha --allow-missing --gate-time
+			--allow-host-change --backend --format -f --output -o --help -h)
 		;;
 	plot)
 		opts=(--metric -m --label -l --x --facet --output -o --help -h)

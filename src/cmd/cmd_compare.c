@@ -27,6 +27,7 @@ enum {
 	OPT_MAX_TIME,
 	OPT_ALPHA,
 	OPT_ALLOW_MISSING,
+	OPT_GATE_TIME,
 	OPT_ALLOW_HOST_CHANGE,
 	OPT_BACKEND,
 };
@@ -156,15 +157,18 @@ static const struct cli_option compare_options[] = {
 	  "bytes per chunk (size + overhead) with a % sign;\n"
 	  "default: derived per row, " TOLERANCE_PAGES_TEXT " pages over the count\n"
 	  "(resolution_bytes) plus the baseline's min-max spread") },
+	{ OPT_BOOL(OPT_GATE_TIME, "gate-time", compare_cmd, options.gate_time,
+	  "gate times and rates too (by default only the other\n"
+	  "figures are: times measured at other moments drift\n"
+	  "on a shared machine; allocbench ab gates them side\n"
+	  "by side, pair by pair)") },
 	{ OPT_CALLBACK(OPT_MAX_TIME, "max-time", "PCT", opt_max_time,
-	  "a time (alloc_ns, free_ns) regressed only when its\n"
-	  "median rose by more than PCT% (default " MAX_TIME_PERCENT_TEXT ") and by\n"
-	  "more than the baseline's min-max spread, and the\n"
-	  "one-sided Mann-Whitney U test on the runs gives\n"
-	  "p < alpha after Holm's correction over the tests of\n"
-	  "the comparison; with 12 tests at alpha 0.05 it needs\n"
-	  "5 runs on each side: with fewer only the overhead\n"
-	  "is gated") },
+	  "with --gate-time, a time (alloc_ns, free_ns) regressed\n"
+	  "only when its median rose by more than PCT% (default\n"
+	  MAX_TIME_PERCENT_TEXT ") and by more than the baseline's min-max\n"
+	  "spread, and the one-sided Mann-Whitney U test on the\n"
+	  "runs gives p < alpha after Holm's correction over the\n"
+	  "tests of the comparison") },
 	{ OPT_CALLBACK(OPT_ALPHA, "alpha", "P", opt_alpha,
 	  "family-wise significance level of those tests\n"
 	  "(default " ALPHA_TEXT ")") },
@@ -174,11 +178,11 @@ static const struct cli_option compare_options[] = {
 	  "the gate would cover less)") },
 	{ OPT_BOOL(OPT_ALLOW_HOST_CHANGE, "allow-host-change", compare_cmd,
 	  options.allow_host_change,
-	  "gate times and rates even where the reports come\n"
-	  "from different hosts (CPU, kernel, C library, page\n"
-	  "size, THP, host name): by default only the other\n"
-	  "figures are, as another machine's drift exceeds\n"
-	  "any threshold; what changed is listed first") },
+	  "--gate-time even where the reports come from\n"
+	  "different hosts (CPU, kernel, C library, page size,\n"
+	  "THP, host name): by default only the other figures\n"
+	  "are, as another machine's drift exceeds any\n"
+	  "threshold; what changed is listed first") },
 	{ OPT_CALLBACK(OPT_BACKEND, "backend", "LIST", opt_backend,
 	  "compare only the rows of these backends") },
 	{ OPT_CALLBACK('f', "format", "FORMAT", opt_format,
@@ -207,7 +211,8 @@ static void compare_help(FILE *out)
 "churn_ns, churn_cold_ns, page_faults and reserved_bytes (exact, where every\n"
 "run agrees); random and replay: peak_rss_bytes, fragmentation, op_ns (the\n"
 "sequence checksums must match); threads: ops_per_s and speedup (lower is\n"
-"worse).\n"
+"worse). Times and rates (the _ns figures, ops_per_s, speedup) only with\n"
+"--gate-time.\n"
 "\n"
 "Options:\n", out);
 	cli_help_options(out, compare_options, 25);

@@ -76,6 +76,8 @@ static void parse_run(int argc, char **argv, struct run_cmd *cmd)
 	check_outputs(cmd);  /* before any input is read */
 	if (cmd->allow_host_change && !cmd->config.baseline_path)
 		usage_die("--allow-host-change gates a --baseline comparison: give --baseline FILE");
+	if (cmd->gate_time && !cmd->config.baseline_path)
+		usage_die("--gate-time gates a --baseline comparison: give --baseline FILE");
 	run_options_check(&cmd->config, &cmd->args);
 }
 
@@ -306,7 +308,8 @@ int cmd_run(int argc, char **argv)
 	 * -o) holds the report alone, in its format.
 	 */
 	if (have_baseline) {
-		int cmp = baseline_compare(&baseline, &report, cmd.allow_host_change, stderr);
+		int cmp = baseline_compare(&baseline, &report, cmd.gate_time, cmd.allow_host_change,
+					   stderr);
 
 		ret = cmp < 0 ? 2 : cmp ? 1 : ret;
 	}

@@ -29,7 +29,8 @@ struct run_cmd {
 	struct run_config config;
 	struct run_args args;
 	struct run_export exports[REPORT_FORMATS];  /* --export FORMAT=FILE, one per format */
-	int allow_host_change;  /* --allow-host-change: --baseline gates times across hosts */
+	int gate_time;          /* --gate-time: --baseline gates times and rates too */
+	int allow_host_change;  /* --allow-host-change: ... across hosts too */
 };
 
 /*

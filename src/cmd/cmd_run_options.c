@@ -22,6 +22,7 @@ enum {
 	OPT_ALIGN,
 	OPT_POOL_BLOCK,
 	OPT_BASELINE,
+	OPT_GATE_TIME,
 	OPT_ALLOW_HOST_CHANGE,
 	OPT_ROUNDS,
 	OPT_SEED,
@@ -289,6 +290,9 @@ static const struct cli_option run_options[] = {
 	  "as allocbench compare does (its default limits),\n"
 	  "print the comparison on standard error, exit 1 on\n"
 	  "a regression; FILE is checked before measuring") },
+	{ OPT_BOOL(OPT_GATE_TIME, "gate-time", run_cmd, gate_time,
+	  "with --baseline: gate times and rates too, as\n"
+	  "compare's option (allocbench ab gates them better)") },
 	{ OPT_BOOL(OPT_ALLOW_HOST_CHANGE, "allow-host-change", run_cmd, allow_host_change,
 	  "with --baseline: gate times and rates even where FILE\n"
 	  "comes from another host, as compare's option") },

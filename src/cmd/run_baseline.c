@@ -140,12 +140,12 @@ int baseline_open(const char *path, const struct run_config *config,
 
 /*
  * After measuring: compares REPORT with BASELINE under the default options
- * (times across hosts too with ALLOW_HOST_CHANGE, as compare
- * --allow-host-change) and writes the text comparison to OUT. Returns 0 (no regression), 1 (a
+ * (times with GATE_TIME, across hosts too with ALLOW_HOST_CHANGE, as compare
+ * --gate-time and --allow-host-change) and writes the text comparison to OUT. Returns 0 (no regression), 1 (a
  * regression), or -1 after an error.
  */
 int baseline_compare(struct result_file *baseline, const struct run_report *report,
-			    int allow_host_change, FILE *out)
+		     int gate_time, int allow_host_change, FILE *out)
 {
 	struct compare_options options;
 	struct result_file current;
@@ -155,6 +155,7 @@ int baseline_compare(struct result_file *baseline, const struct run_report *repo
 	if (load_report(report, "this run", &current))
 		return -1;
 	compare_options_init(&options);
+	options.gate_time = gate_time;
 	options.allow_host_change = allow_host_change;
 	if (compare_reports(baseline, &current, &options, &comparison)) {
 		results_release(&current);

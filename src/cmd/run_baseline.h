@@ -25,11 +25,11 @@ int baseline_open(const char *path, const struct run_config *config,
 
 /*
  * After measuring: compares REPORT with BASELINE under the default options
- * (times across hosts too with ALLOW_HOST_CHANGE, as compare
- * --allow-host-change) and writes the text comparison to OUT. Returns 0 (no regression), 1 (a
+ * (times with GATE_TIME, across hosts too with ALLOW_HOST_CHANGE, as compare
+ * --gate-time and --allow-host-change) and writes the text comparison to OUT. Returns 0 (no regression), 1 (a
  * regression), or -1 after an error.
  */
 int baseline_compare(struct result_file *baseline, const struct run_report *report,
-		     int allow_host_change, FILE *out);
+		     int gate_time, int allow_host_change, FILE *out);
 
 #endif

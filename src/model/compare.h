@@ -94,7 +94,9 @@ struct compare_options {
 	double max_time_percent;      /* smallest rise of a time median that counts, percent */
 	double alpha;                 /* family-wise level of the one-sided U tests */
 	int allow_missing;            /* a row only in the baseline is not a regression */
-	int allow_host_change;        /* gate times and rates across hosts too */
+	int gate_time;                /* gate times and rates (--gate-time): measured at
+					 other moments they drift, so only when asked */
+	int allow_host_change;        /* ... across hosts too (implies gate_time) */
 	char **backends;              /* compare only these backends; NULL: all */
 	size_t nbackends;
 	size_t backends_alloc;        /* room in backends (ALLOC_GROW) */
@@ -181,6 +183,7 @@ struct compare_metric {
 	int tested;               /* ... and can reach p < alpha with these runs;
 				     exact counts: every run of both sides agrees */
 	int exact;                /* its p-values are exact */
+	int not_asked;            /* not tested: times are gated with gate_time only */
 	int other_jobs;           /* not tested: the reports ran different --jobs */
 	int other_host;           /* not tested: the reports come from different hosts
 				     (without allow_host_change) */
@@ -222,6 +225,7 @@ struct comparison {
 	size_t time_untested;                 /* time metrics it could not (too few runs
 						 to pass the correction) */
 	size_t absent;                        /* optional metrics one side lacks, not gated */
+	size_t time_not_asked;                /* time metrics not gated: no gate_time */
 	size_t time_other_jobs;               /* time metrics not gated: the reports ran
 						 different --jobs */
 	size_t time_other_host;               /* ... measured on different hosts */

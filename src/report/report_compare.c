@@ -42,7 +42,9 @@ static void not_gated_reason(const struct comparison *c, const struct compare_me
 	else if (def->rule == FIGURE_COMPARE_EXACT && !m->tested)
 		snprintf(buf, size, "runs vary");
 	else if ((def->rule == FIGURE_COMPARE_TIME || def->rule == FIGURE_COMPARE_RATE) && !m->tested) {
-		if (m->other_jobs)
+		if (m->not_asked)
+			snprintf(buf, size, "no --gate-time");
+		else if (m->other_jobs)
 			snprintf(buf, size, "--jobs %u vs %u", c->settings.jobs, c->current_jobs);
 		else if (m->other_host)
 			snprintf(buf, size, "other host");
@@ -148,6 +150,14 @@ static void put_time_criteria(FILE *out, const struct comparison *c, const char 
 	int threads = !strcmp(c->settings.workload, "threads");
 	char line[1024];
 
+	if (c->time_not_asked) {
+		snprintf(line, sizeof(line), "%s%s: not gated: measured at other moments they "
+			 "drift on a shared machine beyond any threshold; allocbench ab gates them "
+			 "side by side, pair by pair (--gate-time gates them here)", prefix,
+			 threads ? "ops/s, speedup" : "time");
+		put_wrapped(out, line, TABLE_WIDTH, more);
+		return;
+	}
 	snprintf(line, sizeof(line), "%s%s: regressed when the median %s by more than %g%% "
 		 "and by more than the baseline's min-max spread, and the one-sided "
 		 "Mann-Whitney U test on the runs gives p < %g after Holm's correction over "
@@ -212,13 +222,13 @@ static void put_criteria(FILE *out, const struct comparison *c, const char *pref
 		char note[512];
 
 		snprintf(note, sizeof(note), "%s%s: not gated in %zu of %zu places: %u and %u runs "
-			 "reach p = %.3g at best; %s needs p < %.3g: at least %zu runs on each side "
-			 "(--repeat %zu); %s", prefix,
+			 "reach p = %.3g at best; %s needs p < %.3g; %s (allocbench ab gates "
+			 "times side by side)", prefix,
 			 !strcmp(c->settings.workload, "threads") ? "rates" : "time",
 			 c->time_untested, places, c->baseline->repeat, c->current->repeat,
 			 stats_mann_whitney_min_p(c->baseline->repeat, c->current->repeat),
 			 places == 1 ? "the test" : "Holm's correction of that many tests",
-			 c->options.alpha / (double)places, c->min_runs, c->min_runs,
+			 c->options.alpha / (double)places,
 			 !strcmp(c->settings.workload, "threads") ? "nothing else is gated there" :
 			 "gating on the other figures there");
 		put_wrapped(out, note, TABLE_WIDTH, more);
@@ -549,6 +559,7 @@ static cJSON *criteria_json(const struct comparison *c)
 	cJSON_AddNumberToObject(time, "alpha", o->alpha);
 	cJSON_AddNumberToObject(time, "max_time_percent", o->max_time_percent);
 	cJSON_AddNumberToObject(time, "min_runs", (double)c->min_runs);
+	cJSON_AddBoolToObject(time, "gate_time", o->gate_time || o->allow_host_change);
 	cJSON_AddBoolToObject(time, "allow_host_change", o->allow_host_change);
 	cJSON_AddItemToObject(obj, "time", time);
 	if (o->backends) {
@@ -663,6 +674,7 @@ int compare_write_json(FILE *out, const struct comparison *c)
 	cJSON_AddNumberToObject(summary, "time_tested", (double)c->time_tested);
 	cJSON_AddNumberToObject(summary, "time_untested", (double)c->time_untested);
 	cJSON_AddNumberToObject(summary, "absent", (double)c->absent);
+	cJSON_AddNumberToObject(summary, "time_not_asked", (double)c->time_not_asked);
 	cJSON_AddNumberToObject(summary, "time_other_jobs", (double)c->time_other_jobs);
 	cJSON_AddNumberToObject(summary, "time_other_host", (double)c->time_other_host);
 	cJSON_AddItemToObject(root, "summary", summary);

@@ -39,13 +39,13 @@ check "compare text with long names and paths: exit 0" [ "$rc" -eq 0 ]
 check "compare text with long names and paths fits 80 columns" [ "$(awk 'length > 80' "$tmp/out" | wc -l)" -eq 0 ]
 check "... and says first that the host changed" listed_first '^what changed (another host: times not gated, --allow-host-change gates them):$' '^baseline:'
 check "... which field, from what to what" sh -c "tr '\n' ' ' <'$tmp/out' | tr -s ' ' | grep -q 'host name: a-build-host-with-a-long-name.ci.example.org -> another-build-host-with-a-long-name.ci.example.org'"
-run_ab compare "$b" "$b"
+run_ab compare --gate-time "$b" "$b"
 check "identical files: three lines per row" [ "$(grep -Ec '^(malloc|pool|arena) +(4|40) +(overhead B|alloc ns|free ns) ' "$tmp/out")" -eq 18 ]
 check "the table has a heading" grep -Eq '^backend +size B +metric +baseline +current +change +limit +verdict$' "$tmp/out"
 check "the tolerance is stated per row (2 pages over 26214 chunks + spread)" grep -Eq "^pool +40 +overhead B .* tol $tol +unchanged\$" "$tmp/out"
 check "3 and 3 runs: time not gated, said so" grep -q 'time: not gated in 12 of 12 places: 3 and 3 runs reach p = 0.05 at best' "$tmp/out"
 # Twelve tests corrected together (Holm) need p < 0.05/12: 5 and 5 runs give 1/252.
-check "... with the runs Holm's correction of 12 tests needs" sh -c "tr '\n' ' ' <'$tmp/out' | tr -s ' ' | grep -q 'needs p < 0.00417: at least 5 runs on each side (--repeat 5)'"
+check "... with the p Holm's correction of 12 tests needs, and ab named" sh -c "tr '\n' ' ' <'$tmp/out' | tr -s ' ' | grep -q 'needs p < 0.00417; gating on the other figures there (allocbench ab gates times side by side)'"
 check "... and how many tests ran, with the family-wise rate" sh -c "tr '\n' ' ' <'$tmp/out' | tr -s ' ' | grep -q \"Holm's correction over this comparison's tests: 0 ran, a false alarm on any of them at most 0.05 (family-wise)\""
 check "compare writes nothing on stderr" [ ! -s "$tmp/err" ]
 
@@ -100,35 +100,44 @@ check "... and why" grep -q '^failed: arena 40 B: cannot map, it says$' "$tmp/ou
 # Times: five runs each, set by hand so that the test's outcome is known.
 five='{"median":10,"min":9.6,"max":10.4,"runs":[10,9.8,10.2,9.6,10.4]}'
 doctor "$b" "results[backend=pool,size=40].alloc_ns" "=$five" "$tmp/t5.json"
-run_ab compare "$tmp/t5.json" "$tmp/t5.json"
+run_ab compare --gate-time "$tmp/t5.json" "$tmp/t5.json"
 check "5 runs against 3: the test runs for that row" grep -Eq '^pool +40 +alloc ns .* p [0-9.]+ +unchanged$' "$tmp/out"
 doctor "$tmp/t5.json" "results[backend=pool,size=40].alloc_ns" x1.05 "$tmp/t5-noise.json"
-run_ab compare "$tmp/t5.json" "$tmp/t5-noise.json"
+run_ab compare --gate-time "$tmp/t5.json" "$tmp/t5-noise.json"
 check "+5% on every run (below --max-time 10): exit 0" [ "$rc" -eq 0 ]
 check "+5%: significant (p < 0.05) but unchanged" grep -Eq '^pool +40 +alloc ns +10\.00 +10\.50 +\+5\.0% +p 0\.0[0-4][0-9] +unchanged$' "$tmp/out"
 # +5% (0.5 ns) is within the baseline's own spread (9.6 to 10.4): never a change.
-run_ab compare --max-time 3 "$tmp/t5.json" "$tmp/t5-noise.json"
+run_ab compare --gate-time --max-time 3 "$tmp/t5.json" "$tmp/t5-noise.json"
 check "+5% with --max-time 3, within the baseline's spread: exit 0" [ "$rc" -eq 0 ]
 doctor "$tmp/t5.json" "results[backend=pool,size=40].alloc_ns" x1.09 "$tmp/t5-9.json"
-run_ab compare "$tmp/t5.json" "$tmp/t5-9.json"
+run_ab compare --gate-time "$tmp/t5.json" "$tmp/t5-9.json"
 check "+9%, beyond the spread, below --max-time 10: exit 0" [ "$rc" -eq 0 ]
-run_ab compare --max-time 3 "$tmp/t5.json" "$tmp/t5-9.json"
+run_ab compare --gate-time --max-time 3 "$tmp/t5.json" "$tmp/t5-9.json"
 check "+9% with --max-time 3: exit 1" [ "$rc" -eq 1 ]
 doctor "$tmp/t5.json" "results[backend=pool,size=40].alloc_ns" x1.5 "$tmp/t5-slow.json"
-run_ab compare "$tmp/t5.json" "$tmp/t5-slow.json"
+run_ab compare --gate-time "$tmp/t5.json" "$tmp/t5-slow.json"
 check "+50%, every run slower: exit 1" [ "$rc" -eq 1 ]
 check "+50%: alloc regressed at p = 1/252" grep -Eq '^pool +40 +alloc ns +10\.00 +15\.00 +\+50\.0% +p 0\.004 +regressed$' "$tmp/out"
+# Times measured at other moments drift: gated only when asked.
+run_ab compare "$tmp/t5.json" "$tmp/t5-slow.json"
+check "without --gate-time, +50% in every run: exit 0" [ "$rc" -eq 0 ]
+check "... the time is not gated, and the row says why" \
+	grep -Eq '^pool +40 +alloc ns +10\.00 +15\.00 +\+50\.0% +no --gate-time +not gated$' "$tmp/out"
+check "... the criteria say so and name ab" sh -c "tr '\n' ' ' <'$tmp/out' | tr -s ' ' | grep -q 'time: not gated: measured at other moments they drift on a shared machine beyond any threshold; allocbench ab gates them side by side, pair by pair (--gate-time gates them here)'"
+run_ab compare -f json "$tmp/t5.json" "$tmp/t5-slow.json"
+check "... JSON: criteria.time.gate_time false, 12 times not asked" \
+	[ "$(jq_get "$tmp/out" criteria.time.gate_time)/$(jq_get "$tmp/out" summary.time_not_asked)" = false/12 ]
 overlap='{"median":13,"min":9.7,"max":14,"runs":[13,9.7,14,10.1,13.5]}'
 doctor "$tmp/t5.json" "results[backend=pool,size=40].alloc_ns" "=$overlap" "$tmp/t5-overlap.json"
-run_ab compare "$tmp/t5.json" "$tmp/t5-overlap.json"
+run_ab compare --gate-time "$tmp/t5.json" "$tmp/t5-overlap.json"
 check "+30% median but overlapping runs: not significant, exit 0" [ "$rc" -eq 0 ]
 doctor "$b" "results[backend=pool,size=40].alloc_ns" x1.5 "$tmp/slow3.json"
-run_ab compare "$b" "$tmp/slow3.json"
+run_ab compare --gate-time "$b" "$tmp/slow3.json"
 check "+50% with 3 and 3 runs: not tested, exit 0" [ "$rc" -eq 0 ]
 check "+50% with 3 and 3 runs: the verdict says not gated and why" grep -Eq '^pool +40 +alloc ns .* \+50\.0% +3 runs, need 5 +not gated$' "$tmp/out"
 check "+50% with 3 and 3 runs: no time line claims unchanged" sh -c "! grep -E ' (alloc|free) ns .*unchanged' '$tmp/out'"
 doctor "$b" "results[backend=pool,size=40].alloc_ns" '={"median":10,"min":9,"max":11,"runs":[9,11]}' "$tmp/two.json"
-run_ab compare "$b" "$tmp/two.json"
+run_ab compare --gate-time "$b" "$tmp/two.json"
 check "3 against 2 runs: says both counts" grep -Eq '^pool +40 +alloc ns .*runs 3/2, need 5 +not gated$' "$tmp/out"
 
 # --backend: only those rows.
@@ -141,7 +150,7 @@ check "... and every regressed row" grep -q '^regressed: arena 4 B (overhead B),
 check "--backend: no malloc line" [ "$(grep -c '^malloc ' "$tmp/out")" -eq 0 ]
 
 # JSON for machines.
-run_ab compare -f json "$b" "$tmp/plus1.json"
+run_ab compare --gate-time -f json "$b" "$tmp/plus1.json"
 j=$tmp/out
 check "json: exit 1 on the regression" [ "$rc" -eq 1 ]
 check "json: schema" [ "$(jq_get "$j" schema)" = allocbench-compare/1 ]

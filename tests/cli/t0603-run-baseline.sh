@@ -40,6 +40,15 @@ check "--allow-host-change: times gated anyway" \
 expect_usage "--allow-host-change without --baseline" "--allow-host-change gates a --baseline comparison" \
 	$args --allow-host-change
 
+# Times gated only with --gate-time, as compare gates them.
+run_ab $args --baseline "$tmp/base.json"
+check "without --gate-time: the times are not gated, said so" \
+	grep -Eq '^arena +40 +alloc ns .* no --gate-time +not gated$' "$tmp/err"
+run_ab $args --baseline "$tmp/base.json" --gate-time
+check "--gate-time: the times are gated (or said why not)" \
+	sh -c '! grep -q "no --gate-time" "$1" && grep -q "^time: regressed when the median rose" "$1"' sh "$tmp/err"
+expect_usage "--gate-time without --baseline" "--gate-time gates a --baseline comparison" $args --gate-time
+
 # Refused before measuring: nothing on stdout, -o left alone, fast.
 echo old >"$tmp/keep.json"
 start=$(date +%s)

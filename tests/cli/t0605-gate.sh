@@ -12,9 +12,8 @@ AB=$AB sh "$top/tests/gate.sh" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 check "the gate passes against data/baseline.json" [ "$rc" -eq 0 ]
 check "... comparing the pool, pool-locked and arena rows" grep -q '^12 rows: 0 regressed, 0 failed, 0 improved, 12 unchanged, 0 missing, 0 new$' "$tmp/out"
-# Time is not gated, said so: 3 runs are too few, and where this host is
-# not the baseline's (another kernel, CPU, ...) times do not compare at all.
-check "... on the overhead (time not gated, said so)" grep -Eq '^time: not gated( in 24 of 24 places|: the reports come from different)' "$tmp/out"
+# Time is not gated (no --gate-time: times measured at other moments drift), said so.
+check "... on the overhead (time not gated, said so)" grep -q '^time: not gated: measured at other moments' "$tmp/out"
 
 "$JSONSET" "$top/data/baseline.json" 'results[backend=arena,size=40].overhead_bytes' +-1 >"$tmp/doctored.json"
 AB=$AB sh "$top/tests/gate.sh" "$tmp/doctored.json" >"$tmp/out" 2>"$tmp/err"
