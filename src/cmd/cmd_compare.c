@@ -178,11 +178,12 @@ static const struct cli_option compare_options[] = {
 	  "the gate would cover less)") },
 	{ OPT_BOOL(OPT_ALLOW_HOST_CHANGE, "allow-host-change", compare_cmd,
 	  options.allow_host_change,
-	  "--gate-time even where the reports come from\n"
-	  "different hosts (CPU, kernel, C library, page size,\n"
-	  "THP, host name): by default only the other figures\n"
-	  "are, as another machine's drift exceeds any\n"
-	  "threshold; what changed is listed first") },
+	  "gate times and rates (as --gate-time) even where\n"
+	  "the reports come from different hosts (CPU, kernel,\n"
+	  "C library, page size, THP, host name): by default\n"
+	  "only the other figures are, as another machine's\n"
+	  "drift exceeds any threshold; what changed is listed\n"
+	  "first") },
 	{ OPT_CALLBACK(OPT_BACKEND, "backend", "LIST", opt_backend,
 	  "compare only the rows of these backends") },
 	{ OPT_CALLBACK('f', "format", "FORMAT", opt_format,

@@ -65,12 +65,12 @@ check "text: the times were measured 2 at a time" grep -q 'times measured 2 at a
 check "markdown: the same" grep -q 'times measured 2 at a time (--jobs)' "$tmp/md"
 "$AB" --sizes 40 --backend pool --total 256K --repeat 1 >"$tmp/text1" 2>/dev/null
 check "text: nothing said with --jobs 1" sh -c "! grep -q 'at a time' '$tmp/text1'"
-"$AB" compare "$tmp/j1.json" "$tmp/j2.json" >"$tmp/cmp" 2>&1
+"$AB" compare --gate-time "$tmp/j1.json" "$tmp/j2.json" >"$tmp/cmp" 2>&1
 check "compare across jobs: exits 0 (the overhead is unchanged)" [ $? -eq 0 ]
 check "compare across jobs: says why times are not gated" \
 	sh -c "tr '\n' ' ' <'$tmp/cmp' | tr -s ' ' | grep -q 'time: not gated: the baseline measured 1 at a time (--jobs), the current 2'"
 check "compare across jobs: no time verdict" sh -c "grep 'alloc ns' '$tmp/cmp' | grep -q 'not gated' && ! grep 'alloc ns' '$tmp/cmp' | grep -q 'p 0'"
-"$AB" compare -f json "$tmp/j1.json" "$tmp/j2.json" >"$tmp/cmp.json" 2>/dev/null
+"$AB" compare --gate-time -f json "$tmp/j1.json" "$tmp/j2.json" >"$tmp/cmp.json" 2>/dev/null
 check "compare JSON: time_other_jobs counts them" [ "$(jq_get "$tmp/cmp.json" summary.time_other_jobs)" = 24 ]
 doctor "$tmp/j1.json" config.jobs '=1.5' "$tmp/bad.json"
 "$AB" compare "$tmp/bad.json" "$tmp/j2.json" >/dev/null 2>"$tmp/err"

@@ -118,6 +118,12 @@ int main(void)
 	      !compare_one(base, "\"median\":10.5", flat3, flat3, &o, &ovh, &alloc, &v) &&
 	      v == COMPARE_REGRESSED);
 	compare_options_init(&o);
+	CHECK("times are not gated by default", !o.gate_time);
+	CHECK("... and not gated without gate_time, however slower",
+	      !compare_one(base, base, flat3, "\"median\":15,\"min\":15,\"max\":15,\"runs\":[15,15.1,14.9]",
+			   &o, &ovh, &alloc, &v) &&
+	      !alloc.tested && alloc.not_asked && v == COMPARE_UNCHANGED);
+	o.gate_time = 1;
 
 	/* Times: 3 and 3 runs cannot reach p < 0.05. */
 	CHECK("3 vs 3: +50% not tested, not a regression",
