@@ -154,25 +154,6 @@ static int command_find(const char *name, char *buf, size_t size)
 	}
 }
 
-/* Why H's calls were lost, in BUF (SIZE bytes); returns BUF. */
-static const char *lost_reason(const struct trace_header *h, char *buf, size_t size)
-{
-	switch (h->lost_why) {
-	case TRACE_LOST_WRITE:
-		snprintf(buf, size, "the trace could not be written: %s", strerror(h->lost_errno));
-		break;
-	case TRACE_LOST_FULL:
-		snprintf(buf, size, "the trace reached its largest size");
-		break;
-	case TRACE_LOST_NESTED:
-		snprintf(buf, size, "signal handlers nested too deep");
-		break;
-	default:
-		snprintf(buf, size, "no reason recorded");
-		break;
-	}
-	return buf;
-}
 
 /* The format version record leaves its traces in (--trace-version). */
 static int trace_version = 2;
@@ -221,7 +202,7 @@ static void summarize(const struct trace_proc *p)
 		trace_state_name(p->t.header.state));
 	if (p->t.header.lost)
 		fprintf(stderr, "; incomplete: %" PRIu64 " calls not recorded (%s)", p->t.header.lost,
-			lost_reason(&p->t.header, why, sizeof(why)));
+			trace_lost_reason(&p->t.header, why, sizeof(why)));
 	fputc('\n', stderr);
 }
 

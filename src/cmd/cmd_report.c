@@ -43,23 +43,6 @@ static double percent(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0;
 }
 
-/* Why calls were not recorded (header.lost_why), in words; BUF holds an errno's. */
-static const char *lost_reason(const struct trace_header *h, char *buf, size_t size)
-{
-	switch (h->lost_why) {
-	case TRACE_LOST_FULL:
-		return "the trace reached its largest size";
-	case TRACE_LOST_WRITE:
-		snprintf(buf, size, "the file could not be written: %s",
-			 h->lost_errno > 0 ? strerror(h->lost_errno) : "error unknown");
-		return buf;
-	case TRACE_LOST_NESTED:
-		return "signal handlers nested deeper than the recorder's queue";
-	default:
-		return h->version < 2 ? "the trace could not grow, or signal handlers nested too "
-			"deep: a version 1 trace does not say which" : "reason not recorded";
-	}
-}
 
 /* The processes of a recording of more than one, which advise replays, and the notes on them. */
 static void write_text_processes(FILE *out, const struct trace_set *set)
@@ -121,7 +104,7 @@ static int write_text(FILE *out, const struct trace_set *set)
 			t->unsealed_chunks);
 	if (t->header.lost)
 		fprintf(out, "  incomplete: %" PRIu64 " calls not recorded (%s)\n", t->header.lost,
-			lost_reason(&t->header, reason, sizeof(reason)));
+			trace_lost_reason(&t->header, reason, sizeof(reason)));
 	fprintf(out, "  %" PRIu64 " calls in %" PRIu32 " thread%s, %" PRIu64 " bytes of trace "
 		"(%.2f bytes per call)\n", st->calls[0], st->nthreads, st->nthreads == 1 ? "" : "s",
 		t->trace_bytes,
@@ -267,7 +250,7 @@ static int write_json(FILE *out, const struct trace_set *set)
 	cJSON_AddBoolToObject(o, "cut_short", t->header.state == TRACE_STATE_WRITING);
 	cJSON_AddNumberToObject(o, "lost_calls", (double)t->header.lost);
 	if (t->header.lost)
-		cJSON_AddStringToObject(o, "lost_why", lost_reason(&t->header, reason, sizeof(reason)));
+		cJSON_AddStringToObject(o, "lost_why", trace_lost_reason(&t->header, reason, sizeof(reason)));
 	else
 		cJSON_AddNullToObject(o, "lost_why");
 	cJSON_AddNumberToObject(o, "unsealed_chunks", (double)t->unsealed_chunks);

@@ -24,8 +24,13 @@
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
-/* Address space reserved for the mapping; a larger trace counts as lost. */
-#define TRACE_MAP_BYTES ((uint64_t)1 << 36)
+/*
+ * Address space reserved for the mapping: at most TRACE_MAP_MAX, a quarter
+ * of an address-space limit (ulimit -v) at most, never less than
+ * TRACE_MAP_MIN (recorder_file.c); a larger trace counts as lost.
+ */
+#define TRACE_MAP_MAX ((uint64_t)1 << 36)
+#define TRACE_MAP_MIN ((uint64_t)1 << 24)
 /* Records a thread's signal handlers may queue while it writes one. */
 #define STASH_RECORDS 64
 /* Bytes a record may write past its end: the last varint's 8-byte store. */
@@ -59,6 +64,7 @@ int recorder_ready(void);
 /* ------------------------------------------------------------ the trace (recorder_file.c) */
 
 extern struct trace_header *hdr;   /* the mapping; NULL when not recording */
+extern uint64_t map_bytes;         /* the mapping's size (TRACE_MAP_MAX or less) */
 extern uint64_t file_bytes;        /* the file's size, reserved from its start (trace_reserve()) */
 
 /* Whether calls are recorded (rec_mode). */

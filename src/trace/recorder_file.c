@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,6 +20,7 @@ static int trace_fd = -1;
 static dev_t trace_dev;
 static ino_t trace_ino;
 static char trace_path[RECORD_PATH_MAX];
+uint64_t map_bytes;
 uint64_t file_bytes;
 static int grow_lock;
 int rec_mode;
@@ -124,8 +126,8 @@ int trace_reserve(uint64_t end)
 
 		if (want < file_bytes + (1 << 20))
 			want = file_bytes + (1 << 20);
-		if (want > TRACE_MAP_BYTES)
-			want = TRACE_MAP_BYTES;
+		if (want > map_bytes)
+			want = map_bytes;
 		if (want < end)
 			want = end;
 		if (fd < 0)
@@ -339,6 +341,32 @@ static char *put_program(char *p)
  * (N from 2) when that exists (the same program exec'd again by the same
  * process). Sets hdr, or leaves it NULL.
  */
+/*
+ * Maps FD's trace: TRACE_MAP_MAX of address space, a quarter of an
+ * address-space limit (ulimit -v) at most, the program keeping the rest;
+ * where even that fails, half as much again, down to TRACE_MAP_MIN. Sets
+ * map_bytes; returns the address, or MAP_FAILED.
+ */
+static void *map_trace(int fd)
+{
+	struct rlimit lim;
+	void *map;
+
+	map_bytes = TRACE_MAP_MAX;
+	if (!getrlimit(RLIMIT_AS, &lim) && lim.rlim_cur != RLIM_INFINITY &&
+	    lim.rlim_cur / 4 < map_bytes)
+		map_bytes = lim.rlim_cur / 4 & ~(uint64_t)(TRACE_CHUNK_BYTES - 1);
+	for (;;) {
+		if (map_bytes < TRACE_MAP_MIN)
+			map_bytes = TRACE_MAP_MIN;
+		map = mmap(NULL, map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE,
+			   fd, 0);
+		if (map != MAP_FAILED || errno != ENOMEM || map_bytes == TRACE_MAP_MIN)
+			return map;
+		map_bytes /= 2;
+	}
+}
+
 void trace_open(void)
 {
 	const char *path = getenv("ALLOCBENCH_RECORD_FILE");
@@ -389,7 +417,7 @@ void trace_open(void)
 		close(fd);
 		return;
 	}
-	map = mmap(NULL, TRACE_MAP_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+	map = map_trace(fd);
 	if (map == MAP_FAILED) {
 		close(fd);
 		return;
@@ -424,7 +452,7 @@ void trace_open(void)
 void trace_close_inherited(void)
 {
 	if (hdr)
-		munmap(hdr, TRACE_MAP_BYTES);
+		munmap(hdr, map_bytes);
 	if (trace_fd >= 0)
 		close(trace_fd);
 	hdr = NULL;

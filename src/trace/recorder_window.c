@@ -45,17 +45,13 @@ static void window_sums(struct trace_chunk head[TRACE_WINDOW_CHUNKS])
 
 /*
  * Makes the file cover chunk K, its blocks reserved; returns its address,
- * or NULL after stopping the trace (it is full, or cannot grow).
+ * or NULL after stopping the trace (the file cannot grow).
  */
 static struct trace_chunk *chunk_at(uint64_t k)
 {
 	uint64_t end = TRACE_HEADER_BYTES + (k + 1) * TRACE_CHUNK_BYTES;
 	int err;
 
-	if (end > TRACE_MAP_BYTES) {
-		trace_stop(TRACE_LOST_FULL, 0);
-		return NULL;
-	}
 	if (end > __atomic_load_n(&file_bytes, __ATOMIC_ACQUIRE) && (err = trace_reserve(end))) {
 		trace_stop(TRACE_LOST_WRITE, err);
 		return NULL;
@@ -66,8 +62,20 @@ static struct trace_chunk *chunk_at(uint64_t k)
 /* Claims N consecutive chunks that the file covers; the first, or NULL (the trace stopped). */
 static struct trace_chunk *chunks_claim(uint64_t n)
 {
-	uint64_t k = __atomic_fetch_add(&hdr->chunks, n, __ATOMIC_ACQ_REL);
+	uint64_t k = __atomic_load_n(&hdr->chunks, __ATOMIC_ACQUIRE);
 
+	/*
+	 * Never past the mapping's end: chunks claimed below it by a claim
+	 * that fails there would stay unsealed. ENOMEM: the address-space
+	 * limit (ulimit -v) made the mapping smaller.
+	 */
+	do {
+		if (TRACE_HEADER_BYTES + (k + n) * TRACE_CHUNK_BYTES > map_bytes) {
+			trace_stop(TRACE_LOST_FULL, map_bytes < TRACE_MAP_MAX ? ENOMEM : 0);
+			return NULL;
+		}
+	} while (!__atomic_compare_exchange_n(&hdr->chunks, &k, k + n, 0, __ATOMIC_ACQ_REL,
+					      __ATOMIC_ACQUIRE));
 	return chunk_at(k + n - 1) ? chunk_addr(k) : NULL;
 }
 

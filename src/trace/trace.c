@@ -45,6 +45,26 @@ const char *trace_state_name(uint32_t state)
 	}
 }
 
+const char *trace_lost_reason(const struct trace_header *h, char *buf, size_t size)
+{
+	switch (h->lost_why) {
+	case TRACE_LOST_FULL:
+		/* ENOMEM: the address-space limit (ulimit -v) left a smaller mapping. */
+		return h->lost_errno == ENOMEM ? "the trace reached the largest size the "
+			"process's address-space limit (ulimit -v) left it" :
+			"the trace reached its largest size";
+	case TRACE_LOST_WRITE:
+		snprintf(buf, size, "the file could not be written: %s",
+			 h->lost_errno > 0 ? strerror(h->lost_errno) : "error unknown");
+		return buf;
+	case TRACE_LOST_NESTED:
+		return "signal handlers nested deeper than the recorder's queue";
+	default:
+		return h->version < 2 ? "the trace could not grow, or signal handlers nested too "
+			"deep: a version 1 trace does not say which" : "reason not recorded";
+	}
+}
+
 /* ------------------------------------------------------------ reading */
 
 int reader_fail(struct reader *r, const char *fmt, ...)

@@ -56,6 +56,9 @@ const char *trace_kind_name(unsigned kind);
 /* "complete (exit)", "ended by exec", "ended by _exit", "cut short". */
 const char *trace_state_name(uint32_t state);
 
+/* Why H's calls were not recorded (its lost_why), in words; BUF (SIZE bytes) holds an errno's. */
+const char *trace_lost_reason(const struct trace_header *h, char *buf, size_t size);
+
 /*
  * Reads the trace at PATH into *T, with pread() (a file that shrinks
  * meanwhile is an error, never a signal), believing nothing: every field
