@@ -181,6 +181,16 @@ int v3_header_check(struct reader *r, const unsigned char *raw, const struct tra
 	if (h->header_bytes != TRACE_HEADER_BYTES || h->chunk_bytes || h->state > TRACE_STATE__EXIT ||
 	    h->lost_why > TRACE_LOST_NESTED || h->v3_sealed > 1)
 		return reader_fail(r, "is damaged: a version 3 header field out of range");
+	/*
+	 * A thread's index is handed out at its first call, recorded or lost:
+	 * more threads than that is a header that would make a replay start
+	 * threads the trace never had (as version 2 checks against its chunks).
+	 */
+	if (h->threads > 1 && h->threads - 1 > h->v3_calls &&
+	    h->threads - 1 - h->v3_calls > h->lost)
+		return reader_fail(r, "is damaged: header field threads is %" PRIu32 ", more than its "
+				   "%" PRIu64 " calls (and %" PRIu64 " lost) could hold", h->threads,
+				   h->v3_calls, h->lost);
 	return 0;
 }
 

@@ -69,6 +69,19 @@ run_ab --workload replay --trace "$tmp/pairs.v3" --backend pool --repeat 1 -q -f
 check "pairs: the replays' checksums the same" \
 	test "$(jq_get "$tmp/p2.json" 'results[0].checksum')" = "$(jq_get "$tmp/p3.json" 'results[0].checksum')"
 
+# A header that claims more threads than its calls could have: refused, as
+# version 2 refuses more than its chunks (a replay would start them all).
+printf 'header threads=1\nchunk thread=0\nmalloc seq=1 size=8 ret=0x1000\n' |
+	"$ABBUILD/tests/tools/tracetool" make "$tmp/one.trace" 2
+"$AB" record --convert "$tmp/one.trace" -o "$tmp/one.v3" 2>/dev/null
+"$ABBUILD/tests/tools/tracetool" threads "$tmp/one.v3" "$tmp/many.v3" 100000000
+run_ab report "$tmp/one.v3"
+check "a version 3 trace of one call and one thread reads" [ "$rc" -eq 0 ]
+run_ab report "$tmp/many.v3"
+check "... with 100000000 threads in its header: damaged, exit 2, said why" sh -c \
+	'[ "$1" = 2 ] && grep -q "header field threads is 100000000, more than its 1 calls (and 0 lost) could hold" "$2"' \
+	sh "$rc" "$tmp/err"
+
 # The converted file in place; then its first block's frame damaged.
 cp "$tmp/th.trace" "$tmp/in.trace"
 "$AB" record --convert "$tmp/in.trace" 2>/dev/null

@@ -11,6 +11,8 @@
  *                               the byte offset
  *   tracetool flipany IN OUT SEED  the same, any bit of the file; prints the
  *                               offset, and "unused" when the byte means nothing
+ *   tracetool threads IN OUT N  IN with its header's threads set to N and
+ *                               its header_check computed again
  *   tracetool make OUT VERSION  a trace from the records on standard input,
  *                               one a line (sealed when VERSION is 2 and
  *                               the state not 0; else the chunks with seal=1):
@@ -317,10 +319,18 @@ int main(int argc, char **argv)
 		flip(argv[2], argv[3], argv[4], 0);
 	} else if (argc == 5 && !strcmp(argv[1], "flipany")) {
 		flip(argv[2], argv[3], argv[4], 1);
+	} else if (argc == 5 && !strcmp(argv[1], "threads")) {
+		load(argv[2]);
+		if (size < TRACE_HEADER_BYTES)
+			die("not a trace", argv[2]);
+		header()->threads = (uint32_t)strtoul(argv[4], NULL, 0);
+		header()->header_check = trace_header_checksum(header());
+		save(argv[3], data, size);
 	} else if (argc == 4 && !strcmp(argv[1], "make")) {
 		make(argv[2], (unsigned)atoi(argv[3]));
 	} else {
-		die("usage: tracetool reseal|v1 IN OUT, flip|flipany IN OUT SEED, make OUT VERSION", NULL);
+		die("usage: tracetool reseal|v1 IN OUT, flip|flipany IN OUT SEED, threads IN OUT N, "
+		    "make OUT VERSION", NULL);
 	}
 	return 0;
 }
