@@ -46,8 +46,22 @@ static inline void *libc_replay_alloc(void *ctx, size_t size, size_t align, int 
 
 static inline void *libc_replay_resize(void *ctx, void *chunk, uint64_t meta, size_t size)
 {
+	const struct heap_functions *h = ctx;
+	void *p;
+
 	(void)meta;
-	return ((const struct heap_functions *)ctx)->realloc(chunk, size);
+	if (__builtin_expect(size, 1))
+		return h->realloc(chunk, size);
+	/*
+	 * realloc(p, 0) that gave the program a chunk (mimalloc's, jemalloc's
+	 * do; one that returned NULL is a free in the plan): what the program
+	 * saw, a new chunk of 0 bytes, and not glibc's realloc, which would
+	 * free p and return NULL.
+	 */
+	p = h->malloc(0);
+	if (p)
+		h->free(chunk);
+	return p;
 }
 
 static inline void libc_replay_release(void *ctx, void *chunk, uint64_t meta)

@@ -94,4 +94,15 @@ expect_usage "an invalid --replay-threads" "invalid --replay-threads 'both'" --w
 printf 'x%.0s' $(seq 300) >"$tmp/bad.trace"
 expect_usage "a file that is not a trace" "is not an allocbench trace" --workload replay --trace "$tmp/bad.trace"
 
+# realloc(p, 0) that returned a chunk (as under mimalloc or jemalloc): the
+# program saw a new chunk, which it frees later; glibc's realloc(p, 0) frees
+# p and returns NULL, and the later free was a double free (SIGABRT).
+printf 'header threads=1\nchunk\nmalloc seq=1 size=8 ret=0x1000\nrealloc seq=2 ptr=0x1000 size=0 ret=0x2000 done=1\nfree seq=4 ptr=0x2000\n' |
+	"$ABBUILD/tests/tools/tracetool" make "$tmp/realloc0.trace" 2
+run_ab --workload replay --trace "$tmp/realloc0.trace" --backend malloc,pool,arena --repeat 1 -q -f json -o "$tmp/r0.json"
+check "realloc(p, 0) that returned a chunk: replayed on malloc, every row ok" sh -c \
+	'[ "$1" = 0 ] && [ "$("$2" "$3" "results[backend=malloc].status")" = ok ] &&
+	 [ "$("$2" "$3" "results[backend=pool].status")/$("$2" "$3" "results[backend=arena].status")" = ok/ok ]' \
+	sh "$rc" "$JSONQ" "$tmp/r0.json"
+
 test_done
