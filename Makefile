@@ -15,7 +15,8 @@
 #                   32-bit measuring program, man page, completion)
 #   make V=1        print every compiler command in full (default: "CC src/model/run.o")
 #   make fuzz       build the libFuzzer targets with clang and run each for
-#                   FUZZ_SECONDS (default 60); new crashes go to tests/fuzz/crashes/
+#                   FUZZ_SECONDS (default 600: ten minutes each, one after the
+#                   other); new crashes go to tests/fuzz/crashes/
 #
 # DEVELOPER=1 turns warnings into errors; SANITIZE=address,undefined builds
 # with sanitizers. PAPI and cJSON are found with pkg-config. PAPI=0 builds
@@ -415,7 +416,7 @@ uninstall:
 # what it learns stays in build/fuzz/corpus/TARGET; a crash is written to
 # tests/fuzz/crashes/TARGET/ (commit it with its fix) and fails make fuzz.
 FUZZ_CC ?= $(shell command -v clang-14 || command -v clang)
-FUZZ_SECONDS ?= 60
+FUZZ_SECONDS ?= 600
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread -Isrc -g -O1 -fno-omit-frame-pointer $(PAPI_DEFINE) $(DEPS_CFLAGS)
 FUZZ_OBJ = $(patsubst src/%.c,build/fuzz/%.o,$(filter-out src/cmd/main.c,$(SRC)))
