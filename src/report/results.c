@@ -167,13 +167,25 @@ static int cut_short(const char *text, size_t len)
 	return depth > 0 || in_string;
 }
 
-/* Parses the LEN bytes of TEXT into FILE->root; FILE->path is set. */
+/*
+ * Parses the LEN bytes of TEXT into FILE->root; FILE->path is set. One
+ * document, then only white space: text after it (a second report
+ * appended, a stray byte) would be read by nobody, so it is refused.
+ */
 static int parse_text(struct result_file *file, const char *text, size_t len)
 {
+	const char *end = NULL;
+
 	if (!len)
 		return fail(file, "empty file, not an allocbench JSON report");
-	file->root = cJSON_ParseWithLength(text, len);
-	if (!file->root) {
+	file->root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	if (file->root) {
+		while (end < text + len && strchr(" \t\n\r", *end) && *end)
+			end++;
+		if (end < text + len)
+			return fail(file, "text after the report at byte %zu (one JSON document "
+				    "per file)", (size_t)(end - text));
+	} else {
 		const char *at = cJSON_GetErrorPtr();
 		long offset = at && at >= text && at <= text + len ? (long)(at - text) : -1;
 
