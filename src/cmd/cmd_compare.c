@@ -221,8 +221,9 @@ static void compare_help(FILE *out)
 "Exit status: 0 no regression, 1 a regression (or a measurement that failed\n"
 "in CURRENT, not in BASELINE, or a missing row) or the comparison could not\n"
 "be written, 2 bad usage or unusable input (unreadable, not an allocbench\n"
-"report, text after the report, another schema version, a value that is not\n"
-"a number or not whole where it must be, different settings or sequences).\n"
+"report, text after the report, a key given twice, another schema version, a\n"
+"value that is not a number or not whole where it must be, different settings\n"
+"or sequences).\n"
 "See allocbench(1).\n", out);
 }
 

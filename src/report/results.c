@@ -167,6 +167,76 @@ static int cut_short(const char *text, size_t len)
 	return depth > 0 || in_string;
 }
 
+/* ---- keys given twice ------------------------------------------------- */
+
+static int key_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* An object this small is sorted in place, on the stack; a larger one on the heap. */
+#define FEW_KEYS 32
+
+/*
+ * Whether object OBJ names a key twice: 0 no, 1 yes with the key in *DUP,
+ * -1 out of memory. Sorted, not compared pairwise: a hostile object of
+ * 100000 keys costs n log n, not n^2.
+ */
+static int repeated_key(const cJSON *obj, const char **dup)
+{
+	const char *few[FEW_KEYS], **keys = few;
+	size_t n = (size_t)cJSON_GetArraySize(obj), i = 0;
+	const cJSON *item;
+	int ret = 0;
+
+	if (n > FEW_KEYS && !(keys = malloc(n * sizeof(*keys))))
+		return -1;
+	cJSON_ArrayForEach(item, obj)
+		keys[i++] = item->string ? item->string : "";
+	qsort(keys, n, sizeof(*keys), key_cmp);
+	for (i = 1; i < n && !ret; i++)
+		if (!strcmp(keys[i - 1], keys[i])) {
+			*dup = keys[i];
+			ret = 1;
+		}
+	if (keys != few)
+		free(keys);
+	return ret;
+}
+
+/*
+ * Finds an object under NODE that names a key twice. PATH holds NODE's
+ * JSON path (LEN characters, SIZE bytes of room), "" for the top level;
+ * each container below writes its own after it. Returns 0, 1 with the key
+ * in *DUP and its object's path in PATH, or -1 when out of memory.
+ */
+static int find_repeated_key(const cJSON *node, char *path, size_t len, size_t size,
+			     const char **dup)
+{
+	const cJSON *item;
+	size_t i = 0;
+	int ret;
+
+	if (cJSON_IsObject(node) && (ret = repeated_key(node, dup)))
+		return ret;
+	cJSON_ArrayForEach(item, node) {
+		if (item->child) {
+			size_t sub = len + (size_t)(cJSON_IsArray(node) ?
+				snprintf(path + len, size - len, "[%zu]", i) :
+				snprintf(path + len, size - len, "%s%s", len ? "." : "", item->string));
+
+			ret = find_repeated_key(item, path, sub < size ? sub : size - 1, size, dup);
+			if (ret)
+				return ret;
+			path[len] = '\0';
+		}
+		i++;
+	}
+	return 0;
+}
+
+/* ---- parsing ------------------------------------------------------------ */
+
 /*
  * Parses the LEN bytes of TEXT into FILE->root; FILE->path is set. One
  * document, then only white space: text after it (a second report
@@ -174,7 +244,8 @@ static int cut_short(const char *text, size_t len)
  */
 static int parse_text(struct result_file *file, const char *text, size_t len)
 {
-	const char *end = NULL;
+	const char *end = NULL, *dup = NULL;
+	char where[256] = "";
 
 	if (!len)
 		return fail(file, "empty file, not an allocbench JSON report");
@@ -195,7 +266,15 @@ static int parse_text(struct result_file *file, const char *text, size_t len)
 	}
 	/* Whatever the file holds, the reports built from it print only clean text. */
 	json_clean_strings(file->root);
-	return 0;
+	/* cJSON would read the first of two keys and ignore the other: which is meant? */
+	switch (find_repeated_key(file->root, where, 0, sizeof(where), &dup)) {
+	case 0:
+		return 0;
+	case 1:
+		return fail(file, "duplicate key \"%s\" in %s", dup, *where ? where : "the top level");
+	default:
+		return fail(file, "out of memory");
+	}
 }
 
 static int load_parsed(struct result_file *file);
