@@ -222,8 +222,8 @@ static void compare_help(FILE *out)
 "in CURRENT, not in BASELINE, or a missing row) or the comparison could not\n"
 "be written, 2 bad usage or unusable input (unreadable, not an allocbench\n"
 "report, text after the report, a key given twice, another schema version, a\n"
-"value that is not a number or not whole where it must be, different settings\n"
-"or sequences).\n"
+"value that is not a number or not whole where it must be, a figure that is\n"
+"neither a number nor a statistic, different settings or sequences).\n"
 "See allocbench(1).\n", out);
 }
 

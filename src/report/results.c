@@ -1,5 +1,7 @@
 #include "report/results.h"
 #include "report/json_out.h"
+#include "model/breakdown.h"
+#include "model/figure.h"
 #include "platform/util.h"
 
 #include <cjson/cJSON.h>
@@ -376,6 +378,126 @@ static int check_numbers(const cJSON *node, const char *path, char *why, size_t 
 	return 0;
 }
 
+/* What NODE is, for a message: "a string", "an array", ... */
+static const char *json_kind(const cJSON *node)
+{
+	if (cJSON_IsString(node))
+		return "a string";
+	if (cJSON_IsBool(node))
+		return cJSON_IsTrue(node) ? "true" : "false";
+	if (cJSON_IsArray(node))
+		return "an array";
+	if (cJSON_IsObject(node))
+		return "an object without a median";
+	return cJSON_IsNumber(node) ? "a number" : "null";
+}
+
+/*
+ * The member NAME of OBJ (at JSON path PATH) is a figure where present: a
+ * number, or a statistic {median, ...} (check_numbers() checks its
+ * members). Absent or null (allocbench/1) is "not measured", which an
+ * older report may be; anything else would be read as that, silently.
+ */
+static int check_figure(const cJSON *obj, const char *path, const char *name, char *why,
+			size_t size)
+{
+	const cJSON *node = cJSON_GetObjectItemCaseSensitive(obj, name);
+
+	if (!node || cJSON_IsNull(node) || cJSON_IsNumber(node) ||
+	    (cJSON_IsObject(node) && cJSON_GetObjectItemCaseSensitive(node, "median")))
+		return 0;
+	snprintf(why, size, "%s.%s is %s (expected a number or a statistic {median, min, max, "
+		 "runs})", path, name, json_kind(node));
+	return -1;
+}
+
+/* A row's figures besides the tables': numbers the readers take as statistics of one run. */
+static const char *const row_figures[] = {
+	"resolution_bytes", "reserved_bytes", "rss_before_bytes", "rss_after_bytes",
+	"live_bytes", "peak_live_bytes", "ops",
+};
+
+/*
+ * Every figure ROW (at PATH) has is of a figure's type: those of the
+ * table of figures (figure.h), of the breakdown (breakdown.h), the row's
+ * other numbers, and each event's under "counters". Writes the path of
+ * the first offender and what was expected into WHY and returns -1.
+ */
+static int check_figures(const cJSON *row, const char *path, char *why, size_t size)
+{
+	const cJSON *counters = cJSON_GetObjectItemCaseSensitive(row, "counters"), *event, *item;
+	char sub[256];
+
+	for (int m = 0; m < METRIC_COUNT; m++)
+		if (check_figure(row, path, metric_name((enum metric)m), why, size))
+			return -1;
+	for (int b = 0; b < BREAKDOWN_COUNT; b++)
+		if (check_figure(row, path, breakdown_name((enum breakdown)b), why, size))
+			return -1;
+	for (size_t i = 0; i < sizeof(row_figures) / sizeof(row_figures[0]); i++)
+		if (check_figure(row, path, row_figures[i], why, size))
+			return -1;
+	if (counters && !cJSON_IsNull(counters) && !cJSON_IsObject(counters)) {
+		snprintf(why, size, "%s.counters is %s (expected an object of events)", path,
+			 json_kind(counters));
+		return -1;
+	}
+	cJSON_ArrayForEach(event, counters) {
+		snprintf(sub, sizeof(sub), "%s.counters.%s", path, event->string);
+		if (cJSON_IsNull(event))
+			continue;  /* allocbench/1: not counted */
+		if (!cJSON_IsObject(event)) {
+			snprintf(why, size, "%s is %s (expected an object of statistics)", sub,
+				 json_kind(event));
+			return -1;
+		}
+		cJSON_ArrayForEach(item, event)
+			if (check_figure(event, sub, item->string, why, size))
+				return -1;
+	}
+	return 0;
+}
+
+/* Checks results[I], ROW, and extracts its common fields into FILE->rows[I]. */
+static int load_row(struct result_file *file, const cJSON *row, size_t i)
+{
+	struct result_row *r = &file->rows[i];
+	char path[32], why[320];
+	double v;
+
+	if (!cJSON_IsObject(row))
+		return fail(file, "results[%zu] is not an object", i);
+	r->json = row;
+	r->backend = string_at(row, "backend", NULL);
+	r->status = string_at(row, "status", NULL);
+	if (!r->backend)
+		return fail(file, "results[%zu]: missing \"backend\"", i);
+	if (!r->status)
+		return fail(file, "results[%zu]: missing \"status\"", i);
+	if (number_at(row, "size", &v) || v < 0)
+		return fail(file, "results[%zu]: missing or negative \"size\"", i);
+	if (!whole(v))
+		return fail(file, "results[%zu].size: %g is not a whole number of bytes "
+			    "below 2^53", i, v);
+	r->size = (uint64_t)v;
+	if (!number_at(row, "count", &v)) {
+		if (!whole(v))
+			return fail(file, "results[%zu].count: %g is not a whole number of "
+				    "chunks below 2^53", i, v);
+		r->count = (uint64_t)v;
+	}
+	snprintf(path, sizeof(path), "results[%zu]", i);
+	if (check_numbers(row, path, why, sizeof(why)) ||
+	    check_figures(row, path, why, sizeof(why)))
+		return fail(file, "%s", why);
+	r->workload = string_at(row, "workload", file->workload);
+	r->ok = !strcmp(r->status, "ok");
+	r->error = string_at(row, "error", NULL);
+	if (number_at(row, "resolution_bytes", &r->resolution_bytes))
+		r->resolution_bytes = 0;
+	return 0;
+}
+
 /* Checks the parsed document and extracts the common fields. */
 static int load_parsed(struct result_file *file)
 {
@@ -422,43 +544,17 @@ static int load_parsed(struct result_file *file)
 	file->rows = calloc(file->nrows ? file->nrows : 1, sizeof(*file->rows));
 	if (!file->rows)
 		return fail(file, "out of memory");
-	cJSON_ArrayForEach(row, results) {
-		struct result_row *r = &file->rows[i];
+	cJSON_ArrayForEach(row, results)
+		if (load_row(file, row, i++))
+			return -1;
+	/* The floor's rows (fill): the figures show reads from them. */
+	i = 0;
+	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(root, "floor")) {
+		char path[32], why[320];
 
-		if (!cJSON_IsObject(row))
-			return fail(file, "results[%zu] is not an object", i);
-		r->json = row;
-		r->backend = string_at(row, "backend", NULL);
-		r->status = string_at(row, "status", NULL);
-		if (!r->backend)
-			return fail(file, "results[%zu]: missing \"backend\"", i);
-		if (!r->status)
-			return fail(file, "results[%zu]: missing \"status\"", i);
-		if (number_at(row, "size", &v) || v < 0)
-			return fail(file, "results[%zu]: missing or negative \"size\"", i);
-		if (!whole(v))
-			return fail(file, "results[%zu].size: %g is not a whole number of bytes "
-				    "below 2^53", i, v);
-		r->size = (uint64_t)v;
-		if (!number_at(row, "count", &v)) {
-			if (!whole(v))
-				return fail(file, "results[%zu].count: %g is not a whole number of "
-					    "chunks below 2^53", i, v);
-			r->count = (uint64_t)v;
-		}
-		{
-			char path[32], why[320];
-
-			snprintf(path, sizeof(path), "results[%zu]", i);
-			if (check_numbers(row, path, why, sizeof(why)))
-				return fail(file, "%s", why);
-		}
-		r->workload = string_at(row, "workload", file->workload);
-		r->ok = !strcmp(r->status, "ok");
-		r->error = string_at(row, "error", NULL);
-		if (number_at(row, "resolution_bytes", &r->resolution_bytes))
-			r->resolution_bytes = 0;
-		i++;
+		snprintf(path, sizeof(path), "floor[%zu]", i++);
+		if (cJSON_IsObject(row) && check_figures(row, path, why, sizeof(why)))
+			return fail(file, "%s", why);
 	}
 	return 0;
 }

@@ -45,4 +45,36 @@ expect_usage "show: a figure given twice in a row" \
 expect_usage "compare: one key twice among 100000" \
 	"'$tmp/many.json': duplicate key \"k77777\" in extra" compare "$tmp/many.json" "$b"
 
+# A figure of the wrong type is refused, not read as "not measured".
+doctor "$b" "results[1].marginal_bytes" '="fast"' "$tmp/str.json"
+expect_usage "compare: an optional figure that is a string" \
+	"'$tmp/str.json': results\[1\]\.marginal_bytes is a string \(expected a number or a statistic \{median, min, max, runs\}\)" \
+	compare "$b" "$tmp/str.json"
+doctor "$b" "results[2].alloc_ns" '={"fast": 1}' "$tmp/obj.json"
+expect_usage "compare: a figure that is an object without a median" \
+	"'$tmp/obj.json': results\[2\]\.alloc_ns is an object without a median \(expected a number" \
+	compare "$tmp/obj.json" "$b"
+doctor "$b" "results[0].overhead_bytes.median" '="x"' "$tmp/median.json"
+expect_usage "compare: a median that is a string" \
+	"'$tmp/median.json': results\[0\]\.overhead_bytes\.median is not a number" \
+	compare "$b" "$tmp/median.json"
+doctor "$b" "results[3].usable_bytes" '=[1, 2]' "$tmp/arr.json"
+expect_usage "show: a breakdown figure that is an array" \
+	"'$tmp/arr.json': results\[3\]\.usable_bytes is an array" show "$tmp/arr.json"
+doctor "$b" "results[0].reserved_bytes" '=true' "$tmp/bool.json"
+expect_usage "plot: a row's number that is true" "'$tmp/bool.json': results\[0\]\.reserved_bytes is true" \
+	plot -o "$tmp/p.svg" "$tmp/bool.json"
+doctor "$b" "floor[0].alloc_ns" '="slow"' "$tmp/floor.json"
+expect_usage "show: a floor figure that is a string" "'$tmp/floor.json': floor\[0\]\.alloc_ns is a string" \
+	show "$tmp/floor.json"
+doctor "$b" "results[1].counters" '={"PAPI_TOT_CYC": {"alloc": "many"}}' "$tmp/ctr.json"
+expect_usage "compare: a counter that is a string" \
+	"'$tmp/ctr.json': results\[1\]\.counters\.PAPI_TOT_CYC\.alloc is a string" compare "$b" "$tmp/ctr.json"
+# Absent or null (allocbench/1's "not measured") is no error: older reports lack figures.
+doctor "$b" "results[1].marginal_bytes" delete "$tmp/absent.json"
+doctor "$tmp/absent.json" "results[2].marginal_bytes" '=null' "$tmp/null.json"
+run_ab compare "$b" "$tmp/null.json"
+check "compare: an optional figure absent or null is not compared, exit 0" \
+	sh -c '[ "$1" -eq 0 ] && grep -q "not gated" "$2"' sh "$rc" "$tmp/out"
+
 test_done
