@@ -110,11 +110,12 @@ static void history_help(FILE *out)
 	fputs(
 "usage: allocbench history [options] REPORT.json... | DIR\n"
 "\n"
-"Reads JSON reports of one workload (a directory: every *.json in it), orders\n"
-"them by the time each was made, and prints each gated figure of each row\n"
-"over the series: its first and last value and the report where it stepped,\n"
-"by how much, found by E-divisive means with a permutation test. Label the\n"
-"runs (--label COMMIT) and the history names the commit of each step.\n"
+"Reads JSON reports of one workload (a directory: every *.json in it that is a\n"
+"regular file; a FIFO or other is skipped with a warning), orders them by the\n"
+"time each was made, and prints each gated figure of each row over the\n"
+"series: its first and last value and the report where it stepped, by how\n"
+"much, found by E-divisive means with a permutation test. Label the runs\n"
+"(--label COMMIT) and the history names the commit of each step.\n"
 "\n"
 "The reports may instead be allocbench ab comparisons (-f json), each of a\n"
 "commit against the one before it: the times are then chained through each\n"
@@ -135,11 +136,18 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The *.json files of DIR, by name, into *PATHS (owned); their count, or exits 2. */
+/*
+ * The *.json files of DIR, by name, into *PATHS (owned); their count, or
+ * exits 2. What is not a regular file (a FIFO, a device, a directory) is
+ * skipped with a warning: a FIFO would be read by no one. stat() does not
+ * open it; one put there after is read as empty (results.h), not waited for.
+ */
 static size_t dir_reports(const char *dir, char ***paths)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
+	struct stat st;
+	const char *why;
 	size_t n = 0, alloc = 0;
 
 	if (!d)
@@ -152,8 +160,16 @@ static size_t dir_reports(const char *dir, char ***paths)
 			continue;
 		if (ALLOC_GROW(*paths, n, alloc))
 			die_out_of_memory();
-		if (asprintf(&(*paths)[n++], "%s/%s", dir, e->d_name) < 0)
+		if (asprintf(&(*paths)[n], "%s/%s", dir, e->d_name) < 0)
 			die_out_of_memory();
+		why = stat((*paths)[n], &st) ? strerror(errno) :
+		      !S_ISREG(st.st_mode) ? "not a regular file" : NULL;
+		if (why) {
+			warning("skipping '%s': %s", (*paths)[n], why);
+			free((*paths)[n]);
+			continue;
+		}
+		n++;
 	}
 	closedir(d);
 	if (!n)

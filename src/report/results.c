@@ -6,11 +6,14 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* A block of run values handed out by results_row_stat(), freed with the file. */
 struct runs_block {
@@ -21,9 +24,38 @@ struct runs_block {
 /* Largest report read: far above any real one, small enough to refuse garbage. */
 #define RESULTS_MAX_BYTES ((size_t)256 << 20)
 
+/*
+ * PATH opened for reading ("-": standard input), or NULL with errno set.
+ * Opened O_NONBLOCK, so that a FIFO no one writes to (a stray x.json in a
+ * directory history reads) is not waited for: it then reads as empty.
+ * Reads block again after the open, for a pipe whose writer is slow.
+ */
+static FILE *open_report(const char *path)
+{
+	struct stat st;
+	FILE *f = NULL;
+	int fd, flags, saved;
+
+	if (!strcmp(path, "-"))
+		return stdin;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+		errno = EISDIR;
+	else if ((flags = fcntl(fd, F_GETFL)) >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0)
+		f = fdopen(fd, "rb");
+	if (!f) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+	}
+	return f;
+}
+
 static char *read_all(const char *path, size_t *len)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "rbe") : stdin;
+	FILE *f = open_report(path);
 	size_t n = 0, alloc = 1 << 16;
 	char *buf;
 

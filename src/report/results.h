@@ -59,7 +59,7 @@ struct result_file {
 
 /*
  * Reads and validates the report at PATH ("-" reads standard input) into
- * *FILE. Returns 0, or -1 after printing an error that names PATH and the
+ * *FILE. A FIFO is not waited for: without a writer it reads as empty. Returns 0, or -1 after printing an error that names PATH and the
  * problem: unreadable, not JSON, text after the document, an object that
  * names a key twice, not an allocbench report, another schema major
  * version, a row without backend, size or status, a size, count, total or

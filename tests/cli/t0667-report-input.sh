@@ -77,4 +77,24 @@ run_ab compare "$b" "$tmp/null.json"
 check "compare: an optional figure absent or null is not compared, exit 0" \
 	sh -c '[ "$1" -eq 0 ] && grep -q "not gated" "$2"' sh "$rc" "$tmp/out"
 
+# history DIR reads the regular *.json files only: a FIFO is skipped, named,
+# never waited for (it blocked history forever). timeout: a hang fails.
+mkdir "$tmp/dir"
+cp "$b" "$tmp/dir/a.json"
+cp "$b" "$tmp/dir/c.json"
+if mkfifo "$tmp/dir/b.json" 2>/dev/null && command -v timeout >/dev/null; then
+	timeout 60 "$AB" history "$tmp/dir" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	check "history DIR with a FIFO named b.json: exit 0, not a hang" [ "$rc" -eq 0 ]
+	check "... a warning names the FIFO" \
+		grep -q "^allocbench: warning: skipping '$tmp/dir/b.json': not a regular file$" "$tmp/err"
+	check "... and the two reports make the history" grep -q "a.json" "$tmp/out"
+	timeout 60 "$AB" show "$tmp/dir/b.json" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	check "show FIFO without a writer: exit 2, not a hang" \
+		sh -c '[ "$1" -eq 2 ] && grep -q "empty file" "$2"' sh "$rc" "$tmp/err"
+else
+	skip "history DIR with a FIFO" "needs mkfifo and timeout"
+fi
+
 test_done
