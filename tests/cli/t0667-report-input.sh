@@ -97,4 +97,27 @@ else
 	skip "history DIR with a FIFO" "needs mkfifo and timeout"
 fi
 
+# history says where the reports differ in what they measured, or where:
+# one line per kind of difference, naming the first report that differs.
+mkdir "$tmp/mixed"
+for i in 1 2 3 4; do doctor "$b" created "=\"2026-11-0${i}T10:00:00Z\"" "$tmp/mixed/r$i.json"; done
+doctor "$tmp/mixed/r3.json" config.total_bytes '=2097152' "$tmp/t.json"
+mv "$tmp/t.json" "$tmp/mixed/r3.json"
+doctor "$tmp/mixed/r4.json" config.total_bytes '=4194304' "$tmp/t.json"
+doctor "$tmp/t.json" host.hostname '="elsewhere"' "$tmp/mixed/r4.json"
+run_ab history "$tmp/mixed"
+check "history of mixed reports: exit 0" [ "$rc" -eq 0 ]
+check "... a warning names the other total and the first report with it" grep -q \
+	"^allocbench: warning: different total (--total): 1048576 bytes in the oldest report '$tmp/mixed/r1.json', 2097152 bytes in '$tmp/mixed/r3.json'" \
+	"$tmp/err"
+check "... once: r4's other total is not said again" \
+	[ "$(grep -c "different total" "$tmp/err")" -eq 1 ]
+check "... and the other host" grep -q \
+	"^allocbench: warning: different host name: .* in the oldest report '$tmp/mixed/r1.json', elsewhere in '$tmp/mixed/r4.json'" \
+	"$tmp/err"
+check "... nothing else" [ "$(wc -l <"$tmp/err")" -eq 2 ]
+run_ab history "$tmp/mixed/r1.json" "$tmp/mixed/r2.json"
+check "history of reports alike: not a word on standard error" \
+	sh -c '[ "$1" -eq 0 ] && [ ! -s "$2" ]' sh "$rc" "$tmp/err"
+
 test_done
