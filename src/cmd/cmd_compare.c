@@ -222,8 +222,9 @@ static void compare_help(FILE *out)
 "Exit status: 0 no regression, 1 a regression (or a measurement that failed\n"
 "in CURRENT, not in BASELINE, or a missing row) or the comparison could not\n"
 "be written, 2 bad usage or unusable input (unreadable, not an allocbench\n"
-"report, another schema version, a value that is not a number or not whole\n"
-"where it must be, different settings or sequences).\n"
+"report, text after the report, a key given twice, another schema version, a\n"
+"value that is not a number or not whole where it must be, a figure that is\n"
+"neither a number nor a statistic, different settings or sequences).\n"
 "See allocbench(1).\n", out);
 }
 

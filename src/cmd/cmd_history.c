@@ -6,6 +6,7 @@
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "cmd/parse_options.h"
+#include "model/compare.h"
 #include "model/history.h"
 #include "platform/output.h"
 #include "platform/util.h"
@@ -110,11 +111,15 @@ static void history_help(FILE *out)
 	fputs(
 "usage: allocbench history [options] REPORT.json... | DIR\n"
 "\n"
-"Reads JSON reports of one workload (a directory: every *.json in it), orders\n"
-"them by the time each was made, and prints each gated figure of each row\n"
-"over the series: its first and last value and the report where it stepped,\n"
-"by how much, found by E-divisive means with a permutation test. Label the\n"
-"runs (--label COMMIT) and the history names the commit of each step.\n"
+"Reads JSON reports of one workload (a directory: every *.json in it that is a\n"
+"regular file; a FIFO or other is skipped with a warning), orders them by the\n"
+"time each was made, and prints each gated figure of each row over the\n"
+"series: its first and last value and the report where it stepped, by how\n"
+"much, found by E-divisive means with a permutation test. Label the runs\n"
+"(--label COMMIT) and the history names the commit of each step. Reports\n"
+"measured with other settings than the oldest (those compare refuses) or on\n"
+"another host or build are warned of on standard error, one line per kind of\n"
+"difference, naming the first report that differs.\n"
 "\n"
 "The reports may instead be allocbench ab comparisons (-f json), each of a\n"
 "commit against the one before it: the times are then chained through each\n"
@@ -135,11 +140,18 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The *.json files of DIR, by name, into *PATHS (owned); their count, or exits 2. */
+/*
+ * The *.json files of DIR, by name, into *PATHS (owned); their count, or
+ * exits 2. What is not a regular file (a FIFO, a device, a directory) is
+ * skipped with a warning: a FIFO would be read by no one. stat() does not
+ * open it; one put there after is read as empty (results.h), not waited for.
+ */
 static size_t dir_reports(const char *dir, char ***paths)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
+	struct stat st;
+	const char *why;
 	size_t n = 0, alloc = 0;
 
 	if (!d)
@@ -152,8 +164,16 @@ static size_t dir_reports(const char *dir, char ***paths)
 			continue;
 		if (ALLOC_GROW(*paths, n, alloc))
 			die_out_of_memory();
-		if (asprintf(&(*paths)[n++], "%s/%s", dir, e->d_name) < 0)
+		if (asprintf(&(*paths)[n], "%s/%s", dir, e->d_name) < 0)
 			die_out_of_memory();
+		why = stat((*paths)[n], &st) ? strerror(errno) :
+		      !S_ISREG(st.st_mode) ? "not a regular file" : NULL;
+		if (why) {
+			warning("skipping '%s': %s", (*paths)[n], why);
+			free((*paths)[n]);
+			continue;
+		}
+		n++;
 	}
 	closedir(d);
 	if (!n)
@@ -196,6 +216,72 @@ static int is_ab(const char *path)
 	ab = !strcmp(f.schema, AB_SCHEMA);
 	results_release(&f);
 	return ab;
+}
+
+/* What warn_differences() has said, so that each kind of difference is said once. */
+struct history_said {
+	char what[32][64];         /* the settings and host fields said */
+	size_t n;
+	const char *oldest;        /* the oldest report's file */
+	const char *path;          /* the report compared with it */
+};
+
+static void say_difference(void *ctx, const char *what, const char *oldest, const char *value)
+{
+	struct history_said *said = ctx;
+
+	for (size_t i = 0; i < said->n; i++)
+		if (!strcmp(said->what[i], what))
+			return;
+	if (said->n < sizeof(said->what) / sizeof(said->what[0]))
+		copy_string(said->what[said->n++], sizeof(said->what[0]), what);
+	warning("different %s: %s in the oldest report '%s', %s in '%s' (the first that "
+		"differs)", what, oldest, said->oldest, value, said->path);
+}
+
+/* The file of R, one of the N LOADED reports (history_build() reordered them). */
+static struct result_file *file_of(struct loaded_report *loaded, size_t n,
+				   const struct history_report *r)
+{
+	for (size_t i = 0; i < n; i++)
+		if (&loaded[i].report == r->report)
+			return &loaded[i].file;
+	return NULL;
+}
+
+/*
+ * Warns, one line per kind of difference, where a report of HISTORY was
+ * measured with other settings than the oldest (those compare refuses to
+ * compare) or records another host or build (compare's "what changed"),
+ * naming the first report that differs: its steps may be those. Returns
+ * 0, or -1 after an error naming a report whose settings cannot be read.
+ */
+static int warn_differences(const struct history *history, struct loaded_report *loaded)
+{
+	struct history_said said = { .n = 0 };
+	struct compare_settings first, other;
+	struct comparison c;
+
+	if (history->side_by_side || history->nreports < 2)
+		return 0;
+	memset(&c, 0, sizeof(c));
+	c.baseline = file_of(loaded, history->nreports, &history->reports[0]);
+	said.oldest = c.baseline->path;
+	if (compare_settings_of_file(c.baseline, &first))
+		return -1;
+	for (size_t i = 1; i < history->nreports; i++) {
+		c.current = file_of(loaded, history->nreports, &history->reports[i]);
+		said.path = c.current->path;
+		if (compare_settings_of_file(c.current, &other))
+			return -1;
+		compare_settings_differences(&first, &other, say_difference, &said);
+		c.nchanges = 0;
+		compare_find_host_changes(&c);
+		for (size_t k = 0; k < c.nchanges; k++)
+			say_difference(&said, c.changes[k].what, c.changes[k].baseline,
+				       c.changes[k].current);
+	}
+	return 0;
 }
 
 int cmd_history(int argc, char **argv)
@@ -258,7 +344,7 @@ int cmd_history(int argc, char **argv)
 		error("%s", why);
 		goto release;
 	}
-	if (output_open(&out, cmd.output_path) == 0) {
+	if (warn_differences(&history, loaded) == 0 && output_open(&out, cmd.output_path) == 0) {
 		errno = 0;
 		if (cmd.writer->write(out.file, &history)) {
 			error("cannot write the history to '%s': %s",

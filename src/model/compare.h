@@ -150,6 +150,20 @@ int compare_settings_of_file(const struct result_file *file, struct compare_sett
 int compare_settings_check(const struct compare_settings *baseline, const char *baseline_name,
 			   const struct compare_settings *current, const char *current_name);
 
+/* Told a setting two reports record differently: its name and both values, as text. */
+typedef void compare_setting_fn(void *ctx, const char *setting, const char *baseline,
+				const char *current);
+
+/*
+ * Calls FN(CTX, ...) for each setting compare_settings_check() checks that
+ * BASELINE and CURRENT record differently, in its order: SETTING as its
+ * message names it ("total (--total)"), and both values ("1048576
+ * bytes"), valid during the call. For a series of reports (history).
+ */
+void compare_settings_differences(const struct compare_settings *baseline,
+				  const struct compare_settings *current,
+				  compare_setting_fn *fn, void *ctx);
+
 /*
  * One thing the two reports record differently: the allocator of a backend
  * (name or version), the host (CPU, kernel, C library, page size,
@@ -258,6 +272,7 @@ int compare_reports(struct result_file *baseline, struct result_file *current,
  * reports record differently of the host and the build (before the rows
  * are matched: a change of host decides whether times are tested), and of
  * each backend's allocator (after: it is read from the matched rows).
+ * The first needs only C->baseline and C->current: history calls it too.
  */
 void compare_find_host_changes(struct comparison *c);
 void compare_find_allocator_changes(struct comparison *c);

@@ -80,66 +80,89 @@ void compare_settings_trace(struct compare_settings *out, uint64_t calls, uint64
 		 (unsigned long long)peak_live_bytes);
 }
 
-static int differ(const char *setting, const char *baseline_value, const char *baseline_name,
-		  const char *current_value, const char *current_name)
+/* The first setting compare_settings_differences() names, for compare_settings_check(). */
+struct first_difference {
+	const char *setting;      /* NULL: none yet */
+	char baseline[256];
+	char current[256];
+};
+
+static void keep_first(void *ctx, const char *setting, const char *baseline, const char *current)
 {
-	return error("different %s: %s in the baseline '%s', %s in '%s' (only reports "
-		     "measured with the same settings compare)", setting, baseline_value,
-		     baseline_name, current_value, current_name);
+	struct first_difference *d = ctx;
+
+	if (d->setting)
+		return;
+	d->setting = setting;
+	copy_string(d->baseline, sizeof(d->baseline), baseline);
+	copy_string(d->current, sizeof(d->current), current);
 }
 
 int compare_settings_check(const struct compare_settings *b, const char *b_name,
 			   const struct compare_settings *c, const char *c_name)
 {
+	struct first_difference d = { .setting = NULL };
+
+	compare_settings_differences(b, c, keep_first, &d);
+	if (!d.setting)
+		return 0;
+	return error("different %s: %s in the baseline '%s', %s in '%s' (only reports "
+		     "measured with the same settings compare)", d.setting, d.baseline, b_name,
+		     d.current, c_name);
+}
+
+void compare_settings_differences(const struct compare_settings *b,
+				  const struct compare_settings *c, compare_setting_fn *fn,
+				  void *ctx)
+{
 	char bv[64], cv[64];
 
 	if (strcmp(b->workload, c->workload))
-		return differ("workload", b->workload, b_name, c->workload, c_name);
+		fn(ctx, "workload", b->workload, c->workload);
 	if (b->total_bytes != c->total_bytes) {
 		snprintf(bv, sizeof(bv), "%llu bytes", (unsigned long long)b->total_bytes);
 		snprintf(cv, sizeof(cv), "%llu bytes", (unsigned long long)c->total_bytes);
-		return differ("total (--total)", bv, b_name, cv, c_name);
+		fn(ctx, "total (--total)", bv, cv);
 	}
 	if (strcmp(b->touch, c->touch))
-		return differ("touch policy (--touch)", b->touch, b_name, c->touch, c_name);
+		fn(ctx, "touch policy (--touch)", b->touch, c->touch);
 	if (*b->align && *c->align && strcmp(b->align, c->align))
-		return differ("alignment (--align)", b->align, b_name, c->align, c_name);
+		fn(ctx, "alignment (--align)", b->align, c->align);
 	if (b->pool_block_bytes >= 0 && c->pool_block_bytes >= 0 &&
 	    b->pool_block_bytes != c->pool_block_bytes) {
 		snprintf(bv, sizeof(bv), "%.0f bytes", b->pool_block_bytes);
 		snprintf(cv, sizeof(cv), "%.0f bytes", c->pool_block_bytes);
-		return differ("pool block (--pool-block)", bv, b_name, cv, c_name);
+		fn(ctx, "pool block (--pool-block)", bv, cv);
 	}
 	/* Under AddressSanitizer malloc is the sanitizer's, with its red zones. */
 	if (b->sanitizers && c->sanitizers && strcmp(b->sanitizers, c->sanitizers)) {
 		snprintf(bv, sizeof(bv), "'%s'", b->sanitizers);
 		snprintf(cv, sizeof(cv), "'%s'", c->sanitizers);
-		return differ("sanitizers (tool.sanitizers)", bv, b_name, cv, c_name);
+		fn(ctx, "sanitizers (tool.sanitizers)", bv, cv);
 	}
 	if (*b->rounds && *c->rounds && strcmp(b->rounds, c->rounds))
-		return differ("rounds (--rounds)", b->rounds, b_name, c->rounds, c_name);
+		fn(ctx, "rounds (--rounds)", b->rounds, c->rounds);
 	if (b->threads >= 0 && c->threads >= 0 && b->threads != c->threads) {
 		snprintf(bv, sizeof(bv), "%.0f", b->threads);
 		snprintf(cv, sizeof(cv), "%.0f", c->threads);
-		return differ("threads (--threads)", bv, b_name, cv, c_name);
+		fn(ctx, "threads (--threads)", bv, cv);
 	}
 	if (b->seed >= 0 && c->seed >= 0 && b->seed != c->seed) {
 		snprintf(bv, sizeof(bv), "%.0f", b->seed);
 		snprintf(cv, sizeof(cv), "%.0f", c->seed);
-		return differ("seed (--seed)", bv, b_name, cv, c_name);
+		fn(ctx, "seed (--seed)", bv, cv);
 	}
 	/* A replay: one trace, replayed the same way; another is another experiment. */
 	if (b->replay_threads && c->replay_threads && strcmp(b->replay_threads, c->replay_threads))
-		return differ("replay thread mode (--replay-threads)", b->replay_threads, b_name,
-			      c->replay_threads, c_name);
+		fn(ctx, "replay thread mode (--replay-threads)", b->replay_threads,
+		   c->replay_threads);
 	if (*b->trace && *c->trace && strcmp(b->trace, c->trace))
-		return differ("trace (--trace)", b->trace, b_name, c->trace, c_name);
+		fn(ctx, "trace (--trace)", b->trace, c->trace);
 	if (*b->sizes && *c->sizes && strcmp(b->sizes, c->sizes))
-		return differ("size mix (--sizes)", b->sizes, b_name, c->sizes, c_name);
+		fn(ctx, "size mix (--sizes)", b->sizes, c->sizes);
 	if ((*b->sizes || *c->sizes) && strcmp(b->weights, c->weights))
-		return differ("size weights (--sizes SIZE:WEIGHT)", *b->weights ? b->weights : "none",
-			      b_name, *c->weights ? c->weights : "none", c_name);
-	return 0;
+		fn(ctx, "size weights (--sizes SIZE:WEIGHT)", *b->weights ? b->weights : "none",
+		   *c->weights ? c->weights : "none");
 }
 
 /* ---- what changed ------------------------------------------------------ */

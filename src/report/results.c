@@ -1,14 +1,19 @@
 #include "report/results.h"
 #include "report/json_out.h"
+#include "model/breakdown.h"
+#include "model/figure.h"
 #include "platform/util.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* A block of run values handed out by results_row_stat(), freed with the file. */
 struct runs_block {
@@ -19,9 +24,38 @@ struct runs_block {
 /* Largest report read: far above any real one, small enough to refuse garbage. */
 #define RESULTS_MAX_BYTES ((size_t)256 << 20)
 
+/*
+ * PATH opened for reading ("-": standard input), or NULL with errno set.
+ * Opened O_NONBLOCK, so that a FIFO no one writes to (a stray x.json in a
+ * directory history reads) is not waited for: it then reads as empty.
+ * Reads block again after the open, for a pipe whose writer is slow.
+ */
+static FILE *open_report(const char *path)
+{
+	struct stat st;
+	FILE *f = NULL;
+	int fd, flags, saved;
+
+	if (!strcmp(path, "-"))
+		return stdin;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+		errno = EISDIR;
+	else if ((flags = fcntl(fd, F_GETFL)) >= 0 && fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0)
+		f = fdopen(fd, "rb");
+	if (!f) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+	}
+	return f;
+}
+
 static char *read_all(const char *path, size_t *len)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "rbe") : stdin;
+	FILE *f = open_report(path);
 	size_t n = 0, alloc = 1 << 16;
 	char *buf;
 
@@ -167,13 +201,96 @@ static int cut_short(const char *text, size_t len)
 	return depth > 0 || in_string;
 }
 
-/* Parses the LEN bytes of TEXT into FILE->root; FILE->path is set. */
+/* ---- keys given twice ------------------------------------------------- */
+
+static int key_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* An object this small is sorted in place, on the stack; a larger one on the heap. */
+#define FEW_KEYS 32
+
+/*
+ * Whether object OBJ names a key twice: 0 no, 1 yes with the key in *DUP,
+ * -1 out of memory. Sorted, not compared pairwise: a hostile object of
+ * 100000 keys costs n log n, not n^2.
+ */
+static int repeated_key(const cJSON *obj, const char **dup)
+{
+	const char *few[FEW_KEYS], **keys = few;
+	size_t n = (size_t)cJSON_GetArraySize(obj), i = 0;
+	const cJSON *item;
+	int ret = 0;
+
+	if (n > FEW_KEYS && !(keys = malloc(n * sizeof(*keys))))
+		return -1;
+	cJSON_ArrayForEach(item, obj)
+		keys[i++] = item->string ? item->string : "";
+	qsort(keys, n, sizeof(*keys), key_cmp);
+	for (i = 1; i < n && !ret; i++)
+		if (!strcmp(keys[i - 1], keys[i])) {
+			*dup = keys[i];
+			ret = 1;
+		}
+	if (keys != few)
+		free(keys);
+	return ret;
+}
+
+/*
+ * Finds an object under NODE that names a key twice. PATH holds NODE's
+ * JSON path (LEN characters, SIZE bytes of room), "" for the top level;
+ * each container below writes its own after it. Returns 0, 1 with the key
+ * in *DUP and its object's path in PATH, or -1 when out of memory.
+ */
+static int find_repeated_key(const cJSON *node, char *path, size_t len, size_t size,
+			     const char **dup)
+{
+	const cJSON *item;
+	size_t i = 0;
+	int ret;
+
+	if (cJSON_IsObject(node) && (ret = repeated_key(node, dup)))
+		return ret;
+	cJSON_ArrayForEach(item, node) {
+		if (item->child) {
+			size_t sub = len + (size_t)(cJSON_IsArray(node) ?
+				snprintf(path + len, size - len, "[%zu]", i) :
+				snprintf(path + len, size - len, "%s%s", len ? "." : "", item->string));
+
+			ret = find_repeated_key(item, path, sub < size ? sub : size - 1, size, dup);
+			if (ret)
+				return ret;
+			path[len] = '\0';
+		}
+		i++;
+	}
+	return 0;
+}
+
+/* ---- parsing ------------------------------------------------------------ */
+
+/*
+ * Parses the LEN bytes of TEXT into FILE->root; FILE->path is set. One
+ * document, then only white space: text after it (a second report
+ * appended, a stray byte) would be read by nobody, so it is refused.
+ */
 static int parse_text(struct result_file *file, const char *text, size_t len)
 {
+	const char *end = NULL, *dup = NULL;
+	char where[256] = "";
+
 	if (!len)
 		return fail(file, "empty file, not an allocbench JSON report");
-	file->root = cJSON_ParseWithLength(text, len);
-	if (!file->root) {
+	file->root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	if (file->root) {
+		while (end < text + len && strchr(" \t\n\r", *end) && *end)
+			end++;
+		if (end < text + len)
+			return fail(file, "text after the report at byte %zu (one JSON document "
+				    "per file)", (size_t)(end - text));
+	} else {
 		const char *at = cJSON_GetErrorPtr();
 		long offset = at && at >= text && at <= text + len ? (long)(at - text) : -1;
 
@@ -183,7 +300,15 @@ static int parse_text(struct result_file *file, const char *text, size_t len)
 	}
 	/* Whatever the file holds, the reports built from it print only clean text. */
 	json_clean_strings(file->root);
-	return 0;
+	/* cJSON would read the first of two keys and ignore the other: which is meant? */
+	switch (find_repeated_key(file->root, where, 0, sizeof(where), &dup)) {
+	case 0:
+		return 0;
+	case 1:
+		return fail(file, "duplicate key \"%s\" in %s", dup, *where ? where : "the top level");
+	default:
+		return fail(file, "out of memory");
+	}
 }
 
 static int load_parsed(struct result_file *file);
@@ -285,6 +410,126 @@ static int check_numbers(const cJSON *node, const char *path, char *why, size_t 
 	return 0;
 }
 
+/* What NODE is, for a message: "a string", "an array", ... */
+static const char *json_kind(const cJSON *node)
+{
+	if (cJSON_IsString(node))
+		return "a string";
+	if (cJSON_IsBool(node))
+		return cJSON_IsTrue(node) ? "true" : "false";
+	if (cJSON_IsArray(node))
+		return "an array";
+	if (cJSON_IsObject(node))
+		return "an object without a median";
+	return cJSON_IsNumber(node) ? "a number" : "null";
+}
+
+/*
+ * The member NAME of OBJ (at JSON path PATH) is a figure where present: a
+ * number, or a statistic {median, ...} (check_numbers() checks its
+ * members). Absent or null (allocbench/1) is "not measured", which an
+ * older report may be; anything else would be read as that, silently.
+ */
+static int check_figure(const cJSON *obj, const char *path, const char *name, char *why,
+			size_t size)
+{
+	const cJSON *node = cJSON_GetObjectItemCaseSensitive(obj, name);
+
+	if (!node || cJSON_IsNull(node) || cJSON_IsNumber(node) ||
+	    (cJSON_IsObject(node) && cJSON_GetObjectItemCaseSensitive(node, "median")))
+		return 0;
+	snprintf(why, size, "%s.%s is %s (expected a number or a statistic {median, min, max, "
+		 "runs})", path, name, json_kind(node));
+	return -1;
+}
+
+/* A row's figures besides the tables': numbers the readers take as statistics of one run. */
+static const char *const row_figures[] = {
+	"resolution_bytes", "reserved_bytes", "rss_before_bytes", "rss_after_bytes",
+	"live_bytes", "peak_live_bytes", "ops",
+};
+
+/*
+ * Every figure ROW (at PATH) has is of a figure's type: those of the
+ * table of figures (figure.h), of the breakdown (breakdown.h), the row's
+ * other numbers, and each event's under "counters". Writes the path of
+ * the first offender and what was expected into WHY and returns -1.
+ */
+static int check_figures(const cJSON *row, const char *path, char *why, size_t size)
+{
+	const cJSON *counters = cJSON_GetObjectItemCaseSensitive(row, "counters"), *event, *item;
+	char sub[256];
+
+	for (int m = 0; m < METRIC_COUNT; m++)
+		if (check_figure(row, path, metric_name((enum metric)m), why, size))
+			return -1;
+	for (int b = 0; b < BREAKDOWN_COUNT; b++)
+		if (check_figure(row, path, breakdown_name((enum breakdown)b), why, size))
+			return -1;
+	for (size_t i = 0; i < sizeof(row_figures) / sizeof(row_figures[0]); i++)
+		if (check_figure(row, path, row_figures[i], why, size))
+			return -1;
+	if (counters && !cJSON_IsNull(counters) && !cJSON_IsObject(counters)) {
+		snprintf(why, size, "%s.counters is %s (expected an object of events)", path,
+			 json_kind(counters));
+		return -1;
+	}
+	cJSON_ArrayForEach(event, counters) {
+		snprintf(sub, sizeof(sub), "%s.counters.%s", path, event->string);
+		if (cJSON_IsNull(event))
+			continue;  /* allocbench/1: not counted */
+		if (!cJSON_IsObject(event)) {
+			snprintf(why, size, "%s is %s (expected an object of statistics)", sub,
+				 json_kind(event));
+			return -1;
+		}
+		cJSON_ArrayForEach(item, event)
+			if (check_figure(event, sub, item->string, why, size))
+				return -1;
+	}
+	return 0;
+}
+
+/* Checks results[I], ROW, and extracts its common fields into FILE->rows[I]. */
+static int load_row(struct result_file *file, const cJSON *row, size_t i)
+{
+	struct result_row *r = &file->rows[i];
+	char path[32], why[320];
+	double v;
+
+	if (!cJSON_IsObject(row))
+		return fail(file, "results[%zu] is not an object", i);
+	r->json = row;
+	r->backend = string_at(row, "backend", NULL);
+	r->status = string_at(row, "status", NULL);
+	if (!r->backend)
+		return fail(file, "results[%zu]: missing \"backend\"", i);
+	if (!r->status)
+		return fail(file, "results[%zu]: missing \"status\"", i);
+	if (number_at(row, "size", &v) || v < 0)
+		return fail(file, "results[%zu]: missing or negative \"size\"", i);
+	if (!whole(v))
+		return fail(file, "results[%zu].size: %g is not a whole number of bytes "
+			    "below 2^53", i, v);
+	r->size = (uint64_t)v;
+	if (!number_at(row, "count", &v)) {
+		if (!whole(v))
+			return fail(file, "results[%zu].count: %g is not a whole number of "
+				    "chunks below 2^53", i, v);
+		r->count = (uint64_t)v;
+	}
+	snprintf(path, sizeof(path), "results[%zu]", i);
+	if (check_numbers(row, path, why, sizeof(why)) ||
+	    check_figures(row, path, why, sizeof(why)))
+		return fail(file, "%s", why);
+	r->workload = string_at(row, "workload", file->workload);
+	r->ok = !strcmp(r->status, "ok");
+	r->error = string_at(row, "error", NULL);
+	if (number_at(row, "resolution_bytes", &r->resolution_bytes))
+		r->resolution_bytes = 0;
+	return 0;
+}
+
 /* Checks the parsed document and extracts the common fields. */
 static int load_parsed(struct result_file *file)
 {
@@ -331,43 +576,17 @@ static int load_parsed(struct result_file *file)
 	file->rows = calloc(file->nrows ? file->nrows : 1, sizeof(*file->rows));
 	if (!file->rows)
 		return fail(file, "out of memory");
-	cJSON_ArrayForEach(row, results) {
-		struct result_row *r = &file->rows[i];
+	cJSON_ArrayForEach(row, results)
+		if (load_row(file, row, i++))
+			return -1;
+	/* The floor's rows (fill): the figures show reads from them. */
+	i = 0;
+	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(root, "floor")) {
+		char path[32], why[320];
 
-		if (!cJSON_IsObject(row))
-			return fail(file, "results[%zu] is not an object", i);
-		r->json = row;
-		r->backend = string_at(row, "backend", NULL);
-		r->status = string_at(row, "status", NULL);
-		if (!r->backend)
-			return fail(file, "results[%zu]: missing \"backend\"", i);
-		if (!r->status)
-			return fail(file, "results[%zu]: missing \"status\"", i);
-		if (number_at(row, "size", &v) || v < 0)
-			return fail(file, "results[%zu]: missing or negative \"size\"", i);
-		if (!whole(v))
-			return fail(file, "results[%zu].size: %g is not a whole number of bytes "
-				    "below 2^53", i, v);
-		r->size = (uint64_t)v;
-		if (!number_at(row, "count", &v)) {
-			if (!whole(v))
-				return fail(file, "results[%zu].count: %g is not a whole number of "
-					    "chunks below 2^53", i, v);
-			r->count = (uint64_t)v;
-		}
-		{
-			char path[32], why[320];
-
-			snprintf(path, sizeof(path), "results[%zu]", i);
-			if (check_numbers(row, path, why, sizeof(why)))
-				return fail(file, "%s", why);
-		}
-		r->workload = string_at(row, "workload", file->workload);
-		r->ok = !strcmp(r->status, "ok");
-		r->error = string_at(row, "error", NULL);
-		if (number_at(row, "resolution_bytes", &r->resolution_bytes))
-			r->resolution_bytes = 0;
-		i++;
+		snprintf(path, sizeof(path), "floor[%zu]", i++);
+		if (cJSON_IsObject(row) && check_figures(row, path, why, sizeof(why)))
+			return fail(file, "%s", why);
 	}
 	return 0;
 }

@@ -59,12 +59,14 @@ struct result_file {
 
 /*
  * Reads and validates the report at PATH ("-" reads standard input) into
- * *FILE. Returns 0, or -1 after printing an error that names PATH and the
- * problem: unreadable, not JSON, not an allocbench report, another schema
- * major version, a row without backend, size or status, a size, count,
- * total or repeat that is not a whole number (below 2^53), a number that
- * is not finite, a statistic whose median, min, max or runs are not all
- * numbers. Each message gives the JSON path of the bad value.
+ * *FILE. A FIFO is not waited for: without a writer it reads as empty. Returns 0, or -1 after printing an error that names PATH and the
+ * problem: unreadable, not JSON, text after the document, an object that
+ * names a key twice, not an allocbench report, another schema major
+ * version, a row without backend, size or status, a size, count, total or
+ * repeat that is not a whole number (below 2^53), a number that is not
+ * finite, a statistic whose median, min, max or runs are not all numbers,
+ * a figure that is neither a number nor a statistic (absent or null is
+ * "not measured"). Each message gives the JSON path of the bad value.
  */
 int results_load(const char *path, struct result_file *file);
 
@@ -91,7 +93,9 @@ void results_release(struct result_file *file);
 /*
  * Looks up the statistic NAME of ROW. NAME may be a dotted path
  * ("counters.PAPI_TOT_CYC.alloc"). A plain number counts as a statistic of
- * one run. Returns 0, or -1 when it is absent or null.
+ * one run. Returns 0, or -1 when it is absent or null (results_load()
+ * refused a figure of any other type, of the figure and breakdown tables,
+ * the row's other numbers and its counters).
  */
 int results_row_stat(struct result_file *file, const struct result_row *row,
 		     const char *name, struct result_stat *out);
