@@ -28,9 +28,14 @@ struct trace_writer {
 	trace_write_fn write;
 };
 
-/* The upper bound of size bucket B, in bytes. */
+/*
+ * The upper bound of size bucket B, in bytes: 2^(B-1), except the last,
+ * whose 2^64 is one more than any size.
+ */
 static uint64_t bucket_max(unsigned b)
 {
+	if (b >= TRACE_SIZE_BUCKETS - 1)
+		return UINT64_MAX;
 	return b ? (uint64_t)1 << (b - 1) : 0;
 }
 
