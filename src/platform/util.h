@@ -116,12 +116,20 @@ size_t nearest_names(const char *word, const char *const *names, size_t n, size_
  * Text that came from outside (a report read back, the host name, an
  * allocator's version string) is made printable and valid UTF-8 before it
  * reaches a report, as the chart does: tab, newline and carriage return
- * become a space; other control characters (and DEL) and every byte that is
- * not part of a valid UTF-8 character become U+FFFD.
+ * become a space; other control characters (C0, DEL and C1, U+0080 to
+ * U+009F) and every byte that is not part of a valid UTF-8 character become
+ * U+FFFD. A terminal shown such text takes none of it as a command.
  */
 
 /* Length of the valid UTF-8 character at P (1 to 4; XML's, no U+FFFE/FFFF), or 0. */
 size_t text_char_length(const unsigned char *p);
+
+/*
+ * The character at *TEXT as text_clean() writes it: *TEXT itself, " " or
+ * U+FFFD, *LEN bytes of it; moves *TEXT past the character (one byte when
+ * it is not valid UTF-8).
+ */
+const char *text_clean_next(const char **text, size_t *len);
 
 /* 1 when S needs no replacement. */
 int text_is_clean(const char *s);

@@ -1,6 +1,7 @@
 #!/bin/sh
-# Hostile or unusual input (issue 45): sizes up to SIZE_MAX in a trace's
-# histogram.
+# Hostile or unusual input (issue 45): a recorded program whose path holds
+# an escape sequence, a newline and a C1 control; sizes up to SIZE_MAX in a
+# trace's histogram.
 . "$(dirname "$0")/lib.sh"
 
 RECORD_LIB=$ABBUILD/liballocbench-record.so
@@ -33,5 +34,55 @@ if test_have_prereq CC,RECORD && ${CC:-cc} -o "$tmp/huge" "$tmp/huge.c" 2>"$tmp/
 else
 	skip "report of a malloc of SIZE_MAX - 10" "${prereq_why:-$(cat "$tmp/cc.err" "$tmp/err" 2>/dev/null)}"
 fi
+
+# ---- text that repeats a recorded string cannot drive the terminal
+
+# clean FILE: FILE holds no control character but newline and tab (no ESC),
+# no C1 control in UTF-8 (U+0080..U+009F: U+009B is CSI), and no U+0085.
+clean() {
+	od -An -v -tx1 "$1" | awk '{
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^(0[0-8]|0[b-f]|1[0-9a-f]|7f)$/ || (prev == "c2" && $i ~ /^[89]/))
+				bad = 1
+			prev = $i
+		}
+	} END { exit bad }'
+}
+
+# The program's path: an escape sequence that turns the terminal red, a
+# newline that would forge a line of the report, and U+009B (CSI).
+evil=$(printf 'a\033[31mb\nforged line\302\233c')
+if test_have_prereq RECORD; then
+	mkdir "$tmp/bin"
+	cp /bin/sh "$tmp/bin/$evil"
+	"$AB" record -o "$tmp/evil.trace" -- "$tmp/bin/$evil" -c true >"$tmp/out" 2>"$tmp/err"
+	check "record: its summary on stderr holds no control character" clean "$tmp/err"
+	check "record: the path's newline is a space in the summary" \
+		grep -q "\[31mb forged line" "$tmp/err"
+	run_ab report "$tmp/evil.trace"
+	check "report: the program's path is printed cleaned" clean "$tmp/out"
+	check "report: the path's newline forges no line" eval '! grep -q "^forged line" "$tmp/out"'
+	check "report: the program is on the trace's line, the newline a space" \
+		grep -Eq "^trace .*evil.trace: pid [0-9]+, .*\[31mb forged line.*c, ended by" "$tmp/out"
+	# Two processes: the list of them, the choice and the file names.
+	"$AB" record -o "$tmp/two.trace" -- sh -c '"$1" -c true; "$1" -c true' - "$tmp/bin/$evil" \
+		>"$tmp/out" 2>"$tmp/err"
+	check "record of three processes: the summary holds no control character" clean "$tmp/err"
+	run_ab report "$tmp/two.trace"
+	check "report of three processes: the list holds no control character" clean "$tmp/out"
+	check "report of three processes: each program on its row" \
+		test "$(grep -c "\[31mb forged line" "$tmp/out")" = 2
+	run_ab report -f json "$tmp/evil.trace"
+	check "report -f json: the command holds no control character either" clean "$tmp/out"
+	# A trace named by the user with an escape in its name, replayed.
+	cp "$tmp/evil.trace" "$tmp/t$evil"
+	run_ab --trace "$tmp/t$evil" --backend arena --repeat 1 -q
+	check "run --trace: the replay's line names the trace cleaned" clean "$tmp/out"
+else
+	skip "reports of a program with an escape sequence in its path" "$prereq_why"
+fi
+run_ab --sizes 4 --total 4K --repeat 1 --backend arena -q --label "$evil"
+check "run --label: the text's label line is cleaned" clean "$tmp/out"
+check "run --label: its newline forges no line" eval '! grep -q "^forged line" "$tmp/out"'
 
 test_done
