@@ -265,8 +265,9 @@ static const struct cli_option run_options[] = {
 	  .help_under = "backend" },
 	{ OPT_CALLBACK('f', "format", "FORMAT", opt_format,
 	  "text (default), json, csv (one line per result,\n"
-	  "units in the column names) or markdown (a GitHub\n"
-	  "table)") },
+	  "units in the column names; a text cell that begins\n"
+	  "with = + - @ gets a ' before it) or markdown (a\n"
+	  "GitHub table; HTML's < > & as entities)") },
 	{ OPT_FILENAME('o', "output", "FILE", run_cmd, config.output_path,
 	  "write the report to FILE (via a temporary file that\n"
 	  "is linked into place; through a link, its target)\n"

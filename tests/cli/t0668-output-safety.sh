@@ -1,6 +1,7 @@
 #!/bin/sh
 # Hostile or unusual input (issue 45): a recorded program whose path holds
-# an escape sequence, a newline and a C1 control; sizes up to SIZE_MAX in a
+# an escape sequence, a newline and a C1 control; a --label of HTML; a text
+# cell that a spreadsheet would run as a formula; sizes up to SIZE_MAX in a
 # trace's histogram.
 . "$(dirname "$0")/lib.sh"
 
@@ -84,5 +85,28 @@ fi
 run_ab --sizes 4 --total 4K --repeat 1 --backend arena -q --label "$evil"
 check "run --label: the text's label line is cleaned" clean "$tmp/out"
 check "run --label: its newline forges no line" eval '! grep -q "^forged line" "$tmp/out"'
+
+# ---- Markdown shows HTML, CSV runs no formula
+
+html='<script>alert(1)</script> | a & b'
+run_ab --sizes 4 --total 4K --repeat 1 --backend arena,malloc -q -f markdown --label "$html"
+check "run -f markdown: the label's HTML is escaped, no tag left" \
+	eval '! grep -q "<script>" "$tmp/out" && grep -qF "&lt;script&gt;alert(1)&lt;/script&gt; \\| a &amp; b" "$tmp/out"'
+run_ab --sizes 4 --total 4K --repeat 1 --backend malloc -q -f json --label "$html"
+cp "$tmp/out" "$tmp/html.json"
+"$JSONSET" "$tmp/html.json" 'results[0].allocator.name' '="=HYPERLINK(\"http://x\")<b>"' \
+	>"$tmp/formula.json"
+run_ab show -f markdown "$tmp/formula.json"
+check "show -f markdown: the label and the allocator's name escaped" \
+	eval '! grep -q "<script>\|<b>" "$tmp/out" && grep -qF "&lt;script&gt;" "$tmp/out" &&
+	      grep -qF "=HYPERLINK(\"http://x\")&lt;b&gt;" "$tmp/out"'
+run_ab compare -f markdown "$tmp/html.json" "$tmp/formula.json"
+check "compare -f markdown: the labels escaped" \
+	eval '! grep -q "<script>" "$tmp/out" && test "$(grep -cF "&lt;script&gt;alert(1)&lt;/script&gt; \\| a &amp; b" "$tmp/out")" = 1'
+run_ab show -f csv "$tmp/formula.json"
+check "show -f csv: a text cell that begins with = gets a ' before it" \
+	grep -qF ",\"'=HYPERLINK(\"\"http://x\"\")<b> " "$tmp/out"
+check "show -f csv: no cell begins with = + - @ (numbers apart)" \
+	eval '! tr , "\n" <"$tmp/out" | grep -Eq "^\"?[=+@]|^\"?-[^0-9]"'
 
 test_done
