@@ -3,7 +3,8 @@
  * allocations as a profile (trace.h): calls by kind, sizes, the peak of
  * live bytes and chunks, lifetimes, threads and cross-thread frees, as text
  * or JSON. Exit status: 0, 1 when the report cannot be written, 2 bad
- * usage or an unreadable, truncated or damaged trace. Like the other cmd_*.c files, it may exit.
+ * usage or an unreadable, truncated or damaged trace, 141 when the reader
+ * of its pipe went away (main()). Like the other cmd_*.c files, it may exit.
  */
 #include "cmd/cli.h"
 #include "cmd/commands.h"
@@ -388,9 +389,10 @@ static void report_help(FILE *out)
 "(the program was killed or crashed) is read up to its last complete record\n"
 "and said to be cut short; calls the recorder could not record are counted\n"
 "with the reason. A truncated or damaged trace is refused (exit 2), the\n"
-"message saying where. The program's path and the traces' names are printed\n"
-"cleaned: a newline or tab as a space, other control characters (an escape\n"
-"sequence) as U+FFFD.\n"
+"message saying where; a report to a pipe whose reader went away ends with\n"
+"status 141 and nothing said, as cat. The program's path and the traces'\n"
+"names are printed cleaned: a newline or tab as a space, other control\n"
+"characters (an escape sequence) as U+FFFD.\n"
 "\n"
 "options:\n", out);
 	cli_help_options(out, report_options, 25);
@@ -431,8 +433,9 @@ int cmd_report(int argc, char **argv)
 		goto done;
 	errno = 0;
 	if (writer->write(out.file, &set)) {
-		error("cannot write the report to '%s': %s", output_path ? output_path : "standard output",
-		      strerror(errno ? errno : EIO));
+		if (!broken_pipe(errno))
+			error("cannot write the report to '%s': %s",
+			      output_path ? output_path : "standard output", strerror(errno ? errno : EIO));
 		output_abort(&out);
 		ret = 1;
 	} else {

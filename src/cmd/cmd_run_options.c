@@ -345,7 +345,8 @@ static void run_help(FILE *out)
 "or --baseline found a regression, 2 bad usage, an unusable --baseline or a\n"
 "--total larger than the memory available, 128+N after signal N (130 SIGINT,\n"
 "143 SIGTERM, 129 SIGHUP...: the measuring process is killed, no report is\n"
-"written, -o FILE is left as it was).\n"
+"written, -o FILE is left as it was; 141, nothing said, when the reader of\n"
+"the report's pipe went away, as cat).\n"
 "See allocbench(1) for the method and every output field.\n", out);
 }
 

@@ -268,13 +268,27 @@ int stdout_flush_check(void)
 	 * errno, and the stream forgets it: fflush then fails, or succeeds with
 	 * nothing left to write, without an errno. Keep the first failure's.
 	 */
-	int first = ferror(stdout) ? errno : 0;
+	int first = ferror(stdout) ? errno : 0, err;
 
 	errno = 0;
-	if (fflush(stdout) || ferror(stdout))
-		return error("cannot write to standard output: %s",
-			     strerror(first ? first : errno ? errno : EIO));
-	return 0;
+	if (!fflush(stdout) && !ferror(stdout))
+		return 0;
+	err = first ? first : errno ? errno : EIO;
+	return broken_pipe(err) ? -1 : error("cannot write to standard output: %s", strerror(err));
+}
+
+static int pipe_broken;
+
+int broken_pipe(int err)
+{
+	if (err == EPIPE)
+		pipe_broken = 1;
+	return err == EPIPE;
+}
+
+int broken_pipe_seen(void)
+{
+	return pipe_broken;
 }
 
 size_t text_char_length(const unsigned char *p)

@@ -33,11 +33,23 @@ int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * Flushes standard output and checks it for write errors (a full device,
- * a closed pipe). Returns 0, or -1 after printing an error with the reason:
+ * a closed pipe). Returns 0, or -1 after printing an error with the reason
+ * (nothing for a closed pipe: broken_pipe()):
  * the errno of the first write that failed (call it right after writing,
  * while errno is still that write's), else fflush's, else EIO.
  */
 int stdout_flush_check(void);
+
+/*
+ * 1 when ERR, the errno of a failed write, is EPIPE: the reader of a pipe
+ * went away, which is no error to print (cat prints nothing) but the end:
+ * the command layer ends the process by SIGPIPE, status 141, once
+ * broken_pipe_seen() says so. 0 for any other ERR.
+ */
+int broken_pipe(int err);
+
+/* 1 once broken_pipe() has seen EPIPE. */
+int broken_pipe_seen(void);
 
 /* Prints "allocbench: warning: MESSAGE" to stderr. */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

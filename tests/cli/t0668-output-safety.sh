@@ -2,7 +2,7 @@
 # Hostile or unusual input (issue 45): a recorded program whose path holds
 # an escape sequence, a newline and a C1 control; a --label of HTML; a text
 # cell that a spreadsheet would run as a formula; sizes up to SIZE_MAX in a
-# trace's histogram.
+# trace's histogram; a report written to a pipe whose reader went away.
 . "$(dirname "$0")/lib.sh"
 
 RECORD_LIB=$ABBUILD/liballocbench-record.so
@@ -108,5 +108,36 @@ check "show -f csv: a text cell that begins with = gets a ' before it" \
 	grep -qF ",\"'=HYPERLINK(\"\"http://x\"\")<b> " "$tmp/out"
 check "show -f csv: no cell begins with = + - @ (numbers apart)" \
 	eval '! tr , "\n" <"$tmp/out" | grep -Eq "^\"?[=+@]|^\"?-[^0-9]"'
+
+# ---- a pipe whose reader went away: status 141 and nothing said, as cat
+
+# closed_pipe [ignore] ARGS...: allocbench ARGS with standard output a pipe
+# that nobody reads any more (a FIFO opened read-write, then its write end,
+# then the read end closed: no timing involved); with "ignore", SIGPIPE is
+# ignored, as a caller may leave it. Its status in $rc, stderr in $tmp/err.
+closed_pipe() {
+	trap_pipe=:
+	[ "$1" = ignore ] && { trap_pipe="trap '' PIPE"; shift; }
+	rm -f "$tmp/fifo"
+	mkfifo "$tmp/fifo" || return
+	rc=$(eval "$trap_pipe"; exec 8<>"$tmp/fifo" 9>"$tmp/fifo" 8<&-
+	     "$AB" "$@" >&9 2>"$tmp/err"; echo $?)
+}
+if test_have_prereq RECORD && [ -f "$tmp/evil.trace" ]; then
+	set -- "report:report $tmp/evil.trace"
+else
+	set --
+fi
+for how in default ignore; do
+	for c in "$@" "run:--sizes 4 --total 4K --repeat 1 --backend arena -q" \
+		 "show:show $tmp/html.json" "compare:compare $tmp/html.json $tmp/html.json" \
+		 "show -f csv:show -f csv $tmp/html.json" "backends:backends" "--help:--help"; do
+		name=${c%%:*}
+		# Unquoted: the arguments hold no space (mktemp -d).
+		if [ $how = ignore ]; then closed_pipe ignore ${c#*:}; else closed_pipe ${c#*:}; fi
+		check "$name to a closed pipe (SIGPIPE $how): status 141, nothing on stderr" \
+			eval '[ "$rc" = 141 ] && [ ! -s "$tmp/err" ] || { echo "status $rc: $(cat "$tmp/err")"; false; }'
+	done
+done
 
 test_done
