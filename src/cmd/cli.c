@@ -5,10 +5,12 @@
  */
 #include "cmd/cli.h"
 #include "platform/counters.h"
+#include "model/runner.h"
 #include "cmd/parse_options.h"
 #include "platform/util.h"
 
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -195,9 +197,16 @@ void cli_help_options(FILE *out, const struct cli_option *options, size_t column
 	}
 }
 
+_Noreturn void cli_exit(int status)
+{
+	if (broken_pipe_seen())
+		runner_signal_exit(SIGPIPE);
+	exit(status);
+}
+
 _Noreturn void cli_exit_printed(void)
 {
-	exit(stdout_flush_check() ? 1 : 0);
+	cli_exit(stdout_flush_check() ? 1 : 0);
 }
 
 const char *cli_file_name(const char *file, const char *option)

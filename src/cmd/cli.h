@@ -103,7 +103,13 @@ int cli_next(struct cli_parser *parser);
  */
 void cli_help_options(FILE *out, const struct cli_option *options, size_t column);
 
-/* Exits after --help or --version: 0, or 1 when standard output could not be written. */
+/*
+ * Exits with STATUS; or, when a write found its pipe's reader gone
+ * (broken_pipe_seen()), ends by SIGPIPE as cat does: status 141, nothing said.
+ */
+_Noreturn void cli_exit(int status);
+
+/* Exits after --help or --version: 0, or 1 when standard output could not be written (cli_exit()). */
 _Noreturn void cli_exit_printed(void);
 
 /*

@@ -499,9 +499,10 @@ int cmd_ab(int argc, char **argv)
 	if (!output_open(&out, cmd.output_path)) {
 		errno = 0;
 		if (cmd.writer->write(out.file, &c)) {
-			error("cannot write the comparison to '%s': %s",
-			      cmd.output_path ? cmd.output_path : "standard output",
-			      strerror(errno ? errno : EIO));
+			if (!broken_pipe(errno))
+				error("cannot write the comparison to '%s': %s",
+				      cmd.output_path ? cmd.output_path : "standard output",
+				      strerror(errno ? errno : EIO));
 			output_abort(&out);
 		} else if (!output_commit(&out)) {
 			ret = slower ? 1 : 0;

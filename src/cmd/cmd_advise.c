@@ -382,8 +382,9 @@ static int replay(struct run_cmd *run, const char *trace)
 		ret = 128 + report.interrupted;
 		output_abort(&out);
 	} else if (advise_write(out.file, &report, trace)) {
-		error("cannot write the answer to %s: %s", config->output_path ?
-		      config->output_path : "standard output", strerror(errno ? errno : EIO));
+		if (!broken_pipe(errno))
+			error("cannot write the answer to %s: %s", config->output_path ?
+			      config->output_path : "standard output", strerror(errno ? errno : EIO));
 		output_abort(&out);
 		ret = 1;
 	} else {

@@ -64,7 +64,9 @@ int cmd_backends(int argc, char **argv)
 	if (optind < argc)
 		usage_die("unexpected argument '%s' (see allocbench backends --help)", argv[optind]);
 	if (report_backends_write(stdout, cmd.json, NULL, 0)) {
-		error("cannot write the list to standard output: %s", strerror(errno ? errno : EIO));
+		if (!broken_pipe(errno))
+			error("cannot write the list to standard output: %s",
+			      strerror(errno ? errno : EIO));
 		return 1;
 	}
 	return stdout_flush_check() ? 1 : 0;

@@ -278,7 +278,7 @@ int cmd_compare(int argc, char **argv)
 	if (runner_interrupted()) {
 		output_abort(&out);  /* main() ends by the signal */
 	} else if (cmd.writer->write(out.file, &comparison)) {
-		if (!runner_interrupted())
+		if (!runner_interrupted() && !broken_pipe(errno))
 			error("cannot write the comparison to '%s': %s",
 			      output_path ? output_path : "standard output",
 			      strerror(errno ? errno : EIO));
@@ -294,8 +294,9 @@ int cmd_compare(int argc, char **argv)
 		if (output_path && strcmp(output_path, "-") &&
 		    (compare_write_summary(stdout, &comparison, cmd.writer->name, output_path) ||
 		     fflush(stdout))) {
-			error("cannot write the summary to standard output: %s",
-			      strerror(errno ? errno : EIO));
+			if (!broken_pipe(errno))
+				error("cannot write the summary to standard output: %s",
+				      strerror(errno ? errno : EIO));
 			ret = 1;
 		}
 	}

@@ -96,8 +96,9 @@ int cmd_counters(int argc, char **argv)
 	ret = cmd.writer->write(stdout, check);
 	free(check);
 	if (ret) {
-		error("cannot write the report to standard output: %s",
-		      strerror(errno ? errno : EIO));
+		if (!broken_pipe(errno))
+			error("cannot write the report to standard output: %s",
+			      strerror(errno ? errno : EIO));
 		return 1;
 	}
 	if (stdout_flush_check())

@@ -276,7 +276,7 @@ int cmd_plot(int argc, char **argv)
 	if ((bars ? plot_bars_write(out.file, inputs, args.nfiles) : plot_svg_write(&plot, out.file)) ||
 	    runner_interrupted()) {
 		/* After a signal, main() ends by it: -o is left as it was. */
-		if (!runner_interrupted())
+		if (!runner_interrupted() && !broken_pipe(errno))
 			error("cannot write the chart to '%s': %s",
 			      args.output_path ? args.output_path : "standard output",
 			      strerror(errno ? errno : EIO));

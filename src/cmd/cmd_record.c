@@ -186,7 +186,7 @@ static size_t convert_ended(const struct trace_set *set)
 static void summarize(const struct trace_proc *p)
 {
 	const struct trace_stats *st = &p->stats;
-	char why[512], line[512];
+	char why[512], line[512], path[4096], command[512];
 	size_t used = 0;
 
 	line[0] = '\0';
@@ -194,9 +194,12 @@ static void summarize(const struct trace_proc *p)
 		if (st->calls[k])
 			used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s %" PRIu64,
 						 used ? ", " : "", trace_kind_name(k), st->calls[k]);
+	/* The program chose both (its path, FILE.PROGRAM.PID): cleaned, as report prints them. */
+	text_clean(path, sizeof(path), p->path);
+	text_clean(command, sizeof(command), p->t.header.command);
 	fprintf(stderr, "allocbench: %s: pid %" PRIu32 " (%s), %" PRIu64 " calls (%s) in %" PRIu32
 		" thread%s, %" PRIu64 " bytes (%.2f per call), %s",
-		p->path, p->t.header.pid, p->t.header.command, st->calls[0], used ? line : "none",
+		path, p->t.header.pid, command, st->calls[0], used ? line : "none",
 		st->nthreads, st->nthreads == 1 ? "" : "s", p->t.trace_bytes,
 		st->calls[0] ? (double)p->t.trace_bytes / (double)st->calls[0] : 0.0,
 		trace_state_name(p->t.header.state));

@@ -3,7 +3,8 @@
  * allocations as a profile (trace.h): calls by kind, sizes, the peak of
  * live bytes and chunks, lifetimes, threads and cross-thread frees, as text
  * or JSON. Exit status: 0, 1 when the report cannot be written, 2 bad
- * usage or an unreadable, truncated or damaged trace. Like the other cmd_*.c files, it may exit.
+ * usage or an unreadable, truncated or damaged trace, 141 when the reader
+ * of its pipe went away (main()). Like the other cmd_*.c files, it may exit.
  */
 #include "cmd/cli.h"
 #include "cmd/commands.h"
@@ -28,9 +29,14 @@ struct trace_writer {
 	trace_write_fn write;
 };
 
-/* The upper bound of size bucket B, in bytes. */
+/*
+ * The upper bound of size bucket B, in bytes: 2^(B-1), except the last,
+ * whose 2^64 is one more than any size.
+ */
 static uint64_t bucket_max(unsigned b)
 {
+	if (b >= TRACE_SIZE_BUCKETS - 1)
+		return UINT64_MAX;
 	return b ? (uint64_t)1 << (b - 1) : 0;
 }
 
@@ -57,6 +63,7 @@ static void write_text_processes(FILE *out, const struct trace_set *set)
 	}
 	for (size_t i = 0; i < set->n && set->n > 1; i++) {
 		const struct trace_proc *p = &set->procs[i];
+		char program[512], name[1024];
 
 		if (p->error) {
 			fprintf(out, "  %1s %8s %8s  %-16s %s\n", "", "", "", "", p->error);
@@ -66,10 +73,13 @@ static void write_text_processes(FILE *out, const struct trace_set *set)
 			snprintf(text, sizeof(text), "%" PRIu32, p->t.header.anon_peak_kib);
 		else
 			copy_string(text, sizeof(text), "-");
+		/* Both are what the recorded program chose: printed cleaned, as the rest (trace_set.h). */
+		text_clean(program, sizeof(program), trace_proc_program(p));
+		text_clean(name, sizeof(name), trace_proc_name(p));
 		fprintf(out, "  %1s %8" PRIu32 " %8" PRIu32 "  %-16s %12" PRIu64 " %14" PRIu64
 			" %9s  %-16s %s\n", i == set->chosen ? "*" : "", p->t.header.pid, p->t.header.ppid,
-			trace_proc_program(p), p->stats.calls[0], p->stats.peak_live_bytes, text,
-			trace_state_name(p->t.header.state), trace_proc_name(p));
+			program, p->stats.calls[0], p->stats.peak_live_bytes, text,
+			trace_state_name(p->t.header.state), name);
 	}
 	if (set->n > 1)
 		fprintf(out, "advise replays %s\n", trace_set_choice_text(set, text, sizeof(text)));
@@ -88,13 +98,14 @@ static int write_text(FILE *out, const struct trace_set *set)
 	const char *path = p->path;
 	const struct trace *t = &p->t;
 	const struct trace_stats *st = &p->stats;
-	char bytes[64], reason[160], program[512];
+	char bytes[64], reason[160], program[512], shown_path[4096], command[512];
 	uint64_t allocs = 0;
 
 	write_text_processes(out, set);
-
-	fprintf(out, "trace %s: pid %" PRIu32 ", %s, %s\n", path, t->header.pid,
-		t->header.command[0] ? t->header.command : "(program unknown)",
+	text_clean(shown_path, sizeof(shown_path), path);
+	text_clean(command, sizeof(command), t->header.command[0] ? t->header.command :
+		   "(program unknown)");
+	fprintf(out, "trace %s: pid %" PRIu32 ", %s, %s\n", shown_path, t->header.pid, command,
 		trace_state_name(t->header.state));
 	if (t->header.state == TRACE_STATE_WRITING)
 		fprintf(out, "  cut short: the process ended without exit, exec or _exit (killed or "
@@ -361,7 +372,10 @@ static void report_help(FILE *out)
 "(the program was killed or crashed) is read up to its last complete record\n"
 "and said to be cut short; calls the recorder could not record are counted\n"
 "with the reason. A truncated or damaged trace is refused (exit 2), the\n"
-"message saying where.\n"
+"message saying where; a report to a pipe whose reader went away ends with\n"
+"status 141 and nothing said, as cat. The program's path and the traces'\n"
+"names are printed cleaned: a newline or tab as a space, other control\n"
+"characters (an escape sequence) as U+FFFD.\n"
 "\n"
 "options:\n", out);
 	cli_help_options(out, report_options, 25);
@@ -402,8 +416,9 @@ int cmd_report(int argc, char **argv)
 		goto done;
 	errno = 0;
 	if (writer->write(out.file, &set)) {
-		error("cannot write the report to '%s': %s", output_path ? output_path : "standard output",
-		      strerror(errno ? errno : EIO));
+		if (!broken_pipe(errno))
+			error("cannot write the report to '%s': %s",
+			      output_path ? output_path : "standard output", strerror(errno ? errno : EIO));
 		output_abort(&out);
 		ret = 1;
 	} else {

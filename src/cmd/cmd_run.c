@@ -293,8 +293,9 @@ int cmd_run(int argc, char **argv)
 		goto cleanup;
 	}
 	if (ret) {
-		error("cannot write the report to %s: %s", config->output_path ? config->output_path :
-		      "standard output", strerror(errno ? errno : EIO));
+		if (!broken_pipe(errno))
+			error("cannot write the report to %s: %s", config->output_path ?
+			      config->output_path : "standard output", strerror(errno ? errno : EIO));
 		output_abort(&out);
 	} else {
 		ret = output_commit(&out);

@@ -254,9 +254,10 @@ void run_options_check(struct run_config *config, struct run_args *args)
 	case 1:
 		/* As allocbench backends, with the --preload backends of this line. */
 		if (report_backends_write(stdout, 0, config->preloads, config->npreloads)) {
-			error("cannot write the list to standard output: %s",
-			      strerror(errno ? errno : EIO));
-			exit(1);
+			if (!broken_pipe(errno))
+				error("cannot write the list to standard output: %s",
+				      strerror(errno ? errno : EIO));
+			cli_exit(1);
 		}
 		cli_exit_printed();
 	case -1:

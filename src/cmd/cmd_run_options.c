@@ -265,8 +265,9 @@ static const struct cli_option run_options[] = {
 	  .help_under = "backend" },
 	{ OPT_CALLBACK('f', "format", "FORMAT", opt_format,
 	  "text (default), json, csv (one line per result,\n"
-	  "units in the column names) or markdown (a GitHub\n"
-	  "table)") },
+	  "units in the column names; a text cell that begins\n"
+	  "with = + - @ gets a ' before it) or markdown (a\n"
+	  "GitHub table; HTML's < > & as entities)") },
 	{ OPT_FILENAME('o', "output", "FILE", run_cmd, config.output_path,
 	  "write the report to FILE (via a temporary file that\n"
 	  "is linked into place; through a link, its target)\n"
@@ -344,7 +345,8 @@ static void run_help(FILE *out)
 "or --baseline found a regression, 2 bad usage, an unusable --baseline or a\n"
 "--total larger than the memory available, 128+N after signal N (130 SIGINT,\n"
 "143 SIGTERM, 129 SIGHUP...: the measuring process is killed, no report is\n"
-"written, -o FILE is left as it was).\n"
+"written, -o FILE is left as it was; 141, nothing said, when the reader of\n"
+"the report's pipe went away, as cat).\n"
 "See allocbench(1) for the method and every output field.\n", out);
 }
 

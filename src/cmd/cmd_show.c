@@ -141,8 +141,9 @@ int cmd_show(int argc, char **argv)
 			ret = writer->write(out.file, &reports[i].report);
 	}
 	if (ret) {
-		error("cannot write to %s: %s", output_path ? output_path : "standard output",
-		      strerror(errno ? errno : EIO));
+		if (!broken_pipe(errno))
+			error("cannot write to %s: %s", output_path ? output_path : "standard output",
+			      strerror(errno ? errno : EIO));
 		output_abort(&out);
 		status = 1;
 	} else if (output_commit(&out)) {

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -66,6 +67,9 @@ static int run_command(const struct command *command, int argc, char **argv)
 	ret = command->fn(argc, argv);
 	if (runner_interrupted())
 		runner_signal_exit(runner_interrupted());
+	/* Its reader went away, with SIGPIPE ignored: it ends as it would have by the signal. */
+	if (broken_pipe_seen())
+		runner_signal_exit(SIGPIPE);
 	return ret;
 }
 

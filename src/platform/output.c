@@ -270,7 +270,7 @@ int output_commit(struct output *out)
 		failed = fflush(out->file) || ferror(out->file);
 		if (out->direct && fclose(out->file))
 			failed = 1;
-		if (failed)
+		if (failed && !broken_pipe(errno))
 			error("cannot write the report to %s: %s",
 			      out->direct ? "the output device" : "standard output",
 			      strerror(errno ? errno : EIO));

@@ -268,13 +268,27 @@ int stdout_flush_check(void)
 	 * errno, and the stream forgets it: fflush then fails, or succeeds with
 	 * nothing left to write, without an errno. Keep the first failure's.
 	 */
-	int first = ferror(stdout) ? errno : 0;
+	int first = ferror(stdout) ? errno : 0, err;
 
 	errno = 0;
-	if (fflush(stdout) || ferror(stdout))
-		return error("cannot write to standard output: %s",
-			     strerror(first ? first : errno ? errno : EIO));
-	return 0;
+	if (!fflush(stdout) && !ferror(stdout))
+		return 0;
+	err = first ? first : errno ? errno : EIO;
+	return broken_pipe(err) ? -1 : error("cannot write to standard output: %s", strerror(err));
+}
+
+static int pipe_broken;
+
+int broken_pipe(int err)
+{
+	if (err == EPIPE)
+		pipe_broken = 1;
+	return err == EPIPE;
+}
+
+int broken_pipe_seen(void)
+{
+	return pipe_broken;
 }
 
 size_t text_char_length(const unsigned char *p)
@@ -306,14 +320,15 @@ size_t text_char_length(const unsigned char *p)
 
 #define REPLACEMENT "\xef\xbf\xbd"   /* U+FFFD in UTF-8 */
 
-/*
- * What text_clean() writes for the character at P, N = text_char_length(P):
- * REPLACEMENT, " " or P itself (*LEN bytes).
- */
-static const char *clean_char(const unsigned char *p, size_t n, size_t *len)
+const char *text_clean_next(const char **text, size_t *len)
 {
-	if (!n || (n == 1 && (*p < 0x20 || *p == 0x7f))) {
-		if (n && (*p == '\t' || *p == '\n' || *p == '\r')) {
+	const unsigned char *p = (const unsigned char *)*text;
+	size_t n = text_char_length(p);
+
+	*text += n ? n : 1;
+	/* C0, DEL and C1 (U+0080..U+009F: U+009B is CSI to a terminal) are controls. */
+	if (!n || (n == 1 && (*p < 0x20 || *p == 0x7f)) || (n == 2 && p[0] == 0xC2 && p[1] < 0xA0)) {
+		if (n == 1 && (*p == '\t' || *p == '\n' || *p == '\r')) {
 			*len = 1;
 			return " ";
 		}
@@ -326,25 +341,24 @@ static const char *clean_char(const unsigned char *p, size_t n, size_t *len)
 
 int text_is_clean(const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p;) {
-		size_t n = text_char_length(p), len;
+	while (*s) {
+		const char *p = s;
+		size_t len;
 
-		if (clean_char(p, n, &len) != (const char *)p)
+		if (text_clean_next(&s, &len) != p)
 			return 0;
-		p += n;
 	}
 	return 1;
 }
 
 size_t text_clean(char *dst, size_t dst_size, const char *src)
 {
-	const unsigned char *p = (const unsigned char *)src;
 	size_t used = 0, need = 0;
 	int full = !dst_size;
 
-	while (*p) {
-		size_t n = text_char_length(p), len;
-		const char *with = clean_char(p, n, &len);
+	while (*src) {
+		size_t len;
+		const char *with = text_clean_next(&src, &len);
 
 		/* A character is written whole or not at all, and nothing after it. */
 		if (!full && used + len < dst_size) {
@@ -354,7 +368,6 @@ size_t text_clean(char *dst, size_t dst_size, const char *src)
 			full = 1;
 		}
 		need += len;
-		p += n ? n : 1;
 	}
 	if (dst_size)
 		dst[used] = '\0';

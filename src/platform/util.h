@@ -33,11 +33,23 @@ int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
  * Flushes standard output and checks it for write errors (a full device,
- * a closed pipe). Returns 0, or -1 after printing an error with the reason:
+ * a closed pipe). Returns 0, or -1 after printing an error with the reason
+ * (nothing for a closed pipe: broken_pipe()):
  * the errno of the first write that failed (call it right after writing,
  * while errno is still that write's), else fflush's, else EIO.
  */
 int stdout_flush_check(void);
+
+/*
+ * 1 when ERR, the errno of a failed write, is EPIPE: the reader of a pipe
+ * went away, which is no error to print (cat prints nothing) but the end:
+ * the command layer ends the process by SIGPIPE, status 141, once
+ * broken_pipe_seen() says so. 0 for any other ERR.
+ */
+int broken_pipe(int err);
+
+/* 1 once broken_pipe() has seen EPIPE. */
+int broken_pipe_seen(void);
 
 /* Prints "allocbench: warning: MESSAGE" to stderr. */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -116,12 +128,20 @@ size_t nearest_names(const char *word, const char *const *names, size_t n, size_
  * Text that came from outside (a report read back, the host name, an
  * allocator's version string) is made printable and valid UTF-8 before it
  * reaches a report, as the chart does: tab, newline and carriage return
- * become a space; other control characters (and DEL) and every byte that is
- * not part of a valid UTF-8 character become U+FFFD.
+ * become a space; other control characters (C0, DEL and C1, U+0080 to
+ * U+009F) and every byte that is not part of a valid UTF-8 character become
+ * U+FFFD. A terminal shown such text takes none of it as a command.
  */
 
 /* Length of the valid UTF-8 character at P (1 to 4; XML's, no U+FFFE/FFFF), or 0. */
 size_t text_char_length(const unsigned char *p);
+
+/*
+ * The character at *TEXT as text_clean() writes it: *TEXT itself, " " or
+ * U+FFFD, *LEN bytes of it; moves *TEXT past the character (one byte when
+ * it is not valid UTF-8).
+ */
+const char *text_clean_next(const char **text, size_t *len);
 
 /* 1 when S needs no replacement. */
 int text_is_clean(const char *s);

@@ -7,6 +7,7 @@
  */
 #include "model/compare.h"
 #include "report/report_compare.h"
+#include "report/report_formats.h"
 #include "report/json_out.h"
 #include "model/stats.h"
 #include "report/table.h"
@@ -121,14 +122,10 @@ static int compared(const struct compare_row *row)
 	       row->verdict == COMPARE_REGRESSED;
 }
 
-/* TEXT in a table cell or inline code: '|' escaped, line breaks as spaces. */
+/* TEXT in a table cell or inline code (markdown_put_text()). */
 static void put_md(FILE *out, const char *text)
 {
-	for (const char *p = text; *p; p++) {
-		if (*p == '|' || *p == '\\' || *p == '`' || *p == '*' || *p == '_')
-			fputc('\\', out);
-		fputc(*p == '\n' || *p == '\r' ? ' ' : *p, out);
-	}
+	markdown_put_text(out, text, "|\\`*_");
 }
 
 static void describe_file(FILE *out, const char *what, const struct result_file *f)
@@ -418,30 +415,33 @@ int compare_write_summary(FILE *out, const struct comparison *c, const char *for
 
 /* ---- Markdown ---------------------------------------------------------- */
 
+/* "PATH (LABEL; allocbench VERSION on HOST, CREATED, N runs)": F in Markdown. */
+static void put_md_file(FILE *out, const struct result_file *f)
+{
+	char what[1024];
+
+	put_md(out, f->path);
+	fputs(" (", out);
+	if (f->label) {
+		put_md(out, f->label);
+		fputs("; ", out);
+	}
+	snprintf(what, sizeof(what), "allocbench %s on %s, %s", f->tool_version, f->hostname,
+		 f->created);
+	put_md(out, what);
+	fprintf(out, ", %u runs)", f->repeat);
+}
+
 int compare_write_markdown(FILE *out, const struct comparison *c)
 {
 	fprintf(out, "### allocbench compare: %s\n\n",
 		c->regression ? "regression found" : "no regression");
 	put_changes(out, c, 1);
 	fputs("Baseline ", out);
-	put_md(out, c->baseline->path);
-	fputs(" (", out);
-	if (c->baseline->label) {
-		put_md(out, c->baseline->label);
-		fputs("; ", out);
-	}
-	fprintf(out, "allocbench %s on ", c->baseline->tool_version);
-	put_md(out, c->baseline->hostname);
-	fprintf(out, ", %s, %u runs), current ", c->baseline->created, c->baseline->repeat);
-	put_md(out, c->current->path);
-	fputs(" (", out);
-	if (c->current->label) {
-		put_md(out, c->current->label);
-		fputs("; ", out);
-	}
-	fprintf(out, "allocbench %s on ", c->current->tool_version);
-	put_md(out, c->current->hostname);
-	fprintf(out, ", %s, %u runs).\n\n", c->current->created, c->current->repeat);
+	put_md_file(out, c->baseline);
+	fputs(", current ", out);
+	put_md_file(out, c->current);
+	fputs(".\n\n", out);
 	put_criteria(out, c, "- ", "  ");
 	fputs("\n| backend | size (B) | metric | baseline | current | change | limit | verdict |\n"
 	      "|:--|--:|:--|--:|--:|--:|:--|:--|\n", out);

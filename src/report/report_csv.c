@@ -19,14 +19,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Writes TEXT as one field, quoted when it must be. */
+/*
+ * Writes TEXT as one field, quoted when it must be. A text that begins as
+ * a spreadsheet's formula may (= + - @, a tab or a carriage return) gets a
+ * single quote before it, which a spreadsheet shows as text and does not
+ * evaluate: an error or an allocator's name read from a report is never
+ * run as a formula. Numbers are not written here (put_number()): a
+ * negative one stays a number.
+ */
 static void put_field(FILE *out, const char *text)
 {
+	const char *quote = *text && strchr("=+-@\t\r", *text) ? "'" : "";
+
 	if (!text[strcspn(text, ",\"\r\n")]) {
-		fputs(text, out);
+		fprintf(out, "%s%s", quote, text);
 		return;
 	}
-	fputc('"', out);
+	fprintf(out, "\"%s", quote);
 	for (const char *p = text; *p; p++) {
 		if (*p == '"')
 			fputc('"', out);

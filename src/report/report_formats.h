@@ -23,8 +23,11 @@ const struct report_writer *report_format_find(const char *name);
 void report_formats_names(char *buf, size_t size);
 
 /*
- * Writes TEXT into a Markdown table cell or list item: a backslash before
- * each character of ESCAPED ("|\\" at least), line breaks as spaces.
+ * Writes TEXT into a Markdown table cell or list item: cleaned as
+ * text_clean() cleans it (line breaks as spaces, other control characters
+ * as U+FFFD), '<', '>' and '&' as HTML's entities (Markdown passes HTML
+ * through), and a backslash before each character of ESCAPED ("|\\" at
+ * least).
  */
 void markdown_put_text(FILE *out, const char *text, const char *escaped);
 

@@ -19,10 +19,17 @@
 
 void markdown_put_text(FILE *out, const char *text, const char *escaped)
 {
-	for (const char *p = text; *p; p++) {
-		if (strchr(escaped, *p))
-			fputc('\\', out);
-		fputc(*p == '\n' || *p == '\r' ? ' ' : *p, out);
+	while (*text) {
+		size_t len;
+		const char *with = text_clean_next(&text, &len);
+
+		/* Markdown passes HTML through: a tag in a label would be one on the page. */
+		if (len == 1 && (*with == '<' || *with == '>' || *with == '&'))
+			fputs(*with == '<' ? "&lt;" : *with == '>' ? "&gt;" : "&amp;", out);
+		else if (len == 1 && strchr(escaped, *with))
+			fprintf(out, "\\%c", *with);
+		else
+			fwrite(with, 1, len, out);
 	}
 }
 
@@ -52,37 +59,41 @@ static void put_table_head(FILE *out, enum workload workload)
 	fputc('\n', out);
 }
 
+/* The paragraph over the table; every string a report read back may hold goes through markdown_put_text(). */
 static void put_header(FILE *out, const struct run_report *report)
 {
 	const struct run_config *config = report->config;
 	const struct host_info *host = &report->host;
 	const char *sanitizers = report->sanitizers ? report->sanitizers : ALLOCBENCH_SANITIZE;
-	char total[32];
+	char total[32], line[1024];
 
 	format_bytes(total, sizeof(total), config->total_bytes);
 	if (config->label) {
 		fputs("**", out);
-		markdown_put_text(out, config->label, "|\\");
+		markdown_put_text(out, config->label, "|\\*_");
 		fputs("**\n\n", out);
 	}
-	fprintf(out, "**allocbench %s**: %s, %s per measurement, touch %s, "
-		"median of %u run%s%s; ",
-		report->tool_version ? report->tool_version : ALLOCBENCH_VERSION, workload_name(config->workload), total,
-		touch_name(config->touch), config->repeat, config->repeat == 1 ? "" : "s",
-		report_jobs_note(report));
+	fputs("**allocbench ", out);
+	markdown_put_text(out, report->tool_version ? report->tool_version : ALLOCBENCH_VERSION,
+			  "|\\*_");
+	fprintf(out, "**: %s, %s per measurement, touch %s, median of %u run%s%s; ",
+		workload_name(config->workload), total, touch_name(config->touch), config->repeat,
+		config->repeat == 1 ? "" : "s", report_jobs_note(report));
 	if (config->align)
 		fprintf(out, "alignment %zu B for pool and arena", config->align);
 	else
 		fputs("natural alignment for pool and arena", out);
 	fprintf(out, ", %zu B for malloc.\n\nHost: ", backend_malloc_alignment());
-	markdown_put_text(out, host->hostname, "|\\");
-	fprintf(out, ", %s %s, %s %s, %d CPU%s, ", host->kernel, host->machine, host->libc,
-		host->libc_version, host->cpus, host->cpus == 1 ? "" : "s");
-	markdown_put_text(out, host->cpu_model, "|\\");
-	fprintf(out, "; page %ld B, THP %s.\n", host->page_size, host->thp);
-	if (*sanitizers)
-		fprintf(out, "\nWarning: built with -fsanitize=%s: malloc's figures are the "
-			"sanitizer's.\n", sanitizers);
+	snprintf(line, sizeof(line), "%s, %s %s, %s %s, %d CPU%s, %s; page %ld B, THP %s",
+		 host->hostname, host->kernel, host->machine, host->libc, host->libc_version,
+		 host->cpus, host->cpus == 1 ? "" : "s", host->cpu_model, host->page_size, host->thp);
+	markdown_put_text(out, line, "|\\");
+	fputs(".\n", out);
+	if (*sanitizers) {
+		fputs("\nWarning: built with -fsanitize=", out);
+		markdown_put_text(out, sanitizers, "|\\");
+		fputs(": malloc's figures are the sanitizer's.\n", out);
+	}
 	put_table_head(out, config->workload);
 }
 

@@ -23,7 +23,7 @@ static void print_header(FILE *out, const struct run_report *report)
 {
 	const struct run_config *config = report->config;
 	const struct host_info *host = &report->host;
-	char total[32], align[64], sizes[MEASURE_MAX_MIX * 21 + 1], abi[256];
+	char total[32], align[64], sizes[MEASURE_MAX_MIX * 21 + 1], abi[256], shown[4096];
 	const char *sanitizers = report->sanitizers ? report->sanitizers : ALLOCBENCH_SANITIZE;
 	size_t used = 0;
 
@@ -33,8 +33,11 @@ static void print_header(FILE *out, const struct run_report *report)
 		     report->tool_version ? report->tool_version : ALLOCBENCH_VERSION, workload_name(config->workload), total,
 		     touch_name(config->touch), config->repeat, config->repeat == 1 ? "" : "s",
 		     report_jobs_note(report));
-	if (config->label)
-		put_wrappedf(out, 80, "  ", "label: %s", config->label);
+	/* A report read back is cleaned as it is read; --label and a trace's name are not. */
+	if (config->label) {
+		text_clean(shown, sizeof(shown), config->label);
+		put_wrappedf(out, 80, "  ", "label: %s", shown);
+	}
 	put_wrappedf(out, 80, "  ", "host: %s, %s %s, %s %s, %d CPU%s, %s", host->hostname,
 		     host->kernel, host->machine, host->libc, host->libc_version, host->cpus,
 		     host->cpus == 1 ? "" : "s", host->cpu_model);
@@ -71,9 +74,10 @@ static void print_header(FILE *out, const struct run_report *report)
 			     config->threads);
 		break;
 	case WORKLOAD_REPLAY:
+		text_clean(shown, sizeof(shown), config->trace_path);
 		put_wrappedf(out, 80, "  ",
 			     "replay: %s, %llu calls of %u thread%s%s, %s; peak live %llu bytes",
-			     config->trace_path, (unsigned long long)config->replay.calls,
+			     shown, (unsigned long long)config->replay.calls,
 			     config->replay.threads, config->replay.threads == 1 ? "" : "s",
 			     config->replay.cut_short ? " (cut short)" : "",
 			     config->replay_per_thread ?

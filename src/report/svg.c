@@ -10,36 +10,24 @@ const char *const svg_colours[SVG_COLOURS] = {
 
 void svg_put_text(FILE *out, const char *s, size_t max)
 {
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
 	size_t chars = 0;
 
-	while (*p) {
-		size_t n = text_char_length(p);
+	for (const char *p = s ? s : ""; *p; chars++) {
+		size_t len;
+		const char *with = text_clean_next(&p, &len);
 
-		if (max && chars + 1 == max && p[n ? n : 1]) {
+		if (max && chars + 1 == max && *p) {
 			fputs("\xe2\x80\xa6", out);
 			return;
 		}
-		chars++;
-		if (!n) {
-			fputs("\xef\xbf\xbd", out);
-			p++;
-			continue;
-		}
-		switch (*p) {
+		switch (len == 1 ? *with : 0) {
 		case '&': fputs("&amp;", out); break;
 		case '<': fputs("&lt;", out); break;
 		case '>': fputs("&gt;", out); break;
 		case '"': fputs("&quot;", out); break;
 		case '\'': fputs("&apos;", out); break;
-		case '\t': case '\n': case '\r': fputc(' ', out); break;
-		default:
-			if (*p < 0x20)
-				fputs("\xef\xbf\xbd", out);
-			else
-				fwrite(p, 1, n, out);
+		default: fwrite(with, 1, len, out);
 		}
-		p += n;
 	}
 }
 

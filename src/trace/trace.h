@@ -113,7 +113,10 @@ struct replay_op {
 
 /* Most distinct sizes the report lists by count. */
 #define TRACE_TOP_SIZES 10
-/* Size histogram buckets: [0] 0 bytes, [b] more than 2^(b-2) and up to 2^(b-1) bytes. */
+/*
+ * Size histogram buckets: [0] 0 bytes, [b] more than 2^(b-2) and up to
+ * 2^(b-1) bytes; the last, [65], up to 2^64 - 1.
+ */
 #define TRACE_SIZE_BUCKETS 66
 /* Lifetime buckets: up to 10^1 .. 10^9 calls, then longer. */
 #define TRACE_LIFETIME_BUCKETS 10

@@ -161,6 +161,7 @@ const char *trace_proc_hint_text(const struct trace_proc *p, char *buf, size_t s
 			 "environment (allocbench record -o FILE env %s COMMAND...) to have them too",
 			 trace_proc_program(p), p->t.header.pid, p->hint->runtime, p->hint->what,
 			 p->stats.calls[0], p->hint->setting, p->hint->setting);
+	text_clean_in_place(buf, size);
 	return buf;
 }
 
@@ -206,6 +207,8 @@ static int set_add(struct trace_set *set, const char *path, int named, char *why
 		goto oom;
 	set->n++;
 	if (trace_stats_load(path, &p->t, &p->stats, why, why_size)) {
+		/* It names a file found beside FILE, whose name the program chose. */
+		text_clean_in_place(why, why_size);
 		trace_stats_release(&p->stats);
 		if (named)
 			return -1;
@@ -417,6 +420,7 @@ const char *trace_set_choice_text(const struct trace_set *set, char *buf, size_t
 		snprintf(buf, size, "%s (pid %" PRIu32 ", %s), which has the most calls: %" PRIu64 " of the %"
 			 PRIu64 " of %zu processes", trace_proc_program(p), p->t.header.pid, name,
 			 p->stats.calls[0], trace_set_calls(set), set->n);
+	text_clean_in_place(buf, size);
 	return buf;
 }
 

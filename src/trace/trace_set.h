@@ -33,7 +33,7 @@ struct trace_hint {
 struct trace_proc {
 	char *path;                   /* the trace file, as named or found */
 	char *alias;                  /* its other name beside it (record's FILE's FILE.PROGRAM.PID), or NULL */
-	char *error;                  /* why it could not be read (then t and stats are empty), or NULL */
+	char *error;                  /* why it could not be read, cleaned (then t and stats are empty), or NULL */
 	int named;                    /* named by the caller (not found beside it) */
 	struct trace t;               /* its header and sizes (no events: trace_stats_load()) */
 	struct trace_stats stats;     /* what report prints */
@@ -85,6 +85,11 @@ size_t trace_set_choose(const struct trace_set *set);
 /* The calls of every process read. */
 uint64_t trace_set_calls(const struct trace_set *set);
 
+/*
+ * The names below are the file's and the program's as they are, any bytes:
+ * what prints them cleans them (text_clean()); the sentences are cleaned.
+ */
+
 /* The trace's file name, without its folder: FILE.PROGRAM.PID where it has one. */
 const char *trace_proc_name(const struct trace_proc *p);
 
@@ -94,13 +99,13 @@ const char *trace_proc_program(const struct trace_proc *p);
 /*
  * Why SET's chosen process is the one advise replays, a sentence into BUF
  * (SIZE bytes): "bash (pid 30755, py.trace.bash.30755), which has the most calls:
- * 6830 of the 40112 of 80 processes". Returns BUF.
+ * 6830 of the 40112 of 80 processes", cleaned (text_clean()). Returns BUF.
  */
 const char *trace_set_choice_text(const struct trace_set *set, char *buf, size_t size);
 
 /*
  * P's hint as a sentence into BUF (SIZE bytes): what was not recorded and
- * the setting that records it. Returns BUF ("" when P has no hint).
+ * the setting that records it, cleaned. Returns BUF ("" when P has no hint).
  */
 const char *trace_proc_hint_text(const struct trace_proc *p, char *buf, size_t size);
 

@@ -53,6 +53,8 @@ int main(void)
 	CHECK("other control characters become U+FFFD", !text_is_clean("a\x01") &&
 	      cleans_to("a\x01" "b\x1b[31m", "a" R "b" R "[31m"));
 	CHECK("DEL becomes U+FFFD", cleans_to("a\x7f", "a" R));
+	CHECK("C1 controls (U+009B, CSI) become U+FFFD, U+00A0 stays",
+	      cleans_to("a\xc2\x9b" "31m\xc2\x80\xc2\xa0", "a" R "31m" R "\xc2\xa0"));
 	CHECK("a stray byte becomes U+FFFD", cleans_to("a\xff" "b", "a" R "b"));
 	CHECK("a cut sequence becomes U+FFFD", cleans_to("a\xc3", "a" R) &&
 	      cleans_to("\xe2\x82" "x", R R "x"));
