@@ -347,9 +347,10 @@ int cmd_history(int argc, char **argv)
 	if (warn_differences(&history, loaded) == 0 && output_open(&out, cmd.output_path) == 0) {
 		errno = 0;
 		if (cmd.writer->write(out.file, &history)) {
-			error("cannot write the history to '%s': %s",
-			      cmd.output_path ? cmd.output_path : "standard output",
-			      strerror(errno ? errno : EIO));
+			if (!broken_pipe(errno))
+				error("cannot write the history to '%s': %s",
+				      cmd.output_path ? cmd.output_path : "standard output",
+				      strerror(errno ? errno : EIO));
 			output_abort(&out);
 			ret = 1;
 		} else {
