@@ -7,6 +7,7 @@
 #include "report/report_columns.h"
 #include "report/report_breakdown.h"
 #include "report/report_formats.h"
+#include "report/svg.h"
 #include "measure/backend.h"
 #include "model/report.h"
 #include "model/run.h"
@@ -24,8 +25,8 @@ void markdown_put_text(FILE *out, const char *text, const char *escaped)
 		const char *with = text_clean_next(&text, &len);
 
 		/* Markdown passes HTML through: a tag in a label would be one on the page. */
-		if (len == 1 && (*with == '<' || *with == '>' || *with == '&'))
-			fputs(*with == '<' ? "&lt;" : *with == '>' ? "&gt;" : "&amp;", out);
+		if (len == 1 && strchr("<>&", *with))
+			fputs(xml_entity(*with), out);
 		else if (len == 1 && strchr(escaped, *with))
 			fprintf(out, "\\%c", *with);
 		else

@@ -8,6 +8,18 @@ const char *const svg_colours[SVG_COLOURS] = {
 	"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
 };
 
+const char *xml_entity(int c)
+{
+	switch (c) {
+	case '&': return "&amp;";
+	case '<': return "&lt;";
+	case '>': return "&gt;";
+	case '"': return "&quot;";
+	case '\'': return "&apos;";
+	default: return NULL;
+	}
+}
+
 void svg_put_text(FILE *out, const char *s, size_t max)
 {
 	size_t chars = 0;
@@ -20,14 +32,10 @@ void svg_put_text(FILE *out, const char *s, size_t max)
 			fputs("\xe2\x80\xa6", out);
 			return;
 		}
-		switch (len == 1 ? *with : 0) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&apos;", out); break;
-		default: fwrite(with, 1, len, out);
-		}
+		if (len == 1 && xml_entity(*with))
+			fputs(xml_entity(*with), out);
+		else
+			fwrite(with, 1, len, out);
 	}
 }
 

@@ -26,6 +26,9 @@ extern const char *const svg_colours[SVG_COLOURS];
  */
 void svg_put_text(FILE *out, const char *s, size_t max);
 
+/* The XML entity of C (& < > " '), or NULL: the one table of them (Markdown's HTML too). */
+const char *xml_entity(int c);
+
 /* svg_put_text() of a printf-formatted string (up to 1023 bytes). */
 void svg_put_textf(FILE *out, size_t max, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
