@@ -232,8 +232,9 @@ struct dec {
 	struct sizes *sizes;        /* open addressing by thread */
 	size_t sizes_mask, nthreads_met;
 	struct sizes *cur;          /* the current thread's */
-	struct open_realloc *open;  /* by seq2 */
+	struct open_realloc *open;  /* a heap by seq2 (open_add()) */
 	size_t nopen, open_alloc;
+	uint64_t last_second;       /* the place of the last second half due (0: none) */
 	uint32_t thread, nthreads;
 	uint64_t prev, calls, cursor, block;
 	const unsigned char *p, *end;  /* the block's records */
@@ -450,21 +451,11 @@ static int push(struct dec *d, uint64_t addr)
 	return d->failed ? -1 : 0;
 }
 
-/* The second halves of the reallocs due before place SEQ. */
-static int flush_open(struct dec *d, uint64_t seq)
-{
-	while (d->nopen && d->open[0].seq2 < seq) {
-		struct open_realloc o = d->open[0];
-
-		memmove(d->open, d->open + 1, --d->nopen * sizeof(*d->open));
-		if (o.e.ret && push(d, o.e.ret))
-			return -1;
-		if (d->sink && due_add(d, &o.e, 1, o.call, o.pending))
-			return -1;
-	}
-	return 0;
-}
-
+/*
+ * The reallocs open, a binary heap by their second place: a trace may
+ * hold millions open at once (a few bytes of zstd frame each), and a
+ * sorted array moved them all at each one's end.
+ */
 static int open_add(struct dec *d, const struct trace_event *e, uint64_t call, size_t pending)
 {
 	size_t i = d->nopen;
@@ -473,14 +464,46 @@ static int open_add(struct dec *d, const struct trace_event *e, uint64_t call, s
 		d->failed = 1;
 		return -1;
 	}
-	while (i && d->open[i - 1].seq2 >= e->seq2) {
-		if (d->open[i - 1].seq2 == e->seq2)
-			return damaged(d, "a place is taken twice");
-		i--;
-	}
-	memmove(d->open + i + 1, d->open + i, (d->nopen - i) * sizeof(*d->open));
+	for (; i && d->open[(i - 1) / 2].seq2 > e->seq2; i = (i - 1) / 2)
+		d->open[i] = d->open[(i - 1) / 2];
 	d->open[i] = (struct open_realloc){ e->seq2, call, pending, *e };
 	d->nopen++;
+	return 0;
+}
+
+static struct open_realloc open_pop(struct dec *d)
+{
+	struct open_realloc top = d->open[0], last = d->open[--d->nopen];
+	size_t i = 0, c;
+
+	while ((c = 2 * i + 1) < d->nopen) {
+		if (c + 1 < d->nopen && d->open[c + 1].seq2 < d->open[c].seq2)
+			c++;
+		if (d->open[c].seq2 >= last.seq2)
+			break;
+		d->open[i] = d->open[c];
+		i = c;
+	}
+	if (d->nopen)
+		d->open[i] = last;
+	return top;
+}
+
+/* The second halves of the reallocs due before place SEQ, in their order. */
+static int flush_open(struct dec *d, uint64_t seq)
+{
+	while (d->nopen && d->open[0].seq2 < seq) {
+		struct open_realloc o = open_pop(d);
+
+		/* Popped in order: a place taken twice comes twice in a row. */
+		if (o.seq2 == d->last_second)
+			return damaged(d, "a place is taken twice");
+		d->last_second = o.seq2;
+		if (o.e.ret && push(d, o.e.ret))
+			return -1;
+		if (d->sink && due_add(d, &o.e, 1, o.call, o.pending))
+			return -1;
+	}
 	return 0;
 }
 
@@ -522,9 +545,12 @@ static int place(struct dec *d, uint64_t gap, int has_gap, uint64_t *seq)
 
 	if (__builtin_add_overflow(d->prev, 1, &s) || (has_gap && __builtin_add_overflow(s, gap, &s)))
 		return damaged(d, "a place past 2^64");
-	for (size_t i = 0; !has_gap && i < d->nopen && d->open[i].seq2 <= s; i++)
-		if (d->open[i].seq2 == s && ++s == 0)
+	while (!has_gap && d->nopen && d->open[0].seq2 == s) {
+		if (flush_open(d, s + 1))
+			return -1;
+		if (++s == 0)
 			return damaged(d, "a place past 2^64");
+	}
 	if (flush_open(d, s))
 		return -1;
 	if (d->nopen && d->open[0].seq2 == s)

@@ -47,9 +47,9 @@ struct enc {
 	size_t sizes_mask, nsizes;
 	uint32_t *thread_sizes;     /* per thread: sizes it has used */
 	uint32_t thread;
-	uint64_t prev;
-	uint64_t *open2;            /* the second places of the reallocs open, ascending */
-	size_t nopen, open_alloc;
+	uint64_t prev;              /* the last record's place */
+	uint64_t next;              /* the place a record takes when no gap is said:
+				       prev's next, past the second halves there */
 	int err;                    /* an errno, or ENOMEM */
 };
 
@@ -271,22 +271,10 @@ static int born(struct enc *w, uint64_t addr, uint64_t at)
 	return 0;
 }
 
-/* The place a record after W->prev takes when no gap is said. */
-static uint64_t expected(const struct enc *w)
-{
-	uint64_t s = w->prev + 1;
-
-	for (size_t i = 0; i < w->nopen && w->open2[i] <= s; i++)
-		if (w->open2[i] == s)
-			s++;
-	return s;
-}
-
 static int realloc_half0(struct enc *w, const struct trace_event *e)
 {
 	uint64_t slot = slot_of(w, e->ptr), k = 0;
 	unsigned n = e->ret ? 0 : 1;
-	size_t i;
 
 	if (e->seq2 != e->seq + 1)
 		n |= 2;
@@ -304,14 +292,6 @@ static int realloc_half0(struct enc *w, const struct trace_event *e)
 		put_v(w, e->seq2 - e->seq - 2);
 	if (slot != UINT64_MAX && (e->ret || !e->size))
 		forget(w, e->ptr);
-	if (ALLOC_GROW(w->open2, w->nopen, w->open_alloc)) {
-		w->err = ENOMEM;
-		return -1;
-	}
-	for (i = w->nopen; i && w->open2[i - 1] > e->seq2; i--)
-		w->open2[i] = w->open2[i - 1];
-	w->open2[i] = e->seq2;
-	w->nopen++;
 	return 0;
 }
 
@@ -357,7 +337,6 @@ static int enc_step(void *ctx, const struct trace_event *e, unsigned half, uint6
 		    uint64_t *pending)
 {
 	struct enc *w = ctx;
-	uint64_t s;
 
 	(void)call;
 	(void)pending;
@@ -366,12 +345,9 @@ static int enc_step(void *ctx, const struct trace_event *e, unsigned half, uint6
 	    flush_block(w))
 		return -1;
 	if (half) {
-		for (size_t i = 0; i < w->nopen; i++) {
-			if (w->open2[i] == e->seq2) {
-				memmove(w->open2 + i, w->open2 + i + 1, (--w->nopen - i) * sizeof(*w->open2));
-				break;
-			}
-		}
+		/* The reader skips it too, being open there (trace_v3.h). */
+		if (e->seq2 == w->next)
+			w->next++;
 		return e->ret ? born(w, e->ret, e->seq2) : 0;
 	}
 	if (e->kind != TRACE_FREE && e->kind != TRACE_REALLOC && e->ret)
@@ -381,12 +357,12 @@ static int enc_step(void *ctx, const struct trace_event *e, unsigned half, uint6
 		put_b(w, V3_CONTROL | V3_THREAD << 4);
 		put_v(w, e->thread);
 	}
-	s = expected(w);
-	if (e->seq != s) {
+	if (e->seq != w->next) {
 		put_b(w, V3_CONTROL | V3_GAP << 4);
 		put_v(w, e->seq - w->prev - 1);
 	}
 	w->prev = e->seq;
+	w->next = e->seq + 1;
 	w->calls++;
 	if (e->kind == TRACE_FREE)
 		free_rec(w, e);
@@ -401,6 +377,7 @@ static int enc_init(struct enc *w, uint32_t threads, int level)
 {
 	w->level = level;
 	w->at = TRACE_HEADER_BYTES;
+	w->next = 1;
 	w->zmax = ZSTD_compressBound(V3_BLOCK_RAW);
 	w->raw = malloc(V3_BLOCK_RAW);
 	w->blk = malloc(V3_BLOCK_RAW);
@@ -424,7 +401,6 @@ static void enc_release(struct enc *w)
 	ZSTD_freeCCtx(w->cctx);
 	free(w->sizes);
 	free(w->thread_sizes);
-	free(w->open2);
 	if (w->map.e)
 		map_release(&w->map);
 	lrank_release(&w->live);

@@ -69,6 +69,41 @@ run_ab --workload replay --trace "$tmp/pairs.v3" --backend pool --repeat 1 -q -f
 check "pairs: the replays' checksums the same" \
 	test "$(jq_get "$tmp/p2.json" 'results[0].checksum')" = "$(jq_get "$tmp/p3.json" 'results[0].checksum')"
 
+# Reallocs open by the hundred thousand (a version 3 trace holds them in a
+# few bytes each: 160000 in this 4 MB version 2 trace), their second
+# halves due in the reverse order of their first: the writer and the
+# reader keep them in time linear in the calls (a sorted array, moved at
+# each end, took 27 s for half as many). timeout: quadratic time fails.
+awk 'function rec(line) { if (r++ % 300 == 0) printf "chunk base=%d\n", s - 1; print line; s++ }
+BEGIN { n = 160000; print "header threads=1"; s = 1
+	for (i = 0; i < n; i++) rec(sprintf("malloc seq=%d size=8 ret=0x%x", s, 4096 + 64 * i))
+	for (i = 0; i < n; i++)
+		rec(sprintf("realloc seq=%d ptr=0x%x size=16 ret=0x%x done=%d", s,
+			    4096 + 64 * i, 268435456 + 64 * i, 2 * (n - i)))
+}' | "$ABBUILD/tests/tools/tracetool" make "$tmp/open.trace" 2
+if command -v timeout >/dev/null; then
+	timeout 60 "$AB" record --convert "$tmp/open.trace" -o "$tmp/open.v3" 2>/dev/null
+	check "160000 reallocs open: converted (within 60 s)" test $? = 0
+	timeout 60 "$AB" report "$tmp/open.v3" >/dev/null 2>&1
+	check "... and reported (within 60 s)" test $? = 0
+	same_reports "160000 reallocs open" "$tmp/open.trace" "$tmp/open.v3"
+else
+	skip "160000 reallocs open" "needs timeout"
+fi
+# Each realloc's second half at the next place: no gap record after it.
+printf 'header threads=1\nchunk thread=0\nmalloc seq=1 size=8 ret=0x1000\nrealloc seq=2 ptr=0x1000 size=16 ret=0x1000\nfree seq=4 ptr=0x1000\n' |
+	"$ABBUILD/tests/tools/tracetool" make "$tmp/r1.trace" 2
+"$AB" record --convert "$tmp/r1.trace" -o "$tmp/r1.v3" 2>/dev/null
+if command -v zstd >/dev/null; then
+	# 6 bytes of records: malloc of a new size 8; realloc of a new size
+	# 16; free of the newest. Then the ranks: width 1, the realloc's 0.
+	check "a realloc's second half at the next place: no gap record after it" \
+		test "$(tail -c +273 "$tmp/r1.v3" | zstd -dcq | od -An -tx1 | tr -d ' \n')" = "$(echo 06_0108_030010_04_01_00 | tr -d _)"
+else
+	skip "a realloc's second half at the next place" "needs zstd"
+fi
+same_reports "a realloc, its second half next" "$tmp/r1.trace" "$tmp/r1.v3"
+
 # A header that claims more threads than its calls could have: refused, as
 # version 2 refuses more than its chunks (a replay would start them all).
 printf 'header threads=1\nchunk thread=0\nmalloc seq=1 size=8 ret=0x1000\n' |

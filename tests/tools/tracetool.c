@@ -159,6 +159,9 @@ static uint64_t prev_seq, prev_ptr;
 static struct trace_chunk *cur;
 static int explicit_used;
 
+/* The most chunks a made trace holds (16 MiB, taken as they are written). */
+#define MAKE_CHUNKS 4096
+
 static void varint(uint64_t v)
 {
 	while (v >= 0x80) {
@@ -206,11 +209,11 @@ static void make(const char *out, unsigned version)
 {
 	static const char *const kinds[] = { "", "malloc", "calloc", "realloc", "free",
 		"posix_memalign", "aligned_alloc", "memalign", "valloc", "pvalloc" };
-	size_t cap = TRACE_HEADER_BYTES + 64 * TRACE_CHUNK_BYTES;
+	size_t cap = TRACE_HEADER_BYTES + MAKE_CHUNKS * TRACE_CHUNK_BYTES;
 	uint32_t hb = version == 1 ? TRACE_CHUNK_HEADER_V1_BYTES : (uint32_t)sizeof(struct trace_chunk);
 	char line[512];
 	uint64_t n = 0, chunks_field = UINT64_MAX;
-	int seal_chunk[64] = { 0 };
+	static int seal_chunk[MAKE_CHUNKS];
 
 	data = calloc(cap, 1);
 	size = TRACE_HEADER_BYTES;
@@ -240,8 +243,8 @@ static void make(const char *out, unsigned version)
 		}
 		if (!strcmp(word, "chunk")) {
 			chunk_close();
-			if (n == 64)
-				die("more than 64 chunks", NULL);
+			if (n == MAKE_CHUNKS)
+				die("more chunks than a made trace holds", NULL);
 			cur = chunk(n++);
 			size = TRACE_HEADER_BYTES + n * TRACE_CHUNK_BYTES;
 			cur->thread = (uint32_t)field(line, "thread", 0);
