@@ -190,6 +190,11 @@ test_lazy_prereq PMU '
 
 # Tools and privileges.
 test_lazy_prereq ROOT '[ "$(id -u)" = 0 ] || { echo "not root"; exit 1; }'
+# signum NAME: the number of signal NAME.
+signum() { for n in $(seq 1 64); do [ "$(kill -l $n 2>/dev/null)" = "$1" ] && { echo $n; return; }; done; }
+# SIGHUP not ignored by this shell: where it is (nohup), allocbench and the
+# programs it starts inherit it ignored, as they should.
+test_lazy_prereq HUP_NOT_IGNORED 'n=$(signum HUP); m=$(sed -n "s/^SigIgn:[[:space:]]*//p" /proc/$$/status); [ $(( 0x$m >> (n - 1) & 1 )) = 0 ] || { echo "SIGHUP is ignored here (nohup)"; exit 1; }'
 # A private mount namespace in which a file can be bound over another (to
 # give the binary another /proc/meminfo or /proc/cpuinfo).
 test_lazy_prereq UNSHARE '

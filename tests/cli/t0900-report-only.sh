@@ -207,10 +207,6 @@ measuring_children() {
 		gone "${d#/proc/}" || echo "${d#/proc/}"
 	done
 }
-# signum NAME: the number of signal NAME.
-signum() { for n in $(seq 1 64); do [ "$(kill -l $n 2>/dev/null)" = "$1" ] && { echo $n; return; }; done; }
-# ignored NAME: NAME is ignored by this shell (as nohup does), so allocbench leaves it ignored.
-test_lazy_prereq HUP_NOT_IGNORED 'n=$(signum HUP); m=$(sed -n "s/^SigIgn:[[:space:]]*//p" /proc/$$/status); [ $(( 0x$m >> (n - 1) & 1 )) = 0 ] || { echo "SIGHUP is ignored here (nohup)"; exit 1; }'
 # hung_run: a run whose pool child hangs, -o $tmp/keep.json (holding "old"),
 # in the background: $pid, and $child once the hung child runs.
 hung_run() {

@@ -202,6 +202,10 @@ else
 fi
 
 for s in TERM:143 HUP:129; do
+	if [ $s = HUP:129 ] && ! test_have_prereq HUP_NOT_IGNORED; then
+		skip "SIGHUP to record: the program is gone, record exits 129" "$prereq_why"
+		continue
+	fi
 	sig_record "${s%:*}" 'exec sleep 30'
 	gone=yes
 	[ -n "$child" ] && kill -0 "$child" 2>/dev/null && gone=no
