@@ -174,7 +174,7 @@ static int write_text(FILE *out, const struct trace_set *set)
 		"bytes", "remote frees");
 	for (uint32_t i = 0; i < st->nthreads; i++)
 		fprintf(out, "  %6" PRIu32 " %12" PRIu64 " %12" PRIu64 " %12" PRIu64 " %14" PRIu64
-			" %12" PRIu64 "\n", i, st->threads[i].calls, st->threads[i].allocations,
+			" %12" PRIu64 "\n", st->threads[i].index, st->threads[i].calls, st->threads[i].allocations,
 			st->threads[i].frees, st->threads[i].bytes, st->threads[i].remote_frees);
 	return ferror(out) ? -1 : 0;
 }
@@ -311,7 +311,7 @@ static int write_json(FILE *out, const struct trace_set *set)
 	a = cJSON_AddArrayToObject(root, "threads");
 	for (uint32_t i = 0; i < st->nthreads; i++) {
 		item = cJSON_CreateObject();
-		cJSON_AddNumberToObject(item, "index", i);
+		cJSON_AddNumberToObject(item, "index", st->threads[i].index);
 		cJSON_AddNumberToObject(item, "calls", (double)st->threads[i].calls);
 		cJSON_AddNumberToObject(item, "allocations", (double)st->threads[i].allocations);
 		cJSON_AddNumberToObject(item, "frees", (double)st->threads[i].frees);

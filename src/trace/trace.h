@@ -122,6 +122,7 @@ struct replay_op {
 #define TRACE_LIFETIME_BUCKETS 10
 
 struct trace_thread_stats {
+	uint32_t index;         /* the thread's index in the trace */
 	uint64_t calls;         /* calls this thread made */
 	uint64_t allocations;   /* of them, allocations that returned a chunk (realloc counted) */
 	uint64_t frees;         /* of them, frees of a known chunk (realloc to 0 counted) */
@@ -148,7 +149,7 @@ struct trace_stats {
 	uint64_t lifetimes[TRACE_LIFETIME_BUCKETS]; /* freed chunks by lifetime in calls */
 	uint64_t median_lifetime_calls;           /* of the freed chunks */
 	uint64_t cross_thread_frees;   /* frees from a thread other than the allocating one */
-	struct trace_thread_stats *threads;       /* by thread index */
+	struct trace_thread_stats *threads;       /* the threads with calls, by index */
 	uint32_t nthreads;
 };
 
@@ -157,7 +158,7 @@ struct replay_plan {
 	struct replay_op *ops;
 	size_t nops;
 	uint32_t nslots;           /* slots used (one per allocation) */
-	uint32_t nthreads;
+	uint32_t nthreads;         /* the threads with calls: ops' thread, in order of first call */
 	uint64_t peak_live_bytes;  /* of the sequence; equals trace_stats.peak_live_bytes */
 	uint64_t live_bytes_end;
 	uint64_t checksum;         /* FNV-1a of the steps (kind, alignment, slot, thread, size) */

@@ -141,8 +141,75 @@ struct analysis {
 	struct size_count *sizes;    /* open-addressed by size, 0 count = empty */
 	size_t sizes_mask, nsizes;
 	uint64_t hash;
+	/*
+	 * The threads met, numbered in order of their first step: an index
+	 * is up to 2^32 - 1 in a trace whose header says calls were lost,
+	 * so that the memory and the report follow the threads that made
+	 * calls, not the largest index.
+	 */
+	struct thread_slot *tmap;    /* open-addressed by index, slot 0 = empty */
+	size_t tmap_mask, threads_alloc;
+	uint32_t last_index, last_slot;  /* the last step's (UINT32_MAX: none yet) */
 	char what[256];              /* what is wrong, after "trace 'NAME' " */
 };
+
+struct thread_slot {
+	uint32_t index, slot;        /* slot: in stats->threads, + 1 */
+};
+
+static int tmap_grow(struct analysis *a)
+{
+	size_t cap = (a->tmap_mask + 1) * 2, j;
+	struct thread_slot *bigger = calloc(cap, sizeof(*bigger));
+
+	if (!bigger)
+		return -1;
+	for (size_t i = 0; i <= a->tmap_mask; i++) {
+		if (!a->tmap[i].slot)
+			continue;
+		for (j = mix(a->tmap[i].index) & (cap - 1); bigger[j].slot; j = (j + 1) & (cap - 1))
+			;
+		bigger[j] = a->tmap[i];
+	}
+	free(a->tmap);
+	a->tmap = bigger;
+	a->tmap_mask = cap - 1;
+	return 0;
+}
+
+/* The slot of the thread of index INDEX in stats->threads, taken at its first step: 0, or -1. */
+static int thread_slot(struct analysis *a, uint32_t index, uint32_t *slot)
+{
+	struct trace_stats *st = a->stats;
+	size_t j;
+
+	if (a->last_slot != UINT32_MAX && a->last_index == index) {
+		*slot = a->last_slot;
+		return 0;
+	}
+	if (((size_t)st->nthreads + 1) * 2 > a->tmap_mask + 1 && tmap_grow(a))
+		return -1;
+	for (j = mix(index) & a->tmap_mask; a->tmap[j].slot && a->tmap[j].index != index;
+	     j = (j + 1) & a->tmap_mask)
+		;
+	if (!a->tmap[j].slot) {
+		if (ALLOC_GROW(st->threads, st->nthreads, a->threads_alloc))
+			return -1;
+		st->threads[st->nthreads] = (struct trace_thread_stats){ .index = index };
+		a->tmap[j] = (struct thread_slot){ index, ++st->nthreads };
+	}
+	*slot = a->last_slot = a->tmap[j].slot - 1;
+	a->last_index = index;
+	return 0;
+}
+
+static int thread_index_cmp(const void *x, const void *y)
+{
+	uint32_t a = ((const struct trace_thread_stats *)x)->index;
+	uint32_t b = ((const struct trace_thread_stats *)y)->index;
+
+	return (a > b) - (a < b);
+}
 
 static int note_size(struct analysis *a, uint64_t size)
 {
@@ -437,9 +504,18 @@ static int analysis_step(void *ctx, const struct trace_event *e, unsigned half, 
 			 uint64_t *pending)
 {
 	struct analysis *a = ctx;
+	struct trace_event local;
 	uint32_t slot;
 	uint8_t kind;
 
+	/* From here on, a thread is its slot. */
+	if (thread_slot(a, e->thread, &slot))
+		return -1;
+	if (slot != e->thread) {
+		local = *e;
+		local.thread = slot;
+		e = &local;
+	}
 	if (!half && count_call(a, e))
 		return -1;
 	if (e->kind == TRACE_FREE || (e->kind == TRACE_REALLOC && !half))
@@ -505,24 +581,27 @@ typedef int (*drive_fn)(void *ctx, struct analysis *a, char *why, size_t why_siz
  * not NULL, the plan; the lifetimes into MD's window. Returns 0, or -1.
  */
 static int analysis_pass(struct analysis *a, struct trace_stats *st, struct replay_plan *plan,
-			 uint32_t nthreads, drive_fn drive, void *ctx, char *why, size_t why_size)
+			 drive_fn drive, void *ctx, char *why, size_t why_size)
 {
-	st->nthreads = nthreads;
-	st->threads = calloc(nthreads ? nthreads : 1, sizeof(*st->threads));
 	a->stats = st;
 	a->plan = plan;
 	a->hash = 0xcbf29ce484222325ULL;
 	a->sizes_mask = 63;
 	a->sizes = calloc(64, sizeof(*a->sizes));
-	if (!st->threads || !a->sizes || drive(ctx, a, why, why_size))
+	a->tmap_mask = 15;
+	a->tmap = calloc(16, sizeof(*a->tmap));
+	a->last_slot = UINT32_MAX;
+	if (!a->sizes || !a->tmap || drive(ctx, a, why, why_size))
 		return -1;
+	if (plan)
+		plan->nthreads = st->nthreads;
+	qsort(st->threads, st->nthreads, sizeof(*st->threads), thread_index_cmp);
 	st->live_bytes_end = a->live_bytes;
 	st->live_chunks_end = a->live_chunks;
 	if (stats_top_sizes(a))
 		return -1;
 	if (plan) {
 		plan->nslots = (uint32_t)a->nslots;
-		plan->nthreads = nthreads;
 		plan->peak_live_bytes = st->peak_live_bytes;
 		plan->live_bytes_end = st->live_bytes_end;
 		plan->checksum = a->hash;
@@ -534,7 +613,7 @@ static int analysis_pass(struct analysis *a, struct trace_stats *st, struct repl
 #define MAP_GUESS_CAP ((size_t)1 << 21)
 
 /*
- * The analysis of NAME (NTHREADS threads, at most CALLS calls, about
+ * The analysis of NAME (at most CALLS calls, about
  * LIVE_GUESS chunks live at most), its steps from DRIVE: passes until the
  * median lifetime is known exactly (one, unless it is longer than
  * MEDIAN_BUCKETS calls; then two, for a trace of up to 2^32 calls; the
@@ -543,7 +622,7 @@ static int analysis_pass(struct analysis *a, struct trace_stats *st, struct repl
  * of the perl hash's report), up to MAP_GUESS_CAP places: a guess from
  * damaged records costs no more than that. Returns 0, or -1 with WHY set.
  */
-static int analyze(const char *name, uint32_t nthreads, uint64_t calls, uint64_t live_guess,
+static int analyze(const char *name, uint64_t calls, uint64_t live_guess,
 		   struct trace_stats *st, struct replay_plan *plan, drive_fn drive, void *ctx,
 		   char *why, size_t why_size)
 {
@@ -573,7 +652,7 @@ static int analyze(const char *name, uint32_t nthreads, uint64_t calls, uint64_t
 		memset(st, 0, sizeof(*st));
 		memset(md.counts, 0, md.counts ? MEDIAN_BUCKETS * sizeof(*md.counts) : 0);
 		a.median.below = a.median.above = a.median.max = 0;
-		if (oom || analysis_pass(&a, st, pass ? NULL : plan, nthreads, drive, ctx, why, why_size)) {
+		if (oom || analysis_pass(&a, st, pass ? NULL : plan, drive, ctx, why, why_size)) {
 			if (!why[0])
 				snprintf(why, why_size, "trace '%s' %s", name, a.what[0] ? a.what :
 					 a.nslots == UINT32_MAX ? "has more calls than a replay can "
@@ -589,6 +668,7 @@ static int analyze(const char *name, uint32_t nthreads, uint64_t calls, uint64_t
 		free(a.versions);
 		free(a.held);
 		free(a.sizes);
+		free(a.tmap);
 		live = a.live;
 		if (!done || ret)
 			trace_stats_release(st);
@@ -645,7 +725,6 @@ int trace_analyze(const char *name, const struct trace *t, struct trace_stats *s
 	struct trace_stats local;
 	struct trace_stats *st = stats_out ? stats_out : &local;
 	struct events_drive d = { .t = t };
-	uint32_t nthreads = 0;
 	int ret = -1;
 
 	memset(st, 0, sizeof(*st));
@@ -655,9 +734,6 @@ int trace_analyze(const char *name, const struct trace *t, struct trace_stats *s
 		snprintf(why, why_size, "trace '%s' has more calls than a replay can number (2^32 - 1)", name);
 		return -1;
 	}
-	for (size_t i = 0; i < t->nevents; i++)
-		if (t->events[i].thread >= nthreads)
-			nthreads = t->events[i].thread + 1;
 	d.steps = malloc((2 * t->nevents + 1) * sizeof(*d.steps));
 	d.pending = calloc(t->nevents + 1, sizeof(*d.pending));
 	if (!d.steps || !d.pending) {
@@ -675,7 +751,7 @@ int trace_analyze(const char *name, const struct trace *t, struct trace_stats *s
 			break;
 		}
 	}
-	ret = analyze(name, nthreads, t->nevents, 0, st, plan, drive_events, &d, why, why_size);
+	ret = analyze(name, t->nevents, 0, st, plan, drive_events, &d, why, why_size);
 out:
 	free(d.steps);
 	free(d.pending);
@@ -737,7 +813,7 @@ static int stats_load_from(struct reader *r, struct trace *t, struct trace_stats
 		calls = t->header.v3_calls;
 	for (size_t i = 0; i < s.nmetas; i++)
 		calls += s.metas[i].n;
-	ret = analyze(r->name, s.nthreads, calls, live_guess(&s), st, NULL, drive_stream, &d, r->why,
+	ret = analyze(r->name, calls, live_guess(&s), st, NULL, drive_stream, &d, r->why,
 		      r->why_size);
 	scan_release(&s);
 	return ret;

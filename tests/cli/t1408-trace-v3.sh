@@ -117,6 +117,24 @@ check "... with 100000000 threads in its header: damaged, exit 2, said why" sh -
 	'[ "$1" = 2 ] && grep -q "header field threads is 100000000, more than its 1 calls (and 0 lost) could hold" "$2"' \
 	sh "$rc" "$tmp/err"
 
+# A thread's index is handed out at its first call, recorded or lost: a
+# header that says 100000000 calls were lost allows index 99999999 to the
+# one call recorded (289 bytes). The report and the replay follow the
+# threads that made calls: one row, one thread, in little memory (a row
+# and a thread per index took 7.8 GB of text, or out of memory).
+# Records: thread switch to 99999999 (00 ff c1 d7 2f), malloc of 8 (01 08).
+"$ABBUILD/tests/tools/tracetool" v3 "$tmp/far.v3" 100000000 100000000 1 0700ffc1d72f0108
+check_if !SANITIZED "a thread of index 99999999, 100000000 calls lost: report in 256 MiB" \
+	sh -c '(ulimit -v 262144; "$1" report "$2" >"$3")' sh "$AB" "$tmp/far.v3" "$tmp/far.out"
+check "... one row, the thread's index, 1 call" \
+	sh -c '[ "$(grep -c "^  *99999999  *1  *1  *0  *8  *0$" "$1")" = 1 ] && [ "$(sed -n "/^threads (1;/,\$p" "$1" | wc -l)" = 3 ]' sh "$tmp/far.out"
+run_ab report -f json "$tmp/far.v3"
+check "... -f json: one thread, index 99999999" \
+	test "$(jq_get "$tmp/out" 'threads[0].index') $(jq_get "$tmp/out" 'threads[1].index' 2>/dev/null)" = "99999999 "
+run_ab --workload replay --trace "$tmp/far.v3" --backend malloc --repeat 1 -q -f json
+check "... a replay of it runs one thread" \
+	test "$rc $(jq_get "$tmp/out" 'config.replay.threads')" = "0 1"
+
 # The converted file in place; then its first block's frame damaged.
 cp "$tmp/th.trace" "$tmp/in.trace"
 "$AB" record --convert "$tmp/in.trace" 2>/dev/null

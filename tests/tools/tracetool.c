@@ -21,10 +21,16 @@
  *                                 KIND seq=N [size= ptr= ret= align= nmemb= done=]
  *                               (KIND as trace_kind_name(); numbers decimal
  *                               or 0x...)
+ *   tracetool v3 OUT THREADS LOST CALLS HEX  a version 3 trace of one
+ *                               block whose raw bytes are HEX (trace_v3.h:
+ *                               varint R, R bytes of records, the ranks),
+ *                               in a zstd frame that stores them as they
+ *                               are; the header says THREADS, LOST, CALLS
  *
  * Exit status 0, or 2 with a message.
  */
 #include "trace/trace_format.h"
+#include "trace/trace_v3.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -308,6 +314,57 @@ static void make(const char *out, unsigned version)
 	save(out, data, size);
 }
 
+/* ------------------------------------------------------------ v3 */
+
+static void v3(const char *out, const char *threads, const char *lost, const char *calls,
+	       const char *hex)
+{
+	size_t nraw = strlen(hex) / 2, at;
+	unsigned char *frame;
+	struct trace_block b = { 0 };
+	uint32_t bh;
+
+	if (strlen(hex) % 2 || nraw == 0 || nraw > 255)
+		die("HEX: 1 to 255 bytes, two digits each", hex);
+	/* A zstd frame: magic, single segment with a 1-byte content size, one raw block. */
+	frame = calloc(1, 9 + nraw);
+	memcpy(frame, "\x28\xb5\x2f\xfd\x20", 5);
+	frame[5] = (unsigned char)nraw;
+	bh = 1 | (uint32_t)nraw << 3;
+	frame[6] = (unsigned char)bh;
+	frame[7] = (unsigned char)(bh >> 8);
+	frame[8] = (unsigned char)(bh >> 16);
+	for (size_t i = 0; i < nraw; i++) {
+		unsigned v;
+
+		if (sscanf(hex + 2 * i, "%2x", &v) != 1)
+			die("HEX: not hexadecimal", hex);
+		frame[9 + i] = (unsigned char)v;
+	}
+	b.zbytes = (uint32_t)(9 + nraw);
+	b.raw = (uint32_t)nraw;
+	b.check = trace_block_checksum(&b, frame);
+	size = TRACE_HEADER_BYTES + sizeof(b) + b.zbytes;
+	data = calloc(size, 1);
+	memcpy(header()->magic, TRACE_MAGIC, 8);
+	header()->version = TRACE_VERSION_V3;
+	header()->header_bytes = TRACE_HEADER_BYTES;
+	header()->state = TRACE_STATE_EXIT;
+	header()->chunks = 1;
+	header()->threads = (uint32_t)strtoul(threads, NULL, 0);
+	header()->lost = strtoull(lost, NULL, 0);
+	header()->lost_why = header()->lost ? TRACE_LOST_FULL : TRACE_LOST_NONE;
+	header()->v3_calls = strtoull(calls, NULL, 0);
+	header()->v3_sealed = !header()->lost;
+	strcpy(header()->command, "tracetool");
+	header()->header_check = trace_header_checksum(header());
+	at = TRACE_HEADER_BYTES;
+	memcpy(data + at, &b, sizeof(b));
+	memcpy(data + at + sizeof(b), frame, b.zbytes);
+	free(frame);
+	save(out, data, size);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "reseal")) {
@@ -331,9 +388,11 @@ int main(int argc, char **argv)
 		save(argv[3], data, size);
 	} else if (argc == 4 && !strcmp(argv[1], "make")) {
 		make(argv[2], (unsigned)atoi(argv[3]));
+	} else if (argc == 7 && !strcmp(argv[1], "v3")) {
+		v3(argv[2], argv[3], argv[4], argv[5], argv[6]);
 	} else {
 		die("usage: tracetool reseal|v1 IN OUT, flip|flipany IN OUT SEED, threads IN OUT N, "
-		    "make OUT VERSION", NULL);
+		    "make OUT VERSION, v3 OUT THREADS LOST CALLS HEX", NULL);
 	}
 	return 0;
 }
