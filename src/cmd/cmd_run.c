@@ -91,7 +91,7 @@ static void parse_run(int argc, char **argv, struct run_cmd *cmd)
  */
 static int check_memory(const struct run_config *config)
 {
-	uint64_t available, need;
+	uint64_t available, need, results = run_results_bytes(config);
 	size_t size;
 
 	if (probe_meminfo_read("/proc/meminfo", "MemAvailable", &available)) {
@@ -99,6 +99,15 @@ static int check_memory(const struct run_config *config)
 			"measurement needs is not checked");
 		return 0;
 	}
+	/* Half of it at most: the measuring processes need the rest. */
+	if (results > available / 2)
+		return error("--repeat %u makes %llu runs, whose results take about %llu MiB "
+			     "(%zu bytes each), more than half the %llu MiB available "
+			     "(MemAvailable); use a smaller --repeat, fewer --sizes or --backend, "
+			     "or --force to measure anyway", config->repeat,
+			     (unsigned long long)(results / sizeof(struct sample)),
+			     (unsigned long long)(results >> 20), sizeof(struct sample),
+			     (unsigned long long)(available >> 20));
 	need = run_estimate_bytes(config, &size);
 	if (config->jobs > 1) {
 		/* --jobs: that many measurements may be the largest at once. */

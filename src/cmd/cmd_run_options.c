@@ -309,7 +309,8 @@ static const struct cli_option run_options[] = {
 	  "gate times between reports of different --jobs)"), OPT_GIVEN(run_cmd, args.jobs) },
 	{ OPT_BOOL(OPT_FORCE, "force", run_cmd, config.force,
 	  "measure even when the largest measurement needs more\n"
-	  "memory than MemAvailable (refused by default)") },
+	  "memory than MemAvailable, or the results more than half\n"
+	  "of it (refused by default)") },
 	{ OPT_BOOL('q', "quiet", run_cmd, config.quiet, "no progress on standard error") },
 	CLI_OPT_HELP,
 	{ OPT_CALLBACK('V', "version", NULL, opt_version, "print the version and exit") },
