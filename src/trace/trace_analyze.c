@@ -595,7 +595,8 @@ static int analysis_pass(struct analysis *a, struct trace_stats *st, struct repl
 		return -1;
 	if (plan)
 		plan->nthreads = st->nthreads;
-	qsort(st->threads, st->nthreads, sizeof(*st->threads), thread_index_cmp);
+	if (st->nthreads > 1)  /* (none: st->threads is NULL, which qsort may not take) */
+		qsort(st->threads, st->nthreads, sizeof(*st->threads), thread_index_cmp);
 	st->live_bytes_end = a->live_bytes;
 	st->live_chunks_end = a->live_chunks;
 	if (stats_top_sizes(a))
