@@ -195,7 +195,9 @@ static int thread_slot(struct analysis *a, uint32_t index, uint32_t *slot)
 	if (!a->tmap[j].slot) {
 		if (ALLOC_GROW(st->threads, st->nthreads, a->threads_alloc))
 			return -1;
-		st->threads[st->nthreads] = (struct trace_thread_stats){ .index = index };
+		/* memset: its padding too, which the fuzz target compares. */
+		memset(&st->threads[st->nthreads], 0, sizeof(*st->threads));
+		st->threads[st->nthreads].index = index;
 		a->tmap[j] = (struct thread_slot){ index, ++st->nthreads };
 	}
 	*slot = a->last_slot = a->tmap[j].slot - 1;

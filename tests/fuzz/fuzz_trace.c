@@ -37,7 +37,7 @@ static void same_stats(const struct trace_stats *a, const struct trace_stats *b)
 	if (a->nthreads != b->nthreads ||
 	    memcmp(a->calls, b->calls,
 		   offsetof(struct trace_stats, threads) - offsetof(struct trace_stats, calls)) ||
-	    memcmp(a->threads, b->threads, a->nthreads * sizeof(*a->threads)))
+	    (a->nthreads && memcmp(a->threads, b->threads, a->nthreads * sizeof(*a->threads))))
 		abort();
 }
 
