@@ -271,6 +271,18 @@ static int find_repeated_key(const cJSON *node, char *path, size_t len, size_t s
 
 /* ---- parsing ------------------------------------------------------------ */
 
+/* cJSON says NULL for text it cannot parse and for memory it cannot get alike. */
+static int json_out_of_memory;
+
+static void *json_malloc(size_t size)
+{
+	void *p = malloc(size);
+
+	if (!p)
+		json_out_of_memory = 1;
+	return p;
+}
+
 /*
  * Parses the LEN bytes of TEXT into FILE->root; FILE->path is set. One
  * document, then only white space: text after it (a second report
@@ -281,9 +293,15 @@ static int parse_text(struct result_file *file, const char *text, size_t len)
 	const char *end = NULL, *dup = NULL;
 	char where[256] = "";
 
+	cJSON_Hooks hooks = { json_malloc, free };
+
 	if (!len)
 		return fail(file, "empty file, not an allocbench JSON report");
+	cJSON_InitHooks(&hooks);
+	json_out_of_memory = 0;
 	file->root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	if (!file->root && json_out_of_memory)
+		return fail(file, "out of memory reading its %zu bytes of JSON", len);
 	if (file->root) {
 		while (end < text + len && strchr(" \t\n\r", *end) && *end)
 			end++;
@@ -324,6 +342,9 @@ int results_parse(const char *path, struct result_file *file)
 	if (!file->path)
 		return error("out of memory");
 	text = read_all(path, &len);
+	if (!text && errno == EFBIG)
+		return fail(file, "larger than %zu MiB, the most a report is read in "
+			    "(its JSON takes several times that in memory)", RESULTS_MAX_BYTES >> 20);
 	if (!text)
 		return fail(file, "cannot read: %s", strerror(errno ? errno : EIO));
 	ret = parse_text(file, text, len);

@@ -97,6 +97,22 @@ else
 	skip "history DIR with a FIFO" "needs mkfifo and timeout"
 fi
 
+# A report too large to read, or one whose JSON does not fit in memory:
+# said so, not "not valid JSON". (Sparse: 257 MiB of zeros, no disk.)
+truncate -s 257M "$tmp/huge.json"
+run_ab show "$tmp/huge.json"
+check "a report above 256 MiB: exit 2, the cap named" \
+	sh -c '[ "$1" = 2 ] && grep -q "larger than 256 MiB, the most a report is read in" "$2"' sh "$rc" "$tmp/err"
+rm -f "$tmp/huge.json"
+awk 'BEGIN { printf "{\"results\":["; for (i = 0; i < 3000000; i++) printf "{},"; printf "{}]}\n" }' \
+	>"$tmp/many.json"
+oom() {
+	(ulimit -v 131072 && "$AB" show "$tmp/many.json") >"$tmp/out" 2>"$tmp/err"
+	[ $? = 2 ] && grep -q "out of memory reading its 9000017 bytes of JSON" "$tmp/err"
+}
+check_if !ASAN "9 MB of JSON, 3 million objects, within ulimit -v 128 MiB: out of memory, said" oom
+rm -f "$tmp/many.json"
+
 # history says where the reports differ in what they measured, or where:
 # one line per kind of difference, naming the first report that differs.
 mkdir "$tmp/mixed"
