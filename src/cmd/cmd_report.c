@@ -405,11 +405,13 @@ int cmd_report(int argc, char **argv)
 		return 2;
 	if (n == 1 ? trace_set_find(argv[optind], 0, &set, why, sizeof(why)) :
 	    trace_set_paths((const char *const *)argv + optind, (size_t)n, &set, why, sizeof(why))) {
-		error("%s", why);
+		if (!signal_caught)  /* else it ends by the signal, saying nothing */
+			error("%s", why);
 		goto done;
 	}
 	if (set.chosen >= set.n) {
-		error("no trace of the recording '%s' could be read", argv[optind]);
+		if (!signal_caught)
+			error("no trace of the recording '%s' could be read", argv[optind]);
 		goto done;
 	}
 	if (output_open(&out, output_path))

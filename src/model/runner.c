@@ -29,7 +29,6 @@
  * the child to kill. A pid is an int on Linux, as sig_atomic_t is.
  */
 _Static_assert(sizeof(pid_t) <= sizeof(int), "a pid must fit an int");
-static volatile sig_atomic_t interrupted_by;
 
 /*
  * The children running now, one slot per measuring thread (--jobs): 0 for
@@ -43,8 +42,8 @@ static void on_interrupt(int sig)
 {
 	int saved = errno;
 
-	if (!interrupted_by)
-		interrupted_by = sig;
+	if (!signal_caught)
+		signal_caught = sig;
 	for (size_t i = 0; i < RUNNER_MAX_CHILDREN; i++) {
 		pid_t pid = atomic_load(&running[i]);
 
@@ -124,7 +123,7 @@ int runner_signals_install(void)
 
 int runner_interrupted(void)
 {
-	return interrupted_by;
+	return signal_caught;
 }
 
 void runner_signal_exit(int sig)
@@ -386,7 +385,7 @@ static int read_result(struct child_wait *w, int64_t deadline_ms)
 		int64_t now = monotonic_ms(), wait_ms = -1;
 		int r;
 
-		if (interrupted_by)
+		if (signal_caught)
 			return 2;
 		if (w->pidfd < 0)
 			check_exit(w);
@@ -624,8 +623,8 @@ int runner_measure(const struct child_request *req, unsigned timeout_s, struct s
 	size_t n = 0;
 
 	memset(sample, 0, sizeof(*sample));
-	if (interrupted_by)
-		return sample_fail(sample, "interrupted by SIG%s", sigabbrev_np(interrupted_by));
+	if (signal_caught)
+		return sample_fail(sample, "interrupted by SIG%s", sigabbrev_np(signal_caught));
 	if (!program)
 		return sample_fail(sample, "no measuring program for %u-bit rows", req->abi);
 	if (child_request_encode(req, &args))
@@ -725,7 +724,7 @@ static int measure_in_child(const struct child_request *req, const char *path, c
 					   strerror(errno));
 	}
 	if (end == 2) {
-		ret = sample_fail(sample, "interrupted by SIG%s", sigabbrev_np(interrupted_by));
+		ret = sample_fail(sample, "interrupted by SIG%s", sigabbrev_np(signal_caught));
 	} else if (end == 1) {
 		ret = sample_fail(sample, "timed out after %u s (the measuring process was "
 				  "killed; see --timeout)", timeout_s);

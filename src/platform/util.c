@@ -9,6 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
+volatile sig_atomic_t signal_caught;
+
 __attribute__((format(printf, 2, 0)))
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {

@@ -9,6 +9,7 @@
 #ifndef ALLOCBENCH_UTIL_H
 #define ALLOCBENCH_UTIL_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -176,5 +177,12 @@ void put_wrappedf(FILE *out, size_t width, const char *indent, const char *fmt, 
 
 /* The time now, ISO 8601 in UTC ("2026-12-02T13:00:00Z"), into BUF; returns BUF. */
 char *now_utc(char buf[32]);
+
+/*
+ * The first terminating signal the handler of runner_signals_install()
+ * caught, 0 before (runner_interrupted() in the model): the loops that
+ * can take long without a child to wait for (a trace's reads) stop at it.
+ */
+extern volatile sig_atomic_t signal_caught;
 
 #endif

@@ -84,6 +84,10 @@ int reader_read_at(struct reader *r, uint64_t at, void *dst, size_t n)
 {
 	size_t done = 0;
 
+	/* A signal ends the command: every read (1 MiB at most, or a block) asks. */
+	if (signal_caught)
+		return reader_fail(r, "was not read to its end: interrupted by SIG%s",
+				   sigabbrev_np(signal_caught));
 	if (r->fd < 0) {
 		if (at > r->size || n > r->size - at)
 			return reader_fail(r, "changed while it was read: %" PRIu64 " bytes, none at byte %" PRIu64,

@@ -41,4 +41,30 @@ for i in 0 1 2 3; do
 done
 check_if NOASAN "the threads' calls add up" test "$sum" = 4000000
 
+# A signal while the trace is read ends report there (each read of the
+# file asks), not once the whole trace is read: exit 128 + the signal,
+# nothing printed (before, the whole report, then the status). 8 million
+# calls take a second or more to read; the signal comes once the file is
+# open.
+"$GEN" "$tmp/sig.trace" 8000000 10000 4
+"$AB" record --convert "$tmp/sig.trace" -o "$tmp/sig.v3" 2>/dev/null
+for f in sig.trace sig.v3; do
+	for s in TERM:143 INT:130; do
+		"$AB" report "$tmp/$f" >"$tmp/sig.out" 2>"$tmp/sig.err" &
+		pid=$!
+		i=0
+		while [ $i -lt 500 ] && ! ls -l /proc/$pid/fd 2>/dev/null | grep -q "$tmp/$f"; do
+			sleep 0.01
+			i=$((i + 1))
+		done
+		kill -${s%:*} $pid
+		wait $pid
+		rc=$?
+		check "SIG${s%:*} while $f is read: exit ${s#*:}, nothing printed" \
+			sh -c '[ "$1" = "$2" ] && [ ! -s "$3" ] && [ ! -s "$4" ]' sh "$rc" "${s#*:}" \
+			"$tmp/sig.out" "$tmp/sig.err"
+	done
+done
+rm -f "$tmp/sig.trace" "$tmp/sig.v3"
+
 test_done
