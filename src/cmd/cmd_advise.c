@@ -31,7 +31,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #define STR_(x) #x
@@ -55,7 +59,8 @@ static const struct cli_option advise_options[] = {
 	  "instead of recording a COMMAND") },
 	{ OPT_FILENAME(257, "keep-trace", "FILE", advise_cmd, keep_trace,
 	  "record COMMAND into FILE and keep it (default: a\n"
-	  "temporary file, removed at exit)") },
+	  "temporary file, removed at exit); one advise at a\n"
+	  "time per FILE") },
 	{ OPT_STRING('b', "backend", "LIST", advise_cmd, backends,
 	  "backends, comma-separated (default malloc, pool,\n"
 	  "arena and every installed one of jemalloc, mimalloc,\n"
@@ -256,6 +261,52 @@ static void check_early(const struct advise_cmd *cmd)
 		exit(2);
 }
 
+/*
+ * Claims --keep-trace FILE for this advise until it exits (exit 2 when
+ * another holds it): a second advise recording into FILE replaced it
+ * under the first one's replay ("trace changed since allocbench read
+ * it"). The claim is a Unix socket bound in the abstract namespace, under
+ * a name made of FILE's absolute path (its directory's resolved path and
+ * its own name, or the resolved target of a link): the kernel frees it
+ * with the process, however it ends, and leaves no file behind.
+ */
+static void claim_keep_trace(const char *file)
+{
+	char path[PATH_MAX], dir[PATH_MAX];
+	const char *slash = strrchr(file, '/'), *base = slash ? slash + 1 : file;
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	uint64_t h = 0xcbf29ce484222325ULL;
+	int fd;
+
+	if (!realpath(file, path)) {
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - file) + 1 : 1,
+			 slash ? file : ".");
+		if (!realpath(dir, path))
+			return;  /* a directory that is not there: record says so */
+		if (strlen(path) + 1 + strlen(base) >= sizeof(path))
+			return;
+		strcat(strcat(path, "/"), base);
+	}
+	for (const char *p = path; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+	/* sun_path[0] stays 0: the abstract namespace. */
+	snprintf(addr.sun_path + 1, sizeof(addr.sun_path) - 1, "allocbench-advise-keep-trace-%016llx",
+		 (unsigned long long)h);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return;
+	if (bind(fd, (struct sockaddr *)&addr,
+		 (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + strlen(addr.sun_path + 1)))) {
+		if (errno == EADDRINUSE) {
+			error("--keep-trace '%s': another allocbench advise is recording or replaying "
+			      "it now; give each its own FILE", file);
+			exit(2);
+		}
+		close(fd);
+	}
+	/* Held open, never closed: the claim ends with the process. */
+}
+
 /* ---- recording ---- */
 
 /*
@@ -405,8 +456,10 @@ int cmd_advise(int argc, char **argv)
 	if (cmd.trace) {
 		copy_string(trace, sizeof(trace), cmd.trace);
 		choose_trace(trace, sizeof(trace), cmd.quiet);
-	} else if (cmd.keep_trace)
+	} else if (cmd.keep_trace) {
+		claim_keep_trace(cmd.keep_trace);
 		copy_string(trace, sizeof(trace), cmd.keep_trace);
+	}
 	else
 		tmp_trace(trace, sizeof(trace));
 	run_options_for(&cmd, trace, argc, argv, &run);

@@ -112,6 +112,25 @@ check "a COMMAND not found: 127, naming it" \
 	sh -c '[ "$1" = 127 ] && grep -q "cannot run .*no-such-program.*: command not found" "$2"' sh "$rc" "$tmp/err"
 check "... and the trace of an earlier run is not replayed for it" [ ! -s "$tmp/out" ]
 
+# Two advise --keep-trace FILE at once: the second is refused up front
+# (it replaced the trace under the first one's replay, which failed); the
+# first goes on. The same FILE through another path is the same FILE.
+"$AB" advise -q --repeat 1 --backend malloc --keep-trace "$tmp/one.trace" -- \
+	sh -c "touch '$tmp/started'; sleep 3; ls >'$tmp/ls.out'" >"$tmp/first.out" 2>"$tmp/first.err" &
+first=$!
+i=0
+while [ $i -lt 1000 ] && [ ! -e "$tmp/started" ]; do sleep 0.01; i=$((i + 1)); done
+mkdir "$tmp/sub"
+run_ab advise -q --keep-trace "$tmp/sub/../one.trace" -- touch "$tmp/ran2"
+check "a second advise --keep-trace of the same FILE while the first runs: exit 2, said" \
+	sh -c '[ "$1" = 2 ] && grep -q "another allocbench advise is recording or replaying it now" "$2"' \
+	sh "$rc" "$tmp/err"
+check "... it ran nothing" [ ! -e "$tmp/ran2" ]
+wait $first
+check "... and the first ends as it would alone (exit 0)" [ $? = 0 ]
+run_ab advise -q --repeat 1 --backend malloc --keep-trace "$tmp/one.trace" -- ls "$tmp"
+check "... then FILE is free again" [ "$rc" = 0 ]
+
 # A real program (issue 27, done when): sqlite3 building an index.
 test_lazy_prereq SQLITE3 'command -v sqlite3 >/dev/null || { echo "no sqlite3 (apt-get install sqlite3)"; exit 1; }'
 if test_have_prereq SQLITE3; then
