@@ -84,6 +84,20 @@ static void parse_run(int argc, char **argv, struct run_cmd *cmd)
 /* ---- measuring ---- */
 
 /*
+ * The memory run_measure_all() keeps for the runs' results: one sample
+ * per run of each row (and of each size's floor), allocated before the
+ * first run. Forks fail long before it is all written.
+ */
+static uint64_t results_bytes(const struct run_config *config)
+{
+	uint64_t columns = workload_one_column(config->workload) ? 1 : config->nsizes;
+	uint64_t runs = columns * (config->nbackends + (config->workload == WORKLOAD_FILL)) *
+			config->repeat;
+
+	return runs > UINT64_MAX / sizeof(struct sample) ? UINT64_MAX : runs * sizeof(struct sample);
+}
+
+/*
  * Refuses (returns -1 after saying why) a run whose largest measurement
  * needs more memory than the machine has available: it would be killed by
  * the OOM killer after minutes, or push the machine into swap and measure
@@ -91,7 +105,7 @@ static void parse_run(int argc, char **argv, struct run_cmd *cmd)
  */
 static int check_memory(const struct run_config *config)
 {
-	uint64_t available, need, results = run_results_bytes(config);
+	uint64_t available, need, results = results_bytes(config);
 	size_t size;
 
 	if (probe_meminfo_read("/proc/meminfo", "MemAvailable", &available)) {

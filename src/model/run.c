@@ -414,14 +414,6 @@ uint64_t run_estimate_bytes(const struct run_config *config, size_t *size)
 	return most;
 }
 
-uint64_t run_results_bytes(const struct run_config *config)
-{
-	uint64_t columns = workload_one_column(config->workload) ? 1 : config->nsizes;
-	uint64_t per_column = config->nbackends + (config->workload == WORKLOAD_FILL);
-
-	return sat_mul(sat_mul(columns, per_column), sat_mul(config->repeat, sizeof(struct sample)));
-}
-
 /*
  * What a measuring process reports in words (why it failed, which allocator
  * served malloc, from which file) may hold any bytes a path or a library

@@ -157,14 +157,6 @@ uint64_t run_bound_bytes(const struct run_config *config, const struct backend *
  */
 uint64_t run_estimate_bytes(const struct run_config *config, size_t *size);
 
-/*
- * The memory run_measure_all() keeps for the runs' results: one sample
- * per run of each row (and of each size's floor), about 8 KiB each,
- * allocated before the first run. The run command compares it with
- * MemAvailable too: forks fail long before it is all written.
- */
-uint64_t run_results_bytes(const struct run_config *config);
-
 /* Frees what run_measure_all() allocated. */
 void run_report_release(struct run_report *report);
 
