@@ -31,6 +31,8 @@
  */
 #define TRACE_MAP_MAX ((uint64_t)1 << 36)
 #define TRACE_MAP_MIN ((uint64_t)1 << 24)
+/* Traces one process may leave, one per image (FILE.PROGRAM.PID.N, N < it). */
+#define TRACE_IMAGES_MAX 1000000UL
 /* Records a thread's signal handlers may queue while it writes one. */
 #define STASH_RECORDS 64
 /* Bytes a record may write past its end: the last varint's 8-byte store. */

@@ -337,11 +337,6 @@ static char *put_program(char *p)
 }
 
 /*
- * Opens this process image's trace: FILE.PROGRAM.PID, FILE.PROGRAM.PID.N
- * (N from 2) when that exists (the same program exec'd again by the same
- * process). Sets hdr, or leaves it NULL.
- */
-/*
  * Maps FD's trace: TRACE_MAP_MAX of address space, a quarter of an
  * address-space limit (ulimit -v) at most, the program keeping the rest;
  * where even that fails, half as much again, down to TRACE_MAP_MIN. Sets
@@ -367,6 +362,13 @@ static void *map_trace(int fd)
 	}
 }
 
+/*
+ * Opens this process image's trace: FILE.PROGRAM.PID, FILE.PROGRAM.PID.N
+ * (N from 2) when that exists (the same program exec'd again by the same
+ * process, as often as it likes: a program that execs itself 20 times
+ * once stopped being recorded at the tenth, silently). Sets hdr, or leaves
+ * it NULL.
+ */
 void trace_open(void)
 {
 	const char *path = getenv("ALLOCBENCH_RECORD_FILE");
@@ -381,7 +383,7 @@ void trace_open(void)
 
 	if (!path || path[0] != '/' || (len = strlen(path)) > RECORD_FILE_MAX)
 		return;
-	for (int attempt = 1; attempt < 10 && fd < 0; attempt++) {
+	for (unsigned long attempt = 1; attempt < TRACE_IMAGES_MAX && fd < 0; attempt++) {
 		memcpy(trace_path, path, len + 1);
 		end = trace_path + len;
 		*end++ = '.';
@@ -390,7 +392,7 @@ void trace_open(void)
 		end = put_decimal(end, pid);
 		if (attempt > 1) {
 			*end++ = '.';
-			put_decimal(end, (unsigned long)attempt);
+			put_decimal(end, attempt);
 		}
 		fd = open(trace_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 		if (fd < 0 && errno != EEXIST)

@@ -133,4 +133,19 @@ fi
 record_trace "$tmp/awk.trace" awk 'BEGIN { for (i = 0; i < 3e7; i++) x += i }'
 check "a run with few calls for its CPU time: record says so" \
 	grep -q "^allocbench: note: [0-9]* calls in [0-9.]* s of CPU time .* are few for a program that allocates much" "$tmp/record.err"
+# A program that execs itself 20 times: 21 images of one process, each its
+# trace (FILE.PROGRAM.PID, then .2 ...), the twentieth exec too (once the
+# tenth image on went unrecorded, and nothing said so).
+cat >"$tmp/self.sh" <<EOF
+#!/bin/sh
+n=\${1:-0}
+[ "\$n" -lt 20 ] && exec /bin/sh "$tmp/self.sh" \$((n + 1))
+echo \$n >"$tmp/self.out"
+EOF
+mkdir "$tmp/self"
+record_trace "$tmp/self/s.trace" /bin/sh "$tmp/self.sh"
+check "a program that execs itself 20 times: 21 traces of its pid, the last exits" \
+	sh -c '[ "$(cat "$1/self.out")" = 20 ] && [ "$(ls "$1/self" | grep -c "^s\.trace\.[a-z]*sh\.[0-9]*\(\.[0-9]*\)\?$")" = 21 ] &&
+	       [ -f "$(ls -d "$1"/self/s.trace.*sh.*.21)" ]' sh "$tmp"
+
 test_done
