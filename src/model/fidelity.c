@@ -71,3 +71,17 @@ void replay_fidelity_text(const struct run_report *report, char *buf, size_t siz
 			 "failed (the program's peak anonymous memory: %" PRIu32 " KiB)",
 			 r->program_anon_kib);
 }
+
+int replay_fidelity_caution(const struct run_report *report, char *buf, size_t size)
+{
+	struct replay_fidelity f;
+
+	if (replay_fidelity(report, &f) || f.percent <= FIDELITY_TRUST_PERCENT)
+		return 0;
+	snprintf(buf, size, "  caution: the replay under malloc misses the program's own peak "
+		 "anonymous memory by %.1f%% (replay %.0f KiB, program %.0f KiB), more than "
+		 "%.0f%%: the figures below are the replay's, and the program may rank the "
+		 "allocators otherwise", f.percent, f.replay_bytes / 1024, f.program_bytes / 1024,
+		 FIDELITY_TRUST_PERCENT);
+	return 1;
+}

@@ -37,4 +37,17 @@ int replay_fidelity(const struct run_report *report, struct replay_fidelity *out
  */
 void replay_fidelity_text(const struct run_report *report, char *buf, size_t size);
 
+/*
+ * How far the replay under malloc may miss the program's own peak before
+ * a verdict says that its figures may not stand for the program's.
+ */
+#define FIDELITY_TRUST_PERCENT 10.0
+
+/*
+ * When REPORT's replay misses the program by more than
+ * FIDELITY_TRUST_PERCENT: the caution the answer gives before any verdict,
+ * into BUF (SIZE bytes), and 1; else 0 (close enough, or not known).
+ */
+int replay_fidelity_caution(const struct run_report *report, char *buf, size_t size);
+
 #endif

@@ -5,6 +5,7 @@
  */
 #include "model/verdict.h"
 #include "model/abi.h"
+#include "model/fidelity.h"
 #include "model/run.h"
 #include "measure/backend.h"
 #include "platform/util.h"
@@ -388,8 +389,13 @@ static int verdict_write(FILE *out, const struct run_report *report, const char 
 
 			if (verdict_compute_abi(report, c, abis[k], &v))
 				continue;
-			if (!any++)
+			if (!any++) {
+				char caution[1024];
+
 				fputs(heading, out);
+				if (replay_fidelity_caution(report, caution, sizeof(caution)))
+					put(out, caution);
+			}
 			if (nabis > 1)
 				snprintf(abi, sizeof(abi), "%u-bit ", abis[k]);
 			if (workload_one_column(report->config->workload))

@@ -131,6 +131,29 @@ check "... and the first ends as it would alone (exit 0)" [ $? = 0 ]
 run_ab advise -q --repeat 1 --backend malloc --keep-trace "$tmp/one.trace" -- ls "$tmp"
 check "... then FILE is free again" [ "$rc" = 0 ]
 
+# A replay that misses the program's own peak by more than 10% (here a
+# trace whose program says it peaked at 10 GiB): the answer says so before
+# any verdict; one whose program's peak is not known says nothing of it.
+far() {
+	awk -v h="$1" 'BEGIN { print "header threads=1 " h; print "chunk thread=0 base=0"; s = 1
+		for (i = 0; i < 200; i++) printf "malloc seq=%d size=%d ret=0x%x\n", s++, 16 + i, 65536 + 4096 * i
+		for (i = 0; i < 200; i++) printf "free seq=%d ptr=0x%x\n", s++, 65536 + 4096 * i }' |
+		"$ABBUILD/tests/tools/tracetool" make "$2" 2
+}
+far "anon_kib=10485760 hwm_kib=10485760 run_ns=1000000000" "$tmp/far.trace"
+run_ab advise --trace "$tmp/far.trace" --repeat 1 -q
+check "a replay 100% off the program: the caution is the answer's first line" \
+	sh -c '[ "$1" = 0 ] && sed -n 2p "$2" | grep -q "^  caution: the replay under malloc misses the program" &&
+	       tr "\n" " " <"$2" | tr -s " " | grep -q "by 100.0% (replay [0-9]* KiB, program 10485760 KiB), more than 10%: the figures below are the replay.s"' \
+	sh "$rc" "$tmp/out"
+run_ab advise --trace "$tmp/far.trace" --repeat 1 -q -f markdown
+check "... in Markdown too, before the verdict's lines" \
+	sh -c 'grep -A2 "^\*\*Verdict\*\*" "$1" | tail -n 1 | grep -q "^- caution: the replay under malloc misses"' sh "$tmp/out"
+far "" "$tmp/near.trace"
+run_ab advise --trace "$tmp/near.trace" --repeat 1 -q
+check "a trace that keeps no peak of the program: no caution" \
+	sh -c '[ "$1" = 0 ] && ! grep -q caution "$2"' sh "$rc" "$tmp/out"
+
 # A real program (issue 27, done when): sqlite3 building an index.
 test_lazy_prereq SQLITE3 'command -v sqlite3 >/dev/null || { echo "no sqlite3 (apt-get install sqlite3)"; exit 1; }'
 if test_have_prereq SQLITE3; then

@@ -17,6 +17,7 @@
  *                               one a line (sealed when VERSION is 2 and
  *                               the state not 0; else the chunks with seal=1):
  *                                 header threads=N state=S chunks=N lost=N
+ *                                        [anon_kib=N hwm_kib=N run_ns=N]
  *                                 chunk thread=T base=SEQ [used=N] [seal=1]
  *                                 KIND seq=N [size= ptr= ret= align= nmemb= done=]
  *                               (KIND as trace_kind_name(); numbers decimal
@@ -245,6 +246,9 @@ static void make(const char *out, unsigned version)
 			header()->lost_why = (uint32_t)field(line, "lost_why", 0);
 			header()->lost_errno = (int32_t)field(line, "lost_errno", 0);
 			chunks_field = field(line, "chunks", UINT64_MAX);
+			header()->anon_peak_kib = (uint32_t)field(line, "anon_kib", 0);
+			header()->hwm_kib = (uint32_t)field(line, "hwm_kib", 0);
+			header()->run_ns = field(line, "run_ns", 0);
 			continue;
 		}
 		if (!strcmp(word, "chunk")) {
