@@ -76,8 +76,9 @@ static const struct cli_option advise_options[] = {
 	  "text (default: the answer first), json (the answer\n"
 	  "under \"summary\"), csv or markdown") },
 	{ OPT_FILENAME('o', "output", "FILE", advise_cmd, output,
-	  "write the answer and report to FILE instead of\n"
-	  "standard output") },
+	  "write the answer and report to FILE (default:\n"
+	  "standard error after recording a COMMAND, whose\n"
+	  "standard output is its own; else standard output)") },
 	{ OPT_BOOL('q', "quiet", advise_cmd, quiet,
 	  "no progress on standard error, no recording summary") },
 	CLI_OPT_HELP,
@@ -99,7 +100,8 @@ static void advise_help(FILE *out)
 "the C library's malloc in its unit and per cent, with the runs' range, and\n"
 "\"no clear winner\" where ranges overlap. Then the replay's table, with how\n"
 "close the replay under malloc comes to the program's own peak anonymous\n"
-"memory, then where to read more.\n"
+"memory, then where to read more. After recording a COMMAND, all of it goes\n"
+"to standard error (or -o), never into the program's standard output.\n"
 "\n"
 "Exit status: 0 answered, 1 a replay failed (its row says why) or COMMAND\n"
 "left no trace, 2 bad usage or an unusable trace, 127 COMMAND not found,\n"
@@ -409,11 +411,13 @@ static int advise_write(FILE *out, struct run_report *report, const char *trace)
  * Replays the trace CMD's RUN names (its options checked) and writes the
  * answer. Returns advise's exit status.
  */
-static int replay(struct run_cmd *run, const char *trace)
+static int replay(struct run_cmd *run, const char *trace, int recorded)
 {
 	struct run_config *config = &run->config;
 	struct run_report report;
 	struct output out;
+	const char *where = config->output_path ? config->output_path :
+			    recorded ? "standard error" : "standard output";
 	int ret;
 
 	if (run_refuse_early(config))
@@ -422,6 +426,11 @@ static int replay(struct run_cmd *run, const char *trace)
 		return 1;
 	if (output_open(&out, config->output_path))
 		return runner_interrupted() ? 128 + runner_interrupted() : 2;
+	/* The program's standard output is the program's: the answer never goes into it. */
+	if (recorded && !config->output_path) {
+		fflush(stdout);
+		out.file = stderr;
+	}
 	if (run_measure_all(config, &report)) {
 		output_abort(&out);
 		run_report_release(&report);
@@ -434,8 +443,7 @@ static int replay(struct run_cmd *run, const char *trace)
 		output_abort(&out);
 	} else if (advise_write(out.file, &report, trace)) {
 		if (!broken_pipe(errno))
-			error("cannot write the answer to %s: %s", config->output_path ?
-			      config->output_path : "standard output", strerror(errno ? errno : EIO));
+			error("cannot write the answer to %s: %s", where, strerror(errno ? errno : EIO));
 		output_abort(&out);
 		ret = 1;
 	} else {
@@ -469,7 +477,7 @@ int cmd_advise(int argc, char **argv)
 	/* A program's threads each have their heap (glibc's arenas): replayed as they ran. */
 	if (!cmd.replay_threads && run.config.replay.threads > 1)
 		run.config.replay_per_thread = 1;
-	ret = replay(&run, trace);
+	ret = replay(&run, trace, !cmd.trace);
 	/* Now, not at exit: after a signal, main() ends by it without exit handlers. */
 	tmp_dir_remove();
 	backend_set_release(&run.config);

@@ -422,7 +422,7 @@ int output_refuse_input(const char *path, const char *const *inputs, size_t n)
 
 void output_abort(struct output *out)
 {
-	if (out->file && out->file != stdout)
+	if (out->file && out->file != stdout && out->file != stderr)
 		fclose(out->file);
 	if (out->tmp_path)
 		unlink(out->tmp_path);

@@ -22,25 +22,31 @@ answer_lines() { awk '/^allocbench [0-9]/ { exit } { print }' "$1"; }
 mkdir "$tmp/tmpdir"
 TMPDIR=$tmp/tmpdir run_ab advise --repeat 2 -- "$THREADS"
 check "advise -- a program exits 0" [ "$rc" -eq 0 ]
-check "the answer comes first" sh -c 'head -n 1 "$1" | grep -q "^answer (median \[min-max\] of the replays"' sh "$tmp/out"
-answer_lines "$tmp/out" >"$tmp/answer"
+# After recording a COMMAND, the answer and the report go to standard
+# error, after the recording's summary: the program's standard output is
+# its own (an answer once went into xz -c's compressed output).
+check "standard output is the program's alone (it prints nothing)" [ ! -s "$tmp/out" ]
+sed -n '/^answer (median/,$p' "$tmp/err" >"$tmp/ans"
+check "the answer comes first, after the recording's summary" \
+	sh -c 'grep -v "^allocbench: " "$1" | head -n 1 | grep -q "^answer (median \[min-max\] of the replays"' sh "$tmp/err"
+answer_lines "$tmp/ans" >"$tmp/answer"
 for a in "memory, drop-in" "memory, with code changes" "time, drop-in" "time, with code changes"; do
 	check "the answer: $a" grep -q "^  $a: " "$tmp/answer"
 done
 check "the answer: what each saves over malloc, or that malloc is best" \
 	sh -c 'tr "\n" " " <"$1" | tr -s " " | grep -Eq "drop-in: .*(less than malloc|more than malloc|malloc is|no gain over malloc)"' sh "$tmp/answer"
 check "then the table: malloc, pool and arena replayed" \
-	sh -c 'grep -q "^malloc  *[0-9]" "$1" && grep -q "^pool  *[0-9]" "$1" && grep -q "^arena  *[0-9]" "$1"' sh "$tmp/out"
+	sh -c 'grep -q "^malloc  *[0-9]" "$1" && grep -q "^pool  *[0-9]" "$1" && grep -q "^arena  *[0-9]" "$1"' sh "$tmp/ans"
 for a in jemalloc mimalloc tcmalloc; do
 	if test_have_prereq "$(echo "$a" | tr a-z A-Z)"; then
-		check "... and $a, installed here" grep -q "^$a  *[0-9]" "$tmp/out"
+		check "... and $a, installed here" grep -q "^$a  *[0-9]" "$tmp/ans"
 	else
 		skip "... and $a" "$prereq_why"
 	fi
 done
-check "the answer is not repeated after the tables" sh -c '! grep -q "^verdict (median" "$1"' sh "$tmp/out"
+check "the answer is not repeated after the tables" sh -c '! grep -q "^verdict (median" "$1"' sh "$tmp/ans"
 check "last, where to read more: the man page, and the trace removed" \
-	sh -c 'sed -n "/^more: /,\$p" "$1" | tr "\n" " " | grep -q "allocbench-advise(1) .*removed (--keep-trace FILE keeps it)"' sh "$tmp/out"
+	sh -c 'sed -n "/^more: /,\$p" "$1" | tr "\n" " " | grep -q "allocbench-advise(1) .*removed (--keep-trace FILE keeps it)"' sh "$tmp/ans"
 check "the recording's summary on standard error" grep -q "calls (malloc" "$tmp/err"
 check "the temporary trace is gone" [ -z "$(ls "$tmp/tmpdir")" ]
 
@@ -88,7 +94,11 @@ check "one backend: exit 0, no answer, and why" sh -c '[ "$1" = 0 ] && grep -q "
 # COMMAND's own options are COMMAND's.
 run_ab advise -q --repeat 1 --backend malloc,arena -- sort -o "$tmp/sorted" /etc/services
 check "advise -- sort -o FILE: -o is sort's" sh -c '[ "$1" = 0 ] && [ -s "$2" ] && head -n 1 "$3" | grep -q "^answer"' \
-	sh "$rc" "$tmp/sorted" "$tmp/out"
+	sh "$rc" "$tmp/sorted" "$tmp/err"
+run_ab advise -q --repeat 1 --backend malloc,arena -- sort /etc/services
+check "advise -- sort: standard output is sort's output alone, the answer on standard error" \
+	sh -c '[ "$1" = 0 ] && sort /etc/services | cmp -s - "$2" && head -n 1 "$3" | grep -q "^answer"' \
+	sh "$rc" "$tmp/out" "$tmp/err"
 
 # Bad input: refused before anything is recorded, naming the input.
 printf 'not a trace\n' >"$tmp/bad.trace"
@@ -110,7 +120,8 @@ check "... none of them ran COMMAND" [ ! -e "$tmp/ran" ]
 run_ab advise --keep-trace "$tmp/k.trace" -- "$tmp/no-such-program"
 check "a COMMAND not found: 127, naming it" \
 	sh -c '[ "$1" = 127 ] && grep -q "cannot run .*no-such-program.*: command not found" "$2"' sh "$rc" "$tmp/err"
-check "... and the trace of an earlier run is not replayed for it" [ ! -s "$tmp/out" ]
+check "... and the trace of an earlier run is not replayed for it" \
+	sh -c '[ ! -s "$1" ] && ! grep -q "^answer" "$2"' sh "$tmp/out" "$tmp/err"
 
 # Two advise --keep-trace FILE at once: the second is refused up front
 # (it replaced the trace under the first one's replay, which failed); the
@@ -160,8 +171,8 @@ if test_have_prereq SQLITE3; then
 	sql="create table t(a, b); with recursive c(x) as (select 1 union all select x + 1 from c where x < 20000)
 		insert into t select x, hex(randomblob(12)) from c; create index tb on t(b);"
 	run_ab advise --repeat 2 --keep-trace "$tmp/sq.trace" -- sqlite3 "$tmp/sq.db" "$sql"
-	check "sqlite3 building an index: exit 0, the answer first" \
-		sh -c '[ "$1" = 0 ] && head -n 1 "$2" | grep -q "^answer"' sh "$rc" "$tmp/out"
+	check "sqlite3 building an index: exit 0, the answer first (after the recording's summary)" \
+		sh -c '[ "$1" = 0 ] && grep -v "^allocbench: " "$2" | head -n 1 | grep -q "^answer"' sh "$rc" "$tmp/err"
 	run_ab advise --trace "$tmp/sq.trace" --repeat 2 -q -f json
 	check "sqlite3: JSON's summary answers memory and time" \
 		sh -c '[ -n "$1" ] && [ -n "$2" ]' sh "$(jq_get "$tmp/out" 'summary.verdicts[0].memory.drop_in.best[0].backend')" \
