@@ -155,7 +155,12 @@ far "anon_kib=10485760 hwm_kib=10485760 run_ns=1000000000" "$tmp/far.trace"
 run_ab advise --trace "$tmp/far.trace" --repeat 1 -q
 check "a replay 100% off the program: the caution is the answer's first line" \
 	sh -c '[ "$1" = 0 ] && sed -n 2p "$2" | grep -q "^  caution: the replay under malloc misses the program" &&
-	       tr "\n" " " <"$2" | tr -s " " | grep -q "by 100.0% (replay [0-9]* KiB, program 10485760 KiB), more than 10%: the figures below are the replay.s"' \
+	       tr "\n" " " <"$2" | tr -s " " | grep -q "by 100.0% (replay [0-9]* KiB, program 10485760 KiB), more than 10%: the program holds 100% of it outside malloc .*; the savings below are of malloc.s share alone"' \
+	sh "$rc" "$tmp/out"
+far "anon_kib=1 hwm_kib=1 run_ns=1000000000" "$tmp/over.trace"
+run_ab advise --trace "$tmp/over.trace" --repeat 1 -q
+check "a replay far above the program: the caution says the replay holds what the program did not" \
+	sh -c '[ "$1" = 0 ] && tr "\n" " " <"$2" | tr -s " " | grep -q "program 1 KiB), more than 10%: the replay holds memory the program did not .*the program may rank the allocators otherwise"' \
 	sh "$rc" "$tmp/out"
 run_ab advise --trace "$tmp/far.trace" --repeat 1 -q -f markdown
 check "... in Markdown too, before the verdict's lines" \
