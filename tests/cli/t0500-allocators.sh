@@ -152,7 +152,10 @@ for b in jemalloc mimalloc tcmalloc; do
 	fi
 	installed="$installed $b"
 	eval "lib_$b=\$lib"
-	run_ab --backend $b,malloc --sizes 4,40,4000,33000 --total 2M --repeat 1 -q -f json -o "$tmp/$b.json"
+	# --repeat 3, the checks on the median: CI's make check under a busy
+	# machine once saw tcmalloc's 4-byte row at twice its overhead in a
+	# single run (metadata 4.05 B), not seen again in 3 runs of its state.
+	run_ab --backend $b,malloc --sizes 4,40,4000,33000 --total 2M --repeat 3 -q -f json -o "$tmp/$b.json"
 	j=$tmp/$b.json
 	check "$b: run exits 0" [ "$rc" -eq 0 ]
 	check "$b: config.preload names its library" sh -c "\"$JSONQ\" '$j' config.preload.$b | grep -q '/$(soname $b)\$'"
@@ -179,7 +182,7 @@ for b in jemalloc mimalloc tcmalloc; do
 	done
 	r="results[backend=$b,size=33000]"
 	check "$b 33000: slack exceeds the overhead, flagged" [ "$(jq_get "$j" "$r.slack_exceeds_overhead")" = true ]
-	check "$b 33000: and explained" sh -c "\"$JSONQ\" '$j' '$r.notes[0]' | grep -q 'slack .* exceeds the RSS overhead'"
+	check "$b 33000: and explained" sh -c "\"$JSONQ\" '$j' '$r.notes' | grep -q 'slack .* exceeds the RSS overhead'"
 	check "$b: its own statistics" sh -c "\"$JSONQ\" '$j' 'results[backend=$b,size=40].allocator_stats' | grep -Eq '\"(stats\.allocated|process_info\.current_commit|generic\.current_allocated_bytes)\":[1-9]'"
 done
 
