@@ -580,6 +580,29 @@ static int empty_trace(const struct record_run *run, char *buf, size_t size)
 /* Calls a second of CPU time below which record says the program may allocate past malloc. */
 #define FEW_CALLS_PER_CPU_S 10000
 #define FEW_CALLS_CPU_S 0.25
+/* ... when its peak anonymous memory is this much above malloc's peak live bytes, or unknown. */
+#define FEW_CALLS_UNEXPLAINED_BYTES ((uint64_t)8 << 20)
+
+/*
+ * A process whose peak anonymous memory malloc's live bytes leave largely
+ * unexplained, or none whose peak is known (1); else 0: a program that
+ * simply allocates little, whose memory malloc accounts for.
+ */
+static int memory_past_malloc(const struct trace_set *set)
+{
+	int known = 0;
+
+	for (size_t i = 0; i < set->n; i++) {
+		uint64_t anon = (uint64_t)set->procs[i].t.header.anon_peak_kib << 10;
+
+		if (!anon || set->procs[i].error)
+			continue;
+		known = 1;
+		if (anon > set->procs[i].stats.peak_live_bytes + FEW_CALLS_UNEXPLAINED_BYTES)
+			return 1;
+	}
+	return !known;
+}
 
 void record_notes(const struct trace_set *set, double cpu_s)
 {
@@ -593,7 +616,8 @@ void record_notes(const struct trace_set *set, double cpu_s)
 				trace_proc_hint_text(&set->procs[i], text, sizeof(text)));
 			hinted = 1;
 		}
-	if (!hinted && cpu_s >= FEW_CALLS_CPU_S && calls < cpu_s * FEW_CALLS_PER_CPU_S)
+	if (!hinted && cpu_s >= FEW_CALLS_CPU_S && calls < cpu_s * FEW_CALLS_PER_CPU_S &&
+	    memory_past_malloc(set))
 		fprintf(stderr, "allocbench: note: %" PRIu64 " calls in %.1f s of CPU time (%.0f a "
 			"second) are few for a program that allocates much: what it allocates past malloc "
 			"(with an allocator of its own, or a runtime's such as Go's or the JVM's) is not "
