@@ -474,6 +474,7 @@ int cmd_advise(int argc, char **argv)
 	if (!cmd.trace && (ret = record(trace, argv + command, cmd.quiet)))
 		return ret;
 	run_options_check(&run.config, &run.args);
+	run.config.progress_lines = 1;
 	/* A program's threads each have their heap (glibc's arenas): replayed as they ran. */
 	if (!cmd.replay_threads && run.config.replay.threads > 1)
 		run.config.replay_per_thread = 1;

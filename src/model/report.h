@@ -35,6 +35,7 @@ struct cell {
 	char error[200];             /* the first failure's reason when !ok */
 	struct sample *samples;      /* one per repetition, config.repeat of them */
 	unsigned runs;               /* samples taken (stops at the first failure) */
+	unsigned tasks_ended;        /* its runs ended or skipped, for the progress */
 	const struct cell_loaded *loaded; /* read back from JSON (show), or NULL */
 };
 

@@ -6,6 +6,7 @@
 #include "platform/parse.h"
 #include "platform/probe.h"
 #include "model/runner.h"
+#include "model/run_progress.h"
 #include "platform/util.h"
 
 #include <errno.h>
@@ -249,18 +250,6 @@ double resolution_bytes(const struct run_report *report, size_t count)
 	return (double)report->host.page_size / (double)count;
 }
 
-static void progress(const struct run_config *config, size_t done, size_t total,
-		     const char *what, size_t size)
-{
-	if (config->quiet || !isatty(STDERR_FILENO))
-		return;
-	fprintf(stderr, "\rallocbench: measuring %-7s %8zu B  [%zu/%zu]   ",
-		what, size, done + 1, total);
-	if (done + 1 == total)
-		fputs("\r\033[K", stderr);
-	fflush(stderr);
-}
-
 size_t run_mix_mean_size(const struct run_config *config)
 {
 	uint64_t sum = 0, n = 0;
@@ -498,6 +487,7 @@ struct run_work {
 	struct run_report *report;
 	struct run_task *tasks;
 	size_t ntasks, next;
+	size_t rows_done;           /* rows whose every task ended (progress_lines) */
 	pthread_mutex_t lock;
 };
 
@@ -583,6 +573,8 @@ static void measure_task(struct run_work *w, const struct run_task *task)
 	else
 		keep_sample(report, c->backend->name, c->size, c->samples, &c->runs, &c->ok,
 			    c->error, sizeof(c->error), &sample, ret);
+	if (!task->floor)
+		run_progress_row(w->config, c, &w->rows_done, w->report->ncells);
 	pthread_mutex_unlock(&w->lock);
 }
 
@@ -603,14 +595,16 @@ static void *measure_worker(void *arg)
 		task = &w->tasks[w->next];
 		if (task->floor) {
 			skip = !w->report->floors[task->column].ok;
-			progress(w->config, w->next, w->ntasks, RUNNER_FLOOR,
+			run_progress(w->config, w->next, w->ntasks, RUNNER_FLOOR,
 				 w->report->floors[task->column].size);
 		} else {
-			const struct cell *c = &w->report->cells[task->column * w->config->nbackends +
+			struct cell *c = &w->report->cells[task->column * w->config->nbackends +
 								  task->backend];
 
 			skip = !c->ok;
-			progress(w->config, w->next, w->ntasks, c->backend->name, c->size);
+			run_progress(w->config, w->next, w->ntasks, c->backend->name, c->size);
+			if (skip)
+				run_progress_row(w->config, c, &w->rows_done, w->report->ncells);
 		}
 		w->next++;
 		pthread_mutex_unlock(&w->lock);

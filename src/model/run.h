@@ -55,6 +55,8 @@ struct run_config {
 	const char *output_path;           /* -o FILE, or NULL for stdout */
 	const char *baseline_path;         /* --baseline FILE to compare with, or NULL */
 	int quiet;                         /* -q: no progress on stderr */
+	int progress_lines;                /* and where stderr is no terminal, a line
+					      per backend whose runs are done (advise) */
 	enum workload workload;            /* --workload */
 	unsigned rounds;                   /* churn, threads: --rounds; 0 = by size */
 	uint64_t seed;                     /* random: --seed */
