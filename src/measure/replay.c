@@ -72,14 +72,20 @@ static inline void libc_replay_release(void *ctx, void *chunk, uint64_t meta)
 
 /*
  * A per-thread replay keeps the recorded order to within a window of
- * REPLAY_WINDOW_STEPS steps: every thread runs its steps of a window, then
- * waits for the others at a barrier. Without it a thread runs ahead of the
+ * REPLAY_WINDOW_STEPS steps: every thread alive runs its steps of a
+ * window, then waits for the next. Without it a thread runs ahead of the
  * others, as a producer would without the queue that held it back in the
  * program, and the peak is no longer the program's (a program whose three
  * producers hand messages to a consumer that frees them: 95 MB replayed
  * unbounded against 44 MB for real; 44.4 MB with windows of 16 to 1024
- * steps). A window also ends at each point of the series, which one
- * thread reads while the others wait at a second barrier.
+ * steps). A window also ends at each point of the series, which the main
+ * thread reads while the others wait.
+ *
+ * A recorded thread is alive in the replay as in the program: started
+ * before the window of its first step, ended after the window of its last.
+ * Programs make threads in waves (51 recorded, 2 or 3 alive at a time):
+ * started all at once, every allocator paid per-thread memory for all of
+ * them (a replay at 880 MB of a program at 30 MB).
  */
 #define REPLAY_WINDOW_STEPS 1024
 
@@ -90,12 +96,16 @@ struct replay_shared {
 	void **live;
 	uint64_t *meta;
 	uint32_t *version;        /* per slot: the steps done on it */
-	pthread_barrier_t window;
-	struct replay_series *rs;
 	struct sample *sample;
-	struct threads_gate gate;
 	enum touch_policy touch;
 	int stop;                 /* an allocation failed in some thread: stop them all */
+	/* The windows: the main thread opens each, the threads alive run it. */
+	pthread_mutex_t lock;
+	pthread_cond_t go, done;
+	uint64_t window;          /* windows opened so far */
+	size_t end;               /* the open window's end, a step of the plan */
+	uint32_t running;         /* threads alive still in the open window */
+	int quit;                 /* the replay ends: every thread returns */
 };
 
 /* One recorded thread's share of a per-thread replay. */
@@ -103,7 +113,9 @@ struct replay_job {
 	struct replay_shared *sh;
 	const struct replay_thread_steps *steps;
 	double step_ns;           /* its CPU time in its steps, waits left out */
+	uint64_t window;          /* the last window it has run (or the one open when it started) */
 	int failed;
+	int finished;             /* its last step done (or stopped): it returns */
 };
 
 /*
@@ -112,8 +124,7 @@ struct replay_job {
  * thread comes after the allocation, as recorded. Any wait ends: every
  * step it waits for has a smaller place in the recorded order, so it is in
  * this window or an earlier one, and each thread runs its steps in that
- * order. Once a thread's allocation fails, every thread stops stepping but
- * still meets the others at each barrier.
+ * order. Once a thread's allocation fails, every thread stops stepping.
  */
 #define LIBC_STEP(TOUCH) \
 	REPLAY_STEP(op, TOUCH, libc_replay_alloc, libc_replay_resize, libc_replay_release)
@@ -159,114 +170,211 @@ static void replay_thread_steps(struct replay_job *job, size_t *i, size_t end)
 		*i = job->steps->n;
 }
 
-/* Every thread goes through the same windows: their ends depend on the plan and the series alone. */
+/* A recorded thread other than the first: each window opened, its steps in it, until its last. */
 static void *replay_thread(void *arg)
 {
 	struct replay_job *job = arg;
 	struct replay_shared *sh = job->sh;
-	const size_t nops = sh->plan->nops;
-	size_t i = 0, start = 0;
+	size_t i = 0;
 
 	for (;;) {
-		size_t due = replay_series_due(sh->rs, sh->sample, nops);
+		size_t end;
+
+		pthread_mutex_lock(&sh->lock);
+		while (sh->window == job->window && !sh->quit)
+			pthread_cond_wait(&sh->go, &sh->lock);
+		if (sh->quit) {
+			pthread_mutex_unlock(&sh->lock);
+			return NULL;
+		}
+		job->window = sh->window;
+		end = sh->end;
+		pthread_mutex_unlock(&sh->lock);
+		replay_thread_steps(job, &i, end);
+		pthread_mutex_lock(&sh->lock);
+		job->finished = i >= job->steps->n;
+		if (--sh->running == 0)
+			pthread_cond_signal(&sh->done);
+		pthread_mutex_unlock(&sh->lock);
+		if (job->finished)
+			return NULL;
+	}
+}
+
+/* The threads alive of a per-thread replay, started and ended as the program's were. */
+struct replay_alive {
+	pthread_t *tid;           /* by recorded thread */
+	uint32_t *which;          /* the threads alive (their recorded index) */
+	uint32_t *order;          /* the others with steps, by their first step */
+	uint32_t n, norder, next; /* alive; in ORDER; the next of ORDER to start */
+	uint32_t most;            /* most alive at once, the main thread included */
+};
+
+static int first_step_cmp(const void *x, const void *y, void *jobs_)
+{
+	const struct replay_job *jobs = jobs_;
+	uint32_t a = jobs[*(const uint32_t *)x].steps->steps[0];
+	uint32_t b = jobs[*(const uint32_t *)y].steps->steps[0];
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * The threads other than the first with steps to replay, by their first
+ * step (a thread's first call may be one with nothing to replay, a failed
+ * allocation: the order of first calls is not that of first steps).
+ */
+static void alive_order(struct replay_alive *a, const struct replay_job *jobs, uint32_t nthreads)
+{
+	for (uint32_t t = 1; t < nthreads; t++)
+		if (jobs[t].steps->n)
+			a->order[a->norder++] = t;
+	qsort_r(a->order, a->norder, sizeof(*a->order), first_step_cmp, (void *)jobs);
+}
+
+/* The step the next thread to start begins with, or SIZE_MAX. */
+static size_t alive_next_step(const struct replay_alive *a, const struct replay_job *jobs)
+{
+	return a->next < a->norder ? jobs[a->order[a->next]].steps->steps[0] : SIZE_MAX;
+}
+
+/* Starts the threads whose first step comes before END. Returns 0, or -1 with SAMPLE failed. */
+static int alive_start(struct replay_alive *a, struct replay_job *jobs, uint32_t nthreads,
+		       size_t end, struct sample *sample)
+{
+	while (alive_next_step(a, jobs) < end) {
+		uint32_t t = a->order[a->next++];
+
+		jobs[t].window = jobs[t].sh->window;
+		if (pthread_create(&a->tid[t], NULL, replay_thread, &jobs[t]))
+			return sample_fail(sample, "cannot start thread %u of %u", t + 1, nthreads);
+		a->which[a->n++] = t;
+		if (a->n + 1 > a->most)
+			a->most = a->n + 1;
+	}
+	return 0;
+}
+
+/* Joins the threads that ran their last step; with QUIT, every one. */
+static void alive_end(struct replay_alive *a, struct replay_shared *sh, struct replay_job *jobs,
+		      int quit)
+{
+	if (quit) {
+		pthread_mutex_lock(&sh->lock);
+		sh->quit = 1;
+		pthread_cond_broadcast(&sh->go);
+		pthread_mutex_unlock(&sh->lock);
+	}
+	for (uint32_t k = 0; k < a->n;) {
+		if (quit || jobs[a->which[k]].finished) {
+			pthread_join(a->tid[a->which[k]], NULL);
+			a->which[k] = a->which[--a->n];
+		} else {
+			k++;
+		}
+	}
+}
+
+/*
+ * The windows, each opened to the threads alive, the first recorded
+ * thread's steps run here (the program's main thread, served by glibc's
+ * main heap as the program's was). Returns 0, or -1 with SAMPLE failed.
+ */
+static int replay_windows(struct replay_shared *sh, struct replay_job *jobs, uint32_t nthreads,
+			  struct replay_alive *alive, struct replay_series *rs)
+{
+	const size_t nops = sh->plan->nops;
+	size_t i = 0, start = 0;
+	int failed = 0;
+
+	while (start < nops && !__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)) {
+		size_t due = replay_series_due(rs, sh->sample, nops);
 		size_t end = start + REPLAY_WINDOW_STEPS;
 
 		if (end > due)
 			end = due;
 		if (end > nops)
 			end = nops;
-		replay_thread_steps(job, &i, end);
-		if (end == due && pthread_barrier_wait(&sh->window) == PTHREAD_BARRIER_SERIAL_THREAD)
-			replay_series_read(sh->rs, sh->sample);
-		pthread_barrier_wait(&sh->window);
-		if (end >= nops)
-			return NULL;
+		/* A thread starts when the order reaches its first step: the ended are joined by then. */
+		if (alive_next_step(alive, jobs) > start && alive_next_step(alive, jobs) < end)
+			end = alive_next_step(alive, jobs);
+		if ((failed = alive_start(alive, jobs, nthreads, end, sh->sample)))
+			break;
+		pthread_mutex_lock(&sh->lock);
+		sh->end = end;
+		sh->running = alive->n;
+		sh->window++;
+		pthread_cond_broadcast(&sh->go);
+		pthread_mutex_unlock(&sh->lock);
+		replay_thread_steps(&jobs[0], &i, end);
+		pthread_mutex_lock(&sh->lock);
+		while (sh->running)
+			pthread_cond_wait(&sh->done, &sh->lock);
+		pthread_mutex_unlock(&sh->lock);
+		if (end == due)
+			replay_series_read(rs, sh->sample);
+		alive_end(alive, sh, jobs, 0);
 		start = end;
 	}
-}
-
-static void *replay_thread_start(void *arg)
-{
-	struct replay_job *job = arg;
-
-	return threads_gate_wait(&job->sh->gate) ? replay_thread(job) : NULL;
+	alive_end(alive, sh, jobs, 1);
+	return failed;
 }
 
 /*
  * The malloc backend's replay with each recorded thread in a thread of its
- * own, the first recorded (the program's main thread) in this one, as the
- * program's was: glibc serves the main thread from its main heap. The
- * figures are measure_replay()'s; the time is the threads' CPU time in their
- * steps (a page fault's included, a wait for another thread's step or at a
- * barrier not), over the steps: the cost of a call as the one-thread replay
- * measures it, which the other backends' rows of the same report give, and
- * not stretched by more threads than CPUs taking turns.
+ * own, alive while the program's was, the first recorded in this one. The
+ * figures are measure_replay()'s; the time is the threads' CPU time in
+ * their steps (a page fault's included, a wait for another thread's step
+ * or for a window not), over the steps: the cost of a call as the
+ * one-thread replay measures it, which the other backends' rows of the
+ * same report give, and not stretched by more threads than CPUs taking
+ * turns.
  */
 static int replay_malloc_threads(const struct measure_params *params, struct sample *sample,
 				 void *ctx)
 {
 	const struct replay_plan *plan = params->replay;
 	size_t nslots = plan->nslots ? plan->nslots : 1;
-	uint32_t nthreads = plan->nthreads ? plan->nthreads : 1, started = 1;
+	uint32_t nthreads = plan->nthreads ? plan->nthreads : 1;
 	struct replay_thread_steps *steps;
 	struct replay_shared sh = {
 		.plan = plan, .ctx = ctx, .sample = sample, .touch = params->touch,
-		.gate = { .lock = PTHREAD_MUTEX_INITIALIZER, .opened = PTHREAD_COND_INITIALIZER },
+		.lock = PTHREAD_MUTEX_INITIALIZER, .go = PTHREAD_COND_INITIALIZER,
+		.done = PTHREAD_COND_INITIALIZER,
 	};
+	struct replay_alive alive = { .most = 1 };
 	struct replay_series rs = { .fd = -1 };
 	struct replay_job *jobs;
 	struct loop_peak lp;
-	pthread_t *tids;
 	uint64_t faults0, peak;
 	double step_ns = 0;
-	int failed = 0, barrier = 0, peak_started = 0;
+	int failed = 0;
 
 	if (replay_threads_split(plan, &steps))
 		return sample_fail(sample, "replay: out of memory splitting the steps by thread");
 	jobs = calloc(nthreads, sizeof(*jobs));
-	tids = calloc(nthreads, sizeof(*tids));
+	alive.tid = calloc(nthreads, sizeof(*alive.tid));
+	alive.which = calloc(nthreads, sizeof(*alive.which));
+	alive.order = calloc(nthreads, sizeof(*alive.order));
 	sh.live = measure_map_pointers(nslots, sample);
 	sh.meta = sh.live ? (uint64_t *)(void *)measure_map_pointers(nslots, sample) : NULL;
 	sh.version = sh.meta ? (uint32_t *)(void *)measure_map_pointers(nslots / 2 + 1, sample) :
 		     NULL;
-	if (!jobs || !tids || !sh.version) {
+	if (!jobs || !alive.tid || !alive.which || !alive.order || !sh.version) {
 		failed = -1;
 		goto out;
 	}
-	if (pthread_barrier_init(&sh.window, NULL, nthreads)) {
-		failed = sample_fail(sample, "replay: cannot make the threads' barrier");
-		goto out;
-	}
-	barrier = 1;
 	for (uint32_t t = 0; t < nthreads; t++)
 		jobs[t] = (struct replay_job){ .sh = &sh, .steps = &steps[t] };
-	for (; started < nthreads; started++)
-		if (pthread_create(&tids[started], NULL, replay_thread_start, &jobs[started]))
-			break;
-	if (started == nthreads) {
-		replay_series_start(&rs, plan, sample, sh.meta);
-		sh.rs = &rs;
-		peak_started = !loop_peak_start(&lp, sample);
-	}
-	pthread_mutex_lock(&sh.gate.lock);
-	sh.gate.go = peak_started;
-	sh.gate.abort = !peak_started;
-	pthread_cond_broadcast(&sh.gate.opened);
-	pthread_mutex_unlock(&sh.gate.lock);
-	if (!peak_started) {
-		for (uint32_t t = 1; t < started; t++)
-			pthread_join(tids[t], NULL);
+	alive_order(&alive, jobs, nthreads);
+	replay_series_start(&rs, plan, sample, sh.meta);
+	if (loop_peak_start(&lp, sample)) {
 		replay_series_stop(&rs, sample);
-		if (started < nthreads)
-			failed = sample_fail(sample, "cannot start thread %u of %u", started + 1,
-					     nthreads);
 		failed = -1;
 		goto out;
 	}
 	faults0 = probe_minor_faults();
-	replay_thread(&jobs[0]);
-	for (uint32_t t = 1; t < nthreads; t++)
-		pthread_join(tids[t], NULL);
+	failed = replay_windows(&sh, jobs, nthreads, &alive, &rs);
 	sample->alloc_faults = probe_minor_faults() - faults0 - rs.faults;
 	peak = loop_peak_stop(&lp, sample);
 	replay_series_stop(&rs, sample);
@@ -280,11 +388,9 @@ static int replay_malloc_threads(const struct measure_params *params, struct sam
 			libc_replay_release(ctx, sh.live[i], 0);
 	if (!failed) {
 		replay_sample_done(sample, plan, step_ns, peak);
-		sample->threads = plan->nthreads;
+		sample->threads = alive.most;  /* "run at once" (measure.h) */
 	}
 out:
-	if (barrier)
-		pthread_barrier_destroy(&sh.window);
 	if (sh.version)
 		measure_unmap_pointers((void **)(void *)sh.version, nslots / 2 + 1);
 	if (sh.meta)
@@ -292,7 +398,9 @@ out:
 	if (sh.live)
 		measure_unmap_pointers(sh.live, nslots);
 	free(jobs);
-	free(tids);
+	free(alive.tid);
+	free(alive.which);
+	free(alive.order);
 	replay_threads_free(steps, plan->nthreads);
 	return failed ? -1 : 0;
 }

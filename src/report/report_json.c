@@ -419,6 +419,9 @@ static cJSON *cell_json(const struct run_report *report, const struct cell *cell
 			cJSON_AddStringToObject(obj, "checksum", checksum);
 		else
 			cJSON_AddNullToObject(obj, "checksum");
+		/* A replay per thread: as many alive at once as the program had. */
+		if (!random && cell->ok && first->threads)
+			cJSON_AddNumberToObject(obj, "threads_alive_most", first->threads);
 	}
 	if (config->workload == WORKLOAD_THREADS)
 		cJSON_AddNumberToObject(obj, "ops", (double)first->ops);

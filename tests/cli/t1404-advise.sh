@@ -173,6 +173,36 @@ run_ab advise --trace "$tmp/near.trace" --repeat 1 -q
 check "a trace that keeps no peak of the program: no caution" \
 	sh -c '[ "$1" = 0 ] && ! grep -q caution "$2"' sh "$rc" "$tmp/out"
 
+# Threads in waves (25 waves of 4, 101 threads recorded, at most 5 alive):
+# replayed per thread, each recorded thread is alive from its first call
+# to its last, as in the program, not all 101 at once (whose per-thread
+# memory made jemalloc's replay 23 times the program's peak).
+record_trace "$tmp/waves.trace" "$ABBUILD/tests/tools/waves" 25 4
+run_ab --workload replay --trace "$tmp/waves.trace" --replay-threads per-thread --backend malloc \
+	--repeat 1 -q -f json
+alive=$(jq_get "$tmp/out" 'results[0].threads_alive_most' 2>/dev/null)
+check "threads in waves (101 recorded, 4 a wave): at most 5 alive at once in the replay ($alive)" \
+	sh -c '[ "$1" = 0 ] && [ -n "$2" ] && [ "$2" -ge 2 ] && [ "$2" -le 5 ]' sh "$rc" "$alive"
+check "... every call replayed" test "$(jq_get "$tmp/out" 'config.replay.threads')" = 101
+# Threads start in the order of their first step, not of their first call:
+# thread 1's first call failed (nothing to replay), thread 2 allocates and
+# frees thread 0's chunk before thread 1's first step. Started by first
+# call, thread 2 waited for thread 1 while thread 0 waited for it: a hang.
+printf '%s\n' 'header threads=3' 'chunk thread=0 base=0' 'malloc seq=1 size=8 ret=0x1000' \
+	'free seq=7 ptr=0x3000' 'chunk thread=1 base=0' 'malloc seq=2 size=8 ret=0' \
+	'malloc seq=5 size=8 ret=0x3000' 'free seq=6 ptr=0x2000' 'chunk thread=2 base=0' \
+	'malloc seq=3 size=8 ret=0x2000' 'free seq=4 ptr=0x1000' |
+	"$ABBUILD/tests/tools/tracetool" make "$tmp/first.trace" 2
+if command -v timeout >/dev/null; then
+	timeout 60 "$AB" --workload replay --trace "$tmp/first.trace" --replay-threads per-thread \
+		--backend malloc --repeat 2 -q -f json -o "$tmp/first.json" 2>"$tmp/first.err"
+	check "a thread whose first call failed: the replay ends (exit 0), 2 threads alive at most" \
+		sh -c '[ "$1" = 0 ] && [ "$("$2" "$3" "results[0].threads_alive_most")" = 2 ]' \
+		sh $? "$JSONQ" "$tmp/first.json"
+else
+	skip "a thread whose first call failed" "needs timeout"
+fi
+
 # A real program (issue 27, done when): sqlite3 building an index.
 test_lazy_prereq SQLITE3 'command -v sqlite3 >/dev/null || { echo "no sqlite3 (apt-get install sqlite3)"; exit 1; }'
 if test_have_prereq SQLITE3; then
