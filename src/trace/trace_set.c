@@ -381,14 +381,30 @@ int trace_set_remove(const char *file)
 	return ret;
 }
 
-size_t trace_set_choose(const struct trace_set *set)
+/* The readable image with the most calls; with EXEC 0, of those not replaced by an exec. */
+static size_t most_calls(const struct trace_set *set, int exec)
 {
 	size_t best = set->n;
 
 	/* In the order they started: of equals, the first stays. */
 	for (size_t i = 0; i < set->n; i++)
-		if (!set->procs[i].error &&
+		if (!set->procs[i].error && set->procs[i].stats.calls[0] &&
+		    (exec || set->procs[i].t.header.state != TRACE_STATE_EXEC) &&
 		    (best == set->n || set->procs[i].stats.calls[0] > set->procs[best].stats.calls[0]))
+			best = i;
+	return best;
+}
+
+size_t trace_set_choose(const struct trace_set *set)
+{
+	size_t best = most_calls(set, 0);
+
+	if (best < set->n)
+		return best;
+	best = most_calls(set, 1);
+	/* None with a call: the first readable. */
+	for (size_t i = 0; best == set->n && i < set->n; i++)
+		if (!set->procs[i].error)
 			best = i;
 	return best;
 }
@@ -417,8 +433,10 @@ const char *trace_set_choice_text(const struct trace_set *set, char *buf, size_t
 		snprintf(buf, size, "%s (pid %" PRIu32 ", %s), the only process recorded",
 			 trace_proc_program(p), p->t.header.pid, name);
 	else
-		snprintf(buf, size, "%s (pid %" PRIu32 ", %s), which has the most calls: %" PRIu64 " of the %"
-			 PRIu64 " of %zu processes", trace_proc_program(p), p->t.header.pid, name,
+		snprintf(buf, size, "%s (pid %" PRIu32 ", %s), which has the most calls%s: %" PRIu64
+			 " of the %" PRIu64 " of %zu processes", trace_proc_program(p), p->t.header.pid,
+			 name, most_calls(set, 1) != set->chosen ? " of those that ran to their "
+			 "end (a launcher that execs its worker is not the program)" : "",
 			 p->stats.calls[0], trace_set_calls(set), set->n);
 	text_clean_in_place(buf, size);
 	return buf;

@@ -7,8 +7,10 @@
  * beside FILE whose names start with "FILE." and whose session is FILE's.
  *
  * The process advise replays is the one with the most calls (the program
- * the user means: a wrapper script, a shell or env before it make few);
- * record, report and advise all ask trace_set_choose(), defined once.
+ * the user means: a wrapper script, a shell or env before it make few) of
+ * those that ran to their end, not replaced by an exec (a launcher that
+ * makes many calls, then execs its worker, is not the program); record,
+ * report and advise all ask trace_set_choose(), defined once.
  *
  * Some runtimes serve small allocations without malloc, so that their
  * trace holds a small part of what the program allocated: trace_proc_hint()
@@ -76,8 +78,9 @@ int trace_set_paths(const char *const *paths, size_t n, struct trace_set *set, c
 int trace_set_remove(const char *file);
 
 /*
- * The process advise replays: the one with the most calls of those read;
- * of equals, the first to start. Returns its index, or SET->n when none was
+ * The process advise replays: the one with the most calls of those read
+ * that did not end by exec (else of all read; else the first read); of
+ * equals, the first to start. Returns its index, or SET->n when none was
  * read. trace_set_find() and trace_set_paths() set SET->chosen with it.
  */
 size_t trace_set_choose(const struct trace_set *set);

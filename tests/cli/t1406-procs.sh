@@ -153,4 +153,14 @@ check "a program that execs itself 20 times: 21 traces of its pid, the last exit
 	sh -c '[ "$(cat "$1/self.out")" = 20 ] && [ "$(ls "$1/self" | grep -c "^s\.trace\.[a-z]*sh\.[0-9]*\(\.[0-9]*\)\?$")" = 21 ] &&
 	       [ -f "$(ls -d "$1"/self/s.trace.*sh.*.21)" ]' sh "$tmp"
 
+# A launcher that makes many calls, then execs its worker: the worker is
+# the program advise replays (its calls are fewer: 18103 against 322 here),
+# and record says why.
+mkdir "$tmp/launch"
+record_trace "$tmp/launch/l.trace" /bin/sh -c 'for a in $(seq 1 3000); do b="$b$a"; done; exec ls / >/dev/null'
+check "a launcher that execs its worker: the worker is replayed, and why" \
+	sh -c '[ "$1/l.trace" -ef "$(ls -d "$1"/l.trace.ls.*)" ] &&
+	       grep -q "the trace advise replays, ls (pid [0-9]*, l.trace.ls.[0-9]*), which has the most calls of those that ran to their end (a launcher that execs its worker is not the program)" "$2"' \
+	sh "$tmp/launch" "$tmp/record.err"
+
 test_done
