@@ -14,8 +14,19 @@ int main(void)
 	const double two[] = { 5, 5.1, 4.9, 5, 9, 9.1, 8.9, 9, 5, 5.1, 4.9, 5.0 };
 	const double flat[] = { 3, 3, 3, 3, 3, 3, 3, 3 };
 	const double few[] = { 1, 1, 9 };
+	/* Beyond CHANGEPOINT_FULL_SEARCH values (the part after a split runs to the end). */
+	enum { LONG = 3 * CHANGEPOINT_FULL_SEARCH };
+	double up[LONG], up_down[LONG], level[LONG];
 	struct changepoint cp[4], again[4];
 	int n;
+
+	for (int i = 0; i < LONG; i++) {
+		double noise = (i * 37 % 11) / 10.0;
+
+		up[i] = 10 + noise + (i >= 2 * LONG / 3 ? 8 : 0);
+		up_down[i] = 10 + noise + (i >= LONG / 3 && i < 2 * LONG / 3 ? 8 : 0);
+		level[i] = 10 + noise;
+	}
 
 	n = changepoints_find(step, 10, 0.05, cp, 4);
 	CHECK("a step is found", n == 1);
@@ -31,5 +42,13 @@ int main(void)
 	CHECK("three values are too few to split", changepoints_find(few, 3, 0.05, cp, 4) == 0);
 	CHECK("room for none finds none", changepoints_find(step, 10, 0.05, cp, 0) == 0);
 	CHECK("room for one keeps one", changepoints_find(two, 12, 0.05, cp, 1) == 1);
+	n = changepoints_find(up, LONG, 0.05, cp, 4);
+	CHECK("a long series: its step is found, where it is, with the least p",
+	      n == 1 && cp[0].at == 2 * LONG / 3 && cp[0].p == 1 / (CHANGEPOINT_PERMUTATIONS + 1.0));
+	n = changepoints_find(up_down, LONG, 0.05, cp, 4);
+	CHECK("a long series: a step up and back down is two steps",
+	      n == 2 && cp[0].at == LONG / 3 && cp[1].at == 2 * LONG / 3);
+	CHECK("a long series at one level, its noise periodic, has none",
+	      changepoints_find(level, LONG, 0.05, cp, 4) == 0);
 	return check_exit();
 }
