@@ -277,7 +277,7 @@ static void claim_keep_trace(const char *file)
 	char path[PATH_MAX], dir[PATH_MAX];
 	const char *slash = strrchr(file, '/'), *base = slash ? slash + 1 : file;
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h;
 	int fd;
 
 	if (!realpath(file, path)) {
@@ -289,8 +289,7 @@ static void claim_keep_trace(const char *file)
 			return;
 		strcat(strcat(path, "/"), base);
 	}
-	for (const char *p = path; *p; p++)
-		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+	h = trace_checksum_words(0xcbf29ce484222325ULL, path, strlen(path));
 	/* sun_path[0] stays 0: the abstract namespace. */
 	snprintf(addr.sun_path + 1, sizeof(addr.sun_path) - 1, "allocbench-advise-keep-trace-%016llx",
 		 (unsigned long long)h);
