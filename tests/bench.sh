@@ -278,3 +278,12 @@ else
 		"$(verdict "$rate" 50 '>=')"
 	rm -f "$tmp/big.trace"
 fi
+
+# The sweep of hostile input (issue 45: tests/cli/t0803-hostile.sh), each
+# case held to 10 s and 512 MiB: its cases' times and the slowest.
+HOSTILE_SECONDS=10 ABBUILD=${ABBUILD:-$PWD/build/default} sh tests/cli/t0803-hostile.sh >"$tmp/hostile" 2>&1
+awk '/^# .*: exit [0-9]+ in [0-9.]+ s$/ { n++; t = $(NF - 1); if (t > worst) { worst = t; name = $0 } }
+/^not ok/ { bad++ } END {
+	sub(/^# /, "", name); sub(/: exit [0-9]+ in [0-9.]+ s$/, "", name)
+	printf "hostile input sweep: %d cases, %d outside 10 s, 512 MiB or exit 0/2; slowest %.2f s (%s)  (target 0: %s)\n",
+		n, bad, worst, name, bad ? "MISSED" : "met" }' "$tmp/hostile"
