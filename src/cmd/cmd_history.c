@@ -317,7 +317,7 @@ int cmd_history(int argc, char **argv)
 	if (!loaded || !abs || !links || !in)
 		die_out_of_memory();
 	for (; have < n; have++) {
-		int ab = is_ab(paths[have]);
+		int ab = signal_caught ? -1 : is_ab(paths[have]);
 
 		if (ab < 0)
 			goto release;
@@ -341,7 +341,8 @@ int cmd_history(int argc, char **argv)
 		};
 	}
 	if (history_build(in, n, &cmd.options, &history, why, sizeof(why))) {
-		error("%s", why);
+		if (!signal_caught)  /* else it ends by the signal, saying nothing */
+			error("%s", why);
 		goto release;
 	}
 	if (warn_differences(&history, loaded) == 0 && output_open(&out, cmd.output_path) == 0) {

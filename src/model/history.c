@@ -6,6 +6,7 @@
 #include "model/run.h"
 #include "model/stats.h"
 #include "measure/backend.h"
+#include "platform/util.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -402,6 +403,11 @@ int history_build(const struct history_report *reports, size_t n,
 		for (size_t r = 0; r < n; r++) {
 			const struct run_report *report = out->reports[r].report;
 
+			if (signal_caught) {  /* a series' steps can take a second or more */
+				snprintf(why, why_size, "interrupted by SIG%s", sigabbrev_np(signal_caught));
+				history_release(out);
+				return -1;
+			}
 			for (size_t c = 0; c < report->ncells; c++)
 				if (add_series(out, metrics[m], report->cells[c].backend->name,
 					       report->cells[c].size))
