@@ -12,7 +12,9 @@
 # program's trace replayed three times on the same allocators (the median
 # of three: now and then a tcmalloc process takes 2 MiB more of its own
 # metadata, t0013 says why, and the median of two is their mean). Each
-# allocator's replay peak is within 2% of the program's own peak under it;
+# allocator's replay peak is within 2% of the program's own peak under it,
+# median to median or least to least (that 2 MiB only adds: two of three
+# processes that took it moved a median 4.6% in 44 MiB, once in CI);
 # where the real runs' ranges lie more than that 2% apart, the replay's
 # runs never put the two allocators the other way round (closer pairs are
 # within what the first check allows: jemalloc and mimalloc on sqlite3
@@ -61,6 +63,9 @@ set -- sh -c 'sqlite3 :memory: -init "$1" .quit && jq -c "map(.v) | add" "$2" &&
 	"$tmp/index.sql" "$tmp/big.json" "$MTQUEUE"
 programs="sqlite3 jq mtqueue"
 
+# near_either A B C D T: A within T of B, or C within T of D.
+near_either() { near "$1" "$2" "$5" || near "$3" "$4" "$5"; }
+
 # The programs for real: PROGRAM.ALLOCATOR holds their three peaks, KiB.
 while read -r f_a f_lib; do
 	[ "$f_lib" = - ] && f_lib=
@@ -92,8 +97,9 @@ for prog in $programs; do
 				"results[backend=$f_a].peak_rss_bytes.$f_s" | awk '{ printf "%.0f", $1 / 1024 }')"
 		done
 		set -- $f_replay
-		check "$prog under $f_a: the replay's peak $1 KiB within 2% of the program's $f_real KiB" \
-			near "$1" "$f_real" "$(awk -v r="$f_real" 'BEGIN { print r * 0.02 }')"
+		f_least=$(sort -n "$tmp/$prog.$f_a" | head -n 1)
+		check "$prog under $f_a: the replay's peak $1 KiB (least $2) within 2% of the program's $f_real KiB (least $f_least)" \
+			near_either "$1" "$f_real" "$2" "$f_least" "$(awk -v r="$f_real" 'BEGIN { print r * 0.02 }')"
 		echo "$f_a $(sort -n "$tmp/$prog.$f_a" | sed -n '1p;$p' | paste -sd' ' -) $2 $3" \
 			>>"$tmp/$prog.ranges"
 	done <"$tmp/allocators"
