@@ -111,7 +111,7 @@ check "a figure that is no time: exit 2, named" \
 	sh "$rc" "$tmp/err"
 
 # What ab writes, history reads: its label and creation time.
-run_ab ab malloc malloc --pairs 6 --label c9 -f json -o "$tmp/ab.json" -- --workload churn --sizes 16 \
+run_ab ab malloc malloc --pairs 6 --max-time 1000 --label c9 -f json -o "$tmp/ab.json" -- --workload churn --sizes 16 \
 	--total 1M --rounds 2 --counters none
 check "ab --label: kept in the JSON" [ "$(jq_get "$tmp/ab.json" label)" = c9 ]
 check "ab's JSON says when it was made" \
