@@ -79,11 +79,11 @@ static int opt_label(const struct cli_option *o, const char *arg, void *ctx)
 static const struct cli_option ab_options[] = {
 	{ OPT_UNSIGNED(OPT_PAIRS, "pairs", "N", ab_cmd, pairs, 2, 64, "a whole number from 2 to 64",
 	  "pairs of runs, OLD and NEW one after the other\n"
-	  "(default 10: the least one-sided p is then 1/1024);\n"
+	  "(default 32: the least one-sided p is then 1/2^32);\n"
 	  "refused when too few to reach --alpha over the tests") },
 	{ OPT_CALLBACK(OPT_MAX_TIME, "max-time", "PCT", opt_max_time,
 	  "a time counts as slower only when the median of the\n"
-	  "pairs' ratios rose by more than PCT% (default 10)") },
+	  "pairs' ratios rose by more than PCT% (default 5)") },
 	{ OPT_CALLBACK(OPT_ALPHA, "alpha", "P", opt_alpha,
 	  "family-wise level of the signed-rank tests, Holm-\n"
 	  "corrected over every row and time (default 0.05)") },
@@ -443,7 +443,7 @@ static int measure_pairs(const struct variant *v, char **run, int nrun, unsigned
 
 int cmd_ab(int argc, char **argv)
 {
-	struct ab_cmd cmd = { .pairs = 10, .options = { .max_time = 10, .alpha = 0.05 },
+	struct ab_cmd cmd = { .pairs = 32, .options = { .max_time = 5, .alpha = 0.05 },
 			      .writer = &ab_writers[0] };
 	struct result_file *old, *new;
 	struct variant v[2];

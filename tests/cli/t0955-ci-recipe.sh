@@ -4,7 +4,7 @@
 # builds a working allocbench. A build dependency added to the Makefile
 # without its package in the recipe fails here. Its Measure and Compare
 # steps pass against the committed baseline and print the verdict to the log;
-# its Time step runs ab with small totals and 2 pairs, the base branch's
+# its Time step runs ab with small totals and 9 pairs, the base branch's
 # build supplied by the test (this allocbench, copied).
 . "$(dirname "$0")/lib.sh"
 
@@ -95,13 +95,15 @@ fi
 # build on both sides fails a series only when all 9 pairs say slower, by
 # chance 1 in 512 per series, 16 series a run, several runs of this test
 # in CI; a median slowdown of 11 times as well is never chance. (ab's own
-# rates at the recipe's settings: make gate-rates.)
+# rates at its defaults, the recipe's: make gate-rates.)
 cp "$AB" "$tmp/checkout/base/allocbench"
 for c in allocbench-child64 allocbench-child32; do
 	[ ! -f "$ABBUILD/$c" ] || cp "$ABBUILD/$c" "$tmp/checkout/base/$c"
 done
 ln -s "$AB" "$tmp/checkout/allocbench"
-sed -E 's/--pairs [0-9]+/--pairs 9/; s/--total [^ ]+/--total 64K/; s/--max-time [^ ]+/--max-time 1000/; s/$/ --rounds 2/' "$tmp/time.sh" >"$tmp/time-small.sh"
+sed -E 's| ab ([^ ]+) ([^ ]+) | ab \1 \2 --pairs 9 --max-time 1000 |; s/--total [^ ]+/--total 64K/; s/$/ --rounds 2/' "$tmp/time.sh" >"$tmp/time-small.sh"
+check "the Time step, made small, is ab with --pairs 9 --max-time 1000" \
+	grep -q ' ab [^ ]* [^ ]* --pairs 9 --max-time 1000 .*--total 64K' "$tmp/time-small.sh"
 (cd "$tmp/checkout" && PATH="$tmp/bin:$PATH" sh "$tmp/time-small.sh") >"$tmp/time.log" 2>&1
 check "the Time step runs (the same build on both sides: exit 0)" [ $? -eq 0 ]
 check "... and prints its verdict to the job log" grep -q '^verdict: ok (0 of [0-9]* slower)$' "$tmp/time.log"
