@@ -3,7 +3,9 @@
 #   make            build ./allocbench
 #   make run        build, then measure with the defaults and print the table
 #   make check      build and run every test; the last line is "N passed, M failed"
-#                   (TEST_JOBS tests at once, default the CPUs)
+#                   (TEST_JOBS tests at once, default the CPUs; TEST_SET=variants
+#                   all but those tagged "# check: once", host only those
+#                   tagged "# check: host": tests/run.sh)
 #   make bench      the speed targets, printed as ratios (not tests)
 #   make gate       the CI regression gate: pool, pool-locked and arena in fill,
 #                   churn and random against data/baseline*.json

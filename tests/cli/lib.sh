@@ -215,6 +215,9 @@ for a in jemalloc:libjemalloc.so.2:libjemalloc2 mimalloc:libmimalloc.so.2:libmim
 			{ echo '$soname is not installed (apt-get install $pkg)'; exit 1; }"
 done
 unset a name rest soname pkg g
+# Checks whose result depends on neither the build nor the host state run in
+# the full set alone (tests/run.sh: TEST_SET=variants is another build's run).
+test_lazy_prereq ONCE '[ "${TEST_SET:-all}" = all ] || { echo "TEST_SET=$TEST_SET: they run once, in the full set"; exit 1; }'
 test_lazy_prereq CHROMIUM '[ -x /usr/bin/chromium ] || { echo "/usr/bin/chromium missing (apt-get install chromium)"; exit 1; }'
 test_lazy_prereq XMLLINT 'command -v xmllint >/dev/null || { echo "no xmllint (apt-get install libxml2-utils)"; exit 1; }'
 test_lazy_prereq PYTHON3 'command -v python3 >/dev/null || { echo "no python3"; exit 1; }'

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Bad input: exit 2, nothing on stdout, nothing measured, a message that names
 # the bad value and says what is expected.
+# check: host
 . "$(dirname "$0")/lib.sh"
 
 expect_usage "unknown option" "unknown option '--bogus'" --bogus

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The report's shape: the text table and the JSON contract (schema
 # allocbench/1), -o written atomically, exit status 0 when all succeeded.
+# check: host
 . "$(dirname "$0")/lib.sh"
 
 run_ab --sizes 4,40,4000 --total 1M --repeat 2 -q -f json -o "$tmp/r.json"

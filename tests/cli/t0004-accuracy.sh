@@ -3,6 +3,7 @@
 # touch policies, within the page granularity the tool reports. Small totals,
 # so the tolerance is two pages over the count: one for rounding the last
 # page, one for the allocator's one-time set-up (glibc's tcache).
+# check: host
 . "$(dirname "$0")/lib.sh"
 
 run_ab --sizes 4,40,400,4000 --total 16M --repeat 2 -q -f json -o "$tmp/a.json"

@@ -3,6 +3,7 @@
 # measuring child did; an event that cannot be counted has a reason (PAPI's
 # words) and never fails the run; --counters none counts nothing; the
 # counters command; a build without PAPI.
+# check: host
 . "$(dirname "$0")/lib.sh"
 
 own="allocs frees bytes_requested pool_blocks pool_bytes_reserved arena_bytes_reserved"

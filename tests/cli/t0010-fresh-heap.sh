@@ -4,6 +4,7 @@
 # served by its private heap (src/platform/heap.h), so a row measured with counters
 # equals the row measured with --counters none, at every size across glibc's
 # mmap threshold (128 KiB), for every backend, built in or preloaded.
+# check: host
 . "$(dirname "$0")/lib.sh"
 
 test_lazy_prereq GLIBC_4K '

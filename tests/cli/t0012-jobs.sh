@@ -4,6 +4,7 @@
 # --jobs 1 exactly for the deterministic backends; the report records jobs,
 # the text says the times were measured N at a time, compare does not gate
 # times across different jobs; a signal stops every child.
+# check: host
 . "$(dirname "$0")/lib.sh"
 
 sizes=16,40,400,4000

@@ -4,6 +4,7 @@
 # formula at every size, the pool's and the arena's 0; it does not depend on
 # what the process did before the loop (--counters, a 1 MiB malloc and free
 # through the tests' hook ALLOCBENCH_TEST_PRELOOP) nor on --total.
+# check: host
 . "$(dirname "$0")/lib.sh"
 
 # The fit's rounding: a page in each reading moves the slope by at most 1.6

@@ -6,6 +6,7 @@
 # formula in t0004 and t0013; the pool and the arena pack like an array; the
 # rows are told apart in JSON, compare and plot; --abi is refused, exit 2,
 # naming the Debian packages, where the 32-bit program is missing.
+# check: host
 . "$(dirname "$0")/lib.sh"
 
 # ABI32: this build has the 32-bit measuring program and this machine runs it.

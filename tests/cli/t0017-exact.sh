@@ -8,6 +8,7 @@
 # counted. The 32-bit rows, emulated or not, equal a plain 32-bit program's
 # reading within one page. tests/hoststate.sh busy runs the whole suite
 # with both CPUs busy and memory being touched: this must hold there too.
+# check: host
 . "$(dirname "$0")/lib.sh"
 
 PLAIN=$ABBUILD/tests/exact/plain

@@ -3,6 +3,7 @@
 # counts nothing never loads it; one that counts loads it, and allocbench's
 # own events count exactly; where PAPI's libraries cannot be loaded, every
 # event says so, naming the library, and the run still measures.
+# check: host
 . "$(dirname "$0")/lib.sh"
 
 run_ab counters -f json

@@ -1,5 +1,6 @@
 #!/bin/sh
 # The workloads (README: Workloads): deterministic checks of counts, sequences and reuse.
+# check: host
 . "$(dirname "$0")/lib.sh"
 
 # fill: the warm phase runs in the same process and reuses what was freed.

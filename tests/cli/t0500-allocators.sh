@@ -5,6 +5,7 @@
 # classes, glibc's usable size is its chunk minus 8; a missing or unusable
 # library is refused before anything runs (exit 2); an allocator that does not
 # serve malloc fails its row instead of reporting glibc's figures.
+# check: host
 . "$(dirname "$0")/lib.sh"
 
 # Where the tests look for the libraries themselves, independently of the tool.

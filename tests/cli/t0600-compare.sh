@@ -2,6 +2,7 @@
 # allocbench compare: identical and repeated runs compare clean, a byte more
 # per 40-byte chunk is caught, time noise is not flagged while a significant
 # slowdown is, rows in one file only are listed, every output format.
+# check: host
 . "$(dirname "$0")/lib.sh"
 # listed_first A B: the output has a line matching A before any matching B.
 line_of() { grep -n -m1 -- "$1" "$tmp/out" | cut -d: -f1; }

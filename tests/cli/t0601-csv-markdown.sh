@@ -1,6 +1,7 @@
 #!/bin/sh
 # --format csv and --format markdown: a header, one line per result, the same
 # number of fields on every line, units in the column names; -o works.
+# check: host
 . "$(dirname "$0")/lib.sh"
 
 # csv_fields FILE: the number of fields of each line, RFC 4180 quoting

@@ -2,6 +2,7 @@
 # run --baseline FILE: measure, write the report as usual, then compare with
 # FILE and print the comparison on stderr; exit 1 on a regression; an
 # unusable or mismatched baseline is refused before anything is measured.
+# check: host
 . "$(dirname "$0")/lib.sh"
 
 args="--sizes 4,40 --backend pool,arena --total 1M --repeat 3 -q"

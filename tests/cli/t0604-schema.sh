@@ -4,6 +4,7 @@
 # validate; a report with a field removed or of the wrong type does not.
 # The checker is tests/tools/schemacheck (C, cJSON); when the jsonschema
 # command (Debian: python3-jsonschema) is there, it checks the same files.
+# check: host
 . "$(dirname "$0")/lib.sh"
 SCHEMA=$top/data/allocbench.schema.json
 CHECKER=$SCHEMACHECK

@@ -4,6 +4,7 @@
 # across hosts unless --allow-host-change, while bytes still gate. The
 # reports are doctored copies of one run: the host that runs this test
 # does not matter.
+# check: host
 . "$(dirname "$0")/lib.sh"
 # listed_first A B: the output has a line matching A before any matching B.
 line_of() { grep -n -m1 -- "$1" "$tmp/out" | cut -d: -f1; }

@@ -3,6 +3,7 @@
 # (allocbench/1 wrote null), allocbench's own counters that restate the row
 # are left out unless --counters asks for them, and every reader (compare,
 # plot, show, --baseline) still reads the committed allocbench/1 reports.
+# check: host
 . "$(dirname "$0")/lib.sh"
 present() { "$JSONQ" "$1" "$2" >/dev/null 2>&1; }
 

@@ -2,6 +2,7 @@
 # Issue 26: each figure is defined once. Its JSON name appears as a string
 # in src/model/figure.c and nowhere else in src/: compare, plot and the replay
 # bars read the figure table too.
+# check: once
 . "$(dirname "$0")/lib.sh"
 
 src=$top/src

@@ -479,7 +479,7 @@ browser_view() {
 	check "the 1024-size chart is shot at its full width (2476 px)" \
 		sh -c "[ \"\$(od -An -tu1 -j16 -N4 '$tmp/lin1024.png' | awk '{ print \$1 * 16777216 + \$2 * 65536 + \$3 * 256 + \$4 }')\" -eq 2476 ]"
 }
-if test_have_prereq CHROMIUM; then
+if test_have_prereq CHROMIUM,ONCE; then
 	browser_view
 else
 	skip "the chart renders in a browser" "$prereq_why"

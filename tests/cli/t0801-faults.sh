@@ -4,6 +4,7 @@
 # during a run; a full output device; a user's LD_PRELOAD; no /proc; a
 # read-only working directory; a --total larger than the memory available.
 # The children fail on purpose through ALLOCBENCH_TEST_FAULT (runner.h).
+# check: host
 . "$(dirname "$0")/lib.sh"
 
 # The measuring processes this test started (marked with ABTEST=$tmp in

@@ -6,6 +6,7 @@
 # table without its documentation fails here. The man page is
 # man/allocbench-CMD.1 (its OPTIONS section) when it exists, else the list
 # that follows the comment '.\" OPTIONS CMD' in man/allocbench.1.
+# check: once
 . "$(dirname "$0")/lib.sh"
 
 completion=$top/completion/allocbench.bash

@@ -3,6 +3,7 @@
 # exist is n/a (null in JSON), not 0; reserved names, limits and marks as the
 # documentation promises; one number parser; input text made printable; the
 # right message for getopt's errors and for a failed write.
+# check: host
 . "$(dirname "$0")/lib.sh"
 
 # random with one chunk: 4 steps, alloc, free, alloc, free: nothing is alive

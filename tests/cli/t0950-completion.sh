@@ -4,6 +4,7 @@
 # file names; and every option of each command's --help, every backend,
 # workload, touch policy and format the binary accepts is offered, so that
 # an option added without its completion fails here.
+# check: once
 . "$(dirname "$0")/lib.sh"
 
 completion=$top/completion/allocbench.bash

@@ -6,6 +6,7 @@
 # steps pass against the committed baseline and print the verdict to the log;
 # its Time step runs ab with small totals and 9 pairs, the base branch's
 # build supplied by the test (this allocbench, copied).
+# check: once
 . "$(dirname "$0")/lib.sh"
 
 # The job and its steps (tests/ci-recipe.sh).

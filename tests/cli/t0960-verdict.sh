@@ -5,6 +5,7 @@
 # unit and per cent, with the spreads; "no clear winner" (or a tie) where
 # the ranges overlap; the JSON's "summary" says the same and agrees with the
 # results it summarises.
+# check: host
 . "$(dirname "$0")/lib.sh"
 
 run_ab --backend malloc,pool,arena --sizes 40,4000 --total 1M --repeat 2 -q -f json -o "$tmp/v.json"

@@ -13,6 +13,7 @@
 # total, gets --repeat 1 --jobs 2 -q), which win over the block's own: the
 # totals of the examples are for people, not for make check. advise, whose
 # COMMAND's arguments come last, gets --repeat 1 -q first.
+# check: once
 . "$(dirname "$0")/lib.sh"
 
 readme=$top/README.md

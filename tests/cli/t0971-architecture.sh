@@ -4,6 +4,7 @@
 # man/, tests/, data/, completion/, debian/ or .ci/; a * or NAME in it
 # matches any file) exists, so that a file moved or renamed takes the map
 # with it.
+# check: once
 . "$(dirname "$0")/lib.sh"
 
 sed -n '/^## Architecture$/,/^## /p' "$top/README.md" >"$tmp/arch"

@@ -7,6 +7,7 @@
 # its first colon, digits masked). A column, a table or a section added to
 # the output and not to the README (make readme-sample) fails here. And the
 # README stays at most 300 lines (issue 26).
+# check: once
 . "$(dirname "$0")/lib.sh"
 
 begin='<!-- readme-sample: begin (make readme-sample writes this block) -->'

@@ -2,6 +2,7 @@
 # The man pages: one per command (allocbench-CMD.1, as git's), each with the
 # sections a reader looks for, rendered by groff without a warning, of the
 # binary's version; allocbench(1) lists them all in SEE ALSO.
+# check: once
 . "$(dirname "$0")/lib.sh"
 
 version=$("$AB" --version | cut -d' ' -f2)

@@ -3,6 +3,7 @@
 # uninstall removes each; the Debian package installs through make install
 # (debian/rules), so it has them too. Read from make -n: nothing is built or
 # installed (its build folder is a temporary one).
+# check: once
 . "$(dirname "$0")/lib.sh"
 
 test_lazy_prereq MAKE 'command -v make >/dev/null || { echo "no make"; exit 1; }'

@@ -3,6 +3,7 @@
 # file over 800 lines, no function over 100, the README at most 300 lines,
 # cJSON only where a JSON document is written or read, and a saved report
 # parsed in one place.
+# check: once
 . "$(dirname "$0")/lib.sh"
 cd "$top" || exit 2
 
@@ -68,5 +69,28 @@ done
 # run's report from what results.c read).
 parsers=$(grep -rl 'cJSON_Parse' src | tr '\n' ' ')
 check "a JSON document is parsed in src/report/results.c alone ($parsers)" [ "$parsers" = "src/report/results.c " ]
+
+# The tests' tags (tests/run.sh's TEST_SET): "# check: once" or "# check:
+# host", nothing else; a test that reads the host's state (a prerequisite
+# computed from it, or --jobs, which MemAvailable bounds) is tagged host, so
+# that the host-state runs run it, unless it runs once.
+badtag=$(grep -h '^# check:' tests/cli/t*.sh | grep -vx '# check: \(once\|host\)' | sort -u | tr '\n' ' ')
+check "a test's tag is '# check: once' or '# check: host'${badtag:+ ($badtag)}" test -z "$badtag"
+untagged=$(grep -lE 'PERF_EVENT|HW_COUNTERS|[^_]PMU|PAGE_FAULTS_EVENT|MEM_[0-9]G|RSS_EXACT|GLIBC_MALLOC|THP_NOT_ALWAYS|PAGE_4K|--jobs' tests/cli/t*.sh |
+	xargs grep -Lx '# check: \(once\|host\)' | tr '\n' ' ')
+check "every test that reads the host's state is tagged host${untagged:+ ($untagged)}" test -z "$untagged"
+# What tests/run.sh runs of them.
+TEST_SET=host sh tests/run.sh --list unit >"$tmp/host.list"
+grep -lx '# check: host' tests/cli/t*.sh >"$tmp/host.want"
+check "TEST_SET=host: the tests tagged host, no unit test" cmp -s "$tmp/host.list" "$tmp/host.want"
+TEST_SET=variants sh tests/run.sh --list unit >"$tmp/variants.list"
+{ echo unit; grep -Lx '# check: once' tests/cli/t*.sh; } >"$tmp/variants.want"
+check "TEST_SET=variants: the unit tests and all but the tests tagged once" \
+	cmp -s "$tmp/variants.list" "$tmp/variants.want"
+sh tests/run.sh --list unit >"$tmp/all.list"
+check "TEST_SET unset: every test" sh -c '[ "$(wc -l <"$1")" -eq $(($(ls tests/cli/t*.sh | wc -l) + 1)) ]' sh "$tmp/all.list"
+TEST_SET=once sh tests/run.sh --list >"$tmp/out" 2>"$tmp/err"
+check "TEST_SET=once: refused, naming it (exit 2)" \
+	sh -c '[ "$1" -eq 2 ] && grep -qx "run.sh: TEST_SET must be all, variants or host, not '"'once'"'" "$2"' sh $? "$tmp/err"
 
 test_done

@@ -6,6 +6,7 @@
 # points per row, their progress increasing, the live bytes the trace's,
 # the resident memory flat once the live set is; the text says where each
 # backend peaked; plot draws a line per backend, seen in Chromium.
+# check: host
 . "$(dirname "$0")/lib.sh"
 
 # (The generator frees nothing before it exits: no leak report of a sanitizer build.)

@@ -25,6 +25,7 @@
 # 2.1% on a busy machine. Without the
 # allocator's set-up in the figure, tcmalloc's replay of sqlite3 falls 15%
 # short (3.8 MiB) and below jemalloc's and mimalloc's, which it is not.
+# check: once
 . "$(dirname "$0")/lib.sh"
 
 PEAKANON=$ABBUILD/tests/tools/peakanon
