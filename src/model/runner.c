@@ -121,6 +121,21 @@ int runner_signals_install(void)
 	return 0;
 }
 
+int runner_track(pid_t pid)
+{
+	int slot = slot_take();
+
+	if (slot >= 0)
+		atomic_store(&running[slot], pid);
+	return slot;
+}
+
+void runner_untrack(int slot)
+{
+	if (slot >= 0)
+		atomic_store(&running[slot], 0);
+}
+
 int runner_interrupted(void)
 {
 	return signal_caught;
