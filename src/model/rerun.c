@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,8 +23,18 @@
 /* Processes of one run's tree followed at once; deeper or more are not. */
 #define RERUN_MAX_PROCS 256
 #define RERUN_MAX_DEPTH 16
-/* The pause between two readings: at least this, and three times a reading's own time. */
+/*
+ * The pause between two readings: at least this, and three times a
+ * reading's own time; until the program is first seen (the exec and the
+ * dynamic loader's work), RERUN_FIRST_NS.
+ */
 #define RERUN_INTERVAL_NS 500000u
+#define RERUN_FIRST_NS 50000u
+/*
+ * A run that ends before the program is seen (a short program on a busy
+ * machine) is made again, this many times at most.
+ */
+#define RERUN_UNSEEN_TRIES 3
 
 void rerun_init(struct rerun *r, const struct run_config *config, unsigned rounds,
 		const char *program, int status, off_t stdin_offset)
@@ -112,7 +123,12 @@ static int runs_program(const struct tree *t, pid_t pid)
 	       !strcmp(exe, t->program);
 }
 
-/* Reads P's status: its Name (an exec asks again whether it is the program) and RssAnon. */
+/*
+ * Reads P's status: its Name, and its RssAnon where it runs the program.
+ * When the Name changed (an exec), whether it runs the program is asked
+ * again (its executable), and this reading does not count: the exec may
+ * have replaced the memory between the status read and that question.
+ */
 static void read_status(struct tree *t, struct followed *p)
 {
 	char buf[4096], *at, *end;
@@ -136,6 +152,7 @@ static void read_status(struct tree *t, struct followed *p)
 			memcpy(p->comm, buf + 6, len);
 			p->comm[len] = '\0';
 			p->matched = runs_program(t, p->pid);
+			return;
 		}
 	}
 	/* A zombie's status has no memory lines. */
@@ -211,7 +228,10 @@ static void run_child(const struct rerun_row *row, char *const *argv, off_t stdi
 	_exit(errno == ENOENT ? 127 : 126);
 }
 
-/* The reason a run ended by STATUS failed into ROW; 0 when it did not. */
+/*
+ * The reason a run ended by STATUS failed into ROW: 1, or 0 when it did
+ * not. UNSEEN: it ended as it should, but the program was never read.
+ */
 static int run_failed(struct rerun *r, struct rerun_row *row, int status, const struct tree *t)
 {
 	if (WIFSIGNALED(status))
@@ -222,27 +242,32 @@ static int run_failed(struct rerun *r, struct rerun_row *row, int status, const 
 			 "recorded run with %d: it does not run the same again (--reruns 0 for a "
 			 "program that cannot)", row->runs + 1, WEXITSTATUS(status), r->status);
 	else if (!t->seen)
-		snprintf(row->error, sizeof(row->error), "run %u: %s was not seen running (it ended "
-			 "within half a millisecond, or outside the command's process tree)",
-			 row->runs + 1, r->program);
+		snprintf(row->error, sizeof(row->error), "run %u: %s was not seen running in %d "
+			 "tries (it ends within a fraction of a millisecond, or runs outside the "
+			 "command's process tree)", row->runs + 1, r->program, RERUN_UNSEEN_TRIES);
 	else
 		return 0;
 	return 1;
 }
 
-/* One run of ARGV under ROW: its figures added, or ROW failed. */
-static void run_once(struct rerun *r, struct rerun_row *row, char *const *argv,
-		     off_t stdin_offset)
+/*
+ * One run of ARGV under ROW: its figures added, or ROW failed. Returns 1
+ * when the run ended well without the program seen (ROW's error says so,
+ * ROW still ok): the caller may run it again.
+ */
+static int run_once(struct rerun *r, struct rerun_row *row, char *const *argv,
+		    off_t stdin_offset)
 {
+	int unseen = 0;
 	struct tree *t = calloc(1, sizeof(*t));
-	uint64_t start, pause = RERUN_INTERVAL_NS;
-	int status, slot;
+	uint64_t start, wall, pause = RERUN_INTERVAL_NS;
+	int status, slot, pidfd;
 	pid_t pid;
 
 	if (!t) {
 		snprintf(row->error, sizeof(row->error), "out of memory");
 		row->ok = 0;
-		return;
+		return 0;
 	}
 	t->program = r->program;
 	fflush(NULL);
@@ -253,7 +278,7 @@ static void run_once(struct rerun *r, struct rerun_row *row, char *const *argv,
 			 strerror(errno));
 		row->ok = 0;
 		free(t);
-		return;
+		return 0;
 	}
 	if (!pid)
 		run_child(row, argv, stdin_offset);
@@ -261,10 +286,13 @@ static void run_once(struct rerun *r, struct rerun_row *row, char *const *argv,
 	slot = runner_track(pid);
 	if (runner_interrupted())
 		kill(-pid, SIGKILL);
+	/* Its end wakes the wait between two readings: the wall time ends there. */
+	pidfd = runner_pidfd(pid);
 	for (;;) {
 		pid_t got = waitpid(pid, &status, WNOHANG);
-		uint64_t took;
+		struct pollfd end = { .fd = pidfd, .events = POLLIN };
 		struct timespec ts;
+		uint64_t took;
 
 		if (got == pid)
 			break;
@@ -275,25 +303,32 @@ static void run_once(struct rerun *r, struct rerun_row *row, char *const *argv,
 		took = now_ns();
 		read_tree(t, pid, 0);
 		took = now_ns() - took;
-		pause = 3 * took > RERUN_INTERVAL_NS ? 3 * took : RERUN_INTERVAL_NS;
+		pause = !t->seen ? RERUN_FIRST_NS : 3 * took > RERUN_INTERVAL_NS ? 3 * took :
+			RERUN_INTERVAL_NS;
 		ts.tv_sec = 0;
 		ts.tv_nsec = (long)pause;
-		nanosleep(&ts, NULL);
+		if (pidfd < 0 || ppoll(&end, 1, &ts, NULL) < 0)
+			nanosleep(&ts, NULL);
 	}
+	wall = now_ns() - start;
+	if (pidfd >= 0)
+		close(pidfd);
 	/* Whatever it left in its group goes with it. */
 	kill(-pid, SIGKILL);
 	runner_untrack(slot);
 	if (runner_interrupted()) {
 		r->interrupted = runner_interrupted();
 	} else if (run_failed(r, row, status, t)) {
-		row->ok = 0;
+		unseen = !t->seen && WIFEXITED(status) && WEXITSTATUS(status) == r->status;
+		row->ok = unseen;
 	} else {
 		row->peak_bytes[row->runs] = (double)t->peak;
-		row->wall_ns[row->runs] = (double)(now_ns() - start);
+		row->wall_ns[row->runs] = (double)wall;
 		row->runs++;
 	}
 	tree_release(t);
 	free(t);
+	return unseen;
 }
 
 void rerun_measure(struct rerun *r, char *const *argv, int quiet, int lines)
@@ -313,8 +348,9 @@ void rerun_measure(struct rerun *r, char *const *argv, int quiet, int lines)
 					r->rounds, done + 1, total);
 				fflush(stderr);
 			}
-			if (row->ok)
-				run_once(r, row, argv, r->stdin_offset);
+			for (int tries = 1; row->ok && run_once(r, row, argv, r->stdin_offset); tries++)
+				if (tries == RERUN_UNSEEN_TRIES)
+					row->ok = 0;
 			if (!quiet && !tty && lines && (round + 1 == r->rounds || !row->ok) &&
 			    row->runs + !row->ok == round + 1)
 				fprintf(stderr, "allocbench: %s under %s: %u of %u runs done%s (%zu of "

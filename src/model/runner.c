@@ -556,7 +556,7 @@ static void child_pipes_close(int pipes[3][2], int end)
 }
 
 /* A pidfd of PID (readable once it exits), or -1 where the kernel has none. */
-static int child_pidfd(pid_t pid)
+int runner_pidfd(pid_t pid)
 {
 #ifdef SYS_pidfd_open
 	return (int)syscall(SYS_pidfd_open, pid, 0);
@@ -720,7 +720,7 @@ static int measure_in_child(const struct child_request *req, const char *path, c
 	free_environment(env);
 	memset(&w, 0, sizeof(w));
 	w.pid = pid;
-	w.pidfd = child_pidfd(pid);
+	w.pidfd = runner_pidfd(pid);
 	w.result_fd = pipes[0][0];
 	w.out.fd = pipes[1][0];
 	w.err.fd = pipes[2][0];

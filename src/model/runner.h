@@ -78,6 +78,9 @@ int runner_signals_install(void);
 int runner_track(pid_t pid);
 void runner_untrack(int slot);
 
+/* A pidfd of the child PID (readable once it ends), or -1 where the kernel has none. */
+int runner_pidfd(pid_t pid);
+
 /* The first signal received since runner_signals_install(), or 0. */
 int runner_interrupted(void);
 

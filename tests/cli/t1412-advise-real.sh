@@ -23,14 +23,7 @@ if ! test_have_prereq NOASAN; then
 	exit 0
 fi
 
-# The allocators installed here: NAME LIBRARY (malloc: -).
-"$AB" backends --format json >"$tmp/backends.json" || not_ok "backends --format json" ""
-echo "malloc -" >"$tmp/allocators"
-for b in jemalloc mimalloc tcmalloc; do
-	[ "$(jq_get "$tmp/backends.json" "backends[name=$b].available")" = true ] || continue
-	echo "$b $(jq_get "$tmp/backends.json" "backends[name=$b].what" | sed 's/.*library //')" \
-		>>"$tmp/allocators"
-done
+drop_in_allocators "$tmp/allocators"
 
 # real_vs_peakanon NAME JSON PROGRAM ARGS...: each allocator's real runs in
 # JSON are 3, and their median is within 5% of peakanon's median of 3.
