@@ -376,7 +376,8 @@ check: deps
 	@$(CHECK_ENV) ABBUILD=$(CURDIR)/$(B) sh tests/run.sh $(UNIT_BIN)
 
 bench: deps
-	@$(MAKE) --no-print-directory allocbench $(RECORD_LIB) $(B)/tests/tools/jsonq $(B)/tests/tools/tracegen
+	@$(MAKE) --no-print-directory allocbench $(RECORD_LIB) $(B)/tests/tools/jsonq $(B)/tests/tools/tracegen \
+		$(B)/tests/tools/mtqueue $(B)/tests/tools/sparse $(B)/tests/tools/waves
 	@ABBUILD=$(CURDIR)/$(B) sh tests/bench.sh
 
 # Exit 1 when the overhead of pool or arena regressed against the committed
