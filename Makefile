@@ -157,11 +157,12 @@ UNIT_BIN = $(UNIT_SRC:%.c=$(B)/%)
 # The tests' helpers: read a JSON value, write a doctored copy, write damaged
 # copies, check a schema; make, seal and break traces; a real program's peak;
 # a multi-threaded program that frees in other threads; one that maps its
-# memory itself; one that makes its threads in waves.
+# memory itself; one that makes its threads in waves; one that mallocs far
+# more than it touches.
 TOOLS = $(B)/tests/tools/jsonq $(B)/tests/tools/jsonset $(B)/tests/tools/schemacheck \
 	$(B)/tests/tools/jsonmutate $(B)/tests/tools/tracetool $(B)/tests/tools/tracegen \
 	$(B)/tests/tools/peakanon $(B)/tests/tools/mtqueue $(B)/tests/tools/mapspin \
-	$(B)/tests/tools/waves
+	$(B)/tests/tools/waves $(B)/tests/tools/sparse
 
 # The fuzz targets (tests/fuzz/fuzz_*.c), one per parser of outside input.
 # make check replays their committed corpus and crash inputs through
@@ -375,7 +376,8 @@ check: deps
 	@$(CHECK_ENV) ABBUILD=$(CURDIR)/$(B) sh tests/run.sh $(UNIT_BIN)
 
 bench: deps
-	@$(MAKE) --no-print-directory allocbench $(RECORD_LIB) $(B)/tests/tools/jsonq $(B)/tests/tools/tracegen
+	@$(MAKE) --no-print-directory allocbench $(RECORD_LIB) $(B)/tests/tools/jsonq $(B)/tests/tools/tracegen \
+		$(B)/tests/tools/mtqueue $(B)/tests/tools/sparse $(B)/tests/tools/waves
 	@ABBUILD=$(CURDIR)/$(B) sh tests/bench.sh
 
 # Exit 1 when the overhead of pool or arena regressed against the committed

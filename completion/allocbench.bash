@@ -185,7 +185,7 @@ _allocbench() {
 		for ((i = 2; i < cword; i++)); do
 			w=${COMP_WORDS[i]}
 			if [[ $w == -o || $w == --output || $cmd:$w == record:--@(convert|trace-version) || $cmd:$w == advise:-[bfr] ||
-				$cmd:$w == advise:--@(trace|keep-trace|backend|repeat|replay-threads|format) ]]; then
+				$cmd:$w == advise:--@(trace|keep-trace|backend|repeat|reruns|replay-threads|format) ]]; then
 				((i++))
 				[[ ${COMP_WORDS[i]-} == = ]] && ((i++))
 			elif [[ $w == -- || $w != -* ]]; then
@@ -201,7 +201,7 @@ _allocbench() {
 			fi
 		done
 		opts=(--output -o --trace-version --convert --help -h)
-		[[ $cmd == advise ]] && opts=(--trace --keep-trace --backend -b --repeat -r
+		[[ $cmd == advise ]] && opts=(--trace --keep-trace --backend -b --repeat -r --reruns
 			--replay-threads --format -f --output -o --quiet -q --help -h)
 		;;
 	report)

@@ -287,3 +287,24 @@ awk '/^# .*: exit [0-9]+ in [0-9.]+ s$/ { n++; t = $(NF - 1); if (t > worst) { w
 	sub(/^# /, "", name); sub(/: exit [0-9]+ in [0-9.]+ s$/, "", name)
 	printf "hostile input sweep: %d cases, %d outside 10 s, 512 MiB or exit 0/2; slowest %.2f s (%s)  (target 0: %s)\n",
 		n, bad, worst, name, bad ? "MISSED" : "met" }' "$tmp/hostile"
+
+# The cost of asking (issue 42): advise's wall time (the default: 3 real
+# runs per drop-in allocator, 3 replays per backend) over the program's own
+# (the best of three alone), on a program of threads that free each other's
+# chunks (mtqueue), one that mallocs 8 times what it touches (sparse) and
+# one that makes its threads in waves (waves). Targets: at most 10x as the
+# median, at most 30x for a program of 0.3 s or more.
+TOOLDIR=${ABBUILD:-build/default}/tests/tools
+for prog in "mtqueue" "sparse 64 8" "waves 25 4"; do
+	set -- $prog
+	alone=$(best "$TOOLDIR/$@")
+	s=$(date +%s.%N)
+	$AB advise -q -o "$tmp/advise.txt" -- "$TOOLDIR/$@" >/dev/null 2>&1 || echo "advise -- $prog exited $?"
+	asked=$(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { print e - s }')
+	x=$(awk -v a="$asked" -v p="$alone" 'BEGIN { print a / p }')
+	echo "$x" >>"$tmp/costs"
+	printf 'advise -- %s: %.1f s, the program alone %.3f s: %.0fx%s\n' "$prog" "$asked" "$alone" "$x" \
+		"$(awk -v p="$alone" -v x="$x" 'BEGIN { if (p >= 0.3) printf "  (target <= 30x for 0.3 s or more: %s)", x <= 30 ? "met" : "MISSED" }')"
+done
+med=$(sort -n "$tmp/costs" | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+printf 'advise cost, median of %d programs: %.0fx  (target <= 10x: %s)\n' "$(wc -l <"$tmp/costs")" "$med" "$(verdict "$med" 10 '<=')"

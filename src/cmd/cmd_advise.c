@@ -16,6 +16,8 @@
 #include "model/backend_set.h"
 #include "report/report_backends.h"
 #include "model/report.h"
+#include "model/rerun.h"
+#include "report/report_rerun.h"
 #include "model/run.h"
 #include "model/runner.h"
 #include "model/verdict.h"
@@ -47,6 +49,7 @@ struct advise_cmd {
 	const char *keep_trace;      /* --keep-trace: record into this file and keep it */
 	const char *backends;        /* --backend, or NULL: the replay's defaults */
 	unsigned repeat;             /* --repeat: fresh processes per backend */
+	unsigned reruns;             /* --reruns: real runs of COMMAND per drop-in candidate */
 	const char *replay_threads;  /* --replay-threads, or NULL */
 	const char *format;          /* --format, or NULL: text */
 	const char *output;          /* -o, or NULL: standard output */
@@ -69,6 +72,12 @@ static const struct cli_option advise_options[] = {
 	  "(expected a whole number from 1 to " STR(RUN_MAX_REPEAT) ")",
 	  "fresh-process replays per backend (default 3): the\n"
 	  "answer's ranges are theirs") },
+	{ OPT_UNSIGNED(259, "reruns", "N", advise_cmd, reruns, 0, RERUN_MAX_ROUNDS,
+	  "(expected a whole number from 0 to " STR(RERUN_MAX_ROUNDS) ")",
+	  "runs of COMMAND again under malloc and each drop-in\n"
+	  "allocator, interleaved (default " STR(RERUN_DEFAULT_ROUNDS) "): their peak\n"
+	  "anonymous memory and wall time answer for the\n"
+	  "drop-in choice; 0: COMMAND must not run again") },
 	{ OPT_STRING(258, "replay-threads", "MODE", advise_cmd, replay_threads,
 	  "global or per-thread, as allocbench run's (default:\n"
 	  "per-thread when the program ran several threads)") },
@@ -92,16 +101,18 @@ static void advise_help(FILE *out)
 "       allocbench advise [options] --trace FILE\n"
 "\n"
 "Which allocator should this program use, and what would it save? Records\n"
-"COMMAND's allocations (as allocbench record does), replays them on every\n"
-"backend that can (malloc, every installed drop-in allocator, and pool and\n"
-"arena, which need code changes), each in fresh processes, and prints the\n"
-"answer first: for memory (peak RSS) and for time (ns per call), the best\n"
-"drop-in choice and the best with code changes, each with what it saves over\n"
-"the C library's malloc in its unit and per cent, with the runs' range, and\n"
-"\"no clear winner\" where ranges overlap. Then the replay's table, with how\n"
-"close the replay under malloc comes to the program's own peak anonymous\n"
-"memory, then where to read more. After recording a COMMAND, all of it goes\n"
-"to standard error (or -o), never into the program's standard output.\n"
+"COMMAND's allocations (as allocbench record does), then runs COMMAND again\n"
+"under malloc and each installed drop-in allocator (--reruns times each,\n"
+"interleaved; its output discarded) and replays its allocations on every\n"
+"backend that can (the drop-in ones, and pool and arena, which need code\n"
+"changes), each in fresh processes. The answer comes first: for memory and\n"
+"for time, the best drop-in choice as measured (the program's peak anonymous\n"
+"memory, the command's wall time) and the best with code changes as replayed\n"
+"(peak RSS, ns per call), each with what it saves over the C library's malloc\n"
+"and the runs' range, \"no clear winner\" where ranges overlap. Then the real\n"
+"runs beside each allocator's replay, the replay's table, and where to read\n"
+"more. After recording a COMMAND, all of it goes to standard error (or -o),\n"
+"never into the program's standard output.\n"
 "\n"
 "Exit status: 0 answered, 1 a replay failed (its row says why) or COMMAND\n"
 "left no trace, 2 bad usage or an unusable trace, 127 COMMAND not found,\n"
@@ -167,6 +178,7 @@ static int parse_advise(int argc, char **argv, struct advise_cmd *cmd)
 
 	memset(cmd, 0, sizeof(*cmd));
 	cmd->repeat = RUN_DEFAULT_REPEAT;
+	cmd->reruns = RERUN_DEFAULT_ROUNDS;
 	cli_parser_init(&parser, advise_options, advise_help, "allocbench advise --help", argc,
 			argv);
 	parser.ctx = cmd;
@@ -311,11 +323,12 @@ static void claim_keep_trace(const char *file)
 /* ---- recording ---- */
 
 /*
- * Records ARGV into TRACE. Returns 0 when there is a trace to replay, or
- * the exit status when there is none (record's: 127 not found, 2 refused,
- * 1 no trace); ends by the signal that ended COMMAND when record passed it on.
+ * Records ARGV into TRACE. Returns 0 when there is a trace to replay (ARGV's
+ * exit status in *STATUS), or the exit status when there is none (record's:
+ * 127 not found, 2 refused, 1 no trace); ends by the signal that ended
+ * COMMAND when record passed it on.
  */
-static int record(const char *trace, char **argv, int quiet)
+static int record(const char *trace, char **argv, int quiet, int *status)
 {
 	struct stat before, after;
 	int existed = !stat(trace, &before), sig, ret = record_command(trace, argv, quiet, &sig);
@@ -336,6 +349,7 @@ static int record(const char *trace, char **argv, int quiet)
 	if (ret)
 		warning("'%s' exited with status %d: the answer is for the calls it made until then",
 			argv[0], ret);
+	*status = ret;
 	return 0;
 }
 
@@ -393,13 +407,21 @@ static int advise_write(FILE *out, struct run_report *report, const char *trace)
 
 	if (config->writer != &report_formats[0])
 		return config->writer->write(out, report);
-	if (!verdict_wanted(report))
+	report->answer_first = 1;
+	if (!verdict_wanted(report)) {
 		fputs("no answer: only one backend was replayed (--backend names two or more)\n",
 		      out);
-	else
-		ret |= verdict_write_answer(out, report, "answer (median [min-max] of the "
-					    "replays; no clear winner where ranges overlap):\n");
-	report->answer_first = 1;
+	} else if (rerun_answers(report->rerun)) {
+		fputs("answer (median [min-max]; drop-in as measured, with code changes as "
+		      "replayed;\nno clear winner where ranges overlap):\n", out);
+		ret |= rerun_write_answer(out, report);
+		ret |= verdict_write_answer(out, report, "");
+	} else {
+		ret |= verdict_write_answer(out, report, "answer (median [min-max] of the replays; "
+					    "no clear winner where ranges overlap):\n");
+		ret |= rerun_write_answer(out, report);
+	}
+	ret |= rerun_write_table(out, report);
 	fputc('\n', out);
 	ret |= report_text_write(out, report);
 	more(out, trace);
@@ -408,9 +430,9 @@ static int advise_write(FILE *out, struct run_report *report, const char *trace)
 
 /*
  * Replays the trace CMD's RUN names (its options checked) and writes the
- * answer. Returns advise's exit status.
+ * answer, with the real runs RERUN. Returns advise's exit status.
  */
-static int replay(struct run_cmd *run, const char *trace, int recorded)
+static int replay(struct run_cmd *run, const char *trace, int recorded, const struct rerun *rerun)
 {
 	struct run_config *config = &run->config;
 	struct run_report report;
@@ -419,10 +441,6 @@ static int replay(struct run_cmd *run, const char *trace, int recorded)
 			    recorded ? "standard error" : "standard output";
 	int ret;
 
-	if (run_refuse_early(config))
-		return 2;
-	if (runner_signals_install())
-		return 1;
 	if (output_open(&out, config->output_path))
 		return runner_interrupted() ? 128 + runner_interrupted() : 2;
 	/* The program's standard output is the program's: the answer never goes into it. */
@@ -435,6 +453,7 @@ static int replay(struct run_cmd *run, const char *trace, int recorded)
 		run_report_release(&report);
 		return 1;
 	}
+	report.rerun = rerun;
 	if (report.interrupted) {
 		error("interrupted by SIG%s: the replays were stopped and no answer was written",
 		      sigabbrev_np(report.interrupted));
@@ -446,18 +465,38 @@ static int replay(struct run_cmd *run, const char *trace, int recorded)
 		output_abort(&out);
 		ret = 1;
 	} else {
-		ret = output_commit(&out) ? 1 : report.failed ? 1 : 0;
+		ret = output_commit(&out) || report.failed || rerun_failed(rerun) ? 1 : 0;
 	}
 	run_report_release(&report);
 	return ret;
+}
+
+/*
+ * The real runs of ARGV (RERUN), then the replays of TRACE (RUN) and the
+ * answer. Returns advise's exit status.
+ */
+static int measure(struct run_cmd *run, const char *trace, int recorded, char **argv,
+		   struct rerun *rerun)
+{
+	if (rerun)
+		rerun_measure(rerun, argv, run->config.quiet, 1);
+	if (rerun && rerun->interrupted) {
+		error("interrupted by SIG%s: the real runs were stopped and no answer was written",
+		      sigabbrev_np(rerun->interrupted));
+		return 128 + rerun->interrupted;
+	}
+	return replay(run, trace, recorded, rerun);
 }
 
 int cmd_advise(int argc, char **argv)
 {
 	struct advise_cmd cmd;
 	struct run_cmd run;
+	struct rerun *rerun = NULL;
 	char trace[PATH_MAX];
-	int command = parse_advise(argc, argv, &cmd), ret;
+	int command = parse_advise(argc, argv, &cmd), ret, status = 0;
+	/* Where standard input starts, for the real runs: the recording reads it. */
+	off_t stdin_offset = lseek(STDIN_FILENO, 0, SEEK_CUR);
 
 	check_early(&cmd);
 	if (cmd.trace) {
@@ -470,14 +509,23 @@ int cmd_advise(int argc, char **argv)
 	else
 		tmp_trace(trace, sizeof(trace));
 	run_options_for(&cmd, trace, argc, argv, &run);
-	if (!cmd.trace && (ret = record(trace, argv + command, cmd.quiet)))
+	if (!cmd.trace && (ret = record(trace, argv + command, cmd.quiet, &status)))
 		return ret;
 	run_options_check(&run.config, &run.args);
 	run.config.progress_lines = 1;
 	/* A program's threads each have their heap (glibc's arenas): replayed as they ran. */
 	if (!cmd.replay_threads && run.config.replay.threads > 1)
 		run.config.replay_per_thread = 1;
-	ret = replay(&run, trace, !cmd.trace);
+	/* A --trace has no command to run again: its answer is all replayed. */
+	if (!cmd.trace) {
+		if (!(rerun = malloc(sizeof(*rerun))))
+			die_out_of_memory();
+		rerun_init(rerun, &run.config, cmd.reruns, run.config.replay.program, status,
+			   stdin_offset);
+	}
+	ret = run_refuse_early(&run.config) ? 2 : runner_signals_install() ? 1 :
+	      measure(&run, trace, !cmd.trace, argv + command, rerun);
+	free(rerun);
 	/* Now, not at exit: after a signal, main() ends by it without exit handlers. */
 	tmp_dir_remove();
 	backend_set_release(&run.config);

@@ -185,6 +185,8 @@ static void check_replay(struct run_config *config, struct run_args *args)
 		.program_anon_kib = trace.header.anon_peak_kib, .program_hwm_kib = trace.header.hwm_kib,
 		.program_run_ns = trace.header.run_ns,
 	};
+	snprintf(config->replay.program, sizeof(config->replay.program), "%.*s",
+		 (int)sizeof(trace.header.command), trace.header.command);
 	replay_plan_release(&plan);
 	trace_release(&trace);
 	if (!config->replay.steps)

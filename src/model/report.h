@@ -23,6 +23,7 @@ struct stat_summary;
 struct line_fit;
 
 struct cell_loaded;
+struct rerun;
 
 /* The measurement of one backend at one size over every repetition. */
 struct cell {
@@ -66,6 +67,7 @@ struct run_report {
 	const char *abi32_program;   /* the 32-bit measuring program of --abi 32, NULL: none ran */
 	const char *abi32_emulator;  /* ... the emulator that ran it, NULL: the kernel did */
 	int answer_first;            /* advise printed the verdict before the tables: not after */
+	const struct rerun *rerun;   /* advise's real runs of the program (rerun.h), or NULL */
 };
 
 /*

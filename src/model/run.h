@@ -101,6 +101,7 @@ struct run_config {
 		uint32_t program_anon_kib; /* its peak anonymous memory, KiB */
 		uint32_t program_hwm_kib;  /* its peak resident set (VmHWM), KiB */
 		uint64_t program_run_ns;   /* from its first call to its end, ns */
+		char program[128];         /* its executable (trace_format.h's command) */
 	} replay;
 };
 

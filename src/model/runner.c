@@ -121,6 +121,21 @@ int runner_signals_install(void)
 	return 0;
 }
 
+int runner_track(pid_t pid)
+{
+	int slot = slot_take();
+
+	if (slot >= 0)
+		atomic_store(&running[slot], pid);
+	return slot;
+}
+
+void runner_untrack(int slot)
+{
+	if (slot >= 0)
+		atomic_store(&running[slot], 0);
+}
+
 int runner_interrupted(void)
 {
 	return signal_caught;
@@ -541,7 +556,7 @@ static void child_pipes_close(int pipes[3][2], int end)
 }
 
 /* A pidfd of PID (readable once it exits), or -1 where the kernel has none. */
-static int child_pidfd(pid_t pid)
+int runner_pidfd(pid_t pid)
 {
 #ifdef SYS_pidfd_open
 	return (int)syscall(SYS_pidfd_open, pid, 0);
@@ -705,7 +720,7 @@ static int measure_in_child(const struct child_request *req, const char *path, c
 	free_environment(env);
 	memset(&w, 0, sizeof(w));
 	w.pid = pid;
-	w.pidfd = child_pidfd(pid);
+	w.pidfd = runner_pidfd(pid);
 	w.result_fd = pipes[0][0];
 	w.out.fd = pipes[1][0];
 	w.err.fd = pipes[2][0];

@@ -15,6 +15,8 @@
 
 #include "measure/request.h"
 
+#include <sys/types.h>
+
 /*
  * The name the floor's rows and progress carry (measure_floor()). It is not
  * a backend and travels as a field of its own (child_request.floor), but
@@ -65,6 +67,19 @@ int runner_measure(const struct child_request *req, unsigned timeout_s, struct s
  * calls runner_signal_exit(). Returns 0, or -1 after printing why.
  */
 int runner_signals_install(void);
+
+/*
+ * For a child the caller started itself, in a process group of its own
+ * (advise's real runs, rerun.h): a terminating signal kills PID's group
+ * as it kills the measuring children. Returns the slot to give back with
+ * runner_untrack(), or -1 when every slot is taken (the signal then
+ * misses it: the caller checks runner_interrupted()).
+ */
+int runner_track(pid_t pid);
+void runner_untrack(int slot);
+
+/* A pidfd of the child PID (readable once it ends), or -1 where the kernel has none. */
+int runner_pidfd(pid_t pid);
 
 /* The first signal received since runner_signals_install(), or 0. */
 int runner_interrupted(void);

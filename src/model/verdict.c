@@ -6,6 +6,7 @@
 #include "model/verdict.h"
 #include "model/abi.h"
 #include "model/fidelity.h"
+#include "model/rerun.h"
 #include "model/run.h"
 #include "measure/backend.h"
 #include "platform/util.h"
@@ -351,15 +352,18 @@ static void put_markdown_line(FILE *out, const char *line)
 	fputc('\n', out);
 }
 
-/* A's lines through PUT: the best drop-in choice, then the best with code changes. */
+/*
+ * A's lines through PUT: the best drop-in choice (unless real runs gave
+ * it: MEASURED), then the best with code changes.
+ */
 static void put_aspect(FILE *out, const char *where, const struct verdict_aspect *a,
-		       verdict_put_fn *put)
+		       int measured, verdict_put_fn *put)
 {
 	char line[4096];
 
 	if (!a->valid)
 		return;
-	if (a->drop_in.nbest) {
+	if (a->drop_in.nbest && !measured) {
 		choice_line(line, sizeof(line), where, a, "drop-in", &a->drop_in);
 		put(out, line);
 	}
@@ -378,7 +382,7 @@ static int verdict_write(FILE *out, const struct run_report *report, const char 
 {
 	unsigned abis[2];
 	size_t nabis = report_abis(report, abis);
-	int any = 0;
+	int any = 0, measured = report->answer_first && rerun_answers(report->rerun);
 
 	if (!verdict_wanted(report))
 		return 0;
@@ -402,8 +406,8 @@ static int verdict_write(FILE *out, const struct run_report *report, const char 
 				snprintf(where, sizeof(where), "  %s", abi);
 			else
 				snprintf(where, sizeof(where), "  %zu B %s", v.size, abi);
-			put_aspect(out, where, &v.memory, put);
-			put_aspect(out, where, &v.time, put);
+			put_aspect(out, where, &v.memory, measured, put);
+			put_aspect(out, where, &v.time, measured, put);
 		}
 	return ferror(out) ? -1 : 0;
 }

@@ -107,7 +107,11 @@ int verdict_compute(const struct run_report *report, size_t column, struct verdi
  */
 int verdict_write_text(FILE *out, const struct run_report *report);
 
-/* The same lines after HEADING, whatever answer_first says: advise's answer. */
+/*
+ * The same lines after HEADING, whatever answer_first says: advise's
+ * answer, whose drop-in lines come from its real runs where they measured
+ * (rerun_answers()): then only the lines with code changes.
+ */
 int verdict_write_answer(FILE *out, const struct run_report *report, const char *heading);
 
 /* The same as a Markdown list, for the Markdown report. */

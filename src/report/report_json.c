@@ -7,6 +7,7 @@
  * members before the document is printed.
  */
 #include "model/fidelity.h"
+#include "report/report_rerun.h"
 #include "model/figure.h"
 #include "model/verdict.h"
 #include "model/abi.h"
@@ -616,6 +617,8 @@ int report_json_write(FILE *out, const struct run_report *report)
 		cJSON_AddItemToArray(results, cell_json(report, &report->cells[i]));
 	cJSON_AddItemToObject(root, "results", results);
 	add_fidelity(root, report);
+	if (report->rerun)
+		cJSON_AddItemToObject(root, "real_runs", rerun_json(report));
 	report_counters_json_status(root, &report->counters);
 	{
 		cJSON *summary = verdict_json(report);

@@ -4,6 +4,7 @@
  * and the floor, ready to paste into an issue or a pull request.
  */
 #include "model/fidelity.h"
+#include "report/report_rerun.h"
 #include "report/report_columns.h"
 #include "report/report_breakdown.h"
 #include "report/report_formats.h"
@@ -191,7 +192,8 @@ int report_markdown_write(FILE *out, const struct run_report *report)
 	for (size_t i = 0; i < report->ncells; i++)
 		put_row(out, report, &report->cells[i]);
 	put_footer(out, report);
-	if (report_breakdown_markdown(out, report) || verdict_write_markdown(out, report))
+	if (report_breakdown_markdown(out, report) || rerun_write_markdown(out, report) ||
+	    verdict_write_markdown(out, report))
 		return -1;
 	return ferror(out) ? -1 : 0;
 }

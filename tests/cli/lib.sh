@@ -256,3 +256,15 @@ need_trace() {
 with_file() {
 	unshare -m sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' - "$@"
 }
+
+# drop_in_allocators FILE: a line "NAME LIBRARY" per drop-in allocator
+# installed here into FILE, malloc first (its LIBRARY: -), as allocbench
+# backends lists them.
+drop_in_allocators() {
+	"$AB" backends --format json >"$tmp/backends.json" || not_ok "backends --format json" ""
+	echo "malloc -" >"$1"
+	for _da in jemalloc mimalloc tcmalloc; do
+		[ "$(jq_get "$tmp/backends.json" "backends[name=$_da].available")" = true ] || continue
+		echo "$_da $(jq_get "$tmp/backends.json" "backends[name=$_da].what" | sed 's/.*library //')" >>"$1"
+	done
+}

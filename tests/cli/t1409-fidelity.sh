@@ -42,14 +42,7 @@ for p in NOASAN PROGRAMS; do
 	fi
 done
 
-# The allocators installed here: NAME LIBRARY (malloc: -).
-"$AB" backends --format json >"$tmp/backends.json" || not_ok "backends --format json" ""
-echo "malloc -" >"$tmp/allocators"
-for b in jemalloc mimalloc tcmalloc; do
-	[ "$(jq_get "$tmp/backends.json" "backends[name=$b].available")" = true ] || continue
-	echo "$b $(jq_get "$tmp/backends.json" "backends[name=$b].what" | sed 's/.*library //')" \
-		>>"$tmp/allocators"
-done
+drop_in_allocators "$tmp/allocators"
 backends=$(cut -d' ' -f1 "$tmp/allocators" | paste -sd, -)
 
 cat >"$tmp/index.sql" <<-'SQL'

@@ -1,0 +1,432 @@
+/*
+ * rerun.c - the recorded program run again under each drop-in candidate,
+ * measured (rerun.h).
+ */
+#include "model/rerun.h"
+#include "model/runner.h"
+#include "platform/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Processes of one run's tree followed at once; deeper or more are not. */
+#define RERUN_MAX_PROCS 256
+#define RERUN_MAX_DEPTH 16
+/*
+ * The pause between two readings: at least this, and three times a
+ * reading's own time; until the program is first seen (the exec and the
+ * dynamic loader's work), RERUN_FIRST_NS.
+ */
+#define RERUN_INTERVAL_NS 500000u
+#define RERUN_FIRST_NS 50000u
+/*
+ * A run that ends before the program is seen (a short program on a busy
+ * machine) is made again, this many times at most.
+ */
+#define RERUN_UNSEEN_TRIES 3
+
+void rerun_init(struct rerun *r, const struct run_config *config, unsigned rounds,
+		const char *program, int status, off_t stdin_offset)
+{
+	struct stat st;
+
+	memset(r, 0, sizeof(*r));
+	copy_string(r->program, sizeof(r->program), program);
+	r->status = status;
+	r->stdin_offset = stdin_offset;
+	for (size_t b = 0; b < config->nbackends && r->nrows < RERUN_MAX_ROWS; b++) {
+		const struct backend *be = config->backends[b];
+
+		if (!be->abi && (be->preload_path || !strcmp(be->name, "malloc")))
+			r->rows[r->nrows++] = (struct rerun_row){ .backend = be, .ok = 1 };
+	}
+	if (!rounds)
+		snprintf(r->why, sizeof(r->why), "--reruns 0: the program was not run again");
+	else if (!fstat(STDIN_FILENO, &st) && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+		snprintf(r->why, sizeof(r->why), "its standard input is a pipe, which it read once: "
+			 "it cannot be run again as it ran (give it a file to read)");
+	else if (!fstat(STDIN_FILENO, &st) && S_ISREG(st.st_mode) && stdin_offset < 0)
+		snprintf(r->why, sizeof(r->why), "its standard input is a file whose start "
+			 "cannot be found again");
+	else if (!r->nrows)
+		snprintf(r->why, sizeof(r->why), "no drop-in allocator was replayed (--backend)");
+	else if (!*program)
+		snprintf(r->why, sizeof(r->why), "the trace does not name its program");
+	else
+		r->rounds = rounds;
+}
+
+/* ---- following a run's process tree ---- */
+
+/* A process of the tree. */
+struct followed {
+	pid_t pid;
+	int status_fd;        /* /proc/PID/status, or -1 once it is gone */
+	char comm[32];        /* its Name at the last reading: an exec changes it */
+	int matched;          /* its executable is the program */
+};
+
+struct tree {
+	const char *program;
+	struct followed p[RERUN_MAX_PROCS];
+	size_t n;
+	uint64_t peak;        /* the highest RssAnon of a matched process, bytes */
+	int seen;             /* a matched process was read */
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static struct followed *follow(struct tree *t, pid_t pid)
+{
+	char path[64];
+
+	for (size_t i = 0; i < t->n; i++)
+		if (t->p[i].pid == pid)
+			return &t->p[i];
+	if (t->n == RERUN_MAX_PROCS)
+		return NULL;
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	t->p[t->n] = (struct followed){ .pid = pid, .status_fd = open(path, O_RDONLY | O_CLOEXEC) };
+	return &t->p[t->n++];
+}
+
+/* 1 when PID runs the program: its executable's path is the trace's (cut as the trace cuts it). */
+static int runs_program(const struct tree *t, pid_t pid)
+{
+	char path[64], exe[4096];
+	ssize_t n;
+	size_t len = strlen(t->program);
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)pid);
+	n = readlink(path, exe, sizeof(exe) - 1);
+	if (n < 0)
+		return 0;
+	exe[n] = '\0';
+	return len >= sizeof(((struct rerun *)0)->program) - 1 ? !strncmp(exe, t->program, len) :
+	       !strcmp(exe, t->program);
+}
+
+/*
+ * Reads P's status: its Name, and its RssAnon where it runs the program.
+ * When the Name changed (an exec), whether it runs the program is asked
+ * again (its executable), and this reading does not count: the exec may
+ * have replaced the memory between the status read and that question.
+ */
+static void read_status(struct tree *t, struct followed *p)
+{
+	char buf[4096], *at, *end;
+	ssize_t n;
+
+	if (p->status_fd < 0)
+		return;
+	n = pread(p->status_fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0) {
+		close(p->status_fd);
+		p->status_fd = -1;
+		return;
+	}
+	buf[n] = '\0';
+	if (!strncmp(buf, "Name:\t", 6) && (end = strchr(buf + 6, '\n'))) {
+		size_t len = (size_t)(end - (buf + 6));
+
+		if (len >= sizeof(p->comm))
+			len = sizeof(p->comm) - 1;
+		if (strncmp(p->comm, buf + 6, len) || p->comm[len]) {
+			memcpy(p->comm, buf + 6, len);
+			p->comm[len] = '\0';
+			p->matched = runs_program(t, p->pid);
+			return;
+		}
+	}
+	/* A zombie's status has no memory lines. */
+	if (p->matched && (at = strstr(buf, "\nRssAnon:"))) {
+		uint64_t bytes = strtoull(at + 9, NULL, 10) * 1024u;
+
+		t->seen = 1;
+		if (bytes > t->peak)
+			t->peak = bytes;
+	}
+}
+
+/* One reading of PID and, through the kernel's children lists, what it started. */
+static void read_tree(struct tree *t, pid_t pid, int depth)
+{
+	char path[96], buf[4096], *at, *next;
+	struct followed *p = follow(t, pid);
+	ssize_t n;
+	int fd;
+
+	if (!p)
+		return;
+	read_status(t, p);
+	if (depth == RERUN_MAX_DEPTH)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	for (at = buf; *at; at = next) {
+		long child = strtol(at, &next, 10);
+
+		if (next == at)
+			break;
+		if (child > 0)
+			read_tree(t, (pid_t)child, depth + 1);
+	}
+}
+
+static void tree_release(struct tree *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->p[i].status_fd >= 0)
+			close(t->p[i].status_fd);
+	t->n = 0;
+}
+
+/* ---- one run ---- */
+
+/* The child: its own group, killed with allocbench, its streams set, ROW's allocator. */
+static void run_child(const struct rerun_row *row, char *const *argv, off_t stdin_offset)
+{
+	struct stat st;
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (null < 0)
+		_exit(126);
+	if (!fstat(STDIN_FILENO, &st) && S_ISREG(st.st_mode))
+		lseek(STDIN_FILENO, stdin_offset, SEEK_SET);
+	else if (isatty(STDIN_FILENO))
+		dup2(null, STDIN_FILENO);
+	dup2(null, STDOUT_FILENO);
+	dup2(null, STDERR_FILENO);
+	if (row->backend->preload_path && setenv("LD_PRELOAD", row->backend->preload_path, 1))
+		_exit(126);
+	execvp(argv[0], argv);
+	_exit(errno == ENOENT ? 127 : 126);
+}
+
+/*
+ * The reason a run ended by STATUS failed into ROW: 1, or 0 when it did
+ * not. UNSEEN: it ended as it should, but the program was never read.
+ */
+static int run_failed(struct rerun *r, struct rerun_row *row, int status, const struct tree *t)
+{
+	if (WIFSIGNALED(status))
+		snprintf(row->error, sizeof(row->error), "run %u was killed by SIG%s", row->runs + 1,
+			 sigabbrev_np(WTERMSIG(status)));
+	else if (WEXITSTATUS(status) != r->status)
+		snprintf(row->error, sizeof(row->error), "run %u exited with status %d, the "
+			 "recorded run with %d: it does not run the same again (--reruns 0 for a "
+			 "program that cannot)", row->runs + 1, WEXITSTATUS(status), r->status);
+	else if (!t->seen)
+		snprintf(row->error, sizeof(row->error), "run %u: %s was not seen running in %d "
+			 "tries (it ends within a fraction of a millisecond, or runs outside the "
+			 "command's process tree)", row->runs + 1, r->program, RERUN_UNSEEN_TRIES);
+	else
+		return 0;
+	return 1;
+}
+
+/*
+ * One run of ARGV under ROW: its figures added, or ROW failed. Returns 1
+ * when the run ended well without the program seen (ROW's error says so,
+ * ROW still ok): the caller may run it again.
+ */
+static int run_once(struct rerun *r, struct rerun_row *row, char *const *argv,
+		    off_t stdin_offset)
+{
+	int unseen = 0;
+	struct tree *t = calloc(1, sizeof(*t));
+	uint64_t start, wall, pause = RERUN_INTERVAL_NS;
+	int status, slot, pidfd;
+	pid_t pid;
+
+	if (!t) {
+		snprintf(row->error, sizeof(row->error), "out of memory");
+		row->ok = 0;
+		return 0;
+	}
+	t->program = r->program;
+	fflush(NULL);
+	start = now_ns();
+	pid = fork();
+	if (pid < 0) {
+		snprintf(row->error, sizeof(row->error), "cannot start '%s': %s", argv[0],
+			 strerror(errno));
+		row->ok = 0;
+		free(t);
+		return 0;
+	}
+	if (!pid)
+		run_child(row, argv, stdin_offset);
+	setpgid(pid, pid);
+	slot = runner_track(pid);
+	if (runner_interrupted())
+		kill(-pid, SIGKILL);
+	/* Its end wakes the wait between two readings: the wall time ends there. */
+	pidfd = runner_pidfd(pid);
+	for (;;) {
+		pid_t got = waitpid(pid, &status, WNOHANG);
+		struct pollfd end = { .fd = pidfd, .events = POLLIN };
+		struct timespec ts;
+		uint64_t took;
+
+		if (got == pid)
+			break;
+		if (got < 0 && errno != EINTR) {
+			status = 126 << 8;
+			break;
+		}
+		took = now_ns();
+		read_tree(t, pid, 0);
+		took = now_ns() - took;
+		pause = !t->seen ? RERUN_FIRST_NS : 3 * took > RERUN_INTERVAL_NS ? 3 * took :
+			RERUN_INTERVAL_NS;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)pause;
+		if (pidfd < 0 || ppoll(&end, 1, &ts, NULL) < 0)
+			nanosleep(&ts, NULL);
+	}
+	wall = now_ns() - start;
+	if (pidfd >= 0)
+		close(pidfd);
+	/* Whatever it left in its group goes with it. */
+	kill(-pid, SIGKILL);
+	runner_untrack(slot);
+	if (runner_interrupted()) {
+		r->interrupted = runner_interrupted();
+	} else if (run_failed(r, row, status, t)) {
+		unseen = !t->seen && WIFEXITED(status) && WEXITSTATUS(status) == r->status;
+		row->ok = unseen;
+	} else {
+		row->peak_bytes[row->runs] = (double)t->peak;
+		row->wall_ns[row->runs] = (double)wall;
+		row->runs++;
+	}
+	tree_release(t);
+	free(t);
+	return unseen;
+}
+
+void rerun_measure(struct rerun *r, char *const *argv, int quiet, int lines)
+{
+	size_t total = (size_t)r->rounds * r->nrows, done = 0, rows_done = 0;
+	int tty = isatty(STDERR_FILENO);
+	const char *name = strrchr(r->program, '/') ? strrchr(r->program, '/') + 1 : r->program;
+
+	for (unsigned round = 0; round < r->rounds && !r->interrupted; round++)
+		for (size_t k = 0; k < r->nrows && !r->interrupted; k++, done++) {
+			/* Each round starts at another candidate: drift over time falls on all. */
+			struct rerun_row *row = &r->rows[(k + round) % r->nrows];
+
+			if (!quiet && tty) {
+				fprintf(stderr, "\rallocbench: running %s under %-9s run %u of %u  "
+					"[%zu/%zu]   ", name, row->backend->name, round + 1,
+					r->rounds, done + 1, total);
+				fflush(stderr);
+			}
+			for (int tries = 1; row->ok && run_once(r, row, argv, r->stdin_offset); tries++)
+				if (tries == RERUN_UNSEEN_TRIES)
+					row->ok = 0;
+			if (!quiet && !tty && lines && (round + 1 == r->rounds || !row->ok) &&
+			    row->runs + !row->ok == round + 1)
+				fprintf(stderr, "allocbench: %s under %s: %u of %u runs done%s (%zu of "
+					"%zu candidates)\n", name, row->backend->name, row->runs,
+					r->rounds, row->ok ? "" : ", failed", ++rows_done, r->nrows);
+		}
+	if (!quiet && tty)
+		fputs("\r\033[K", stderr);
+}
+
+/* ---- the answer ---- */
+
+int rerun_answers(const struct rerun *r)
+{
+	if (!r || !r->rounds)
+		return 0;
+	for (size_t i = 0; i < r->nrows; i++)
+		if (r->rows[i].runs && r->rows[i].ok)
+			return 1;
+	return 0;
+}
+
+int rerun_failed(const struct rerun *r)
+{
+	for (size_t i = 0; r && i < r->nrows; i++)
+		if (!r->rows[i].ok)
+			return 1;
+	return 0;
+}
+
+int rerun_summary(const struct rerun_row *row, int memory, struct stat_summary *out)
+{
+	if (!row->ok || !row->runs)
+		return -1;
+	return stats_summarize(memory ? row->peak_bytes : row->wall_ns, row->runs, out);
+}
+
+/* 1 when neither of X and Y is better beyond the noise: their ranges overlap (verdict.c's rule). */
+static int overlap(const struct stat_summary *x, const struct stat_summary *y)
+{
+	static const struct stats_rule ranges = { .disjoint = 1 };
+	struct stats_difference d;
+
+	stats_difference_init(&d, x, y);
+	return stats_differ(&d, &ranges) == STATS_SAME;
+}
+
+void rerun_best(const struct rerun *r, int memory, struct rerun_best *out)
+{
+	struct stat_summary s[RERUN_MAX_ROWS], m;
+	int have[RERUN_MAX_ROWS];
+	size_t best = r->nrows;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < r->nrows; i++) {
+		have[i] = !rerun_summary(&r->rows[i], memory, &s[i]);
+		if (have[i] && (best == r->nrows || s[i].median < s[best].median))
+			best = i;
+		if (have[i] && !r->rows[i].backend->preload_path) {
+			out->have_malloc = 1;
+			out->malloc_row = i;
+		}
+	}
+	if (best == r->nrows)
+		return;
+	out->row[out->n++] = best;
+	for (size_t i = 0; i < r->nrows; i++)
+		if (have[i] && i != best && overlap(&s[i], &s[best]))
+			out->row[out->n++] = i;
+	for (size_t i = 0; i < out->n; i++)
+		if (out->have_malloc && out->row[i] == out->malloc_row)
+			out->malloc_among = 1;
+	if (!out->have_malloc)
+		return;
+	m = s[out->malloc_row];
+	out->saves = m.median - s[best].median;
+	out->percent = m.median != 0 ? 100 * out->saves / m.median : NAN;
+	out->clear = !overlap(&s[best], &m);
+}

@@ -1,0 +1,103 @@
+/*
+ * rerun.h - advise's real runs: the recorded program run again under each
+ * drop-in candidate (the C library's malloc, and each allocator the replay
+ * preloads), in interleaved rounds (round r runs every candidate once,
+ * starting at a different one), each in a process group of its own. Two
+ * figures per run, measured, not replayed: the peak anonymous memory
+ * (RssAnon, polled from /proc about every half millisecond, as record's
+ * watcher does) of the process whose trace the replay replays, found in
+ * the command's process tree by its executable; and the wall time of the
+ * whole command. The replay answers for the candidates a program cannot
+ * take without code changes (pool, arena), and for programs that cannot
+ * be run again; these runs answer for the drop-in ones, threads, pages
+ * never touched and contention included.
+ *
+ * A run's standard output and error go to /dev/null (the recorded run
+ * gave the program's output once); its standard input is the recorded
+ * run's when that is a regular file (read again from where it started),
+ * /dev/null when it is a terminal. A pipe cannot be read twice: then
+ * there are no real runs, and rerun.why says so.
+ */
+#ifndef ALLOCBENCH_RERUN_H
+#define ALLOCBENCH_RERUN_H
+
+#include "measure/backend.h"
+#include "model/run.h"
+#include "model/stats.h"
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#define RERUN_DEFAULT_ROUNDS 3
+#define RERUN_MAX_ROUNDS 100
+#define RERUN_MAX_ROWS 16
+
+/* One candidate's runs. */
+struct rerun_row {
+	const struct backend *backend;          /* malloc, or a preloaded allocator */
+	double peak_bytes[RERUN_MAX_ROUNDS];    /* the program's highest RssAnon per run, bytes */
+	double wall_ns[RERUN_MAX_ROUNDS];       /* the command's wall time per run, ns */
+	unsigned runs;                          /* runs measured */
+	int ok;                                 /* every run so far measured */
+	char error[256];                        /* why not, when !ok */
+};
+
+struct rerun {
+	unsigned rounds;                        /* runs per candidate asked for; 0: none */
+	char why[256];                          /* why there are none (rounds 0), or "" */
+	char program[128];                      /* the executable measured (the trace's) */
+	int status;                             /* the recorded run's exit status */
+	off_t stdin_offset;                     /* where its standard input started; -1: not a file */
+	struct rerun_row rows[RERUN_MAX_ROWS];
+	size_t nrows;
+	int interrupted;                        /* the signal that stopped them, or 0 */
+};
+
+/*
+ * Sets up *R for ROUNDS runs of the drop-in backends of CONFIG (malloc and
+ * the preloaded ones, in CONFIG's order) of the program PROGRAM (an
+ * executable's path, as a trace's header keeps it), recorded with exit
+ * status STATUS. STDIN_OFFSET is where the recorded run's standard input
+ * started (-1: not a regular file). Where the runs cannot be made
+ * (ROUNDS 0, standard input a pipe, no drop-in backend), R->rounds is 0
+ * and R->why says why.
+ */
+void rerun_init(struct rerun *r, const struct run_config *config, unsigned rounds,
+		const char *program, int status, off_t stdin_offset);
+
+/*
+ * Runs ARGV (a NULL-terminated command, found in PATH as a shell would)
+ * R->rounds times under each row. A run that fails (not started, another
+ * exit status than the recorded run's, killed, the program never seen)
+ * fails its row, which runs no more. After a terminating signal
+ * (runner_signals_install()) the run is killed and R->interrupted set.
+ * Progress on standard error as a run's (run_progress.h) unless QUIET;
+ * LINES: where standard error is no terminal, a line per row as it ends.
+ */
+void rerun_measure(struct rerun *r, char *const *argv, int quiet, int lines);
+
+/* 1 when R measured a row: its runs, not the replays, answer for the drop-in choice. */
+int rerun_answers(const struct rerun *r);
+
+/* 1 when a row of R failed (R may be NULL). */
+int rerun_failed(const struct rerun *r);
+
+/* The summary of a row's peaks (MEMORY 1) or wall times (0): -1 when it has no run. */
+int rerun_summary(const struct rerun_row *row, int memory, struct stat_summary *out);
+
+/* The best of R's rows for memory or time, as a verdict judges (verdict.h). */
+struct rerun_best {
+	size_t row[RERUN_MAX_ROWS];   /* the best first, then each whose range overlaps it */
+	size_t n;                     /* 0: no row measured */
+	int have_malloc;              /* the malloc row measured */
+	size_t malloc_row;
+	int malloc_among;             /* malloc is among row[] */
+	double saves;                 /* malloc's median minus the best's, in the unit */
+	double percent;               /* ... per cent of malloc's median (NAN: 0) */
+	int clear;                    /* the best's range is apart from malloc's */
+};
+
+/* R's best for memory (MEMORY 1) or time into *OUT. */
+void rerun_best(const struct rerun *r, int memory, struct rerun_best *out);
+
+#endif

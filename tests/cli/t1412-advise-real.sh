@@ -1,0 +1,146 @@
+#!/bin/sh
+# Issue 42 item 4: advise runs the program again under malloc and each
+# installed drop-in allocator (--reruns, 3 each by default, interleaved),
+# and these real runs, not the replay, answer for the drop-in choice: the
+# program's peak anonymous memory (the replayed trace's process, found in
+# the command's tree) and the command's wall time. Each is checked against
+# tests/tools/peakanon's own runs of the same program under the same
+# allocator (its median of 3): mtqueue, whose threads free each other's
+# chunks under contention, and sparse, which mallocs 8 times what it
+# touches (its replay, which writes every byte, holds 8 times the
+# program's memory). A run again cannot be made from a pipe, differs for
+# a program that changes its files, and stops on SIGINT; each is said.
+# Real programs under every allocator: once.
+# check: once
+. "$(dirname "$0")/lib.sh"
+
+PEAKANON=$ABBUILD/tests/tools/peakanon
+MTQUEUE=$ABBUILD/tests/tools/mtqueue
+SPARSE=$ABBUILD/tests/tools/sparse
+if ! test_have_prereq NOASAN; then
+	skip "advise's real runs" "$prereq_why"
+	test_done
+	exit 0
+fi
+
+drop_in_allocators "$tmp/allocators"
+
+# real_vs_peakanon NAME JSON PROGRAM ARGS...: each allocator's real runs in
+# JSON are 3, and their median is within 5% of peakanon's median of 3.
+real_vs_peakanon() {
+	f_name=$1 f_json=$2; shift 2
+	while read -r f_a f_lib; do
+		[ "$f_lib" = - ] && f_lib=
+		for f_run in 1 2 3; do
+			"$PEAKANON" -p "$f_lib" "$@" | awk '{ print $2 }' >>"$tmp/$f_name.$f_a"
+		done
+		f_real=$(sort -n "$tmp/$f_name.$f_a" | sed -n 2p)
+		f_runs=$(jq_get "$f_json" "real_runs.rows[backend=$f_a].peak_anon_bytes.runs#")
+		f_med=$(jq_get "$f_json" "real_runs.rows[backend=$f_a].peak_anon_bytes.median" |
+			awk '{ printf "%.0f", $1 / 1024 }')
+		f_near=$(near "$f_med" "$f_real" "$(awk -v r="$f_real" 'BEGIN { print r * 0.05 }')" && echo 1)
+		check "$f_name under $f_a: 3 real runs ($f_runs), median $f_med KiB within 5% of peakanon's $f_real KiB" \
+			[ "$f_runs/$(jq_get "$f_json" "real_runs.rows[backend=$f_a].ok")/$f_near" = 3/true/1 ]
+	done <"$tmp/allocators"
+}
+
+# Threads that free each other's chunks.
+run_ab advise -q --repeat 1 -f json -o "$tmp/mt.json" -- "$MTQUEUE"
+check "advise -- mtqueue: exit 0, the report valid against the schema" \
+	sh -c '[ "$1" = 0 ] && "$2" "$3/data/allocbench.schema.json" "$4"' sh "$rc" "$SCHEMACHECK" "$top" "$tmp/mt.json"
+check "real_runs names the program and the runs" \
+	sh -c '[ "$1" = "$2" ] && [ "$3" = 3 ]' sh "$(jq_get "$tmp/mt.json" real_runs.program)" "$MTQUEUE" \
+	"$(jq_get "$tmp/mt.json" real_runs.runs)"
+check "a row per drop-in allocator, none for pool or arena" \
+	[ "$(jq_get "$tmp/mt.json" 'real_runs.rows#')" = "$(wc -l <"$tmp/allocators")" ]
+real_vs_peakanon mtqueue "$tmp/mt.json" "$MTQUEUE"
+# The answer's memory pick is peakanon's least, where that lies 2% apart from every other.
+least=$(for a in $(cut -d' ' -f1 "$tmp/allocators"); do
+	echo "$(sort -n "$tmp/mtqueue.$a" | sed -n '1p;$p' | paste -sd' ' -) $a"; done | sort -n)
+first=$(echo "$least" | head -n 1)
+second=$(echo "$least" | sed -n 2p)
+if [ -n "$second" ] && le "$(echo "$first" | awk '{ print $2 * 1.02 }')" "$(echo "$second" | cut -d' ' -f1)"; then
+	check "the answer's least memory is $(echo "$first" | cut -d' ' -f3), peakanon's ($least)" \
+		[ "$(jq_get "$tmp/mt.json" 'real_runs.memory.best[0]')" = "$(echo "$first" | cut -d' ' -f3)" ]
+else
+	skip "the answer's least memory" "peakanon's ranges lie within 2% ($least)"
+fi
+
+# A program that mallocs 8 times what it touches.
+run_ab advise -q --repeat 1 -f json -o "$tmp/sp.json" -- "$SPARSE" 64 8
+check "advise -- sparse 64 8: exit 0" [ "$rc" = 0 ]
+real_vs_peakanon sparse "$tmp/sp.json" "$SPARSE" 64 8
+check "... where the replay, which writes every byte, holds over 4 times the real peak" \
+	sh -c '[ "$(awk -v r="$1" -v p="$2" "BEGIN { print (r > 4 * p) }")" = 1 ]' sh \
+	"$(jq_get "$tmp/sp.json" 'real_runs.rows[backend=malloc].replay_peak_bytes')" \
+	"$(jq_get "$tmp/sp.json" 'real_runs.rows[backend=malloc].peak_anon_bytes.median')"
+
+# The text: the measured lines first, then the replay's with code changes, then the table.
+sort /etc/services >"$tmp/sorted"
+run_ab advise --repeat 1 --reruns 2 -- sort /etc/services
+check "advise -- sort: standard output is sort's output once" cmp -s "$tmp/out" "$tmp/sorted"
+sed -n '/^answer/,/^allocbench [0-9]/p' "$tmp/err" >"$tmp/ans"
+check "the answer's heading says what is measured and what replayed" \
+	grep -q '^answer (median \[min-max\]; drop-in as measured, with code changes as replayed;' "$tmp/ans"
+for a in memory time; do
+	check "the answer: $a, drop-in, measured, against malloc" \
+		sh -c 'tr "\n" " " <"$1" | tr -s " " | grep -Eq " $2, drop-in, measured: .*(KiB|s); (malloc is|[0-9.]+ [KiBms]+ less than malloc .*% of the program.s|no gain over malloc)"' \
+		sh "$tmp/ans" $a
+	check "... no replayed drop-in line for $a" sh -c '! grep -q "^  $2, drop-in: " "$1"' sh "$tmp/ans" $a
+	check "... and the replay's line with code changes" grep -q "^  $a, with code changes: " "$tmp/ans"
+done
+check "the table of the real runs, each allocator's replay beside it" \
+	sh -c 'grep -q "^real runs: /usr/bin/sort, the program the trace is of, run again 2" "$1" &&
+	       grep -Eq "^malloc +[0-9.]+ \[[0-9.]+-[0-9.]+\] +[0-9.]+ \[[0-9.]+-[0-9.]+\] +[0-9]+ +[-+][0-9]+%$" "$1"' sh "$tmp/ans"
+check "in a log, a line per candidate as its runs end" \
+	grep -q "^allocbench: sort under malloc: 2 of 2 runs done ([0-9] of [0-9] candidates)$" "$tmp/err"
+
+# Standard input: a file is read again from where it started (grep -q
+# exits 1 at its end); a pipe cannot be, and the answer says so.
+printf 'a\nneedle\n' >"$tmp/in"
+"$AB" advise -q --repeat 1 --backend malloc,arena -f json -o "$tmp/in.json" -- grep -q needle <"$tmp/in" \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "advise -- grep -q <FILE: every real run found the needle (exit 0)" \
+	sh -c '[ $1 = 0 ] && [ "$("$2" "$3" "real_runs.rows[backend=malloc].ok")" = true ]' sh $rc "$JSONQ" "$tmp/in.json"
+[ $rc = 0 ] || sed 's/^/# /' "$tmp/err" "$tmp/in.json"
+printf 'needle\n' | "$AB" advise --repeat 1 --backend malloc,arena -- grep -q needle >"$tmp/out" 2>"$tmp/err"
+check "... from a pipe: exit 0, not run again, and why" \
+	sh -c '[ $1 = 0 ] && tr "\n" " " <"$2" | tr -s " " | grep -q "not run again: its standard input is a pipe, which it read once"' \
+	sh $? "$tmp/err"
+check "... and the drop-in line is the replay's" grep -q "^  memory, drop-in: " "$tmp/err"
+run_ab advise -q --repeat 1 --backend malloc,arena --reruns 0 -f json -- sort /etc/services
+check "--reruns 0: no runs, and why" \
+	sh -c '[ "$1" = 0 ] && [ "$2" = 0 ] && [ "$3" = "--reruns 0: the program was not run again" ]' sh "$rc" \
+	"$(jq_get "$tmp/err" real_runs.runs)" "$(jq_get "$tmp/err" real_runs.why)"
+record_trace "$tmp/k.trace" sort /etc/services
+run_ab advise -q --repeat 1 --backend malloc,arena -f json --trace "$tmp/k.trace"
+check "--trace: nothing to run again, no real_runs" sh -c '[ "$1" = 0 ] && ! grep -q real_runs "$2"' sh "$rc" "$tmp/out"
+
+# A program that changes its files does not run the same again: exit 1, each row says so.
+run_ab advise --repeat 1 --backend malloc,arena -- sh -c 'test -e "$1" && exit 3; : >"$1"' sh "$tmp/made"
+check "a program that cannot run again: exit 1, the row says why and what to do" \
+	sh -c '[ "$1" = 1 ] && tr "\n" " " <"$2" | tr -s " " | grep -q "^.*malloc failed: run 1 exited with status 3, the recorded run with 0: it does not run the same again (--reruns 0 for a program that cannot)"' \
+	sh "$rc" "$tmp/err"
+check "... and the answer falls back to the replay" \
+	sh -c 'grep -q "the real runs failed (the table below says why)" "$1" && grep -q "^  memory, drop-in: " "$1"' sh "$tmp/err"
+
+# SIGINT while the real runs run: they stop, and nothing of them is left.
+"$AB" advise -q --repeat 1 --backend malloc,arena -- sleep 1.37 >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+sleep 2.2
+kill -INT $pid
+wait $pid
+rc=$?
+sleep 0.2
+check "SIGINT during the real runs: exit 130, said" \
+	sh -c '[ "$1" = 130 ] && grep -q "interrupted by SIGINT: the real runs were stopped and no answer was written" "$2"' \
+	sh $rc "$tmp/err"
+check "... and no run is left" sh -c '! pgrep -f "^sleep 1\.37$" >/dev/null'
+
+# Bad values, refused before anything runs.
+expect_usage "--reruns x" "invalid --reruns 'x': not a number \(expected a whole number from 0 to 100\)" \
+	advise --reruns x -- touch "$tmp/ran"
+expect_usage "--reruns 101" "invalid --reruns '101'" advise --reruns 101 -- touch "$tmp/ran"
+check "... neither ran COMMAND" [ ! -e "$tmp/ran" ]
+test_done
