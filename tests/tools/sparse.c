@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define CHUNK (1u << 20)
 
@@ -30,6 +31,7 @@ int main(int argc, char **argv)
 			return 1;
 		memset(p[i], (int)i, CHUNK / ratio);
 	}
+	nanosleep(&(struct timespec){ .tv_nsec = 100000000 }, NULL);
 	for (unsigned long i = 0; i < mib; i++)
 		free(p[i]);
 	free(p);
