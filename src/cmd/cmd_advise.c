@@ -114,9 +114,9 @@ static void advise_help(FILE *out)
 "more. After recording a COMMAND, all of it goes to standard error (or -o),\n"
 "never into the program's standard output.\n"
 "\n"
-"Exit status: 0 answered, 1 a replay failed (its row says why) or COMMAND\n"
-"left no trace, 2 bad usage or an unusable trace, 127 COMMAND not found,\n"
-"128+N after signal N.\n"
+"Exit status: 0 answered, 1 a replay or a real run failed (its row says why)\n"
+"or COMMAND left no trace, 2 bad usage or an unusable trace, 127 COMMAND not\n"
+"found, 128+N after signal N.\n"
 "\n"
 "options:\n", out);
 	cli_help_options(out, advise_options, 25);

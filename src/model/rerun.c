@@ -4,6 +4,7 @@
  */
 #include "model/rerun.h"
 #include "model/runner.h"
+#include "model/verdict.h"
 #include "platform/util.h"
 
 #include <errno.h>
@@ -40,6 +41,7 @@ void rerun_init(struct rerun *r, const struct run_config *config, unsigned round
 		const char *program, int status, off_t stdin_offset)
 {
 	struct stat st;
+	int in_stat = !fstat(STDIN_FILENO, &st);
 
 	memset(r, 0, sizeof(*r));
 	copy_string(r->program, sizeof(r->program), program);
@@ -53,10 +55,10 @@ void rerun_init(struct rerun *r, const struct run_config *config, unsigned round
 	}
 	if (!rounds)
 		snprintf(r->why, sizeof(r->why), "--reruns 0: the program was not run again");
-	else if (!fstat(STDIN_FILENO, &st) && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+	else if (in_stat && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
 		snprintf(r->why, sizeof(r->why), "its standard input is a pipe, which it read once: "
 			 "it cannot be run again as it ran (give it a file to read)");
-	else if (!fstat(STDIN_FILENO, &st) && S_ISREG(st.st_mode) && stdin_offset < 0)
+	else if (in_stat && S_ISREG(st.st_mode) && stdin_offset < 0)
 		snprintf(r->why, sizeof(r->why), "its standard input is a file whose start "
 			 "cannot be found again");
 	else if (!r->nrows)
@@ -255,8 +257,7 @@ static int run_failed(struct rerun *r, struct rerun_row *row, int status, const 
  * when the run ended well without the program seen (ROW's error says so,
  * ROW still ok): the caller may run it again.
  */
-static int run_once(struct rerun *r, struct rerun_row *row, char *const *argv,
-		    off_t stdin_offset)
+static int run_once(struct rerun *r, struct rerun_row *row, char *const *argv)
 {
 	int unseen = 0;
 	struct tree *t = calloc(1, sizeof(*t));
@@ -281,7 +282,7 @@ static int run_once(struct rerun *r, struct rerun_row *row, char *const *argv,
 		return 0;
 	}
 	if (!pid)
-		run_child(row, argv, stdin_offset);
+		run_child(row, argv, r->stdin_offset);
 	setpgid(pid, pid);
 	slot = runner_track(pid);
 	if (runner_interrupted())
@@ -348,7 +349,7 @@ void rerun_measure(struct rerun *r, char *const *argv, int quiet, int lines)
 					r->rounds, done + 1, total);
 				fflush(stderr);
 			}
-			for (int tries = 1; row->ok && run_once(r, row, argv, r->stdin_offset); tries++)
+			for (int tries = 1; row->ok && run_once(r, row, argv); tries++)
 				if (tries == RERUN_UNSEEN_TRIES)
 					row->ok = 0;
 			if (!quiet && !tty && lines && (round + 1 == r->rounds || !row->ok) &&
@@ -388,16 +389,6 @@ int rerun_summary(const struct rerun_row *row, int memory, struct stat_summary *
 	return stats_summarize(memory ? row->peak_bytes : row->wall_ns, row->runs, out);
 }
 
-/* 1 when neither of X and Y is better beyond the noise: their ranges overlap (verdict.c's rule). */
-static int overlap(const struct stat_summary *x, const struct stat_summary *y)
-{
-	static const struct stats_rule ranges = { .disjoint = 1 };
-	struct stats_difference d;
-
-	stats_difference_init(&d, x, y);
-	return stats_differ(&d, &ranges) == STATS_SAME;
-}
-
 void rerun_best(const struct rerun *r, int memory, struct rerun_best *out)
 {
 	struct stat_summary s[RERUN_MAX_ROWS], m;
@@ -418,7 +409,7 @@ void rerun_best(const struct rerun *r, int memory, struct rerun_best *out)
 		return;
 	out->row[out->n++] = best;
 	for (size_t i = 0; i < r->nrows; i++)
-		if (have[i] && i != best && overlap(&s[i], &s[best]))
+		if (have[i] && i != best && verdict_overlap(&s[i], &s[best]))
 			out->row[out->n++] = i;
 	for (size_t i = 0; i < out->n; i++)
 		if (out->have_malloc && out->row[i] == out->malloc_row)
@@ -428,5 +419,5 @@ void rerun_best(const struct rerun *r, int memory, struct rerun_best *out)
 	m = s[out->malloc_row];
 	out->saves = m.median - s[best].median;
 	out->percent = m.median != 0 ? 100 * out->saves / m.median : NAN;
-	out->clear = !overlap(&s[best], &m);
+	out->clear = !verdict_overlap(&s[best], &m);
 }

@@ -88,12 +88,7 @@ static int better(const struct verdict_aspect *a, const struct stat_summary *x,
 	return a->higher_is_better ? x->median > y->median : x->median < y->median;
 }
 
-/*
- * Neither of X and Y is better beyond the noise: the statistics module's
- * decision (stats_differ()) under the verdict's rule, ranges [min, max]
- * of the runs that overlap.
- */
-static int overlap(const struct stat_summary *x, const struct stat_summary *y)
+int verdict_overlap(const struct stat_summary *x, const struct stat_summary *y)
 {
 	static const struct stats_rule ranges = { .disjoint = 1 };
 	struct stats_difference d;
@@ -160,7 +155,7 @@ static size_t choose(const struct verdict_aspect *a, const struct verdict_entry 
 		return 0;
 	best[nbest++] = all[at];
 	for (size_t i = 0; i < n; i++)
-		if (i != at && of_kind(&all[i], kind) && overlap(&all[i].s, &all[at].s))
+		if (i != at && of_kind(&all[i], kind) && verdict_overlap(&all[i].s, &all[at].s))
 			best[nbest++] = all[i];
 	return nbest;
 }
@@ -175,7 +170,7 @@ int verdict_saves(const struct verdict_aspect *a, const struct verdict_choice *c
 	*saves = a->higher_is_better ? b->median - m->median : m->median - b->median;
 	*percent = m->median != 0 ? *saves / fabs(m->median) * 100 : NAN;
 	/* malloc among the best overlaps the best too. */
-	return !overlap(b, m);
+	return !verdict_overlap(b, m);
 }
 
 int verdict_compute(const struct run_report *report, size_t column, struct verdict *out)
@@ -222,8 +217,7 @@ int verdict_at(const struct run_report *report, size_t i, struct verdict *out)
 
 /* ---- text and Markdown ------------------------------------------------ */
 
-/* "12.3" with about three significant digits; bytes and rates as whole numbers. */
-static void fmt(char *buf, size_t size, double v)
+void verdict_number(char *buf, size_t size, double v)
 {
 	double a = v < 0 ? -v : v;
 
@@ -236,9 +230,9 @@ static void fmt_range(char *buf, size_t size, const struct verdict_aspect *a,
 {
 	char med[32], lo[32], hi[32];
 
-	fmt(med, sizeof(med), figure_display_value(a->metric, s->median));
-	fmt(lo, sizeof(lo), figure_display_value(a->metric, s->min));
-	fmt(hi, sizeof(hi), figure_display_value(a->metric, s->max));
+	verdict_number(med, sizeof(med), figure_display_value(a->metric, s->median));
+	verdict_number(lo, sizeof(lo), figure_display_value(a->metric, s->min));
+	verdict_number(hi, sizeof(hi), figure_display_value(a->metric, s->max));
 	snprintf(buf, size, "%s [%s-%s]", med, lo, hi);
 }
 
@@ -275,7 +269,7 @@ static void against_malloc(char *buf, size_t size, const struct verdict_aspect *
 		snprintf(buf, size, "; no gain over malloc %s beyond the noise", range);
 		return;
 	}
-	fmt(amount, sizeof(amount), figure_display_value(a->metric, fabs(saves)));
+	verdict_number(amount, sizeof(amount), figure_display_value(a->metric, fabs(saves)));
 	if (!isnan(pc)) {
 		snprintf(percent, sizeof(percent), fabs(pc) < 10 ? " (%.1f%%)" : " (%.0f%%)",
 			 fabs(pc));

@@ -10,14 +10,6 @@
 #include <math.h>
 #include <string.h>
 
-/* "12.3" with about three significant digits, as the verdict writes its figures. */
-static void fmt(char *buf, size_t size, double v)
-{
-	double a = fabs(v);
-
-	snprintf(buf, size, a < 10 ? "%.2f" : a < 100 ? "%.1f" : "%.0f", v);
-}
-
 /* How an aspect is shown: memory in KiB, time in s or ms (by malloc's, else the best's). */
 struct unit {
 	const char *name;
@@ -47,9 +39,9 @@ static void fmt_range(char *buf, size_t size, const struct rerun_row *row, int m
 		snprintf(buf, size, "-");
 		return;
 	}
-	fmt(med, sizeof(med), s.median / u.scale);
-	fmt(lo, sizeof(lo), s.min / u.scale);
-	fmt(hi, sizeof(hi), s.max / u.scale);
+	verdict_number(med, sizeof(med), s.median / u.scale);
+	verdict_number(lo, sizeof(lo), s.min / u.scale);
+	verdict_number(hi, sizeof(hi), s.max / u.scale);
 	snprintf(buf, size, "%s [%s-%s]", med, lo, hi);
 }
 
@@ -85,7 +77,7 @@ static void best_line(char *line, size_t size, const struct rerun *r, int memory
 		snprintf(line + used, size - used, "; no gain over malloc %s beyond the noise", range);
 		return;
 	}
-	fmt(amount, sizeof(amount), b.saves / u.scale);
+	verdict_number(amount, sizeof(amount), b.saves / u.scale);
 	snprintf(line + used, size - used, "; %s %s less than malloc %s, %.*f%% of the program's "
 		 "%s under malloc", amount, u.name, range, fabs(b.percent) < 10 ? 1 : 0, b.percent,
 		 memory ? "peak" : "time");
