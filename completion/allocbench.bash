@@ -25,6 +25,8 @@ _allocbench_third_party=(
 	"jemalloc:libjemalloc.so.2"
 	"mimalloc:libmimalloc.so.2"
 	"tcmalloc:libtcmalloc_minimal.so.4:libtcmalloc.so.4"
+	"tbbmalloc:libtbbmalloc_proxy.so.2"
+	"scudo:libclang_rt.scudo_standalone-$(uname -m | sed 's/^i.86$/i386/').so"
 )
 
 # _allocbench_installed: prints the third-party allocators whose library is
@@ -51,6 +53,8 @@ _allocbench_installed() {
 		dirs=(/usr/local/lib)
 		[[ -n $multiarch ]] && dirs+=("/usr/local/lib/$multiarch" "/usr/lib/$multiarch" "/lib/$multiarch")
 		dirs+=(/usr/lib64 /lib64 /usr/lib /lib)
+		# scudo's: clang's resource directories.
+		dirs+=(/usr/lib/llvm-*/lib/clang/*/lib/linux)
 		# The cache (/etc/ld.so.cache) also names libraries of
 		# ld.so.conf's other directories.
 		cache=$(PATH=$PATH:/sbin:/usr/sbin ldconfig -p 2>/dev/null)
@@ -247,7 +251,8 @@ _allocbench() {
 		# Rows of reports, measured wherever they were: every backend, and
 		# its 32-bit row (run --abi 32).
 		_allocbench_list "$cur" malloc pool pool-locked arena jemalloc mimalloc tcmalloc \
-			malloc/32 pool/32 pool-locked/32 arena/32 jemalloc/32 mimalloc/32 tcmalloc/32
+			tbbmalloc scudo malloc/32 pool/32 pool-locked/32 arena/32 jemalloc/32 \
+			mimalloc/32 tcmalloc/32 tbbmalloc/32 scudo/32
 		;;
 	run:--abi)
 		_allocbench_list "$cur" 64 32

@@ -67,7 +67,8 @@ static const struct cli_option advise_options[] = {
 	{ OPT_STRING('b', "backend", "LIST", advise_cmd, backends,
 	  "backends, comma-separated (default malloc, pool,\n"
 	  "arena and every installed one of jemalloc, mimalloc,\n"
-	  "tcmalloc; allocbench backends lists them)") },
+	  "tcmalloc, tbbmalloc, scudo; allocbench backends lists\n"
+	  "them)") },
 	{ OPT_UNSIGNED('r', "repeat", "N", advise_cmd, repeat, 1, RUN_MAX_REPEAT,
 	  "(expected a whole number from 1 to " STR(RUN_MAX_REPEAT) ")",
 	  "fresh-process replays per backend (default 3): the\n"

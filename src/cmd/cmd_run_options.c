@@ -52,7 +52,7 @@ static void help_workloads(FILE *out)
 "    threads      --threads threads swap array elements through a temporary\n"
 "    replay       a program's calls, recorded with allocbench record (--trace);\n"
 "                 default backends malloc,pool,arena and every installed\n"
-"                 one of jemalloc, mimalloc, tcmalloc\n", out);
+"                 one of jemalloc, mimalloc, tcmalloc, tbbmalloc, scudo\n", out);
 }
 
 /* ---- the options' parsers: each stores into the struct run_cmd CTX ---- */

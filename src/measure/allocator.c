@@ -6,12 +6,28 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
+#include <limits.h>
 #include <link.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* The architecture in compiler-rt's library names. */
+#if defined(__x86_64__)
+#define SCUDO_ARCH "x86_64"
+#elif defined(__i386__)
+#define SCUDO_ARCH "i386"
+#elif defined(__aarch64__)
+#define SCUDO_ARCH "aarch64"
+#elif defined(__riscv) && __riscv_xlen == 64
+#define SCUDO_ARCH "riscv64"
+#elif defined(__powerpc64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SCUDO_ARCH "powerpc64le"
+#else
+#define SCUDO_ARCH "unknown"
+#endif
 
 const struct allocator_known allocator_known[] = {
 	{
@@ -31,6 +47,22 @@ const struct allocator_known allocator_known[] = {
 		.package = "libtcmalloc-minimal4",
 		.sonames = { "libtcmalloc_minimal.so.4", "libtcmalloc.so.4", NULL },
 		.summary = "tcmalloc, preloaded (Debian: libtcmalloc-minimal4)",
+	},
+	{
+		/* The proxy replaces malloc; libtbbmalloc.so.2 alone does not. */
+		.name = "tbbmalloc",
+		.package = "libtbbmalloc2",
+		.sonames = { "libtbbmalloc_proxy.so.2", NULL },
+		.summary = "oneTBB's scalable allocator, preloaded (Debian: libtbbmalloc2)",
+	},
+	{
+		/* LLVM's; outside the linker's paths, in clang's resource directory. */
+		.name = "scudo",
+		.package = "libclang-rt-dev",
+		.sonames = { "libclang_rt.scudo_standalone-" SCUDO_ARCH ".so", NULL },
+		.soname32 = "libclang_rt.scudo_standalone-i386.so",
+		.dirs = "/usr/lib/llvm-*/lib/clang/*/lib/linux",
+		.summary = "LLVM's scudo, preloaded (Debian: libclang-rt-dev)",
 	},
 	{ .name = NULL },
 };
@@ -201,6 +233,39 @@ typedef int (*mi_version_fn)(void);
 typedef const char *(*tc_version_fn)(int *major, int *minor, const char **patch);
 typedef const char *(*libc_version_fn)(void);
 
+/*
+ * The version in the file name that PATH is or links to: "2.8" of
+ * libtbbmalloc_proxy.so.2 -> libtbbmalloc_proxy.so.2.8. Leaves VERSION
+ * alone when the name has none. readlink allocates nothing.
+ */
+static void file_version(const char *path, char *version, size_t size)
+{
+	char target[PATH_MAX];
+	ssize_t n = readlink(path, target, sizeof(target) - 1);
+	const char *name = path, *so;
+
+	if (n > 0) {
+		target[n] = '\0';
+		name = target;
+	}
+	if ((so = strstr(name, ".so.")) && so[4])
+		copy_string(version, size, so + 4);
+}
+
+/* The version of clang's resource directory that PATH is in: "14.0.6" of .../clang/14.0.6/lib/... */
+static void clang_version(const char *path, char *version, size_t size)
+{
+	const char *dir = strstr(path, "/clang/");
+	size_t len;
+
+	if (!dir)
+		return;
+	dir += strlen("/clang/");
+	len = strcspn(dir, "/");
+	if (len && len < size && dir[len] == '/')
+		snprintf(version, size, "%.*s", (int)len, dir);
+}
+
 static void identify_with(const struct malloc_owner *owner, struct allocator_info *info)
 {
 	void *sym;
@@ -237,6 +302,12 @@ static void identify_with(const struct malloc_owner *owner, struct allocator_inf
 		((tc_version_fn)sym)(&major, &minor, &patch);
 		snprintf(info->version, sizeof(info->version), "%d.%d%s", major, minor,
 			 patch ? patch : "");
+	} else if (owner_symbol(owner, "__TBB_malloc_proxy")) {
+		copy_string(info->name, sizeof(info->name), "tbbmalloc");
+		file_version(info->path, info->version, sizeof(info->version));
+	} else if (owner_symbol(owner, "__scudo_print_stats")) {
+		copy_string(info->name, sizeof(info->name), "scudo");
+		clang_version(info->path, info->version, sizeof(info->version));
 	} else if (owner_symbol(owner, "__asan_init")) {
 		copy_string(info->name, sizeof(info->name), "asan");
 	} else if ((sym = owner_symbol(owner, "gnu_get_libc_version"))) {

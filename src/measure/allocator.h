@@ -22,10 +22,13 @@ struct allocator_known {
 	const char *name;          /* backend name, and what allocator_identify() calls it */
 	const char *package;       /* the Debian package that installs the library */
 	const char *sonames[3];    /* library file names, preferred first; NULL-terminated */
+	const char *soname32;      /* the i386 library, installed by PACKAGE itself; NULL: the
+				      sonames, installed by PACKAGE:i386 (Debian multiarch) */
+	const char *dirs;          /* a glob(7) of directories searched after the linker's, or NULL */
 	const char *summary;       /* one line for --help */
 };
 
-/* jemalloc, mimalloc and tcmalloc, in the order --backend all runs them; ends with a NULL name. */
+/* jemalloc, mimalloc, tcmalloc, tbbmalloc and scudo, in the order --backend all runs them; ends with a NULL name. */
 extern const struct allocator_known allocator_known[];
 
 /* The known allocator called NAME, or NULL. */
@@ -35,8 +38,10 @@ const struct allocator_known *allocator_known_find(const char *name);
  * Fills INFO's name, version and path with the allocator that serves malloc
  * in this process: the shared object malloc resolves into (dladdr), and the
  * symbols only that object has (mallctl: jemalloc, mi_version: mimalloc,
- * tc_version: tcmalloc, __asan_init: AddressSanitizer, gnu_get_libc_version:
- * glibc). An object it does not recognise is "unknown". Does not allocate:
+ * tc_version: tcmalloc, __TBB_malloc_proxy: tbbmalloc, __scudo_print_stats:
+ * scudo, __asan_init: AddressSanitizer, gnu_get_libc_version: glibc). An
+ * object it does not recognise is "unknown". tbbmalloc and scudo have no
+ * version call: theirs is read from the library's file name or directory. Does not allocate:
  * the symbols are looked up in that object's own symbol table.
  */
 void allocator_identify(struct allocator_info *info);

@@ -125,7 +125,7 @@ static const struct backend *require_known(struct run_config *config,
 		return &p->backend;
 	p = preload_locate(known);
 	if (!p) {
-		preload_describe_search(where, sizeof(where));
+		preload_describe_search(where, sizeof(where), known);
 		error("backend '%s' needs %s, which is not installed (searched %s); on "
 		      "Debian: apt-get install %s", known->name, known->sonames[0], where,
 		      known->package);
@@ -344,10 +344,10 @@ static int abi32_row(struct run_config *config, const struct backend *b, int all
 		return add_skip(config, name, "", reason);
 	}
 	if (p && !(found = preload_locate_abi(p->known, 32))) {
-		snprintf(package, sizeof(package), "%s:i386", p->known->package);
+		preload_package(package, sizeof(package), p->known, 32);
 		snprintf(reason, sizeof(reason), "not installed for 32-bit (no i386 %s; on Debian: "
-			 "dpkg --add-architecture i386, apt-get install %s)",
-			 p->known->sonames[0], package);
+			 "%sapt-get install %s)", preload_soname(p->known, 32),
+			 p->known->soname32 ? "" : "dpkg --add-architecture i386, ", package);
 		if (!all)
 			return error("backend '%s' cannot be measured with --abi 32: %s", b->name,
 				     reason);

@@ -31,7 +31,7 @@ static void known_entry(struct backend_entry *e, const struct allocator_known *k
 		return;
 	}
 	snprintf(e->what, sizeof(e->what), "%s", known->summary);
-	preload_describe_search(where, sizeof(where));
+	preload_describe_search(where, sizeof(where), known);
 	snprintf(e->reason, sizeof(e->reason), "not installed: no %s in %s; on Debian: "
 		 "apt-get install %s", known->sonames[0], where, known->package);
 }

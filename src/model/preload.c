@@ -5,6 +5,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -299,9 +300,31 @@ struct preload *preload_locate(const struct allocator_known *known)
 	return preload_locate_abi(known, 0);
 }
 
+static int by_version_down(const void *a, const void *b)
+{
+	return strverscmp(*(const char *const *)b, *(const char *const *)a);
+}
+
+/* Tries SONAME in each directory that PATTERN (a glob) matches, newest version first. */
+static int try_glob(const char *pattern, const char *soname, struct wanted *found)
+{
+	glob_t g;
+	int ok = -1;
+
+	if (glob(pattern, GLOB_ONLYDIR | GLOB_NOSORT, NULL, &g))
+		return -1;
+	qsort(g.gl_pathv, g.gl_pathc, sizeof(*g.gl_pathv), by_version_down);
+	for (size_t i = 0; ok && i < g.gl_pathc; i++)
+		ok = try_dir(g.gl_pathv[i], strlen(g.gl_pathv[i]), soname, found);
+	globfree(&g);
+	return ok;
+}
+
 struct preload *preload_locate_abi(const struct allocator_known *known, unsigned abi)
 {
 	const char *const *dirs = abi == 32 ? dirs_32 : default_dirs;
+	const char *const only32[] = { known->soname32, NULL };
+	const char *const *sonames = abi == 32 && known->soname32 ? only32 : known->sonames;
 	const char *env = getenv(PRELOAD_PATH_ENV);
 	unsigned char *cache = NULL;
 	size_t cache_size = 0;
@@ -310,8 +333,8 @@ struct preload *preload_locate_abi(const struct allocator_known *known, unsigned
 
 	if (!env || !*env)
 		cache = read_ldcache(&cache_size);
-	for (size_t s = 0; ok && known->sonames[s]; s++) {
-		const char *soname = known->sonames[s];
+	for (size_t s = 0; ok && sonames[s]; s++) {
+		const char *soname = sonames[s];
 
 		if (env && *env) {
 			for (const char *dir = env; ok && *dir; ) {
@@ -327,12 +350,14 @@ struct preload *preload_locate_abi(const struct allocator_known *known, unsigned
 			ok = preload_ldcache_lookup(cache, cache_size, soname, accept_library, &found);
 		for (size_t d = 0; ok && dirs[d]; d++)
 			ok = try_dir(dirs[d], strlen(dirs[d]), soname, &found);
+		if (ok && known->dirs)
+			ok = try_glob(known->dirs, soname, &found);
 	}
 	free(cache);
 	return ok ? NULL : preload_new(known->name, found.path, known, 0);
 }
 
-void preload_describe_search(char *buf, size_t size)
+void preload_describe_search(char *buf, size_t size, const struct allocator_known *known)
 {
 	const char *env = getenv(PRELOAD_PATH_ENV);
 	size_t used;
@@ -343,8 +368,21 @@ void preload_describe_search(char *buf, size_t size)
 	}
 	used = (size_t)snprintf(buf, size, "the dynamic linker's cache (" LDCACHE_PATH ")");
 	for (size_t d = 0; default_dirs[d] && used < size; d++)
-		used += (size_t)snprintf(buf + used, size - used, "%s%s", d ? ", " : " and ",
+		used += (size_t)snprintf(buf + used, size - used, "%s%s",
+					 d ? ", " : known && known->dirs ? ", " : " and ",
 					 default_dirs[d]);
+	if (known && known->dirs && used < size)
+		snprintf(buf + used, size - used, " and %s", known->dirs);
+}
+
+const char *preload_soname(const struct allocator_known *known, unsigned abi)
+{
+	return abi == 32 && known->soname32 ? known->soname32 : known->sonames[0];
+}
+
+void preload_package(char *buf, size_t size, const struct allocator_known *known, unsigned abi)
+{
+	snprintf(buf, size, "%s%s", known->package, abi == 32 && !known->soname32 ? ":i386" : "");
 }
 
 /* 1 when NAME can name a backend: letters, digits, '_', '-', '.', '+'. */

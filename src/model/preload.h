@@ -1,8 +1,9 @@
 /*
  * preload.h - backends measured by preloading an allocator's shared library
  * into the measuring child (LD_PRELOAD): the known third-party allocators
- * (jemalloc, mimalloc, tcmalloc), found where the dynamic linker would find
- * them, and any library the user names with --preload NAME=PATH.
+ * (jemalloc, mimalloc, tcmalloc, tbbmalloc, scudo), found where the dynamic
+ * linker would find them, and any library the user names with --preload
+ * NAME=PATH.
  *
  * This is the parent's side: everything is checked before anything runs, so
  * that a missing or unusable library is a usage error (exit 2), never a row
@@ -53,8 +54,10 @@ struct preload *preload_parse(const char *spec);
 /*
  * Looks for KNOWN's library: in the directories of $ALLOCBENCH_LIBRARY_PATH
  * when it is set and not empty, otherwise in the dynamic linker's cache
- * (/etc/ld.so.cache) and then the usual library directories. Returns a new
- * preload (free() it), or NULL when no usable file is found (no message).
+ * (/etc/ld.so.cache), the usual library directories, and then KNOWN's own
+ * directories (scudo's: clang's resource directories, newest first).
+ * Returns a new preload (free() it), or NULL when no usable file is found
+ * (no message).
  */
 struct preload *preload_locate(const struct allocator_known *known);
 
@@ -62,12 +65,19 @@ struct preload *preload_locate(const struct allocator_known *known);
  * preload_locate() for the measuring process of ABI: 0 (this program's) as
  * preload_locate(), or 32, an i386 library for allocbench-child32 (Debian
  * multiarch: libjemalloc2:i386 installs /usr/lib/i386-linux-gnu/...), in the
- * cache and the i386 library directories.
+ * cache, the i386 library directories and KNOWN's own; KNOWN's soname32
+ * where it has one (scudo's libclang_rt.scudo_standalone-i386.so).
  */
 struct preload *preload_locate_abi(const struct allocator_known *known, unsigned abi);
 
-/* Describes where preload_locate() looks, for messages. */
-void preload_describe_search(char *buf, size_t size);
+/* Describes where preload_locate() looks for KNOWN, for messages. */
+void preload_describe_search(char *buf, size_t size, const struct allocator_known *known);
+
+/* The file name of KNOWN's library for ABI (0 or 32), for messages. */
+const char *preload_soname(const struct allocator_known *known, unsigned abi);
+
+/* The Debian package that installs KNOWN's library for ABI (0 or 32) into BUF. */
+void preload_package(char *buf, size_t size, const struct allocator_known *known, unsigned abi);
 
 /*
  * Checks that PATH is an ELF shared object of the class and machine of the

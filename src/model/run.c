@@ -1,6 +1,7 @@
 #include "model/run.h"
 #include "model/abi.h"
 #include "model/report.h"
+#include "measure/allocator.h"
 #include "measure/backend.h"
 #include "model/stats.h"
 #include "platform/parse.h"
@@ -769,15 +770,14 @@ void run_report_release(struct run_report *report)
 
 void report_backend_label(char *buf, size_t size, const struct cell *cell)
 {
-	static const char *const third_party[] = { "jemalloc", "mimalloc", "tcmalloc" };
 	const struct allocator_info *info;
 
 	snprintf(buf, size, "%s", cell->backend->name);
 	if (strcmp(cell->backend->name, "malloc") || !cell->ok || !cell->runs)
 		return;
 	info = &cell->samples[cell_median_run(cell)].allocator;
-	for (size_t i = 0; i < sizeof(third_party) / sizeof(third_party[0]); i++) {
-		if (strcmp(info->name, third_party[i]))
+	for (size_t i = 0; allocator_known[i].name; i++) {
+		if (strcmp(info->name, allocator_known[i].name))
 			continue;
 		if (*info->version && strcmp(info->version, "unknown"))
 			/* "5.3.0" of jemalloc's "5.3.0-0-g54eaed1d...". */

@@ -206,9 +206,16 @@ test_lazy_prereq CC 'command -v "${CC:-cc}" >/dev/null || { echo "no C compiler 
 test_lazy_prereq DEV_FULL '
 	[ -w /dev/full ] || { echo "/dev/full is not writable"; exit 1; }
 	! echo x 2>/dev/null >/dev/full || { echo "writing /dev/full succeeds here"; exit 1; }'
-# JEMALLOC, MIMALLOC, TCMALLOC: the allocator's x86-64 shared library is installed.
+# The drop-in allocators allocbench knows, in its order.
+DROP_IN="jemalloc mimalloc tcmalloc tbbmalloc scudo"
+# JEMALLOC, MIMALLOC, TCMALLOC, TBBMALLOC, SCUDO: the allocator's x86-64
+# shared library is installed (scudo's in clang's resource directory).
+test_lazy_prereq SCUDO '
+	ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.scudo_standalone-x86_64.so >/dev/null 2>&1 ||
+		{ echo "no libclang_rt.scudo_standalone-x86_64.so in /usr/lib/llvm-*/lib/clang/*/lib/linux (apt-get install libclang-rt-dev)"; exit 1; }'
 for a in jemalloc:libjemalloc.so.2:libjemalloc2 mimalloc:libmimalloc.so.2:libmimalloc2.0 \
-	 tcmalloc:libtcmalloc_minimal.so.4:libtcmalloc-minimal4; do
+	 tcmalloc:libtcmalloc_minimal.so.4:libtcmalloc-minimal4 \
+	 tbbmalloc:libtbbmalloc_proxy.so.2:libtbbmalloc2; do
 	name=${a%%:*}; rest=${a#*:}; soname=${rest%%:*}; pkg=${rest#*:}
 	test_lazy_prereq "$(echo "$name" | tr a-z A-Z)" "
 		PATH=\$PATH:/sbin:/usr/sbin ldconfig -p | grep -q '$soname ' ||
@@ -263,8 +270,12 @@ with_file() {
 drop_in_allocators() {
 	"$AB" backends --format json >"$tmp/backends.json" || not_ok "backends --format json" ""
 	echo "malloc -" >"$1"
-	for _da in jemalloc mimalloc tcmalloc; do
-		[ "$(jq_get "$tmp/backends.json" "backends[name=$_da].available")" = true ] || continue
-		echo "$_da $(jq_get "$tmp/backends.json" "backends[name=$_da].what" | sed 's/.*library //')" >>"$1"
+	_da=0
+	while [ $_da -lt "$(jq_get "$tmp/backends.json" 'backends#')" ]; do
+		_db="backends[$_da]"
+		_da=$((_da + 1))
+		[ "$(jq_get "$tmp/backends.json" "$_db.kind")" = preload ] &&
+			[ "$(jq_get "$tmp/backends.json" "$_db.available")" = true ] || continue
+		echo "$(jq_get "$tmp/backends.json" "$_db.name") $(jq_get "$tmp/backends.json" "$_db.what" | sed 's/.*library //')" >>"$1"
 	done
 }

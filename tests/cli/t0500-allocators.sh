@@ -1,8 +1,9 @@
 #!/bin/sh
-# Third-party allocators (jemalloc, mimalloc, tcmalloc, --preload) and the
-# split of the overhead into slack and metadata: each allocator that is
-# installed really serves malloc in its rows, its usable sizes are its size
-# classes, glibc's usable size is its chunk minus 8; a missing or unusable
+# Third-party allocators (jemalloc, mimalloc, tcmalloc, tbbmalloc, scudo,
+# --preload) and the split of the overhead into slack and metadata: each
+# allocator that is installed really serves malloc in its rows, its usable
+# sizes are its size classes (scudo's are the sizes asked for: its header
+# keeps them), glibc's usable size is its chunk minus 8; a missing or unusable
 # library is refused before anything runs (exit 2); an allocator that does not
 # serve malloc fails its row instead of reporting glibc's figures.
 # check: host
@@ -20,6 +21,10 @@ find_lib() {
 		p=$($l -p 2>/dev/null | awk -v n="$1" '$1 == n && /x86-64|64bit|AArch64/ { print $NF; exit }')
 		[ -n "$p" ] && [ -f "$p" ] && { echo "$p"; return 0; }
 	done
+	# scudo's: clang's resource directories, the newest version first.
+	for d in $(ls -d /usr/lib/llvm-*/lib/clang/*/lib/linux 2>/dev/null | sort -rV); do
+		[ -f "$d/$1" ] && { echo "$d/$1"; return 0; }
+	done
 	return 1
 }
 soname() {
@@ -27,6 +32,8 @@ soname() {
 	jemalloc) echo libjemalloc.so.2 ;;
 	mimalloc) echo libmimalloc.so.2 ;;
 	tcmalloc) echo libtcmalloc_minimal.so.4 ;;
+	tbbmalloc) echo libtbbmalloc_proxy.so.2 ;;
+	scudo) echo libclang_rt.scudo_standalone-x86_64.so ;;
 	esac
 }
 package() {
@@ -34,6 +41,16 @@ package() {
 	jemalloc) echo libjemalloc2 ;;
 	mimalloc) echo libmimalloc2.0 ;;
 	tcmalloc) echo libtcmalloc-minimal4 ;;
+	tbbmalloc) echo libtbbmalloc2 ;;
+	scudo) echo libclang-rt-dev ;;
+	esac
+}
+# classes B: SIZE:USABLE of B's chunks, for 4, 40, 4000 and 33000 bytes.
+classes() {
+	case $1 in
+	tbbmalloc) echo 4:8 40:48 4000:4032 33000:33000 ;;
+	scudo) echo 4:4 40:40 4000:4000 33000:33000 ;;
+	*) echo 4:8 40:48 4000:4096 33000:40960 ;;
 	esac
 }
 # median FILE PATH: a statistic's median.
@@ -44,7 +61,7 @@ allocator_stat() { jq_get "$1" "$2.allocator_stats" | sed -n "s/.*\"$3\":\([0-9]
 minus() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.9f\n", a - b }'; }
 
 run_ab --help
-for b in jemalloc mimalloc tcmalloc; do
+for b in $DROP_IN; do
 	check "--help lists backend $b" grep -Eq "^ +$b .*$(package $b)" "$tmp/out"
 done
 check "--help documents --preload" grep -q -- '--preload NAME=PATH' "$tmp/out"
@@ -67,11 +84,11 @@ expect_usage "--preload name with a comma" "invalid name 'a,b' in --preload" --p
 expect_usage "--preload twice" "--preload 'x' appears more than once" --preload "x=$libm" --preload "x=$libm" --backend x
 expect_usage "--preload not in --backend" "--preload 'x' is not measured: add 'x' to --backend" --preload "x=$libm"
 expect_usage "all with other backends" "--backend all cannot be combined" --backend all,pool
-expect_usage "unknown backend lists the third-party ones" "unknown backend 'hoard'.*jemalloc, mimalloc, tcmalloc" --backend hoard
+expect_usage "unknown backend lists the third-party ones" "unknown backend 'hoard'.*jemalloc, mimalloc, tcmalloc, tbbmalloc, scudo" --backend hoard
 
 # A requested allocator that is not installed: simulated with an empty search path.
 mkdir "$tmp/empty" "$tmp/libs"
-for b in jemalloc mimalloc tcmalloc; do
+for b in $DROP_IN; do
 	test_have_prereq '!ASAN' || { skip "$b not installed names its Debian package" "$prereq_why: AddressSanitizer refuses it first"; continue; }
 	ALLOCBENCH_LIBRARY_PATH=$tmp/empty expect_usage "$b not installed names its Debian package" \
 		"backend '$b' needs $(soname $b), which is not installed .*apt-get install $(package $b)" \
@@ -126,7 +143,7 @@ if test_have_prereq ASAN; then
 	check "AddressSanitizer: --backend all runs the built-ins" [ "$rc" -eq 0 ]
 	check "AddressSanitizer: --backend all skips the third-party ones" \
 		sh -c "\"$JSONQ\" '$tmp/out' 'config.skipped[0].reason' | grep -q AddressSanitizer"
-	for b in jemalloc mimalloc tcmalloc; do
+	for b in $DROP_IN; do
 		skip "$b measurements" "built with AddressSanitizer, which must be the first library loaded"
 	done
 	test_done
@@ -145,7 +162,7 @@ check "config.preload names the library" [ "$(jq_get "$tmp/out" config.preload.f
 
 # ---- each installed allocator ----
 installed=
-for b in jemalloc mimalloc tcmalloc; do
+for b in $DROP_IN; do
 	lib=$(find_lib "$(soname $b)")
 	if [ -z "$lib" ]; then
 		skip "$b measurements" "$(soname $b) not installed (apt-get install $(package $b))"
@@ -165,8 +182,8 @@ for b in jemalloc mimalloc tcmalloc; do
 	check "$b: its version is reported" sh -c "\"$JSONQ\" '$j' '$r.allocator.version' | grep -Eq '^[0-9]+\.[0-9]+'"
 	check "$b: its path is the preloaded library" [ "$(readlink -f "$(jq_get "$j" "$r.allocator.path")")" = "$(readlink -f "$lib")" ]
 	check "$b: the malloc row in the same run is still glibc" [ "$(jq_get "$j" 'results[backend=malloc,size=4].allocator.name')" = glibc ]
-	# Size classes, from malloc_usable_size in the child: 4 -> 8, 40 -> 48, 4000 -> 4096, 33000 -> 40960.
-	for pair in 4:8 40:48 4000:4096 33000:40960; do
+	# Size classes, from malloc_usable_size in the child.
+	for pair in $(classes $b); do
 		s=${pair%:*}; u=${pair#*:}
 		r="results[backend=$b,size=$s]"
 		check "$b $s: usable $u (its size class)" [ "$(median "$j" "$r.usable_bytes")" = $u ]
@@ -174,6 +191,9 @@ for b in jemalloc mimalloc tcmalloc; do
 		check "$b $s: metadata = overhead - slack" near "$(median "$j" "$r.metadata_bytes")" \
 			"$(minus "$(median "$j" "$r.overhead_bytes")" $((u - s)))" 0.000001
 	done
+	# tbbmalloc and scudo keep headers or bitmaps beside their chunks (scudo
+	# 16 bytes and its rounding), and have no statistics to read.
+	case $b in tbbmalloc|scudo) continue ;; esac
 	for s in 4 40; do
 		r="results[backend=$b,size=$s]"
 		res=$(jq_get "$j" "$r.resolution_bytes")
@@ -222,8 +242,8 @@ if [ $# -gt 0 ]; then
 	check "ALLOCBENCH_LIBRARY_PATH finds $first there" [ "$(jq_get "$tmp/all.json" "config.preload.$first")" = "$tmp/libs/$(soname $first)" ]
 	check "--backend all: built-ins then $first" [ "$(jq_get "$tmp/all.json" config.backends)" = "[\"malloc\",\"pool\",\"pool-locked\",\"arena\",\"$first\"]" ]
 	check "--backend all: $first measured" [ "$(jq_get "$tmp/all.json" "results[backend=$first].allocator.name")" = $first ]
-	check "--backend all: two skipped" [ "$(jq_get "$tmp/all.json" 'config.skipped#')" = 2 ]
-	for b in jemalloc mimalloc tcmalloc; do
+	check "--backend all: the four others skipped" [ "$(jq_get "$tmp/all.json" 'config.skipped#')" = 4 ]
+	for b in $DROP_IN; do
 		[ $b = $first ] && continue
 		check "--backend all: says on stderr that $b is skipped" grep -q "skips $b: not installed .*$(package $b)" "$tmp/err"
 		check "--backend all: the JSON names $b's package" sh -c "\"$JSONQ\" '$tmp/all.json' 'config.skipped[backend=$b].package' | grep -qx '$(package $b)'"
@@ -232,7 +252,7 @@ fi
 ALLOCBENCH_LIBRARY_PATH=$tmp/empty "$AB" --backend all --sizes 40 --total 1M --repeat 1 -q -f json \
 	>"$tmp/all.json" 2>"$tmp/err"
 check "--backend all with nothing installed runs the built-ins" [ "$(jq_get "$tmp/all.json" config.backends)" = '["malloc","pool","pool-locked","arena"]' ]
-check "--backend all with nothing installed skips all three" [ "$(grep -c 'skips .*: not installed' "$tmp/err")" -eq 3 ]
+check "--backend all with nothing installed skips all five" [ "$(grep -c 'skips .*: not installed' "$tmp/err")" -eq 5 ]
 run_ab --backend all --sizes 40 --total 1M --repeat 1 -q -f json
 check "--backend all measures every installed allocator" [ "$(jq_get "$tmp/out" 'results#')" -eq $((4 + $#)) ]
 

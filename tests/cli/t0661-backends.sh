@@ -15,7 +15,7 @@ check "backends has a header" grep -q '^backend  *available  *what$' "$tmp/out"
 for b in malloc pool pool-locked arena; do
 	check "backends: $b is built in and available" grep -Eq "^$b +yes " "$tmp/out"
 done
-for b in jemalloc mimalloc tcmalloc; do
+for b in $DROP_IN; do
 	check "backends: $b not installed is not available" grep -Eq "^$b +no " "$tmp/out"
 done
 # AddressSanitizer must be the first library loaded: a sanitizer build
@@ -34,7 +34,7 @@ if [ -n "$libc" ] && [ -f "$libc" ]; then
 	ln -s "$libc" "$tmp/libs/libmimalloc.so.2"
 	ALLOCBENCH_LIBRARY_PATH=$tmp/libs run_ab backends --format json
 	check "backends --format json exits 0" [ "$rc" -eq 0 ]
-	check "json: seven backends" [ "$(jq_get "$tmp/out" 'backends#')" -eq 7 ]
+	check "json: nine backends" [ "$(jq_get "$tmp/out" 'backends#')" -eq 9 ]
 	check "json: an installed allocator is available" \
 		[ "$(jq_get "$tmp/out" 'backends[name=mimalloc].available')" = true ]
 	check "json: its library is named" \

@@ -167,6 +167,8 @@ done
 # workload, touch policy and format, as its messages list them.
 : >"$libs/libmimalloc.so.2"
 : >"$libs/libtcmalloc_minimal.so.4"
+: >"$libs/libtbbmalloc_proxy.so.2"
+: >"$libs/libclang_rt.scudo_standalone-$(uname -m | sed 's/^i.86$/i386/').so"
 run_ab --backend nosuch
 sed -n 's/.*(known backends: \([^)]*\)).*/\1/p' "$tmp/err" | sed 's/, /\n/g' | sort >"$tmp/want"
 case_if "every backend the binary knows" "allocbench --backend " cmp -s "$tmp/want" "$tmp/reply"

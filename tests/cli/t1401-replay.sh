@@ -10,7 +10,7 @@ need_trace "replay"
 "$AB" report "$tmp/th.trace" -f json >"$tmp/report.json"
 peak=$(jq_get "$tmp/report.json" peak_live_bytes)
 backends=malloc,pool,arena
-for a in jemalloc mimalloc tcmalloc; do
+for a in $DROP_IN; do
 	if test_have_prereq "$(echo "$a" | tr a-z A-Z)"; then
 		backends=$backends,$a
 	else

@@ -38,7 +38,7 @@ check "the answer: what each saves over malloc, or that malloc is best" \
 	sh -c 'tr "\n" " " <"$1" | tr -s " " | grep -Eq "drop-in, measured: .*(less than malloc|more than malloc|malloc is|no gain over malloc)"' sh "$tmp/answer"
 check "then the table: malloc, pool and arena replayed" \
 	sh -c 'grep -q "^malloc  *[0-9]" "$1" && grep -q "^pool  *[0-9]" "$1" && grep -q "^arena  *[0-9]" "$1"' sh "$tmp/ans"
-for a in jemalloc mimalloc tcmalloc; do
+for a in $DROP_IN; do
 	if test_have_prereq "$(echo "$a" | tr a-z A-Z)"; then
 		check "... and $a, installed here" grep -q "^$a  *[0-9]" "$tmp/ans"
 	else

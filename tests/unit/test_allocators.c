@@ -155,7 +155,7 @@ static void test_check_library(void)
 static void test_parse(void)
 {
 	const char *libc = libc_path();
-	char spec[600];
+	char spec[600], buf[600];
 	struct preload *p;
 
 	CHECK("--preload without '=' refused", !preload_parse("hoard"));
@@ -188,6 +188,19 @@ static void test_parse(void)
 	CHECK("known allocators", allocator_known_find("mimalloc") &&
 	      !strcmp(allocator_known_find("tcmalloc")->package, "libtcmalloc-minimal4") &&
 	      !allocator_known_find("malloc"));
+	buf[0] = '\0';
+	preload_package(buf, sizeof(buf), allocator_known_find("tbbmalloc"), 32);
+	CHECK("tbbmalloc/32 comes from Debian's i386 package", !strcmp(buf, "libtbbmalloc2:i386"));
+	preload_package(buf, sizeof(buf), allocator_known_find("scudo"), 32);
+	CHECK("scudo/32 comes with the native package", !strcmp(buf, "libclang-rt-dev"));
+	CHECK("scudo/32's library is the i386 one",
+	      !strcmp(preload_soname(allocator_known_find("scudo"), 32),
+		      "libclang_rt.scudo_standalone-i386.so") &&
+	      !strcmp(preload_soname(allocator_known_find("jemalloc"), 32), "libjemalloc.so.2"));
+	preload_describe_search(buf, sizeof(buf), allocator_known_find("scudo"));
+	CHECK("scudo is searched for in clang's resource directories too",
+	      getenv(PRELOAD_PATH_ENV) ||
+	      strstr(buf, ", /lib and /usr/lib/llvm-*/lib/clang/*/lib/linux"));
 }
 
 /* ---- identifying glibc in this (not preloaded) process ---- */
