@@ -162,7 +162,7 @@ UNIT_BIN = $(UNIT_SRC:%.c=$(B)/%)
 TOOLS = $(B)/tests/tools/jsonq $(B)/tests/tools/jsonset $(B)/tests/tools/schemacheck \
 	$(B)/tests/tools/jsonmutate $(B)/tests/tools/tracetool $(B)/tests/tools/tracegen \
 	$(B)/tests/tools/peakanon $(B)/tests/tools/mtqueue $(B)/tests/tools/mapspin \
-	$(B)/tests/tools/waves $(B)/tests/tools/sparse
+	$(B)/tests/tools/waves $(B)/tests/tools/sparse $(B)/tests/tools/keep
 
 # The fuzz targets (tests/fuzz/fuzz_*.c), one per parser of outside input.
 # make check replays their committed corpus and crash inputs through

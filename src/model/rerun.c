@@ -84,6 +84,8 @@ struct tree {
 	struct followed p[RERUN_MAX_PROCS];
 	size_t n;
 	uint64_t peak;        /* the highest RssAnon of a matched process, bytes */
+	uint64_t low;         /* the lowest since that peak */
+	uint64_t last;        /* the last reading */
 	int seen;             /* a matched process was read */
 };
 
@@ -162,8 +164,16 @@ static void read_status(struct tree *t, struct followed *p)
 		uint64_t bytes = strtoull(at + 9, NULL, 10) * 1024u;
 
 		t->seen = 1;
+		/*
+		 * An exit takes the memory away before the kernel's reading can
+		 * see it go (exit_mm() drops the task's mm first): the last
+		 * reading is what the program held after its exit handlers.
+		 */
+		t->last = bytes;
 		if (bytes > t->peak)
-			t->peak = bytes;
+			t->peak = t->low = bytes;
+		else if (bytes < t->low)
+			t->low = bytes;
 	}
 }
 
@@ -323,8 +333,10 @@ static int run_once(struct rerun *r, struct rerun_row *row, char *const *argv)
 		unseen = !t->seen && WIFEXITED(status) && WEXITSTATUS(status) == r->status;
 		row->ok = unseen;
 	} else {
-		row->peak_bytes[row->runs] = (double)t->peak;
-		row->wall_ns[row->runs] = (double)wall;
+		row->value[RERUN_WALL][row->runs] = (double)wall;
+		row->value[RERUN_PEAK][row->runs] = (double)t->peak;
+		row->value[RERUN_LOW][row->runs] = (double)t->low;
+		row->value[RERUN_END][row->runs] = (double)t->last;
 		row->runs++;
 	}
 	tree_release(t);
@@ -382,14 +394,14 @@ int rerun_failed(const struct rerun *r)
 	return 0;
 }
 
-int rerun_summary(const struct rerun_row *row, int memory, struct stat_summary *out)
+int rerun_summary(const struct rerun_row *row, enum rerun_figure figure, struct stat_summary *out)
 {
 	if (!row->ok || !row->runs)
 		return -1;
-	return stats_summarize(memory ? row->peak_bytes : row->wall_ns, row->runs, out);
+	return stats_summarize(row->value[figure], row->runs, out);
 }
 
-void rerun_best(const struct rerun *r, int memory, struct rerun_best *out)
+void rerun_best(const struct rerun *r, enum rerun_figure figure, struct rerun_best *out)
 {
 	struct stat_summary s[RERUN_MAX_ROWS], m;
 	int have[RERUN_MAX_ROWS];
@@ -397,7 +409,7 @@ void rerun_best(const struct rerun *r, int memory, struct rerun_best *out)
 
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < r->nrows; i++) {
-		have[i] = !rerun_summary(&r->rows[i], memory, &s[i]);
+		have[i] = !rerun_summary(&r->rows[i], figure, &s[i]);
 		if (have[i] && (best == r->nrows || s[i].median < s[best].median))
 			best = i;
 		if (have[i] && !r->rows[i].backend->preload_path) {

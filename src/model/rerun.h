@@ -2,12 +2,13 @@
  * rerun.h - advise's real runs: the recorded program run again under each
  * drop-in candidate (the C library's malloc, and each allocator the replay
  * preloads), in interleaved rounds (round r runs every candidate once,
- * starting at a different one), each in a process group of its own. Two
- * figures per run, measured, not replayed: the peak anonymous memory
+ * starting at a different one), each in a process group of its own. The
+ * figures of a run, measured, not replayed: the peak anonymous memory
  * (RssAnon, polled from /proc about every half millisecond, as record's
  * watcher does) of the process whose trace the replay replays, found in
- * the command's process tree by its executable; and the wall time of the
- * whole command. The replay answers for the candidates a program cannot
+ * the command's process tree by its executable; what it kept after that
+ * peak (the lowest reading since, and the last before it ended: what an
+ * allocator gives back); and the wall time of the whole command. The replay answers for the candidates a program cannot
  * take without code changes (pool, arena), and for programs that cannot
  * be run again; these runs answer for the drop-in ones, threads, pages
  * never touched and contention included.
@@ -32,11 +33,19 @@
 #define RERUN_MAX_ROUNDS 100
 #define RERUN_MAX_ROWS 16
 
+/* The figures of a run. */
+enum rerun_figure {
+	RERUN_WALL,      /* the whole command's wall time, ns */
+	RERUN_PEAK,      /* the program's highest RssAnon, bytes */
+	RERUN_LOW,       /* its lowest RssAnon after that peak, as polled, bytes */
+	RERUN_END,       /* its last RssAnon reading before it ended, bytes */
+	RERUN_FIGURES
+};
+
 /* One candidate's runs. */
 struct rerun_row {
 	const struct backend *backend;          /* malloc, or a preloaded allocator */
-	double peak_bytes[RERUN_MAX_ROUNDS];    /* the program's highest RssAnon per run, bytes */
-	double wall_ns[RERUN_MAX_ROUNDS];       /* the command's wall time per run, ns */
+	double value[RERUN_FIGURES][RERUN_MAX_ROUNDS]; /* each figure per run */
 	unsigned runs;                          /* runs measured */
 	int ok;                                 /* every run so far measured */
 	char error[256];                        /* why not, when !ok */
@@ -82,8 +91,8 @@ int rerun_answers(const struct rerun *r);
 /* 1 when a row of R failed (R may be NULL). */
 int rerun_failed(const struct rerun *r);
 
-/* The summary of a row's peaks (MEMORY 1) or wall times (0): -1 when it has no run. */
-int rerun_summary(const struct rerun_row *row, int memory, struct stat_summary *out);
+/* The summary of a row's FIGURE: -1 when it has no run. */
+int rerun_summary(const struct rerun_row *row, enum rerun_figure figure, struct stat_summary *out);
 
 /* The best of R's rows for memory or time, as a verdict judges (verdict.h). */
 struct rerun_best {
@@ -97,7 +106,7 @@ struct rerun_best {
 	int clear;                    /* the best's range is apart from malloc's */
 };
 
-/* R's best for memory (MEMORY 1) or time into *OUT. */
-void rerun_best(const struct rerun *r, int memory, struct rerun_best *out);
+/* R's best (the least) for FIGURE into *OUT. */
+void rerun_best(const struct rerun *r, enum rerun_figure figure, struct rerun_best *out);
 
 #endif

@@ -16,26 +16,27 @@ struct unit {
 	double scale;       /* the figure's unit per display unit */
 };
 
-static struct unit unit_of(const struct rerun *r, int memory, const struct rerun_best *b)
+static struct unit unit_of(const struct rerun *r, enum rerun_figure figure,
+			   const struct rerun_best *b)
 {
 	struct stat_summary s;
 
-	if (memory)
+	if (figure != RERUN_WALL)
 		return (struct unit){ "KiB", 1024 };
-	if (!rerun_summary(&r->rows[b->have_malloc ? b->malloc_row : b->row[0]], 0, &s) &&
+	if (!rerun_summary(&r->rows[b->have_malloc ? b->malloc_row : b->row[0]], RERUN_WALL, &s) &&
 	    s.median >= 1e9)
 		return (struct unit){ "s", 1e9 };
 	return (struct unit){ "ms", 1e6 };
 }
 
-/* "12.3 [11.0-14.2]" of ROW's figure, in U. */
-static void fmt_range(char *buf, size_t size, const struct rerun_row *row, int memory,
-		      struct unit u)
+/* "12.3 [11.0-14.2]" of ROW's FIGURE, in U. */
+static void fmt_range(char *buf, size_t size, const struct rerun_row *row,
+		      enum rerun_figure figure, struct unit u)
 {
 	struct stat_summary s;
 	char med[24], lo[24], hi[24];
 
-	if (rerun_summary(row, memory, &s)) {
+	if (rerun_summary(row, figure, &s)) {
 		snprintf(buf, size, "-");
 		return;
 	}
@@ -45,20 +46,30 @@ static void fmt_range(char *buf, size_t size, const struct rerun_row *row, int m
 	snprintf(buf, size, "%s [%s-%s]", med, lo, hi);
 }
 
-/* The answer's line on MEMORY (1) or time into LINE. */
-static void best_line(char *line, size_t size, const struct rerun *r, int memory)
+/* What the answer calls FIGURE, and what its percentage is of. */
+static const char *const figure_label[RERUN_FIGURES] = {
+	[RERUN_WALL] = "time", [RERUN_PEAK] = "memory", [RERUN_LOW] = "kept after the peak",
+};
+static const char *const percent_of[RERUN_FIGURES] = {
+	[RERUN_WALL] = "of the program's time under malloc",
+	[RERUN_PEAK] = "of the program's peak under malloc",
+	[RERUN_LOW] = "of what malloc keeps",
+};
+
+/* The answer's line on FIGURE (RERUN_PEAK, RERUN_WALL or RERUN_LOW) into LINE. */
+static void best_line(char *line, size_t size, const struct rerun *r, enum rerun_figure figure)
 {
 	struct rerun_best b;
 	struct unit u;
 	char range[128], amount[32];
 	size_t used;
 
-	rerun_best(r, memory, &b);
-	u = unit_of(r, memory, &b);
-	used = (size_t)snprintf(line, size, "  %s, drop-in, measured:%s", memory ? "memory" : "time",
+	rerun_best(r, figure, &b);
+	u = unit_of(r, figure, &b);
+	used = (size_t)snprintf(line, size, "  %s, drop-in, measured:%s", figure_label[figure],
 				b.n > 1 ? " no clear winner:" : "");
 	for (size_t i = 0; i < b.n && used < size; i++) {
-		fmt_range(range, sizeof(range), &r->rows[b.row[i]], memory, u);
+		fmt_range(range, sizeof(range), &r->rows[b.row[i]], figure, u);
 		used += (size_t)snprintf(line + used, size - used, "%s %s %s", i ? "," : "",
 					 r->rows[b.row[i]].backend->name, range);
 	}
@@ -72,16 +83,32 @@ static void best_line(char *line, size_t size, const struct rerun *r, int memory
 			 "among them: no gain over it beyond the noise");
 		return;
 	}
-	fmt_range(range, sizeof(range), &r->rows[b.malloc_row], memory, u);
+	fmt_range(range, sizeof(range), &r->rows[b.malloc_row], figure, u);
 	if (!b.clear) {
 		snprintf(line + used, size - used, "; no gain over malloc %s beyond the noise", range);
 		return;
 	}
 	verdict_number(amount, sizeof(amount), b.saves / u.scale);
-	snprintf(line + used, size - used, "; %s %s less than malloc %s, %.*f%% of the program's "
-		 "%s under malloc", amount, u.name, range, fabs(b.percent) < 10 ? 1 : 0, b.percent,
-		 memory ? "peak" : "time");
+	snprintf(line + used, size - used, "; %s %s less than malloc %s, %.*f%% %s", amount,
+		 u.name, range, fabs(b.percent) < 10 ? 1 : 0, b.percent, percent_of[figure]);
 }
+
+/*
+ * 1 when the program's memory falls after its peak under some candidate
+ * (its lowest since, median, under 90% of its peak): then what each keeps
+ * is worth a line of the answer.
+ */
+static int falls_after_peak(const struct rerun *r)
+{
+	struct stat_summary peak, low;
+
+	for (size_t i = 0; i < r->nrows; i++)
+		if (!rerun_summary(&r->rows[i], RERUN_PEAK, &peak) &&
+		    !rerun_summary(&r->rows[i], RERUN_LOW, &low) && low.median < 0.9 * peak.median)
+			return 1;
+	return 0;
+}
+
 
 /*
  * Where the replay's drop-in leader for MEMORY (1) or time is another than
@@ -98,7 +125,7 @@ static int disagree_line(char *line, size_t size, const struct run_report *repor
 	if (!verdict_wanted(report) || verdict_compute(report, 0, &v))
 		return 0;
 	a = memory ? &v.memory : &v.time;
-	rerun_best(r, memory, &b);
+	rerun_best(r, memory ? RERUN_PEAK : RERUN_WALL, &b);
 	if (!a->valid || !a->drop_in.nbest || !b.n)
 		return 0;
 	replayed = a->drop_in.best[0].cell->backend->name;
@@ -111,10 +138,32 @@ static int disagree_line(char *line, size_t size, const struct run_report *repor
 	return 1;
 }
 
+/* The answer's measured lines, each written by PUT (text or Markdown). */
+static void answer_lines(FILE *out, const struct run_report *report,
+			 void (*put)(FILE *out, const char *line))
+{
+	static const enum rerun_figure order[] = { RERUN_PEAK, RERUN_WALL, RERUN_LOW };
+	char line[2048];
+
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (order[i] == RERUN_LOW && !falls_after_peak(report->rerun))
+			continue;
+		best_line(line, sizeof(line), report->rerun, order[i]);
+		put(out, line);
+	}
+	for (int memory = 1; memory >= 0; memory--)
+		if (disagree_line(line, sizeof(line), report, memory))
+			put(out, line);
+}
+
+static void put_text(FILE *out, const char *line)
+{
+	put_wrapped(out, line, 80, "      ");
+}
+
 int rerun_write_answer(FILE *out, const struct run_report *report)
 {
 	const struct rerun *r = report->rerun;
-	char line[2048];
 
 	if (!r)
 		return 0;
@@ -128,13 +177,7 @@ int rerun_write_answer(FILE *out, const struct run_report *report)
 			    "lines are replayed", 80, "      ");
 		return ferror(out) ? -1 : 0;
 	}
-	for (int memory = 1; memory >= 0; memory--) {
-		best_line(line, sizeof(line), r, memory);
-		put_wrapped(out, line, 80, "      ");
-	}
-	for (int memory = 1; memory >= 0; memory--)
-		if (disagree_line(line, sizeof(line), report, memory))
-			put_wrapped(out, line, 80, "      ");
+	answer_lines(out, report, put_text);
 	return ferror(out) ? -1 : 0;
 }
 
@@ -148,6 +191,54 @@ static double replay_peak(const struct run_report *report, const struct rerun_ro
 			return cell_summary(report, &report->cells[i], METRIC_PEAK_RSS_BYTES, &s) ?
 			       -1 : s.median;
 	return -1;
+}
+
+#define KIB ((struct unit){ "KiB", 1024 })
+
+/*
+ * ROW's memory after its peak: its lowest since, its last reading, and what
+ * of the peak the lowest gave back ("75%"), each SIZE bytes.
+ */
+static void fmt_after_peak(char *low, char *end, char *back, size_t size,
+			   const struct rerun_row *row)
+{
+	struct stat_summary peak, least;
+
+	fmt_range(low, size, row, RERUN_LOW, KIB);
+	fmt_range(end, size, row, RERUN_END, KIB);
+	snprintf(back, size, "-");
+	if (!rerun_summary(row, RERUN_PEAK, &peak) && !rerun_summary(row, RERUN_LOW, &least) &&
+	    peak.median > 0)
+		snprintf(back, size, "%.0f%%", 100 * (peak.median - least.median) / peak.median);
+}
+
+/*
+ * The text's second table of the real runs: what each candidate kept after
+ * the peak; a line where the program's memory does not fall after it.
+ */
+static int write_after_peak(FILE *out, const struct rerun *r)
+{
+	fputc('\n', out);
+	if (!falls_after_peak(r)) {
+		put_wrapped(out, "after the peak: the program's memory does not fall after its "
+			    "peak under any allocator (its lowest reading since is within 10% of "
+			    "it): nothing to give back", 80, "  ");
+		return ferror(out) ? -1 : 0;
+	}
+	put_wrapped(out, "after the peak: the program's RssAnon at its lowest after its peak "
+		    "and at its last reading before it ended, median [min-max], and what of "
+		    "its peak the lowest gave back", 80, "  ");
+	fprintf(out, "%-10s %22s %22s %8s\n%-10s %22s %22s %8s\n", "", "lowest after peak",
+		"at the end", "given", "backend", "KiB", "KiB", "back");
+	for (size_t i = 0; i < r->nrows; i++) {
+		char low[128], end[128], back[128];
+
+		if (!r->rows[i].ok)
+			continue;
+		fmt_after_peak(low, end, back, sizeof(low), &r->rows[i]);
+		fprintf(out, "%-10s %22s %22s %8s\n", r->rows[i].backend->name, low, end, back);
+	}
+	return ferror(out) ? -1 : 0;
 }
 
 /* Writes TEXT with Markdown's table and emphasis characters escaped. */
@@ -173,8 +264,8 @@ static int write_table(FILE *out, const struct run_report *report, int markdown)
 
 	if (!r || !r->rounds)
 		return 0;
-	rerun_best(r, 0, &b);
-	time = unit_of(r, 0, &b);
+	rerun_best(r, RERUN_WALL, &b);
+	time = unit_of(r, RERUN_WALL, &b);
 	snprintf(head, sizeof(head), "real runs: %s, the program the trace is of, run again %u "
 		 "times under each drop-in allocator, interleaved: its peak anonymous memory "
 		 "(RssAnon) and the whole command's wall time, median [min-max]; beside them the "
@@ -184,7 +275,8 @@ static int write_table(FILE *out, const struct run_report *report, int markdown)
 		fputs("**Real runs**: ", out);
 		put_markdown(out, head + strlen("real runs: "));
 		fprintf(out, ".\n\n| backend | peak anon (KiB) | wall (%s) | replay (KiB) | replay vs "
-			"real |\n|:--|--:|--:|--:|--:|\n", time.name);
+			"real | lowest after the peak (KiB) | at the end (KiB) | given back |\n"
+			"|:--|--:|--:|--:|--:|--:|--:|--:|\n", time.name);
 	} else {
 		put_wrapped(out, head, 80, "  ");
 		fprintf(out, "%-10s %18s %18s %9s %8s\n%-10s %18s %18s %9s %8s\n", "", "peak anon",
@@ -193,13 +285,14 @@ static int write_table(FILE *out, const struct run_report *report, int markdown)
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct rerun_row *row = &r->rows[i];
 		char peak[128], wall[128], replay[32] = "-", off[32] = "-", line[512];
+		char low[128], end[128], back[32];
 		struct stat_summary s;
 		double rp = replay_peak(report, row);
 
 		if (!row->ok && markdown) {
 			fprintf(out, "| %s | failed: ", row->backend->name);
 			put_markdown(out, row->error);
-			fputs(" | | | |\n", out);
+			fputs(" | | | | | | |\n", out);
 			continue;
 		}
 		if (!row->ok) {
@@ -207,17 +300,23 @@ static int write_table(FILE *out, const struct run_report *report, int markdown)
 			put_wrapped(out, line, 80, "             ");
 			continue;
 		}
-		fmt_range(peak, sizeof(peak), row, 1, (struct unit){ "KiB", 1024 });
-		fmt_range(wall, sizeof(wall), row, 0, time);
-		if (rp >= 0 && !rerun_summary(row, 1, &s)) {
+		fmt_range(peak, sizeof(peak), row, RERUN_PEAK, KIB);
+		fmt_range(wall, sizeof(wall), row, RERUN_WALL, time);
+		if (rp >= 0 && !rerun_summary(row, RERUN_PEAK, &s)) {
 			snprintf(replay, sizeof(replay), "%.0f", rp / 1024);
 			if (s.median > 0)
 				snprintf(off, sizeof(off), "%+.0f%%", 100 * (rp - s.median) / s.median);
 		}
-		fprintf(out, markdown ? "| %s | %s | %s | %s | %s |\n" : "%-10s %18s %18s %9s %8s\n",
-			row->backend->name, peak, wall, replay, off);
+		if (markdown) {
+			fmt_after_peak(low, end, back, sizeof(low), row);
+			fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", row->backend->name,
+				peak, wall, replay, off, low, end, back);
+		} else {
+			fprintf(out, "%-10s %18s %18s %9s %8s\n", row->backend->name, peak, wall,
+				replay, off);
+		}
 	}
-	return ferror(out) ? -1 : 0;
+	return markdown ? ferror(out) ? -1 : 0 : write_after_peak(out, r);
 }
 
 int rerun_write_table(FILE *out, const struct run_report *report)
@@ -225,10 +324,16 @@ int rerun_write_table(FILE *out, const struct run_report *report)
 	return write_table(out, report, 0);
 }
 
+/* LINE as a Markdown list item. */
+static void put_item(FILE *out, const char *line)
+{
+	fputs("- ", out);
+	put_markdown(out, line + strspn(line, " "));
+	fputc('\n', out);
+}
+
 int rerun_write_markdown(FILE *out, const struct run_report *report)
 {
-	char line[2048];
-
 	if (!report->rerun || write_table(out, report, 1))
 		return ferror(out) ? -1 : 0;
 	if (!report->rerun->rounds) {
@@ -238,55 +343,44 @@ int rerun_write_markdown(FILE *out, const struct run_report *report)
 	} else if (rerun_answers(report->rerun)) {
 		fputs("\n**Answer, measured** (drop-in allocators, median [min-max]; no clear "
 		      "winner where ranges overlap):\n\n", out);
-		for (int memory = 1; memory >= 0; memory--) {
-			best_line(line, sizeof(line), report->rerun, memory);
-			fputs("- ", out);
-			put_markdown(out, line + strspn(line, " "));
-			fputc('\n', out);
-			if (disagree_line(line, sizeof(line), report, memory)) {
-				fputs("- ", out);
-				put_markdown(out, line + strspn(line, " "));
-				fputc('\n', out);
-			}
-		}
+		answer_lines(out, report, put_item);
 	}
 	return ferror(out) ? -1 : 0;
 }
 
 /* ---- JSON ---- */
 
-/* {median, min, max, runs} of ROW's figure, in bytes or seconds. */
-static cJSON *figure_json(const struct rerun_row *row, int memory)
+/* {median, min, max, runs} of ROW's FIGURE, in bytes or seconds. */
+static cJSON *figure_json(const struct rerun_row *row, enum rerun_figure figure)
 {
 	cJSON *obj = cJSON_CreateObject(), *runs = cJSON_CreateArray();
-	double scale = memory ? 1 : 1e9;
+	double scale = figure == RERUN_WALL ? 1e9 : 1;
 	struct stat_summary s;
 
-	if (!rerun_summary(row, memory, &s)) {
+	if (!rerun_summary(row, figure, &s)) {
 		cJSON_AddNumberToObject(obj, "median", s.median / scale);
 		cJSON_AddNumberToObject(obj, "min", s.min / scale);
 		cJSON_AddNumberToObject(obj, "max", s.max / scale);
 	}
 	for (unsigned k = 0; k < row->runs; k++)
-		cJSON_AddItemToArray(runs, cJSON_CreateNumber((memory ? row->peak_bytes[k] :
-							       row->wall_ns[k]) / scale));
+		cJSON_AddItemToArray(runs, cJSON_CreateNumber(row->value[figure][k] / scale));
 	cJSON_AddItemToObject(obj, "runs", runs);
 	return obj;
 }
 
-/* The best for MEMORY (1) or time, and what it saves over malloc. */
-static cJSON *best_json(const struct rerun *r, int memory)
+/* The best for FIGURE, and what it saves over malloc. */
+static cJSON *best_json(const struct rerun *r, enum rerun_figure figure)
 {
 	cJSON *obj = cJSON_CreateObject(), *best = cJSON_CreateArray();
 	struct rerun_best b;
 
-	rerun_best(r, memory, &b);
+	rerun_best(r, figure, &b);
 	for (size_t i = 0; i < b.n; i++)
 		cJSON_AddItemToArray(best, cJSON_CreateString(r->rows[b.row[i]].backend->name));
 	cJSON_AddItemToObject(obj, "best", best);
 	cJSON_AddBoolToObject(obj, "clear_winner", b.n == 1);
 	if (b.have_malloc && b.n) {
-		cJSON_AddNumberToObject(obj, "saves", b.saves / (memory ? 1 : 1e9));
+		cJSON_AddNumberToObject(obj, "saves", b.saves / (figure == RERUN_WALL ? 1e9 : 1));
 		if (!isnan(b.percent))
 			cJSON_AddNumberToObject(obj, "saves_percent", b.percent);
 		cJSON_AddBoolToObject(obj, "beyond_noise", b.clear);
@@ -318,15 +412,18 @@ cJSON *rerun_json(const struct run_report *report)
 		cJSON_AddBoolToObject(o, "ok", row->ok);
 		if (!row->ok)
 			cJSON_AddStringToObject(o, "error", row->error);
-		cJSON_AddItemToObject(o, "peak_anon_bytes", figure_json(row, 1));
-		cJSON_AddItemToObject(o, "wall_seconds", figure_json(row, 0));
+		cJSON_AddItemToObject(o, "peak_anon_bytes", figure_json(row, RERUN_PEAK));
+		cJSON_AddItemToObject(o, "wall_seconds", figure_json(row, RERUN_WALL));
+		cJSON_AddItemToObject(o, "low_anon_bytes", figure_json(row, RERUN_LOW));
+		cJSON_AddItemToObject(o, "end_anon_bytes", figure_json(row, RERUN_END));
 		if (rp >= 0)
 			cJSON_AddNumberToObject(o, "replay_peak_bytes", rp);
 		cJSON_AddItemToArray(rows, o);
 	}
 	if (rerun_answers(report->rerun)) {
-		cJSON_AddItemToObject(obj, "memory", best_json(r, 1));
-		cJSON_AddItemToObject(obj, "time", best_json(r, 0));
+		cJSON_AddItemToObject(obj, "memory", best_json(r, RERUN_PEAK));
+		cJSON_AddItemToObject(obj, "time", best_json(r, RERUN_WALL));
+		cJSON_AddItemToObject(obj, "kept_after_peak", best_json(r, RERUN_LOW));
 	}
 	return obj;
 }
