@@ -80,3 +80,20 @@ void replay_series_stop(struct replay_series *rs, struct sample *sample)
 	if (rs->next < sample->nseries)
 		sample->nseries = rs->next;
 }
+
+int sample_after_live_peak(const struct sample *sample, uint64_t *low, uint64_t *end)
+{
+	unsigned n = sample->nseries, at = 0;
+
+	if (!n)
+		return -1;
+	for (unsigned k = 1; k < n; k++)
+		if (sample->series_live_bytes[k] > sample->series_live_bytes[at])
+			at = k;
+	*low = sample->series_rss_bytes[at];
+	for (unsigned k = at + 1; k < n; k++)
+		if (sample->series_rss_bytes[k] < *low)
+			*low = sample->series_rss_bytes[k];
+	*end = sample->series_rss_bytes[n - 1];
+	return 0;
+}

@@ -53,4 +53,12 @@ void replay_series_read(struct replay_series *rs, struct sample *sample);
 /* After the loop: closes the reader. A point not read (the loop failed) leaves the series. */
 void replay_series_stop(struct replay_series *rs, struct sample *sample);
 
+/*
+ * What a replay kept once the program's live bytes fell from their peak:
+ * the lowest resident of SAMPLE's series from the live bytes' (first) peak
+ * on, and the resident at its last point, into LOW and END (bytes over the
+ * replay's start, as the series reads them). -1 without a series.
+ */
+int sample_after_live_peak(const struct sample *sample, uint64_t *low, uint64_t *end);
+
 #endif

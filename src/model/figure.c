@@ -183,6 +183,19 @@ static const struct figure figures[METRIC_COUNT] = {
 		.plot_unit = "bytes", .plot_log = 1, .plot_steps = 0,
 		.workloads = W(REPLAY),
 	},
+	/* What the allocator keeps when the live bytes fall: the series' (replay_series.h). */
+	[METRIC_LOW_RSS_BYTES] = {
+		.name = "low_rss_bytes", .unit = "bytes", .display_unit = "KiB",
+		.display_scale = 1024, .display = FIGURE_SHOW_WHOLE,
+		.head1 = "lowest", .head2 = "KiB", .head2_is_unit = 1,
+		.workloads = W(REPLAY),
+	},
+	[METRIC_END_RSS_BYTES] = {
+		.name = "end_rss_bytes", .unit = "bytes", .display_unit = "KiB",
+		.display_scale = 1024, .display = FIGURE_SHOW_WHOLE,
+		.head1 = "at the end", .head2 = "KiB", .head2_is_unit = 1,
+		.workloads = W(REPLAY),
+	},
 	[METRIC_OPS_PER_S] = {
 		.name = "ops_per_s", .unit = "ops/s", .display_unit = "Mops/s",
 		.display_scale = 1e6, .display = FIGURE_SHOW_ADAPTIVE,

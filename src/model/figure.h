@@ -33,6 +33,8 @@ enum metric {
 	METRIC_FRAGMENTATION,    /* random: RSS growth / live bytes at the end;
 				    replay: peak RSS / peak live bytes */
 	METRIC_SETUP_BYTES,      /* replay: the allocator's set-up, in peak RSS */
+	METRIC_LOW_RSS_BYTES,    /* replay: the lowest resident after the live bytes' peak */
+	METRIC_END_RSS_BYTES,    /* replay: the resident at the replay's end */
 	METRIC_OPS_PER_S,        /* threads: swaps per second, all threads */
 	METRIC_OPS_PER_S_PER_THREAD, /* threads: ops_per_s / threads */
 	METRIC_OPS_PER_S_1THREAD,    /* threads: swaps per second with one thread */

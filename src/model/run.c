@@ -3,6 +3,7 @@
 #include "model/report.h"
 #include "measure/allocator.h"
 #include "measure/backend.h"
+#include "measure/replay_series.h"
 #include "model/stats.h"
 #include "platform/parse.h"
 #include "platform/probe.h"
@@ -56,6 +57,7 @@ int metric_value(const struct cell *cell, const struct sample *sample,
 		 enum metric metric, double floor_ns, double *out)
 {
 	struct line_fit fit;
+	uint64_t low, end;
 
 	switch (metric) {
 	case METRIC_OVERHEAD_BYTES:
@@ -110,6 +112,12 @@ int metric_value(const struct cell *cell, const struct sample *sample,
 		return 0;
 	case METRIC_SETUP_BYTES:
 		*out = (double)sample->setup_bytes;
+		return 0;
+	case METRIC_LOW_RSS_BYTES:
+	case METRIC_END_RSS_BYTES:
+		if (sample_after_live_peak(sample, &low, &end))
+			return -1;
+		*out = (double)(metric == METRIC_LOW_RSS_BYTES ? low : end);
 		return 0;
 	case METRIC_FRAGMENTATION:
 		/*

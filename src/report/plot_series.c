@@ -132,13 +132,32 @@ struct frame {
 };
 
 /*
+ * Where a resident line L is lowest from the point FROM (the live bytes'
+ * peak) on: its index, or L's length when the live bytes do not fall after
+ * their peak (by a tenth) and there is nothing to mark.
+ */
+static size_t line_low_after(const struct line *l, const struct line *live)
+{
+	size_t from = line_peak(live), at = from;
+
+	if (!live->n || live->n != l->n || !(live->v[live->n - 1] < 0.9 * live->v[from]))
+		return l->n;
+	for (size_t i = from + 1; i < l->n; i++)
+		if (l->v[i] < l->v[at])
+			at = i;
+	return at;
+}
+
+/*
  * One line (class CLASS, colour COLOUR, DASH "" or a dash array, STROKE px wide), its peak
  * marked, and its legend entry at LEGEND_Y: NAME, and the input's label when
- * MANY inputs are drawn.
+ * MANY inputs are drawn. LOW < the line's length: the lowest point after
+ * the live bytes' peak, marked by a hollow square, and in the legend with
+ * the end.
  */
 static void draw_line(FILE *out, const struct frame *f, const struct line *l, const char *cls,
 		      const char *colour, const char *dash, const char *name, const char *label,
-		      double legend_y, double stroke)
+		      double legend_y, double stroke, size_t low)
 {
 	double w = f->right - LEFT;
 	size_t at = line_peak(l);
@@ -155,6 +174,11 @@ static void draw_line(FILE *out, const struct frame *f, const struct line *l, co
 	fputs("\"/>\n", out);
 	fprintf(out, "<circle class=\"peak\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>\n",
 		LEFT + w * l->pct[at] / 100, f->top + PANEL_H - PANEL_H * l->v[at] / f->hi, colour);
+	if (low < l->n)
+		fprintf(out, "<rect class=\"low\" x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" "
+			"fill=\"white\" stroke=\"%s\" stroke-width=\"2\" data-pct=\"%.0f\"/>\n",
+			LEFT + w * l->pct[low] / 100 - 4,
+			f->top + PANEL_H - PANEL_H * l->v[low] / f->hi - 4, colour, l->pct[low]);
 	fprintf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"%s\" "
 		"stroke-width=\"3\"%s%s%s/>\n", LEFT, legend_y - 4, LEFT + 18, legend_y - 4, colour,
 		*dash ? " stroke-dasharray=\"" : "", dash, *dash ? "\"" : "");
@@ -165,8 +189,11 @@ static void draw_line(FILE *out, const struct frame *f, const struct line *l, co
 		svg_put_text(out, label, 0);
 		fputc(')', out);
 	}
-	fprintf(out, ": peak %.4g %s at %.0f%% of calls</text>\n</g>\n", l->v[at] * f->scale,
-		f->unit, l->pct[at]);
+	fprintf(out, ": peak %.4g %s at %.0f%% of calls", l->v[at] * f->scale, f->unit, l->pct[at]);
+	if (low < l->n)
+		fprintf(out, "; after the live peak, lowest %.4g %s (the square), at the end %.4g %s",
+			l->v[low] * f->scale, f->unit, l->v[l->n - 1] * f->scale, f->unit);
+	fputs("</text>\n</g>\n", out);
 }
 
 int plot_series_write(FILE *out, const struct plot_input *inputs, size_t n, double top,
@@ -175,7 +202,7 @@ int plot_series_write(FILE *out, const struct plot_input *inputs, size_t n, doub
 	struct frame f = { .top = top + 30, .right = width - 30 };
 	double legend_y = f.top + PANEL_H + 54;
 	size_t colour = 0, entries = legend_entries(inputs, n), drawn = 0, lines;
-	struct line l;
+	struct line l, live;
 
 	if (!entries)
 		return 0;
@@ -192,6 +219,9 @@ int plot_series_write(FILE *out, const struct plot_input *inputs, size_t n, doub
 		const struct result_row *first = first_with_series(inputs[i].file);
 		const char *label = n > 1 ? inputs[i].label : NULL;
 
+		live.n = 0;
+		if (first)
+			line_get(first, "live_bytes", &live);
 		for (size_t r = 0; r < inputs[i].file->nrows; r++, colour++) {
 			line_get(&inputs[i].file->rows[r], "rss_bytes", &l);
 			if (!l.n)
@@ -199,14 +229,14 @@ int plot_series_write(FILE *out, const struct plot_input *inputs, size_t n, doub
 			/* Each line narrower than the one before: equal lines all show. */
 			draw_line(out, &f, &l, "timeline", svg_colours[colour % SVG_COLOURS], "",
 				  inputs[i].file->rows[r].backend, label, legend_y,
-				  fmin(10, 2 + 2.0 * (double)(lines - 1 - drawn++)));
+				  fmin(10, 2 + 2.0 * (double)(lines - 1 - drawn++)),
+				  line_low_after(&l, &live));
 			legend_y += LEGEND_ROW;
 		}
 		if (!first)
 			continue;
-		line_get(first, "live_bytes", &l);
-		draw_line(out, &f, &l, "live", "#333", "6 4", "live bytes, every backend", label,
-			  legend_y, 2);
+		draw_line(out, &f, &live, "live", "#333", "6 4", "live bytes, every backend", label,
+			  legend_y, 2, live.n);
 		legend_y += LEGEND_ROW;
 	}
 	fputs("</g>\n", out);

@@ -8,6 +8,7 @@
 #include "report/report_counters.h"
 #include "report/report_breakdown.h"
 #include "measure/backend.h"
+#include "measure/replay_series.h"
 #include "model/report.h"
 #include "model/run.h"
 #include "model/stats.h"
@@ -233,6 +234,26 @@ static unsigned series_peak(const uint64_t *values, unsigned n)
 	return at;
 }
 
+/* Each backend's resident memory after the live bytes' peak: its lowest, and at the end. */
+static void print_after_peak(FILE *out, const struct run_report *report)
+{
+	put_wrapped(out, "  after the live bytes' peak, resident at its lowest and at the end (the "
+		    "replay runs faster than the program: what an allocator gives back after a "
+		    "delay, it keeps here; advise's real runs say what it gives back):", 80, "    ");
+	for (size_t i = 0; i < report->ncells; i++) {
+		const struct cell *c = &report->cells[i];
+		const struct sample *s = c->ok && c->runs ? &c->samples[cell_median_run(c)] : NULL;
+		char low[32], end[32];
+		uint64_t lo, en;
+
+		if (!s || sample_after_live_peak(s, &lo, &en))
+			continue;
+		series_bytes(low, sizeof(low), lo);
+		series_bytes(end, sizeof(end), en);
+		fprintf(out, "  %-12s lowest %s, at the end %s\n", c->backend->name, low, end);
+	}
+}
+
 /* Where each backend's resident memory peaked in the replay's series (replay_series.h). */
 static void print_series(FILE *out, const struct run_report *report)
 {
@@ -264,6 +285,9 @@ static void print_series(FILE *out, const struct run_report *report)
 			"live bytes", bytes,
 			100.0 * (double)live->series_steps[at] /
 			(double)live->series_steps[live->nseries - 1]);
+		/* What each kept, where the program freed much of its peak. */
+		if (10 * live->series_live_bytes[live->nseries - 1] < 9 * live->series_live_bytes[at])
+			print_after_peak(out, report);
 	}
 }
 

@@ -5,7 +5,9 @@
 # 10% of the calls to the end) replayed on two backends: JSON carries 200
 # points per row, their progress increasing, the live bytes the trace's,
 # the resident memory flat once the live set is; the text says where each
-# backend peaked; plot draws a line per backend, seen in Chromium.
+# backend peaked; plot draws a line per backend, seen in Chromium. A
+# recorded program whose live bytes fall (tests/tools/keep): what each
+# backend kept after the live peak, in JSON, the text and the chart.
 # check: host
 . "$(dirname "$0")/lib.sh"
 
@@ -70,8 +72,8 @@ check "... with each peak in the legend" grep -q ">pool: peak [0-9.]* KiB at $pc
 if test_have_prereq CHROMIUM,PYTHON3; then
 	# The panel alone (from its heading, 300 px): fewer pixels to count.
 	w=$(sed -n 's/^<svg .* width="\([0-9]*\)".*/\1/p' "$tmp/r.svg")
-	top=$(sed -n 's/^<text x="70" y="\([0-9]*\)" font-weight="bold">memory over.*/\1/p' "$tmp/r.svg")
-	sed "1s/width=\"[0-9]*\" height=\"[0-9]*\" viewBox=\"[0-9 ]*\"/width=\"$w\" height=\"300\" viewBox=\"0 $((top - 20)) $w 300\"/" \
+	ptop=$(sed -n 's/^<text x="70" y="\([0-9]*\)" font-weight="bold">memory over.*/\1/p' "$tmp/r.svg")
+	sed "1s/width=\"[0-9]*\" height=\"[0-9]*\" viewBox=\"[0-9 ]*\"/width=\"$w\" height=\"300\" viewBox=\"0 $((ptop - 20)) $w 300\"/" \
 		"$tmp/r.svg" >"$tmp/panel.svg"
 	timeout 120 /usr/bin/chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 		--disable-background-networking --disable-component-update --disable-sync \
@@ -113,5 +115,37 @@ PY
 	done
 else
 	skip "the series in a browser" "$prereq_why"
+fi
+# What each backend kept after the live bytes' peak: keep (16 MiB, seven
+# eighths freed, newest first) recorded and replayed; low_rss_bytes is the
+# least of the series from the live peak on, end_rss_bytes its last point,
+# as the text says and the chart marks (a square at the lowest point).
+if test_have_prereq NOASAN; then
+	record_trace "$tmp/kp.trace" "$ABBUILD/tests/tools/keep" 16 ||
+		not_ok "record keep" "$(tail -n 3 "$tmp/record.err")"
+	run_ab --workload replay --trace "$(ls "$tmp"/kp.trace.keep.* | head -n 1)" --backend malloc,pool \
+		--repeat 1 -q -f json -o "$tmp/k.json"
+	check "replay of keep exits 0" [ "$rc" -eq 0 ]
+	check "... its report valid against the schema" "$SCHEMACHECK" "$top/data/allocbench.schema.json" "$tmp/k.json"
+	"$AB" show "$tmp/k.json" >"$tmp/kshown"
+	"$AB" plot "$tmp/k.json" -o "$tmp/k.svg"
+	for b in malloc pool; do
+		jq_get "$tmp/k.json" "results[backend=$b].series.rss_bytes" | tr -d '[]' | tr , '\n' >"$tmp/k.rss"
+		jq_get "$tmp/k.json" "results[backend=$b].series.live_bytes" | tr -d '[]' | tr , '\n' |
+			paste - "$tmp/k.rss" >"$tmp/k.both"
+		want=$(awk '$1 > peak { peak = $1; low = $2 } $2 < low { low = $2 } { end = $2 } END { print low, end }' "$tmp/k.both")
+		got="$(jq_get "$tmp/k.json" "results[backend=$b].low_rss_bytes.median") $(jq_get "$tmp/k.json" "results[backend=$b].end_rss_bytes.median")"
+		check "$b: low_rss_bytes and end_rss_bytes are the series' after the live peak ($want)" [ "$got" = "$want" ]
+		check "$b: the text says them" grep -Eq "^  $b +lowest $(echo "$want" | awk '{ printf "%.1f MiB, at the end %.1f MiB", $1 / 1048576, $2 / 1048576 }')\$" "$tmp/kshown"
+	done
+	check "the text says why a replay keeps what the program may give back" \
+		sh -c 'tr "\n" " " <"$1" | tr -s " " | grep -q "after the live bytes. peak, resident at its lowest and at the end (the replay runs faster than the program"' sh "$tmp/kshown"
+	check "the chart marks each backend's lowest point after the live peak" \
+		[ "$(grep -c '^<rect class="low" ' "$tmp/k.svg")" -eq 2 ]
+	check "... and its legend says it" grep -q '>malloc: peak [0-9.]* MiB at [0-9]*% of calls; after the live peak, lowest [0-9.]* MiB (the square), at the end [0-9.]* MiB<' "$tmp/k.svg"
+	check "a replay whose live bytes do not fall marks nothing" sh -c '! grep -q "class=\"low\"" "$1"' sh "$tmp/r.svg"
+	check "... and says nothing of it" sh -c '! grep -q "after the live bytes" "$1"' sh "$tmp/shown"
+else
+	skip "what a replay kept after the live peak" "$prereq_why"
 fi
 test_done
