@@ -1,76 +1,36 @@
 # bash completion for allocbench(1)
 #
-# Completes the commands (run, compare, plot, show, counters, backends, record,
-# report, history, ab, advise), each command's long and short options, the values of the options
-# that take one of a fixed set
-# (--backend, --workload, --format, --touch, plot's --metric, --x and --facet; the item after
-# the last comma of a comma-separated list), and file names for -o, --output,
-# --baseline and the reports that compare, plot and show read.
+# Completes the commands (run, compare, plot, show, counters, backends,
+# record, report, history, ab, advise), each command's long and short
+# options, the values of the options that take one of a fixed set
+# (--backend, --workload, --format, --touch, plot's --metric, --x and
+# --facet; the item after the last comma of a comma-separated list), and
+# file names for -o, --output, --baseline and the reports that compare,
+# plot and show read.
 #
-# It needs bash 4 and nothing else: not the bash-completion package's
-# helpers, so that it works wherever it is sourced. Installed by make install
-# and the Debian package to share/bash-completion/completions/allocbench,
-# where bash-completion loads it on first use; without that package, source
-# it from ~/.bashrc.
+# It needs bash 4.3 and the allocbench it completes, nothing else: not the
+# bash-completion package's helpers, so that it works wherever it is
+# sourced. Installed by make install and the Debian package to
+# share/bash-completion/completions/allocbench, where bash-completion loads
+# it on first use; without that package, source it from ~/.bashrc.
 #
-# The option lists are allocbench's getopt_long tables (src/cmd/cli.c,
-# src/cmd/cmd_compare.c, src/cmd/cmd_plot.c, src/cmd/cmd_counters.c,
-# src/cmd/cmd_advise.c);
-# tests/cli/t0950-completion.sh fails when they and each command's --help
-# disagree.
+# What the binary knows it is asked at completion time, as git asks its own
+# (--git-completion-helper): each command's options (allocbench CMD
+# --dump-options, its getopt_long table) and the backends (allocbench
+# backends, which looks the allocators up as --backend does). The binary is
+# the one on the command line (COMP_WORDS[0]).
 
-# The third-party allocators as --backend names them, with their sonames
-# (src/measure/allocator.c).
-_allocbench_third_party=(
-	"jemalloc:libjemalloc.so.2"
-	"mimalloc:libmimalloc.so.2"
-	"tcmalloc:libtcmalloc_minimal.so.4:libtcmalloc.so.4"
-	"tbbmalloc:libtbbmalloc_proxy.so.2"
-	"scudo:libclang_rt.scudo_standalone-$(uname -m | sed 's/^i.86$/i386/').so"
-)
+# _allocbench_ask CMD: CMD's options, a line each, as its --dump-options
+# lists them: "-s --sizes LIST", "--force" (run: CMD empty).
+_allocbench_ask() {
+	"${COMP_WORDS[0]}" ${1:+"$1"} --dump-options 2>/dev/null
+}
 
-# _allocbench_installed: prints the third-party allocators whose library is
-# installed, looked up as allocbench looks them up (src/model/preload.c): in
-# $ALLOCBENCH_LIBRARY_PATH's directories when it is set, otherwise in the
-# dynamic linker's cache and the usual directories. The file's existence is
-# enough here; allocbench itself also checks it is a shared library for this
-# machine.
-_allocbench_installed() {
-	local entry name soname dir cache='' found
-	local -a dirs sonames
-	if [[ -n ${ALLOCBENCH_LIBRARY_PATH-} ]]; then
-		IFS=: read -r -a dirs <<<"$ALLOCBENCH_LIBRARY_PATH"
-	else
-		local multiarch=
-		case $(uname -m) in
-		x86_64) multiarch=x86_64-linux-gnu ;;
-		aarch64) multiarch=aarch64-linux-gnu ;;
-		i?86) multiarch=i386-linux-gnu ;;
-		riscv64) multiarch=riscv64-linux-gnu ;;
-		ppc64le) multiarch=powerpc64le-linux-gnu ;;
-		s390x) multiarch=s390x-linux-gnu ;;
-		esac
-		dirs=(/usr/local/lib)
-		[[ -n $multiarch ]] && dirs+=("/usr/local/lib/$multiarch" "/usr/lib/$multiarch" "/lib/$multiarch")
-		dirs+=(/usr/lib64 /lib64 /usr/lib /lib)
-		# scudo's: clang's resource directories.
-		dirs+=(/usr/lib/llvm-*/lib/clang/*/lib/linux)
-		# The cache (/etc/ld.so.cache) also names libraries of
-		# ld.so.conf's other directories.
-		cache=$(PATH=$PATH:/sbin:/usr/sbin ldconfig -p 2>/dev/null)
-	fi
-	for entry in "${_allocbench_third_party[@]}"; do
-		name=${entry%%:*}
-		IFS=: read -r -a sonames <<<"${entry#*:}"
-		found=
-		for soname in "${sonames[@]}"; do
-			[[ -n $cache && $cache == *"	$soname "* ]] && found=1
-			for dir in "${dirs[@]}"; do
-				[[ -n $dir && -f $dir/$soname ]] && found=1
-			done
-		done
-		[[ -n $found ]] && printf '%s\n' "$name"
-	done
+# _allocbench_backends [yes]: the backends allocbench backends lists (with
+# yes: only those that run here), a name a line.
+_allocbench_backends() {
+	"${COMP_WORDS[0]}" backends 2>/dev/null |
+		awk -v want="${1-}" 'NR > 1 && /^[a-z]/ && (want == "" || $2 == want) { print $1 }'
 }
 
 # _allocbench_list CURRENT WORD...: completes the item after the last comma
@@ -157,39 +117,23 @@ _allocbench() {
 		;;
 	esac
 
-	local -a opts
-	case $cmd in
-	run)
-		opts=(--sizes -s --backend -b --total -t --repeat -r --touch --align
-			--pool-block --workload -w --rounds --seed --threads --trace
-			--replay-threads --counters
-			--abi --preload --format -f --output -o --label -l --export --export-json
-			--export-csv --export-markdown --baseline --gate-time --allow-host-change
-			--timeout --jobs -j
-			--force --quiet -q --help -h --version -V)
-		;;
-	compare)
-		opts=(--max-overhead --max-time --alpha --allow-missing --gate-time
-			--allow-host-change --backend --format -f --output -o --help -h)
-		;;
-	plot)
-		opts=(--metric -m --label -l --x --facet --output -o --help -h)
-		;;
-	counters)
-		opts=(--counters --format -f --help -h)
-		;;
-	show)
-		opts=(--format -f --output -o --help -h)
-		;;
-	backends)
-		opts=(--format -f --help -h)
-		;;
-	record | advise)
+	# The options, and those that take a value (an argument in the dump).
+	local -a opts=() valued=()
+	local line
+	while read -r line; do
+		read -r -a w <<<"$line"
+		if [[ ${w[-1]} != -* ]]; then
+			unset 'w[-1]'
+			valued+=("${w[@]}")
+		fi
+		opts+=("${w[@]}")
+	done < <(_allocbench_ask "${cmd#run}")
+
+	if [[ $cmd == record || $cmd == advise ]]; then
 		# After COMMAND, the words are COMMAND's: complete it as a command line.
 		for ((i = 2; i < cword; i++)); do
 			w=${COMP_WORDS[i]}
-			if [[ $w == -o || $w == --output || $cmd:$w == record:--@(convert|trace-version) || $cmd:$w == advise:-[bfr] ||
-				$cmd:$w == advise:--@(trace|keep-trace|backend|repeat|reruns|replay-threads|format) ]]; then
+			if [[ " ${valued[*]} " == *" $w "* ]]; then
 				((i++))
 				[[ ${COMP_WORDS[i]-} == = ]] && ((i++))
 			elif [[ $w == -- || $w != -* ]]; then
@@ -204,20 +148,7 @@ _allocbench() {
 				return
 			fi
 		done
-		opts=(--output -o --trace-version --convert --help -h)
-		[[ $cmd == advise ]] && opts=(--trace --keep-trace --backend -b --repeat -r --reruns
-			--replay-threads --format -f --output -o --quiet -q --help -h)
-		;;
-	report)
-		opts=(--format -f --output -o --help -h)
-		;;
-	history)
-		opts=(--metric --alpha --min-step --format -f --output -o --help -h)
-		;;
-	ab)
-		opts=(--pairs --max-time --alpha --label -l --format -f --output -o --help -h)
-		;;
-	esac
+	fi
 
 	case $cmd:$prev in
 	run:--backend | run:-b | advise:--backend | advise:-b)
@@ -225,7 +156,7 @@ _allocbench() {
 		# (With '=' a word break, --preload=NAME=PATH arrives as
 		# "--preload" "=" "NAME" "=" "PATH".)
 		local -a preloads=() installed
-		mapfile -t installed < <(_allocbench_installed)
+		mapfile -t installed < <(_allocbench_backends yes)
 		for ((i = 1; i < cword; i++)); do
 			w=${COMP_WORDS[i]}
 			if [[ $w == --preload ]]; then
@@ -242,17 +173,16 @@ _allocbench() {
 		# list (allocbench backends) stands alone: not after a comma.
 		local -a alone=()
 		[[ $cur != *,* ]] && alone=(list)
-		local -a locked=(pool-locked)
-		[[ $cmd == advise ]] && locked=()  # a replay has no pool-locked
-		_allocbench_list "$cur" malloc pool "${locked[@]}" arena \
-			"${installed[@]}" "${preloads[@]}" all "${alone[@]}"
+		# A replay has no pool-locked.
+		[[ $cmd == advise ]] && installed=("${installed[@]/#pool-locked/}")
+		_allocbench_list "$cur" "${installed[@]}" "${preloads[@]}" all "${alone[@]}"
 		;;
 	compare:--backend)
 		# Rows of reports, measured wherever they were: every backend, and
 		# its 32-bit row (run --abi 32).
-		_allocbench_list "$cur" malloc pool pool-locked arena jemalloc mimalloc tcmalloc \
-			tbbmalloc scudo malloc/32 pool/32 pool-locked/32 arena/32 jemalloc/32 \
-			mimalloc/32 tcmalloc/32 tbbmalloc/32 scudo/32
+		local -a all
+		mapfile -t all < <(_allocbench_backends)
+		_allocbench_list "$cur" "${all[@]}" "${all[@]/%//32}"
 		;;
 	run:--abi)
 		_allocbench_list "$cur" 64 32
@@ -344,16 +274,11 @@ _allocbench() {
 	run:--preload-path)
 		_allocbench_files "$cur"
 		;;
-	run:--sizes | run:-s | run:--total | run:-t | run:--repeat | run:-r | \
-	run:--align | run:--pool-block | run:--rounds | run:--seed | \
-	run:--threads | run:--timeout | run:--jobs | run:-j | advise:--repeat | advise:-r | *:--counters | compare:--max-overhead | \
-	compare:--max-time | compare:--alpha | history:--alpha | history:--min-step | \
-	ab:--pairs | ab:--max-time | ab:--alpha | plot:--label | plot:-l | run:--label | run:-l)
-		# A number, a size list, an event or a name: nothing to offer.
-		COMPREPLY=()
-		;;
 	*)
-		if [[ $cur == -* ]]; then
+		if [[ -n $prev && " ${valued[*]} " == *" $prev "* ]]; then
+			# A number, a size list, an event or a name: nothing to offer.
+			COMPREPLY=()
+		elif [[ $cur == -* ]]; then
 			mapfile -t COMPREPLY < <(compgen -W "${opts[*]}" -- "$cur")
 		elif ((cword == 1)); then
 			mapfile -t COMPREPLY < <(compgen -W "run compare plot show counters backends record report history ab advise" -- "$cur")

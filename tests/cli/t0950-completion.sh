@@ -2,13 +2,18 @@
 # The bash completion (completion/allocbench.bash): commands, options, the
 # values of --backend, --workload, --format and --touch, lists after a comma,
 # file names; and every option of each command's --help, every backend,
-# workload, touch policy and format the binary accepts is offered, so that
-# an option added without its completion fails here.
+# workload, touch policy and format the binary accepts is offered. The
+# options and the backends are the binary's own, asked at completion time
+# (--dump-options, allocbench backends); the values of --workload, --touch
+# and --format are the completion's: one the binary adds fails here.
 # check: once
 . "$(dirname "$0")/lib.sh"
 
 completion=$top/completion/allocbench.bash
 test_lazy_prereq BASH 'command -v bash >/dev/null || { echo "no bash"; exit 1; }'
+# The completion asks the binary the line names (allocbench): this build's.
+PATH=$(dirname "$AB"):$PATH
+export PATH
 
 # $tmp/comp.bash LINE: completes LINE (the cursor at its end) as bash does
 # and prints COMPREPLY, one per line. bash splits the line into COMP_WORDS at
@@ -69,8 +74,9 @@ expected_list() {
 		tr ' ' '\n' | sort
 }
 # case_if NAME LINE CHECK...: completes LINE, then check NAME CHECK....
+# (CASE_NEEDS: more prerequisites, such as NOASAN.)
 case_if() {
-	if ! test_have_prereq BASH; then
+	if ! test_have_prereq "BASH${CASE_NEEDS:+,$CASE_NEEDS}"; then
 		skip "$1" "$prereq_why"
 		return
 	fi
@@ -87,9 +93,12 @@ case_if "a command's options" "allocbench compare --max-" offers_exactly --max-o
 case_if "counters has no --output" "allocbench counters --" offers_not --output --backend
 
 # ---------------------------------------------------------------- values
+# Any shared library of this machine stands in for an installed allocator:
+# allocbench backends checks that it is one, as --backend does.
 libs=$tmp/libs
 mkdir "$libs" "$tmp/nolibs"
-: >"$libs/libjemalloc.so.2"
+libc=$(ldd "$AB" 2>/dev/null | awk '$1 ~ /^libc\.so/ { print $3; exit }')
+ln -s "$libc" "$libs/libjemalloc.so.2"
 case_if "backends: the item after the last comma" \
 	"allocbench --backend malloc,po" offers_exactly malloc,pool malloc,pool-locked
 case_if "backends: not those listed already, also after --backend=" \
@@ -99,6 +108,8 @@ export ALLOCBENCH_LIBRARY_PATH="$tmp/nolibs"
 case_if "backends: no third-party allocator where none is installed" \
 	"allocbench -b " offers_exactly malloc pool pool-locked arena all list
 export ALLOCBENCH_LIBRARY_PATH="$libs"
+# A sanitizer build preloads nothing: allocbench backends says none runs.
+CASE_NEEDS=NOASAN
 case_if "backends: an installed allocator (in \$ALLOCBENCH_LIBRARY_PATH)" \
 	"allocbench -b pool," offers_exactly pool,malloc pool,pool-locked pool,arena pool,jemalloc pool,all
 case_if "backends: a --preload NAME" \
@@ -110,6 +121,7 @@ case_if "backends of compare: a 32-bit row (--abi 32)" \
 	"allocbench compare a.json b.json --backend malloc/" offers_exactly malloc/32
 case_if "advise's backends: a replay has no pool-locked" \
 	"allocbench advise --backend pool," offers_exactly pool,malloc pool,arena pool,jemalloc pool,all
+CASE_NEEDS=
 case_if "advise's --replay-threads" "allocbench advise --replay-threads " offers_exactly global per-thread
 case_if "advise: after --trace FILE, advise's options still" "allocbench advise --trace x.trace --kee" \
 	offers_exactly --keep-trace
@@ -165,14 +177,19 @@ done
 
 # Every backend the binary knows (with every third-party library "installed"),
 # workload, touch policy and format, as its messages list them.
-: >"$libs/libmimalloc.so.2"
-: >"$libs/libtcmalloc_minimal.so.4"
-: >"$libs/libtbbmalloc_proxy.so.2"
-: >"$libs/libclang_rt.scudo_standalone-$(uname -m | sed 's/^i.86$/i386/').so"
+for l in libmimalloc.so.2 libtcmalloc_minimal.so.4 libtbbmalloc_proxy.so.2 \
+	 "libclang_rt.scudo_standalone-$(uname -m | sed 's/^i.86$/i386/').so"; do
+	ln -s "$libc" "$libs/$l"
+done
 run_ab --backend nosuch
 sed -n 's/.*(known backends: \([^)]*\)).*/\1/p' "$tmp/err" | sed 's/, /\n/g' | sort >"$tmp/want"
+CASE_NEEDS=NOASAN
 case_if "every backend the binary knows" "allocbench --backend " cmp -s "$tmp/want" "$tmp/reply"
+CASE_NEEDS=
 check_if BASH "the binary's backends were read" [ -s "$tmp/want" ]
+case_if "compare's backends: every one the binary knows, installed or not, and its 32-bit row" \
+	"allocbench compare a.json b.json --backend " \
+	sh -c 'grep -v "^all$\|^list$" "$1" | sed "p; s|$|/32|" | sort | cmp -s - "$2"' sh "$tmp/want" "$tmp/reply"
 for what in "--workload:allocbench --workload " "--touch:allocbench --touch " \
 	    "--format:allocbench --format " "compare --format:allocbench compare --format " \
 	    "counters --format:allocbench counters --format " \
