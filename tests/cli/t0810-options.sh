@@ -11,6 +11,9 @@
 
 completion=$top/completion/allocbench.bash
 test_lazy_prereq BASH 'command -v bash >/dev/null || { echo "no bash"; exit 1; }'
+# The completion asks the binary the line names (allocbench): this build's.
+PATH=$(dirname "$AB"):$PATH
+export PATH
 
 # The completions of "allocbench CMD -", one per line.
 cat >"$tmp/comp.bash" <<'EOF2'
