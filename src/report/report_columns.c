@@ -73,6 +73,20 @@ static const struct report_column replay_columns[] = {
 	FIG(METRIC_PAGE_FAULTS),
 };
 
+/* Markdown has room for what each backend kept after the live bytes' peak. */
+static const struct report_column replay_markdown_columns[] = {
+	{ "", "backend", 0, COL_BACKEND, 0 },
+	{ "", "steps", 0, COL_OPS, 0 },
+	FIG(METRIC_OP_NS),
+	{ "peak RSS", "KiB", 1, COL_FIGURE, METRIC_PEAK_RSS_BYTES },
+	FIG(METRIC_SETUP_BYTES),
+	{ "peak live", "KiB", 1, COL_LIVE_KIB, 0 },
+	{ "RSS/live", "at peak", 1, COL_FIGURE, METRIC_FRAGMENTATION },
+	FIG(METRIC_PAGE_FAULTS),
+	FIG(METRIC_LOW_RSS_BYTES),
+	FIG(METRIC_END_RSS_BYTES),
+};
+
 static const struct report_column threads_columns[] = {
 	{ "", "backend", 0, COL_BACKEND, 0 },
 	{ "size", "B", 1, COL_SIZE, 0 },
@@ -119,6 +133,10 @@ const struct report_column *report_columns(enum workload workload, size_t *n)
 
 const struct report_column *report_columns_markdown(enum workload workload, size_t *n)
 {
+	if (workload == WORKLOAD_REPLAY) {
+		*n = sizeof(replay_markdown_columns) / sizeof(replay_markdown_columns[0]);
+		return replay_markdown_columns;
+	}
 	if (workload != WORKLOAD_FILL)
 		return report_columns(workload, n);
 	*n = sizeof(fill_markdown_columns) / sizeof(fill_markdown_columns[0]);
