@@ -187,7 +187,7 @@ static const struct figure figures[METRIC_COUNT] = {
 	[METRIC_LOW_RSS_BYTES] = {
 		.name = "low_rss_bytes", .unit = "bytes", .display_unit = "KiB",
 		.display_scale = 1024, .display = FIGURE_SHOW_WHOLE,
-		.head1 = "lowest", .head2 = "KiB", .head2_is_unit = 1,
+		.head1 = "lowest after the live peak", .head2 = "KiB", .head2_is_unit = 1,
 		.workloads = W(REPLAY),
 	},
 	[METRIC_END_RSS_BYTES] = {

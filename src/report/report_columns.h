@@ -46,7 +46,8 @@ int report_column_is_time(const struct report_column *column);
 /* The columns of WORKLOAD's table; their number in *N. */
 const struct report_column *report_columns(enum workload workload, size_t *n);
 
-/* The columns of WORKLOAD's Markdown table (fill: the marginal figures too). */
+/* The columns of WORKLOAD's Markdown table (fill: the marginal figures too; replay: what
+ * each backend kept after the live bytes' peak). */
 const struct report_column *report_columns_markdown(enum workload workload, size_t *n);
 
 /*

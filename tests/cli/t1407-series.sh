@@ -136,8 +136,13 @@ if test_have_prereq NOASAN; then
 		want=$(awk '$1 > peak { peak = $1; low = $2 } $2 < low { low = $2 } { end = $2 } END { print low, end }' "$tmp/k.both")
 		got="$(jq_get "$tmp/k.json" "results[backend=$b].low_rss_bytes.median") $(jq_get "$tmp/k.json" "results[backend=$b].end_rss_bytes.median")"
 		check "$b: low_rss_bytes and end_rss_bytes are the series' after the live peak ($want)" [ "$got" = "$want" ]
+		eval "want_$b=\$want"
 		check "$b: the text says them" grep -Eq "^  $b +lowest $(echo "$want" | awk '{ printf "%.1f MiB, at the end %.1f MiB", $1 / 1048576, $2 / 1048576 }')\$" "$tmp/kshown"
 	done
+	"$AB" show -f markdown "$tmp/k.json" >"$tmp/k.md"
+	check "Markdown: the table's last two columns are what each kept" \
+		grep -q '| lowest after the live peak (KiB) | at the end (KiB) |$' "$tmp/k.md"
+	check "... malloc's, in KiB" grep -q "^| malloc | .* | $(echo "$want_malloc" | awk '{ printf "%.0f | %.0f", $1 / 1024, $2 / 1024 }') |\$" "$tmp/k.md"
 	check "the text says why a replay keeps what the program may give back" \
 		sh -c 'tr "\n" " " <"$1" | tr -s " " | grep -q "after the live bytes. peak, resident at its lowest and at the end (the replay runs faster than the program"' sh "$tmp/kshown"
 	check "the chart marks each backend's lowest point after the live peak" \
