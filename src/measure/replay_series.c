@@ -81,15 +81,23 @@ void replay_series_stop(struct replay_series *rs, struct sample *sample)
 		sample->nseries = rs->next;
 }
 
+unsigned series_peak(const uint64_t *values, unsigned n)
+{
+	unsigned at = 0;
+
+	for (unsigned k = 1; k < n; k++)
+		if (values[k] > values[at])
+			at = k;
+	return at;
+}
+
 int sample_after_live_peak(const struct sample *sample, uint64_t *low, uint64_t *end)
 {
-	unsigned n = sample->nseries, at = 0;
+	unsigned n = sample->nseries, at;
 
 	if (!n)
 		return -1;
-	for (unsigned k = 1; k < n; k++)
-		if (sample->series_live_bytes[k] > sample->series_live_bytes[at])
-			at = k;
+	at = series_peak(sample->series_live_bytes, n);
 	*low = sample->series_rss_bytes[at];
 	for (unsigned k = at + 1; k < n; k++)
 		if (sample->series_rss_bytes[k] < *low)

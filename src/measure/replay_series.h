@@ -53,6 +53,18 @@ void replay_series_read(struct replay_series *rs, struct sample *sample);
 /* After the loop: closes the reader. A point not read (the loop failed) leaves the series. */
 void replay_series_stop(struct replay_series *rs, struct sample *sample);
 
+/* The first of N values at their highest. */
+unsigned series_peak(const uint64_t *values, unsigned n);
+
+/*
+ * 1 when memory fell from PEAK to NOW by more than a tenth: what was kept
+ * after the peak is then worth saying (the text, the chart, advise's answer).
+ */
+static inline int series_fell(double now, double peak)
+{
+	return now < 0.9 * peak;
+}
+
 /*
  * What a replay kept once the program's live bytes fell from their peak:
  * the lowest resident of SAMPLE's series from the live bytes' (first) peak

@@ -3,6 +3,7 @@
  */
 #include "report/plot_series.h"
 #include "measure/measure.h"
+#include "measure/replay_series.h"
 #include "report/svg.h"
 
 #include <math.h>
@@ -140,7 +141,7 @@ static size_t line_low_after(const struct line *l, const struct line *live)
 {
 	size_t from = line_peak(live), at = from;
 
-	if (!live->n || live->n != l->n || !(live->v[live->n - 1] < 0.9 * live->v[from]))
+	if (!live->n || live->n != l->n || !series_fell(live->v[live->n - 1], live->v[from]))
 		return l->n;
 	for (size_t i = from + 1; i < l->n; i++)
 		if (l->v[i] < l->v[at])

@@ -3,6 +3,7 @@
  * JSON (report_rerun.h).
  */
 #include "report/report_rerun.h"
+#include "measure/replay_series.h"
 #include "model/rerun.h"
 #include "model/verdict.h"
 #include "platform/util.h"
@@ -104,7 +105,7 @@ static int falls_after_peak(const struct rerun *r)
 
 	for (size_t i = 0; i < r->nrows; i++)
 		if (!rerun_summary(&r->rows[i], RERUN_PEAK, &peak) &&
-		    !rerun_summary(&r->rows[i], RERUN_LOW, &low) && low.median < 0.9 * peak.median)
+		    !rerun_summary(&r->rows[i], RERUN_LOW, &low) && series_fell(low.median, peak.median))
 			return 1;
 	return 0;
 }

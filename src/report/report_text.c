@@ -223,17 +223,6 @@ static void series_bytes(char *buf, size_t size, uint64_t bytes)
 		snprintf(buf, size, "%.1f KiB", (double)bytes / 1024);
 }
 
-/* The first of N values at their highest. */
-static unsigned series_peak(const uint64_t *values, unsigned n)
-{
-	unsigned at = 0;
-
-	for (unsigned k = 1; k < n; k++)
-		if (values[k] > values[at])
-			at = k;
-	return at;
-}
-
 /* Each backend's resident memory after the live bytes' peak: its lowest, and at the end. */
 static void print_after_peak(FILE *out, const struct run_report *report)
 {
@@ -286,7 +275,8 @@ static void print_series(FILE *out, const struct run_report *report)
 			100.0 * (double)live->series_steps[at] /
 			(double)live->series_steps[live->nseries - 1]);
 		/* What each kept, where the program freed much of its peak. */
-		if (10 * live->series_live_bytes[live->nseries - 1] < 9 * live->series_live_bytes[at])
+		if (series_fell((double)live->series_live_bytes[live->nseries - 1],
+				(double)live->series_live_bytes[at]))
 			print_after_peak(out, report);
 	}
 }
