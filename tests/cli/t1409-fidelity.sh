@@ -95,8 +95,17 @@ for prog in $programs; do
 		done
 		set -- $f_replay
 		f_least=$(sort -n "$tmp/$prog.$f_a" | head -n 1)
-		check "$prog under $f_a: the replay's peak $1 KiB (least $2) within 2% of the program's $f_real KiB (least $f_least)" \
-			near_either "$1" "$f_real" "$2" "$f_least" "$(awk -v r="$f_real" 'BEGIN { print r * 0.02 }')"
+		f_most=$(sort -n "$tmp/$prog.$f_a" | tail -n 1)
+		# Where the program's own peaks spread wider than the bound, no
+		# run of it can tell 2% from its noise (tbbmalloc's mtqueue: 44708
+		# to 46196 KiB, and its replays 44868 to 46220).
+		if le "$(awk -v l="$f_least" 'BEGIN { print l * 1.02 }')" "$f_most"; then
+			skip "$prog under $f_a: the replay's peak within 2% of the program's" \
+				"the program's own five peaks spread over 2% ($f_least to $f_most KiB)"
+		else
+			check "$prog under $f_a: the replay's peak $1 KiB (least $2) within 2% of the program's $f_real KiB (least $f_least)" \
+				near_either "$1" "$f_real" "$2" "$f_least" "$(awk -v r="$f_real" 'BEGIN { print r * 0.02 }')"
+		fi
 		echo "$f_a $(sort -n "$tmp/$prog.$f_a" | sed -n '1p;$p' | paste -sd' ' -) $2 $3" \
 			>>"$tmp/$prog.ranges"
 	done <"$tmp/allocators"
