@@ -137,6 +137,11 @@ static int write_text(FILE *out, const struct trace_set *set)
 	fprintf(out, "  peak %" PRIu64 " chunks; at the end %" PRIu64 " bytes in %" PRIu64
 		" chunks never freed\n", st->peak_live_chunks, st->live_bytes_end,
 		st->live_chunks_end);
+	if (st->paged_frees)
+		fprintf(out, "  never written: %" PRIu64 " bytes of %" PRIu64 " freed chunks of %d KiB "
+			"or more\n    (pages not resident at their free); a replay leaves them "
+			"unwritten too\n", st->unwritten_bytes, st->paged_frees,
+			TRACE_PAGES_MIN_BYTES / 1024);
 	for (unsigned b = 0; b < TRACE_SIZE_BUCKETS; b++)
 		allocs += st->size_buckets[b];
 	fprintf(out, "\nsizes (%" PRIu64 " allocating calls, %" PRIu64 " bytes asked for)\n",
@@ -308,6 +313,8 @@ static int write_json(FILE *out, const struct trace_set *set)
 	}
 	cJSON_AddNumberToObject(root, "median_lifetime_calls", (double)st->median_lifetime_calls);
 	cJSON_AddNumberToObject(root, "cross_thread_frees", (double)st->cross_thread_frees);
+	cJSON_AddNumberToObject(root, "paged_frees", (double)st->paged_frees);
+	cJSON_AddNumberToObject(root, "unwritten_bytes", (double)st->unwritten_bytes);
 	a = cJSON_AddArrayToObject(root, "threads");
 	for (uint32_t i = 0; i < st->nthreads; i++) {
 		item = cJSON_CreateObject();

@@ -32,6 +32,14 @@ struct replay_thread_steps {
 int replay_threads_split(const struct replay_plan *plan, struct replay_thread_steps **out);
 void replay_threads_free(struct replay_thread_steps *t, uint32_t n);
 
+/* Of an allocating step's chunk, the bytes the program wrote (the first ones). */
+static inline size_t replay_written(const struct replay_op *op)
+{
+	if (__builtin_expect(!op->unwritten, 1))
+		return (size_t)op->size;
+	return (size_t)((double)op->size * (double)(65535 - op->unwritten) / 65535.0);
+}
+
 /* One step of the replay; sets FAILED and breaks out of the loop when an allocation fails. */
 #define REPLAY_STEP(op, TOUCH, alloc, resize, release)                                               \
 	do {                                                                   \
@@ -56,7 +64,7 @@ void replay_threads_free(struct replay_thread_steps *t, uint32_t n);
 			failed = 1;                                            \
 			break;                                                 \
 		}                                                              \
-		if (size_)                                                     \
+		if ((size_ = replay_written(op)))                              \
 			touch_chunk(c_, size_, TOUCH, page);                   \
 		live[slot_] = c_;                                              \
 	} while (0)

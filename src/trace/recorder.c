@@ -58,6 +58,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 __thread struct thread_state ts __attribute__((tls_model("initial-exec")));
 uint64_t seq_counter;
@@ -114,6 +116,7 @@ static int init_slow(void)
 	next.memalign = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "memalign");
 	next.valloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "valloc");
 	next.pvalloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "pvalloc");
+	next.usable_size = (size_t (*)(void *))dlsym(RTLD_NEXT, "malloc_usable_size");
 	next.execve = (int (*)(const char *, char *const[], char *const[]))dlsym(RTLD_NEXT, "execve");
 	next.execvpe = (int (*)(const char *, char *const[], char *const[]))dlsym(RTLD_NEXT, "execvpe");
 	next.fexecve = (int (*)(int, char *const[], char *const[]))dlsym(RTLD_NEXT, "fexecve");
@@ -280,6 +283,11 @@ rec_write(unsigned kind, uint64_t seq, uint64_t a, uint64_t b, uint64_t c3, uint
 	case TRACE_FREE:
 		p = put_ptr(p, a);
 		break;
+	case TRACE_FREE_PAGES:
+		p = put_ptr(p, a);
+		p = put_varint(p, b);
+		p = put_varint(p, c3);
+		break;
 	}
 	ts.prev_seq = seq;
 	__atomic_store_n(&c->used, used + (uint32_t)(p - start), __ATOMIC_RELEASE);
@@ -398,12 +406,52 @@ EXPORT void *calloc(size_t nmemb, size_t size)
 	return p;
 }
 
+/*
+ * The free of a chunk of TRACE_PAGES_MIN_BYTES or more (USABLE, as its
+ * allocator says): how many of the pages it spans are resident, by
+ * mincore(2), recorded with it where some are not (TRACE FORMAT), so that
+ * a replay writes what the program wrote, not every byte it asked for.
+ * One system call, on a page-table walk over the chunk's pages.
+ */
+static __attribute__((noinline)) void record_free_pages(void *ptr, size_t usable)
+{
+	static uintptr_t page;
+	unsigned char vec[256];
+	uintptr_t start, span, resident = 0;
+
+	if (!page)
+		page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	start = (uintptr_t)ptr & ~(page - 1);
+	span = ((uintptr_t)ptr + usable - start + page - 1) / page;
+	for (uintptr_t at = 0, n; at < span; at += n) {
+		n = span - at < sizeof(vec) ? span - at : sizeof(vec);
+		if (mincore((void *)(start + at * page), n * page, vec)) {
+			resident = span;  /* not known: as if all were written */
+			break;
+		}
+		for (uintptr_t i = 0; i < n; i++)
+			resident += vec[i] & 1;
+	}
+	if (resident < span)
+		RECORD(TRACE_FREE_PAGES, seq_next(), (uintptr_t)ptr, resident, span, 0);
+	else
+		RECORD(TRACE_FREE, seq_next(), (uintptr_t)ptr, 0, 0, 0);
+}
+
 EXPORT void free(void *ptr)
 {
+	size_t usable;
+
 	if (UNLIKELY(is_boot(ptr)))
 		return;
 	if (UNLIKELY(!ready()))
 		return;
+	if (ptr && hdr && next.usable_size &&
+	    UNLIKELY((usable = next.usable_size(ptr)) >= TRACE_PAGES_MIN_BYTES)) {
+		record_free_pages(ptr, usable);
+		next.free(ptr);
+		return;
+	}
 	/*
 	 * Recorded before the chunk is freed, its place taken first as ever
 	 * (a malloc that then returns the same address comes after it), and

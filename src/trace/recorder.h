@@ -50,6 +50,7 @@ struct next_calls {
 	void *(*memalign)(size_t, size_t);
 	void *(*valloc)(size_t);
 	void *(*pvalloc)(size_t);
+	size_t (*usable_size)(void *);  /* malloc_usable_size; NULL where it has none */
 	int (*execve)(const char *, char *const[], char *const[]);
 	int (*execvpe)(const char *, char *const[], char *const[]);
 	int (*fexecve)(int, char *const[], char *const[]);

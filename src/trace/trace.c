@@ -250,6 +250,16 @@ static inline int get_fields(struct cursor *c, struct trace_event *e, uint64_t *
 	case TRACE_FREE:
 		e->ptr = get_ptr(c);
 		return 0;
+	case TRACE_FREE_PAGES:
+		e->kind = TRACE_FREE;
+		e->ptr = get_ptr(c);
+		e->size = get_varint(c);
+		e->align = get_varint(c);
+		if (!c->bad && !e->ptr)
+			c->bad = "a free of NULL with its pages";
+		else if (!c->bad)
+			c->bad = trace_pages_wrong(e->size, e->align);
+		return 0;
 	default:
 		return -1;
 	}

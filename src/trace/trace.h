@@ -29,8 +29,11 @@ struct trace_event {
 	uint64_t seq2;      /* realloc: the place of its allocation half; else seq */
 	uint64_t ptr;       /* free, realloc: the pointer given (0 for NULL) */
 	uint64_t ret;       /* allocations: the pointer returned (0 for NULL) */
-	uint64_t size;      /* bytes asked for (calloc: nmemb * size) */
-	uint64_t align;     /* the aligned kinds: the alignment; calloc: nmemb */
+	uint64_t size;      /* bytes asked for (calloc: nmemb * size); free: of ALIGN, the
+			       pages of its chunk resident when freed */
+	uint64_t align;     /* the aligned kinds: the alignment; calloc: nmemb; free: the
+			       pages its chunk spans where they were recorded (TRACE_FREE_PAGES),
+			       else 0 */
 	uint32_t thread;    /* the thread's index in the trace */
 	uint8_t kind;       /* enum trace_kind */
 };
@@ -109,6 +112,8 @@ struct replay_op {
 	uint32_t version;   /* steps on this slot before this one (per-thread replay waits for it) */
 	uint8_t kind;       /* enum replay_op_kind */
 	uint8_t align_log2; /* REPLAY_ALIGNED: log2 of the alignment */
+	uint16_t unwritten; /* an allocating step: of its chunk, the share the program never
+			       wrote, in 65535ths (its free's pages); 0: it wrote it all */
 };
 
 /* Most distinct sizes the report lists by count. */
@@ -149,6 +154,8 @@ struct trace_stats {
 	uint64_t lifetimes[TRACE_LIFETIME_BUCKETS]; /* freed chunks by lifetime in calls */
 	uint64_t median_lifetime_calls;           /* of the freed chunks */
 	uint64_t cross_thread_frees;   /* frees from a thread other than the allocating one */
+	uint64_t paged_frees;          /* frees that said their chunk's pages (TRACE_FREE_PAGES) */
+	uint64_t unwritten_bytes;      /* of their chunks, the bytes of pages never written */
 	struct trace_thread_stats *threads;       /* the threads with calls, by index */
 	uint32_t nthreads;
 };

@@ -11,14 +11,10 @@
 #include "trace/trace_read.h"
 #include "platform/util.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 /* ------------------------------------------------------------ the analysis */
@@ -331,6 +327,24 @@ static struct live unhold(struct analysis *a, uint64_t pending)
 	return c;
 }
 
+/* Each free's unwritten share onto the step that last made its chunk, going back (a word per slot). */
+static int plan_unwritten(struct replay_plan *plan)
+{
+	uint16_t *due = calloc(plan->nslots + 1, sizeof(*due));
+
+	if (!due)
+		return -1;
+	for (size_t i = plan->nops; i--;) {
+		struct replay_op *op = &plan->ops[i];
+		uint16_t share = op->kind == REPLAY_FREE ? 0 : due[op->slot];
+
+		due[op->slot] = op->kind == REPLAY_FREE ? op->unwritten : 0;
+		op->unwritten = share;
+	}
+	free(due);
+	return 0;
+}
+
 /* A free, or realloc's free half (the old address may be handed out from here on). */
 static int step_free(struct analysis *a, const struct trace_event *e, uint64_t call, uint64_t *pending)
 {
@@ -363,6 +377,14 @@ static int step_free(struct analysis *a, const struct trace_event *e, uint64_t c
 	chunk_died(a, c, call, e->thread);
 	if (a->plan && add_op(a, REPLAY_FREE, c->slot, e->thread, 0, 0))
 		return -1;
+	if (e->align) {  /* its pages: the share never written, on the free until plan_unwritten() */
+		double share = (double)(e->align - e->size) / (double)e->align;
+
+		st->paged_frees++;
+		st->unwritten_bytes += (uint64_t)(share * (double)c->size);
+		if (a->plan)
+			a->plan->ops[a->plan->nops - 1].unwritten = (uint16_t)(share * 65535 + 0.5);
+	}
 	map_remove(&a->live, c);
 	return 0;
 skip:
@@ -523,6 +545,8 @@ static int analysis_pass(struct analysis *a, struct trace_stats *st, struct repl
 		return -1;
 	if (plan) {
 		plan->nslots = (uint32_t)a->nslots;
+		if (st->paged_frees && plan_unwritten(plan))
+			return -1;
 		plan->peak_live_bytes = st->peak_live_bytes;
 		plan->live_bytes_end = st->live_bytes_end;
 		plan->checksum = a->hash;
@@ -534,14 +558,12 @@ static int analysis_pass(struct analysis *a, struct trace_stats *st, struct repl
 #define MAP_GUESS_CAP ((size_t)1 << 21)
 
 /*
- * The analysis of NAME (at most CALLS calls, about
- * LIVE_GUESS chunks live at most), its steps from DRIVE: passes until the
- * median lifetime is known exactly (one, unless it is longer than
- * MEDIAN_BUCKETS calls; then two, for a trace of up to 2^32 calls; the
- * plan from the first). The map of live chunks starts with room for the
- * guess (growing it there had the kernel zero twice its final size: 11%
- * of the perl hash's report), up to MAP_GUESS_CAP places: a guess from
- * damaged records costs no more than that. Returns 0, or -1 with WHY set.
+ * The analysis of NAME (at most CALLS calls, about LIVE_GUESS chunks live
+ * at most), its steps from DRIVE: passes until the median lifetime is known
+ * (one, unless it is over MEDIAN_BUCKETS calls; then two, for up to 2^32
+ * calls; the plan from the first). The map of live chunks starts with room
+ * for the guess (growing it had the kernel zero twice its final size: 11%
+ * of the perl hash's report), up to MAP_GUESS_CAP places. Returns 0, or -1.
  */
 static int analyze(const char *name, uint64_t calls, uint64_t live_guess,
 		   struct trace_stats *st, struct replay_plan *plan, drive_fn drive, void *ctx,

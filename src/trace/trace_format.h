@@ -20,6 +20,12 @@
  *   realloc                       ptr, size, ret, done (the call's second
  *                                 sequence number minus its first)
  *   free                          ptr
+ *   free, with its pages (10)     ptr, resident, pages: of the pages the
+ *                                 chunk spans (from its page's start to
+ *                                 its usable end) those resident when it
+ *                                 was freed (mincore(2)), fewer than all;
+ *                                 a free of a chunk of TRACE_PAGES_MIN_BYTES
+ *                                 or more. Read as a free: 10 is no kind.
  *   posix_memalign, aligned_alloc,
  *   memalign                      alignment, size, ret
  * seq is the call's place in the process's order (one counter for all
@@ -69,6 +75,14 @@ enum trace_kind {
 	TRACE_PVALLOC,
 	TRACE_KINDS
 };
+
+/*
+ * The record of a free that says how many of its chunk's pages the program
+ * wrote (resident when freed), not a kind of call: recorded for chunks of
+ * TRACE_PAGES_MIN_BYTES or more, where some were never written.
+ */
+#define TRACE_FREE_PAGES 10
+#define TRACE_PAGES_MIN_BYTES 16384
 
 /* How the process image that wrote the trace ended (header.state). */
 enum trace_state {

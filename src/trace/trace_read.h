@@ -54,6 +54,19 @@ static inline unsigned trace_align_log2(uint64_t align)
 	return align > 1 ? 64 - (unsigned)__builtin_clzll(align - 1) : 0;
 }
 
+/*
+ * A free's pages (TRACE_FREE_PAGES, version 3's V3_PAGES): RESIDENT of
+ * the PAGES its chunk spans. NULL where a recorder could have written
+ * them, else what is wrong (pages of at least 4 KiB, in a chunk of at most
+ * TRACE_SIZE_MAX bytes).
+ */
+static inline const char *trace_pages_wrong(uint64_t resident, uint64_t pages)
+{
+	if (!pages || pages > (TRACE_SIZE_MAX >> 12) + 1)
+		return "a free's chunk spans more pages than an address space holds, or none";
+	return resident < pages ? NULL : "a free with its pages has as many resident as it spans";
+}
+
 /* What one chunk held, while the trace is read (trace_scan()). */
 struct chunk_meta {
 	uint64_t index;        /* its place in the file */

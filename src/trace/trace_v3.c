@@ -4,7 +4,6 @@
  * trace_merge() would hand on, each chunk given an address of its own
  * (the format keeps none: a free names a live chunk by its rank).
  */
-#include "trace/trace.h"
 #include "trace/trace_read.h"
 #include "trace/trace_v3.h"
 #include "platform/util.h"
@@ -241,6 +240,7 @@ struct dec {
 	const unsigned char *ranks;    /* its ranks: WIDTH planes of NRANKS bytes */
 	size_t nranks, rank_next;
 	uint64_t last_free;            /* the rank of the last free's chunk (V3_FREE_NEAR) */
+	uint64_t resident, pages;      /* V3_PAGES for the next record (pages 0: none) */
 	unsigned rank_width;
 	const char *bad;
 	int failed;                 /* 1 out of memory, 2 SINK failed (R->why left as it is) */
@@ -525,6 +525,12 @@ static int control(struct dec *d, unsigned n, uint64_t *gap, int *has_gap)
 		*has_gap = 1;
 		return 0;
 	}
+	if (n == V3_PAGES) {
+		d->resident = v;
+		d->pages = get_v(d);
+		d->bad = d->bad ? d->bad : trace_pages_wrong(d->resident, d->pages);
+		return d->bad ? damaged(d, d->bad) : 0;
+	}
 	if (n != V3_DROP)
 		return damaged(d, "a control record of no known kind");
 	k = get_rank(d);
@@ -644,6 +650,13 @@ static int record(struct dec *d, unsigned b, uint64_t seq)
 	}
 	if (d->bad || d->failed)
 		return d->failed ? -1 : damaged(d, d->bad);
+	if (d->pages) {
+		if (e.kind != TRACE_FREE || slot == UINT64_MAX)
+			return damaged(d, "pages for a record that frees no live chunk");
+		e.size = d->resident;
+		e.align = d->pages;
+		d->pages = 0;
+	}
 	if (e.ret) {
 		e.ret = new_addr(d, e.kind == TRACE_REALLOC ? 0 : e.align);
 		if (d->bad)

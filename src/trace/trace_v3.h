@@ -44,7 +44,11 @@
  *                                 the previous one's + 1 + g); 2 drop
  *                                 (varint at - previous place, the rank k):
  *                                 at place AT, the k-th chunk is handed out
- *                                 again without a free, and forgotten
+ *                                 again without a free, and forgotten;
+ *                                 3 pages (varint resident, varint
+ *                                 pages): the next record, a free of a
+ *                                 live chunk, has them (version 2's
+ *                                 TRACE_FREE_PAGES)
  * N size: a size code C when C < 15, else 15 and varint C - 15. Size code
  * 0: a size the thread has not used, varint size follows (the thread's
  * next index); C > 0: the thread's size of index C - 1. A record's place
@@ -70,7 +74,7 @@ struct trace_block {
 #define V3_BLOCK_RAW ((uint32_t)1 << 20)
 
 enum v3_op { V3_CONTROL = 0, V3_FAILED = 10, V3_FREE_NEAR = 11 };
-enum v3_control { V3_THREAD = 0, V3_GAP = 1, V3_DROP = 2 };
+enum v3_control { V3_THREAD = 0, V3_GAP = 1, V3_DROP = 2, V3_PAGES = 3 };
 
 static inline uint64_t trace_block_checksum(const struct trace_block *b, const void *frame)
 {

@@ -303,6 +303,11 @@ static void free_rec(struct enc *w, const struct trace_event *e)
 		put_b(w, TRACE_FREE | (e->ptr ? 15 : 14) << 4);
 		return;
 	}
+	if (e->align) {
+		put_b(w, V3_CONTROL | V3_PAGES << 4);
+		put_v(w, e->size);
+		put_v(w, e->align);
+	}
 	k = lrank_rank(&w->live, slot);
 	if (k >= 13 && k + 1 >= w->last_free && k + 1 - w->last_free < 16) {
 		put_b(w, V3_FREE_NEAR | (unsigned)(k + 1 - w->last_free) << 4);
@@ -340,8 +345,8 @@ static int enc_step(void *ctx, const struct trace_event *e, unsigned half, uint6
 
 	(void)call;
 	(void)pending;
-	/* A step writes up to 4 records (thread, gap, drop, call) and 2 ranks. */
-	if (block_bytes(w, 2, w->live.live + 2) + 4 * TRACE_RECORD_MAX > V3_BLOCK_RAW &&
+	/* A step writes up to 5 records (thread, gap, drop, pages, call) and 2 ranks. */
+	if (block_bytes(w, 2, w->live.live + 2) + 5 * TRACE_RECORD_MAX > V3_BLOCK_RAW &&
 	    flush_block(w))
 		return -1;
 	if (half) {

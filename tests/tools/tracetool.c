@@ -20,6 +20,7 @@
  *                                        [anon_kib=N hwm_kib=N run_ns=N]
  *                                 chunk thread=T base=SEQ [used=N] [seal=1]
  *                                 KIND seq=N [size= ptr= ret= align= nmemb= done=]
+ *                                 free seq=N ptr=P pages=N resident=N (TRACE_FREE_PAGES)
  *                               (KIND as trace_kind_name(); numbers decimal
  *                               or 0x...)
  *   tracetool v3 OUT THREADS LOST CALLS HEX  a version 3 trace of one
@@ -272,6 +273,8 @@ static void make(const char *out, unsigned version)
 				kind = k;
 		if (!kind || !cur)
 			die("not a header, chunk or record line (or no chunk yet)", line);
+		if (kind == TRACE_FREE && strstr(line, " pages="))
+			kind = TRACE_FREE_PAGES;
 		{
 			uint64_t seq = field(line, "seq", prev_seq + 1);
 
@@ -299,6 +302,11 @@ static void make(const char *out, unsigned version)
 			break;
 		case TRACE_FREE:
 			ptr(field(line, "ptr", 0));
+			break;
+		case TRACE_FREE_PAGES:
+			ptr(field(line, "ptr", 0));
+			varint(field(line, "resident", 0));
+			varint(field(line, "pages", 0));
 			break;
 		default:
 			varint(field(line, "size", 0));

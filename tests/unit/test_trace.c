@@ -105,7 +105,7 @@ int main(void)
 
 	/*
 	 * Thread 0 (5 calls): 1 malloc(100)=0x1000; 3 realloc(0x1000, 200)=0x2000 (second
-	 * place 5); 6 free(0x2000); 8 calloc(2, 8)=0x3008; 9 free(NULL).
+	 * place 5); 6 free(0x2000), 1 of its 4 pages resident; 8 calloc(2, 8)=0x3008; 9 free(NULL).
 	 * Thread 1 (4 calls): 2 malloc(40)=0x5000; 4 malloc(24)=0x1000 (the old address,
 	 * after realloc's first place); 7 free(0x1000); 10 free(0x3008), from
 	 * the other thread; then a record cut short.
@@ -113,7 +113,7 @@ int main(void)
 	a = chunk(0);
 	head(&a, 1, TRACE_MALLOC); varint(&a, 100); ptr(&a, 0x1000);
 	head(&a, 3, TRACE_REALLOC); ptr(&a, 0x1000); varint(&a, 200); ptr(&a, 0x2000); varint(&a, 2);
-	head(&a, 6, TRACE_FREE); ptr(&a, 0x2000);
+	head(&a, 6, TRACE_FREE_PAGES); ptr(&a, 0x2000); varint(&a, 1); varint(&a, 4);
 	head(&a, 8, TRACE_CALLOC); varint(&a, 2); varint(&a, 8); ptr(&a, 0x3008);
 	head(&a, 9, TRACE_FREE); ptr(&a, 0);
 	chunk_end(&a, (uint32_t)(a.p - a.start));
@@ -136,6 +136,9 @@ int main(void)
 	CHECK("realloc: old, size, new, second place", t.events[2].ptr == 0x1000 &&
 	      t.events[2].size == 200 && t.events[2].ret == 0x2000 && t.events[2].seq2 == 5);
 	CHECK("calloc's size is nmemb * size", t.events[6].size == 16 && t.events[6].align == 2);
+	CHECK("a free with its pages: a free, its resident pages and span in size and align",
+	      t.events[4].kind == TRACE_FREE && t.events[4].ptr == 0x2000 &&
+	      t.events[4].size == 1 && t.events[4].align == 4);
 	CHECK("cut short: the header's state", t.header.state == TRACE_STATE_WRITING &&
 	      !strcmp(trace_state_name(t.header.state), "cut short"));
 	CHECK("it analyses", !trace_analyze(path, &t, &st, &plan, why, sizeof(why)));
@@ -159,6 +162,11 @@ int main(void)
 	      plan.ops[2].kind == REPLAY_ALLOC && plan.ops[2].size == 24 &&
 	      plan.ops[3].kind == REPLAY_RESIZE && plan.ops[3].slot == 0 && plan.ops[3].size == 200 &&
 	      plan.ops[3].version == 1);
+	CHECK("3 of 4 pages unwritten: 150 of the 200 bytes, counted once",
+	      st.paged_frees == 1 && st.unwritten_bytes == 150);
+	CHECK("... on the step that made that chunk (the resize), not the malloc nor the free",
+	      plan.ops[3].unwritten == 49151 && plan.ops[0].unwritten == 0 &&
+	      plan.ops[4].kind == REPLAY_FREE && plan.ops[4].unwritten == 0);
 	CHECK("a cross-thread free names its slot and waits for the allocation",
 	      plan.ops[7].kind == REPLAY_FREE && plan.ops[7].thread == 1 && plan.ops[7].version == 1);
 	replay_plan_release(&plan);
