@@ -179,15 +179,15 @@ FUZZ_REPLAY = $(FUZZ_TARGETS:%=$(B)/tests/fuzz/replay_%)
 # itself where it is copied alone).
 CHILD_SRC = $(wildcard src/measure/*.c) \
 	$(filter-out src/platform/build_info.c src/platform/output.c,$(wildcard src/platform/*.c)) \
-	$(filter-out $(RECORD_SRC) src/trace/trace_v3_write.c src/trace/trace_watch.c,$(wildcard src/trace/*.c))
+	src/trace/replay_plan.c
 CHILD64_BIN = $(B)/allocbench-child64
 CHILD64_OBJ = $(patsubst %.c,$(B)/%.o,$(filter-out $(PAPI_UNUSED) \
 	$(if $(SANITIZE),src/platform/heap_interpose.c),$(CHILD_SRC)))
 
 # allocbench-child32, the program of run --abi 32: the same sources built with
-# -m32 into $(B)/allocbench-child32. Neither PAPI nor libzstd (Debian has no
-# i386 PAPI to link with: its counters report "not built with PAPI"; it
-# reads no version 3 trace). Never with sanitizers: their 32-bit runtimes are another set of
+# -m32 into $(B)/allocbench-child32. No PAPI (Debian has no i386 PAPI to
+# link with: its counters report "not built with PAPI"); no trace reader
+# (the parent maps it the plan it made, src/trace/replay_plan.c). Never with sanitizers: their 32-bit runtimes are another set of
 # packages, and the same sources are checked by the 64-bit sanitizer build.
 # Built only where $(CC) -m32 links a program (gcc-multilib and
 # libc6-dev-i386 on Debian); CHILD32=0 leaves it out, CHILD32=1 requires it.
@@ -196,7 +196,7 @@ CHILD32_DEBIAN = gcc-multilib libc6-dev-i386
 CHILD32_SRC = $(filter-out src/platform/counters_papi.c src/platform/counters_explain.c,$(CHILD_SRC))
 CHILD32_OBJ = $(CHILD32_SRC:%.c=$(B)/m32/%.o)
 CHILD32_CFLAGS = -m32 -std=c11 -D_GNU_SOURCE -pthread -Isrc $(WARNINGS) $(CFLAGS) \
-	-DALLOCBENCH_PAPI=0 -DALLOCBENCH_ZSTD=0 $(if $(filter 1,$(DEVELOPER)),-Werror)
+	-DALLOCBENCH_PAPI=0 $(if $(filter 1,$(DEVELOPER)),-Werror)
 CHILD32_LDFLAGS = -m32 -pthread -Wl,--as-needed -Wl,--dynamic-list=src/platform/heap_interpose.sym $(LDFLAGS)
 ifeq ($(CHILD32),auto)
 CHILD32_CAN := $(shell printf 'int main(void){return 0;}\n' | \

@@ -204,10 +204,10 @@ case $papi in
 [0-9]*.[0-9]*)
 	preload="libsde.so.1 libpapi.so.$(echo "$papi" | cut -d. -f1-2)"
 	${CC:-cc} -O2 -o "$tmp/spawn_ms" tests/bench/spawn_ms.c || exit 2
-	# The request of the runner's protocol 3 (src/measure/request.c).
+	# The request of the runner's protocol 4 (src/measure/request.c).
 	bin=$(cd "$(dirname "$AB")" && pwd)
-	set -- __measure protocol=3 backend=pool \
-		floor=0 trace-steps=0 trace-check=0 size=64 count=16 align=16 pool-block=1048576 \
+	set -- __measure protocol=4 backend=pool \
+		floor=0 size=64 count=16 align=16 pool-block=1048576 \
 		touch=pages workload=fill rounds=0 seed=1 threads=0 replay-threads=0 mix=- \
 		counters=none abi=64
 	: >"$tmp/now"; : >"$tmp/linked"

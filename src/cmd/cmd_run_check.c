@@ -187,6 +187,9 @@ static void check_replay(struct run_config *config, struct run_args *args)
 	};
 	snprintf(config->replay.program, sizeof(config->replay.program), "%.*s",
 		 (int)sizeof(trace.header.command), trace.header.command);
+	/* Read once: the measuring processes map the plan, not the trace. */
+	if (plan.nops && (config->replay.plan_fd = replay_plan_save(&plan, why, sizeof(why))) < 0)
+		die(1, "%s", why);
 	replay_plan_release(&plan);
 	trace_release(&trace);
 	if (!config->replay.steps)

@@ -199,34 +199,16 @@ static __attribute__((no_sanitize("address"))) void statics_prefault(void)
 }
 
 /*
- * Reads REQ's trace into *REPLAY, the plan the parent checked (its steps
- * and checksum). Returns 0, or -1 with SAMPLE failed (WHY, WHY_SIZE bytes,
- * is room for the message).
+ * Maps the plan the parent made of REQ's trace (CHILD_PLAN_FD) into
+ * *REPLAY. Returns 0, or -1 with SAMPLE failed (WHY, WHY_SIZE bytes, is
+ * room for the message).
  */
 static int replay_prepare(const struct child_request *req, struct replay_plan *replay,
 			  struct sample *sample, char *why, size_t why_size)
 {
-	struct trace trace;
-
-	if (trace_load(req->trace_path, &trace, why, why_size)) {
-		sample_fail(sample, "%s", why);
-		return -1;
-	}
-	if (trace_analyze(req->trace_path, &trace, NULL, replay, why, why_size)) {
-		trace_release(&trace);
-		sample_fail(sample, "%s", why);
-		return -1;
-	}
-	trace_release(&trace);
-	/* The parent read it first: a trace replaced or changed since is not measured. */
-	if (replay->nops != req->trace_steps || replay->checksum != req->trace_check) {
-		sample_fail(sample, "trace '%s' changed since allocbench read it: %" PRIu64
-			    " steps (checksum %016" PRIx64 ") now, %" PRIu64 " (%016" PRIx64
-			    ") then", req->trace_path, (uint64_t)replay->nops, replay->checksum,
-			    req->trace_steps, req->trace_check);
-		replay_plan_release(replay);
-		return -1;
-	}
+	if (replay_plan_map(CHILD_PLAN_FD, replay, why, why_size))
+		return sample_fail(sample, "trace '%s': %s", req->trace_path, why);
+	close(CHILD_PLAN_FD);
 	return 0;
 }
 

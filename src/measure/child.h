@@ -21,6 +21,9 @@
 /* The descriptor the child writes its sample to, as sample_wire.h encodes it (runner.c sets it up). */
 #define CHILD_RESULT_FD 3
 
+/* The descriptor of a replay's plan (replay_plan_save()), mapped by the child (runner.c sets it up). */
+#define CHILD_PLAN_FD 4
+
 /* Environment variable of the tests' fault hook (child_main()). */
 #define CHILD_TEST_FAULT_ENV "ALLOCBENCH_TEST_FAULT"
 

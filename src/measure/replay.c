@@ -357,9 +357,10 @@ static int replay_malloc_threads(const struct measure_params *params, struct sam
 	alive.which = calloc(nthreads, sizeof(*alive.which));
 	alive.order = calloc(nthreads, sizeof(*alive.order));
 	sh.live = measure_map_pointers(nslots, sample);
-	sh.meta = sh.live ? (uint64_t *)(void *)measure_map_pointers(nslots, sample) : NULL;
-	sh.version = sh.meta ? (uint32_t *)(void *)measure_map_pointers(nslots / 2 + 1, sample) :
-		     NULL;
+	sh.meta = sh.live ? (uint64_t *)(void *)measure_map_pointers(REPLAY_WORDS(nslots, uint64_t),
+								     sample) : NULL;
+	sh.version = sh.meta ? (uint32_t *)(void *)measure_map_pointers(REPLAY_WORDS(nslots, uint32_t),
+									sample) : NULL;
 	if (!jobs || !alive.tid || !alive.which || !alive.order || !sh.version) {
 		failed = -1;
 		goto out;
@@ -392,9 +393,9 @@ static int replay_malloc_threads(const struct measure_params *params, struct sam
 	}
 out:
 	if (sh.version)
-		measure_unmap_pointers((void **)(void *)sh.version, nslots / 2 + 1);
+		measure_unmap_pointers((void **)(void *)sh.version, REPLAY_WORDS(nslots, uint32_t));
 	if (sh.meta)
-		measure_unmap_pointers((void **)(void *)sh.meta, nslots);
+		measure_unmap_pointers((void **)(void *)sh.meta, REPLAY_WORDS(nslots, uint64_t));
 	if (sh.live)
 		measure_unmap_pointers(sh.live, nslots);
 	free(jobs);

@@ -14,6 +14,14 @@
 /* The pool backend's largest size class; larger requests go to malloc. */
 #define REPLAY_POOL_MAX_BYTES 1024
 
+/*
+ * The pointer-sized words measure_map_pointers() maps for N items of TYPE:
+ * a slot's meta is 8 bytes on a 32-bit build too (its 4-byte pointers
+ * once made the meta run past its mapping into the chunks': the 32-bit
+ * replay of a trace of 200 live chunks died freeing a size).
+ */
+#define REPLAY_WORDS(n, type) (((n) * sizeof(type) + sizeof(void *) - 1) / sizeof(void *))
+
 /* A slot's meta: its size, with this bit when it was allocated at an alignment above 16. */
 #define REPLAY_META_ALIGNED ((uint64_t)1 << 63)
 
@@ -121,7 +129,8 @@ measure_replay(const struct measure_params *params, struct sample *sample, void 
 	int failed = 0;
 
 	live = measure_map_pointers(nslots, sample);
-	meta = live ? (uint64_t *)(void *)measure_map_pointers(nslots, sample) : NULL;
+	meta = live ? (uint64_t *)(void *)measure_map_pointers(REPLAY_WORDS(nslots, uint64_t), sample) :
+	       NULL;
 	if (!meta) {
 		if (live)
 			measure_unmap_pointers(live, nslots);
@@ -131,7 +140,7 @@ measure_replay(const struct measure_params *params, struct sample *sample, void 
 	if (loop_peak_start(&lp, sample)) {
 		replay_series_stop(&rs, sample);
 		measure_unmap_pointers(live, nslots);
-		measure_unmap_pointers((void **)(void *)meta, nslots);
+		measure_unmap_pointers((void **)(void *)meta, REPLAY_WORDS(nslots, uint64_t));
 		return -1;
 	}
 	faults0 = probe_minor_faults();
@@ -157,7 +166,7 @@ measure_replay(const struct measure_params *params, struct sample *sample, void 
 		if (live[i])
 			release(ctx, live[i], meta[i]);
 	measure_unmap_pointers(live, nslots);
-	measure_unmap_pointers((void **)(void *)meta, nslots);
+	measure_unmap_pointers((void **)(void *)meta, REPLAY_WORDS(nslots, uint64_t));
 	if (failed)
 		return sample_fail(sample, "step %zu of %zu: allocation of %llu bytes failed", k,
 				   plan->nops, (unsigned long long)plan->ops[k - 1].size);

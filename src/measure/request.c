@@ -38,8 +38,6 @@ static const struct field fields[] = {
 	FIELD("floor", FIELD_FLAG, floor),
 	FIELD("preload", FIELD_STRING, preload_path),
 	FIELD("trace", FIELD_STRING, trace_path),
-	FIELD("trace-steps", FIELD_U64, trace_steps),
-	FIELD("trace-check", FIELD_U64, trace_check),
 	FIELD("size", FIELD_SIZE, params.size),
 	FIELD("count", FIELD_SIZE, params.count),
 	FIELD("align", FIELD_SIZE, params.align),

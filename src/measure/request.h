@@ -25,7 +25,7 @@
 #include <stddef.h>
 
 /* The version of the encoding; the child refuses any other. */
-#define CHILD_PROTOCOL_VERSION 3
+#define CHILD_PROTOCOL_VERSION 4
 
 /* The word size of this build's measuring process, bits: 32 (-m32) or 64. */
 #define CHILD_ABI ((int)sizeof(void *) * 8)
@@ -44,11 +44,10 @@ struct child_request {
 					 not a backend */
 	const char *preload_path;     /* the library LD_PRELOAD names in the child,
 					 which checks that it serves malloc; or NULL */
-	const char *trace_path;       /* replay: the trace the child reads; else NULL */
-	uint64_t trace_steps;         /* replay: the steps the parent made of it (0 else) */
-	uint64_t trace_check;         /* replay: their checksum (replay_plan): the child,
-					 which reads the trace again, fails unless it
-					 makes the same */
+	const char *trace_path;       /* replay: the trace, named in messages; else NULL */
+	int plan_fd;                  /* replay: the parent's descriptor of its plan
+					 (replay_plan_save()), the child's CHILD_PLAN_FD;
+					 0 for none; never sent */
 	struct measure_params params; /* what the measured loop needs; its
 					 child-side pointers (plan, counters) are
 					 never sent */

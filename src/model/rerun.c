@@ -35,7 +35,7 @@
  * A run that ends before the program is seen (a short program on a busy
  * machine) is made again, this many times at most.
  */
-#define RERUN_UNSEEN_TRIES 3
+#define RERUN_UNSEEN_TRIES 10
 
 void rerun_init(struct rerun *r, const struct run_config *config, unsigned rounds,
 		const char *program, int status, off_t stdin_offset)
@@ -254,7 +254,7 @@ static int run_failed(struct rerun *r, struct rerun_row *row, int status, const 
 			 "recorded run with %d: it does not run the same again (--reruns 0 for a "
 			 "program that cannot)", row->runs + 1, WEXITSTATUS(status), r->status);
 	else if (!t->seen)
-		snprintf(row->error, sizeof(row->error), "run %u: %s was not seen running in %d "
+		snprintf(row->error, sizeof(row->error), "run %u: %.100s was not seen running in %d "
 			 "tries (it ends within a fraction of a millisecond, or runs outside the "
 			 "command's process tree)", row->runs + 1, r->program, RERUN_UNSEEN_TRIES);
 	else

@@ -561,8 +561,7 @@ static void measure_task(struct run_work *w, const struct run_task *task)
 		if (config->workload == WORKLOAD_REPLAY) {
 			params->size = config->sizes[0];  /* the trace's mean allocation */
 			req.trace_path = config->trace_path;
-			req.trace_steps = config->replay.steps;
-			req.trace_check = config->replay.checksum;
+			req.plan_fd = config->replay.plan_fd;
 			params->replay_per_thread = config->replay_per_thread;
 		}
 		if (config->workload == WORKLOAD_RANDOM) {

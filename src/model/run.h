@@ -88,8 +88,9 @@ struct run_config {
 	struct run_replay {                /* replay: the trace, as the parent read it */
 		uint64_t calls;            /* calls recorded */
 		uint64_t steps;            /* of them, steps replayed */
-		uint64_t checksum;         /* the steps' (replay_plan): each measuring process,
-					      which reads the trace again, must find the same */
+		uint64_t checksum;         /* the steps' (replay_plan) */
+		int plan_fd;               /* the steps in a file each measuring process maps
+					      (replay_plan_save()) */
 		uint32_t slots;            /* chunks (one per allocation) */
 		uint32_t threads;          /* recorded threads */
 		uint64_t peak_live_bytes;  /* most bytes alive at once */

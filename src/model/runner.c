@@ -569,13 +569,14 @@ int runner_pidfd(pid_t pid)
 /*
  * The forked child, up to the exec: its own process group (so that the
  * parent can kill what it starts), standard input from /dev/null, standard
- * output and error and CHILD_RESULT_FD on the pipes. Only async-signal-safe calls.
+ * output and error and CHILD_RESULT_FD on the pipes, a replay's PLAN_FD (0:
+ * none) as CHILD_PLAN_FD. Only async-signal-safe calls.
  */
 static _Noreturn void child_exec(int pipes[3][2], pid_t parent, const char *path, char **argv,
-				  char **env)
+				  char **env, int plan_fd)
 {
-	static const int targets[3] = { CHILD_RESULT_FD, STDOUT_FILENO, STDERR_FILENO };
-	int moved[3], null;
+	static const int targets[4] = { CHILD_RESULT_FD, STDOUT_FILENO, STDERR_FILENO, CHILD_PLAN_FD };
+	int moved[4], null, n = plan_fd > STDERR_FILENO ? 4 : 3;
 
 	setpgid(0, 0);
 	/*
@@ -585,14 +586,14 @@ static _Noreturn void child_exec(int pipes[3][2], pid_t parent, const char *path
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
 		_exit(127);
 	/* Out of the way of the targets first: a pipe may be one of them. */
-	for (int i = 0; i < 3; i++)
-		if ((moved[i] = fcntl(pipes[i][1], F_DUPFD_CLOEXEC, 10)) < 0)
+	for (int i = 0; i < n; i++)
+		if ((moved[i] = fcntl(i < 3 ? pipes[i][1] : plan_fd, F_DUPFD_CLOEXEC, 10)) < 0)
 			_exit(127);
 	null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (null < 0 || dup2(null, STDIN_FILENO) < 0)
 		_exit(127);
 	/* dup2 clears close-on-exec on the copies, and only there. */
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < n; i++)
 		if (dup2(moved[i], targets[i]) < 0)
 			_exit(127);
 	if (env)
@@ -711,7 +712,7 @@ static int measure_in_child(const struct child_request *req, const char *path, c
 		return sample_fail(sample, "cannot fork: %s", strerror(err));
 	}
 	if (!pid)
-		child_exec(pipes, parent, path, argv, env);
+		child_exec(pipes, parent, path, argv, env, req->plan_fd);
 	/* The child does it too: the group exists whichever runs first. */
 	setpgid(pid, pid);
 	/* The handler kills what it finds here; a signal before this line is seen below. */

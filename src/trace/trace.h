@@ -173,6 +173,7 @@ struct replay_plan {
 	uint64_t alloc_bytes;      /* bytes of every allocating step (realloc's new size included) */
 	uint64_t nallocs;          /* allocating steps */
 	uint64_t max_align;        /* the largest alignment asked for */
+	size_t mapped_bytes;       /* ops mapped from a plan file (replay_plan_map()); 0: allocated */
 };
 
 /*
@@ -203,6 +204,18 @@ int trace_stats_load_buffer(const char *name, const void *data, size_t size, str
 			    struct trace_stats *stats, char *why, size_t why_size);
 
 void trace_stats_release(struct trace_stats *stats);
+
+/*
+ * PLAN written to an unnamed file for the measuring processes to map
+ * (replay_plan.c): the trace is read and analysed once, by the parent.
+ * Returns its descriptor (close-on-exec), or -1 with WHY (WHY_SIZE bytes).
+ */
+int replay_plan_save(const struct replay_plan *plan, char *why, size_t why_size);
+
+/* The plan of FD (replay_plan_save()), its steps mapped read-only. Returns 0, or -1 with WHY. */
+int replay_plan_map(int fd, struct replay_plan *plan, char *why, size_t why_size);
+
+/* Frees or unmaps PLAN's steps. */
 void replay_plan_release(struct replay_plan *plan);
 
 #endif

@@ -792,9 +792,3 @@ void trace_stats_release(struct trace_stats *stats)
 	stats->threads = NULL;
 	stats->nthreads = 0;
 }
-
-void replay_plan_release(struct replay_plan *plan)
-{
-	free(plan->ops);
-	memset(plan, 0, sizeof(*plan));
-}

@@ -12,15 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The 32-bit measuring program (--abi 32) is built without libzstd: it reads no version 3. */
-#ifndef ALLOCBENCH_ZSTD
-#define ALLOCBENCH_ZSTD 1
-#endif
-#if ALLOCBENCH_ZSTD
 #include <zstd.h>
-#else
-#define ZSTD_compressBound(n) ((size_t)(n) + ((size_t)(n) >> 7) + 1024)
-#endif
 
 /* ------------------------------------------------------------ the live chunks by rank */
 
@@ -736,15 +728,8 @@ static int block_next(struct dec *d, uint64_t *at, unsigned char *zbuf, size_t z
 	if (b.check != trace_block_checksum(&b, zbuf))
 		return reader_fail(d->r, "is damaged: block %" PRIu64 " at byte %" PRIu64 ": its checksum "
 				   "does not match", d->block, *at);
-#if ALLOCBENCH_ZSTD
 	got = ZSTD_decompress(raw, V3_BLOCK_RAW, zbuf, b.zbytes);
 	if (ZSTD_isError(got) || got != b.raw)
-#else
-	got = 0;
-	return reader_fail(d->r, "is of format version 3, which the 32-bit measuring program does "
-			   "not read (built without libzstd)");
-	if (got != b.raw)
-#endif
 		return reader_fail(d->r, "is damaged: block %" PRIu64 " at byte %" PRIu64 ": it does not "
 				   "decompress to its %" PRIu32 " bytes", d->block, *at, b.raw);
 	*at += sizeof(b) + b.zbytes;

@@ -57,13 +57,13 @@ check "an allocbench-child64 that cannot be executed: exit 1, saying why" \
 	sh -c "[ $rc -eq 1 ] && grep -q 'allocbench-child64 --version could not be run: Exec format error' '$tmp/err'"
 rm -f "$tmp/bin/allocbench-child64"
 # A request for a 32-bit process reaching a 64-bit one is refused by the child.
-"$AB" __measure protocol=3 backend=arena floor=0 size=4 count=1 align=4 pool-block=4096 \
-	touch=pages workload=fill rounds=0 seed=0 threads=1 replay-threads=0 mix=- counters=none abi=32 trace-steps=0 trace-check=0 \
+"$AB" __measure protocol=4 backend=arena floor=0 size=4 count=1 align=4 pool-block=4096 \
+	touch=pages workload=fill rounds=0 seed=0 threads=1 replay-threads=0 mix=- counters=none abi=32 \
 	>"$tmp/out" 2>"$tmp/err" 3>/dev/null
 check "a 64-bit child refuses a 32-bit request (exit 2)" [ $? -eq 2 ]
 check "... and says so" grep -q "a request for a 32-bit measuring process reached a 64-bit one" "$tmp/err"
 "$AB" __measure protocol=1 backend=arena >"$tmp/out" 2>"$tmp/err" 3>/dev/null
-check "protocol 1 (the raw struct) is refused" grep -q "'protocol=1' is not protocol=3" "$tmp/err"
+check "protocol 1 (the raw struct) is refused" grep -q "'protocol=1' is not protocol=4" "$tmp/err"
 
 # ---- where the 32-bit program runs ----
 if test_have_prereq ABI32; then

@@ -175,12 +175,15 @@ check "a trace cut while report reads it: an error, not SIGBUS" \
 	sh -c '[ '"$rc"' = 2 ] && grep -q "changed while it was read: it was '"$size"' bytes, it ends at byte 300 now" "$1"' sh "$tmp/err"
 cp "$tmp/v1.trace" "$tmp/c.trace"
 printf 'header threads=1\nchunk\nmalloc seq=1 size=64 ret=0x1000\nmalloc seq=2 size=128 ret=0x2000\n' | make_trace "$tmp/new.trace" 1
-FILESHIM_PATH=$tmp/c.trace FILESHIM_SWAP=$tmp/new.trace FILESHIM_COUNT=$tmp/opens LD_PRELOAD=$SHIM \
-	"$AB" --workload replay --trace "$tmp/c.trace" --backend malloc --repeat 3 -q -f json -o "$tmp/sw.json" 2>"$tmp/err"
+# The trace is read once, by allocbench: the measuring processes map the
+# steps it made of it. Replaced after that first open, it changes nothing.
+"$AB" --workload replay --trace "$tmp/c.trace" --backend malloc --repeat 1 -q -f json -o "$tmp/c.json"
+FILESHIM_PATH=$tmp/c.trace FILESHIM_SWAP=$tmp/new.trace FILESHIM_NTH=2 FILESHIM_COUNT=$tmp/opens \
+	LD_PRELOAD=$SHIM "$AB" --workload replay --trace "$tmp/c.trace" --backend malloc --repeat 3 -q \
+	-f json -o "$tmp/sw.json" 2>"$tmp/err"
 rc=$?
-check "a trace replaced between runs: the row fails, saying the trace changed" \
-	sh -c '[ '"$rc"' = 1 ] && [ "$("$1" "$2" "results[0].status")" = failed ] &&
-		"$1" "$2" "results[0].error" | grep -q "trace .*c.trace. changed since allocbench read it"' sh \
-	"$JSONQ" "$tmp/sw.json"
+check "a trace replaced after allocbench read it (once): every run replays what it read ($(jq_get "$tmp/c.json" "results[0].ops") steps)" \
+	sh -c '[ '"$rc"' = 0 ] && [ "$("$1" "$2" "results[0].ops")" = "$("$1" "$3" "results[0].ops")" ] &&
+		[ "$(wc -c <"$4")" -eq 1 ]' sh "$JSONQ" "$tmp/sw.json" "$tmp/c.json" "$tmp/opens"
 
 test_done

@@ -70,7 +70,7 @@ int main(void)
 	CHECK("counters parse", !counters_parse_list("PAPI_TOT_CYC,allocbench::allocs", &in.counters,
 						     why, sizeof(why), &(const char *){ 0 }));
 	CHECK("encode", !child_request_encode(&in, &args));
-	CHECK("encode: protocol first", !strcmp(args.argv[0], "protocol=3"));
+	CHECK("encode: protocol first", !strcmp(args.argv[0], "protocol=4"));
 	CHECK("round trip: decodes", !decode_with((size_t)-1, NULL));
 	CHECK("round trip: names", !strcmp(out.backend, in.backend) &&
 	      !strcmp(out.preload_path, in.preload_path) && !out.floor);
@@ -89,7 +89,7 @@ int main(void)
 	CHECK("name", !strcmp(child_request_name(&out), "jemalloc"));
 
 	CHECK("refused: another protocol", decode_with(0, "protocol=1") &&
-	      strstr(why, "'protocol=1' is not protocol=3"));
+	      strstr(why, "'protocol=1' is not protocol=4"));
 	CHECK("refused: an abi other than 32 or 64", decode_with(find("abi="), "abi=16") &&
 	      strstr(why, "abi 16 is neither 32 nor 64"));
 	CHECK("refused: no abi", decode_with(find("abi="), NULL) &&

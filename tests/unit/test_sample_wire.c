@@ -154,7 +154,7 @@ int main(void)
 	wire[8] = 1;
 	CHECK("refused: protocol 1 (the raw struct)",
 	      sample_wire_decode(wire, n, &out, why, sizeof(why)) &&
-	      strstr(why, "a result of protocol 1, not 3"));
+	      strstr(why, "a result of protocol 1, not 4"));
 	wire[8] = CHILD_PROTOCOL_VERSION;
 	wire[0] = 'X';
 	CHECK("refused: no magic", sample_wire_decode(wire, n, &out, why, sizeof(why)) &&
