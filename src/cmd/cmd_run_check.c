@@ -165,6 +165,7 @@ static void check_representable(const struct run_config *config)
 static void check_replay(struct run_config *config, struct run_args *args)
 {
 	struct replay_plan plan;
+	struct trace_stats stats;
 	struct trace trace;
 	char why[512];
 
@@ -173,12 +174,11 @@ static void check_replay(struct run_config *config, struct run_args *args)
 	if (args->sizes || args->total)
 		usage_die("--sizes and --total do not apply to the replay workload: the trace "
 			  "decides every size and how much is alive");
-	if (trace_load(config->trace_path, &trace, why, sizeof(why)))
-		usage_die("%s", why);
-	if (trace_analyze(config->trace_path, &trace, NULL, &plan, why, sizeof(why)))
+	/* Streamed (the calls are never all in memory), once: the measuring processes map the plan. */
+	if (trace_stats_load(config->trace_path, &trace, &stats, &plan, why, sizeof(why)))
 		usage_die("%s", why);
 	config->replay = (struct run_replay){
-		.calls = trace.nevents, .steps = plan.nops, .checksum = plan.checksum, .slots = plan.nslots,
+		.calls = stats.calls[0], .steps = plan.nops, .checksum = plan.checksum, .slots = plan.nslots,
 		.threads = plan.nthreads, .peak_live_bytes = plan.peak_live_bytes,
 		.alloc_bytes = plan.alloc_bytes, .allocs = plan.nallocs, .max_align = plan.max_align,
 		.cut_short = trace.header.state == TRACE_STATE_WRITING,
@@ -187,10 +187,10 @@ static void check_replay(struct run_config *config, struct run_args *args)
 	};
 	snprintf(config->replay.program, sizeof(config->replay.program), "%.*s",
 		 (int)sizeof(trace.header.command), trace.header.command);
-	/* Read once: the measuring processes map the plan, not the trace. */
 	if (plan.nops && (config->replay.plan_fd = replay_plan_save(&plan, why, sizeof(why))) < 0)
 		die(1, "%s", why);
 	replay_plan_release(&plan);
+	trace_stats_release(&stats);
 	trace_release(&trace);
 	if (!config->replay.steps)
 		usage_die("'%s' has no allocation to replay", config->trace_path);

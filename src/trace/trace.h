@@ -187,17 +187,18 @@ int trace_analyze(const char *name, const struct trace *t, struct trace_stats *s
 		  struct replay_plan *plan, char *why, size_t why_size);
 
 /*
- * What trace_load() and trace_analyze() give report, without the calls in
+ * What trace_load() and trace_analyze() give, without the calls in
  * memory: reads the trace at PATH with the same checks, each chunk twice
  * (checked, then in the process's order) in large sequential reads, and
- * fills *T (its events left NULL) and *STATS. Memory grows with the
- * program's live chunks and the trace's chunks (about 50 bytes per 4 KiB
- * chunk), not with its calls; a median lifetime longer than 65536 calls
- * takes another pass. Returns 0, or -1 with WHY (WHY_SIZE bytes) as
+ * fills *T (its events left NULL), *STATS and, when PLAN is not NULL, the
+ * plan (report and the replay's parent). Memory grows with the program's
+ * live chunks and the trace's chunks (about 50 bytes per 4 KiB chunk), and
+ * the plan's steps, not with the calls; a median lifetime longer than 65536
+ * calls takes another pass. Returns 0, or -1 with WHY (WHY_SIZE bytes) as
  * trace_load() and trace_analyze() would say it.
  */
-int trace_stats_load(const char *path, struct trace *t, struct trace_stats *stats, char *why,
-		     size_t why_size);
+int trace_stats_load(const char *path, struct trace *t, struct trace_stats *stats,
+		     struct replay_plan *plan, char *why, size_t why_size);
 
 /* trace_stats_load() on SIZE bytes at DATA, a trace called NAME in messages (the fuzz target). */
 int trace_stats_load_buffer(const char *name, const void *data, size_t size, struct trace *t,

@@ -740,7 +740,8 @@ static uint64_t live_guess(const struct scan *s)
 	return (uint64_t)most;
 }
 
-static int stats_load_from(struct reader *r, struct trace *t, struct trace_stats *st)
+static int stats_load_from(struct reader *r, struct trace *t, struct trace_stats *st,
+			   struct replay_plan *plan)
 {
 	struct scan s;
 	struct stream_drive d = { r, t, &s };
@@ -756,23 +757,25 @@ static int stats_load_from(struct reader *r, struct trace *t, struct trace_stats
 		calls = t->header.v3_calls;
 	for (size_t i = 0; i < s.nmetas; i++)
 		calls += s.metas[i].n;
-	ret = analyze(r->name, calls, live_guess(&s), st, NULL, drive_stream, &d, r->why,
+	ret = analyze(r->name, calls, live_guess(&s), st, plan, drive_stream, &d, r->why,
 		      r->why_size);
 	scan_release(&s);
 	return ret;
 }
 
-int trace_stats_load(const char *path, struct trace *t, struct trace_stats *stats, char *why,
-		     size_t why_size)
+int trace_stats_load(const char *path, struct trace *t, struct trace_stats *stats,
+		     struct replay_plan *plan, char *why, size_t why_size)
 {
 	struct reader r;
 	int ret;
 
 	memset(t, 0, sizeof(*t));
 	memset(stats, 0, sizeof(*stats));
+	if (plan)
+		memset(plan, 0, sizeof(*plan));
 	if (reader_open(&r, path, why, why_size))
 		return -1;
-	ret = stats_load_from(&r, t, stats);
+	ret = stats_load_from(&r, t, stats, plan);
 	close(r.fd);
 	return ret;
 }
@@ -783,7 +786,7 @@ int trace_stats_load_buffer(const char *name, const void *data, size_t size, str
 	struct reader r = { .name = name, .fd = -1, .buf = data, .size = size, .why = why,
 			    .why_size = why_size };
 
-	return stats_load_from(&r, t, stats);
+	return stats_load_from(&r, t, stats, NULL);
 }
 
 void trace_stats_release(struct trace_stats *stats)

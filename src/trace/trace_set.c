@@ -206,7 +206,7 @@ static int set_add(struct trace_set *set, const char *path, int named, char *why
 	if (!(p->path = strdup(path)))
 		goto oom;
 	set->n++;
-	if (trace_stats_load(path, &p->t, &p->stats, why, why_size)) {
+	if (trace_stats_load(path, &p->t, &p->stats, NULL, why, why_size)) {
 		/* It names a file found beside FILE, whose name the program chose. */
 		text_clean_in_place(why, why_size);
 		trace_stats_release(&p->stats);
