@@ -191,7 +191,6 @@ static void check_replay(struct run_config *config, struct run_args *args)
 		die(1, "%s", why);
 	replay_plan_release(&plan);
 	trace_stats_release(&stats);
-	trace_release(&trace);
 	if (!config->replay.steps)
 		usage_die("'%s' has no allocation to replay", config->trace_path);
 	if (!args->backends) {

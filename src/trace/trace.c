@@ -523,47 +523,6 @@ void scan_release(struct scan *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* trace_merge()'s sink for trace_load(): each call, at its first place, into T's events. */
-struct collect {
-	struct trace *t;
-	size_t alloc;
-};
-
-static int collect_event(void *ctx, const struct trace_event *e, unsigned half, uint64_t call,
-			 uint64_t *pending)
-{
-	struct collect *c = ctx;
-
-	(void)call;
-	(void)pending;
-	if (half)
-		return 0;
-	if (ALLOC_GROW(c->t->events, c->t->nevents, c->alloc))
-		return -1;
-	c->t->events[c->t->nevents++] = *e;
-	return 0;
-}
-
-static int trace_load_from(struct reader *r, struct trace *t)
-{
-	struct collect c = { .t = t };
-	struct scan s;
-	int ret;
-
-	memset(t, 0, sizeof(*t));
-	t->file_bytes = r->size;
-	if (trace_scan(r, t, &s))
-		return -1;
-	r->why[0] = '\0';
-	ret = trace_merge(r, t, &s, collect_event, NULL, &c);
-	if (ret && !r->why[0])
-		reader_fail(r, "cannot be read: out of memory");
-	scan_release(&s);
-	if (ret)
-		trace_release(t);
-	return ret;
-}
-
 int reader_open(struct reader *r, const char *path, char *why, size_t why_size)
 {
 	struct stat st;
@@ -583,32 +542,4 @@ int reader_open(struct reader *r, const char *path, char *why, size_t why_size)
 	}
 	r->size = (uint64_t)st.st_size;
 	return 0;
-}
-
-int trace_load(const char *path, struct trace *t, char *why, size_t why_size)
-{
-	struct reader r;
-	int ret;
-
-	memset(t, 0, sizeof(*t));
-	if (reader_open(&r, path, why, why_size))
-		return -1;
-	ret = trace_load_from(&r, t);
-	close(r.fd);
-	return ret;
-}
-
-int trace_load_buffer(const char *name, const void *data, size_t size, struct trace *t, char *why,
-		      size_t why_size)
-{
-	struct reader r = { .name = name, .fd = -1, .buf = data, .size = size, .why = why,
-			    .why_size = why_size };
-
-	return trace_load_from(&r, t);
-}
-
-void trace_release(struct trace *t)
-{
-	free(t->events);
-	memset(t, 0, sizeof(*t));
 }

@@ -44,8 +44,6 @@ struct trace {
 	uint64_t file_bytes;         /* the file's size */
 	uint64_t trace_bytes;        /* of it, the header and the chunks claimed (a trace
 					cut short keeps the unused room it had grown by) */
-	struct trace_event *events;  /* every complete record, in seq order */
-	size_t nevents;
 	uint64_t unsealed_chunks;    /* version 2, cut short: chunks with records and no check */
 	int sealed;                  /* 1: ended, and every chunk and the header verified by its
 					checksum; 0: version 1, cut short, or a version 2 trace
@@ -63,37 +61,13 @@ const char *trace_state_name(uint32_t state);
 const char *trace_lost_reason(const struct trace_header *h, char *buf, size_t size);
 
 /*
- * Reads the trace at PATH into *T, with pread() (a file that shrinks
- * meanwhile is an error, never a signal), believing nothing: every field
- * is checked against the header and the file, version 2's checksums
- * verified (an unsealed chunk only in a trace cut short, among its
- * thread's last TRACE_WINDOW_CHUNKS), each thread's chunks must follow on
- * from seq 0, each place in the order be taken once, a realloc end after it
- * starts, a successful call's size and alignment fit an address space.
- * A trace cut short (the process killed or crashed: state WRITING) is read
- * up to its last complete record. Returns 0, or -1 with WHY (WHY_SIZE
- * bytes) a message naming the trace and what is wrong, where: "trace 'x'
- * is truncated: ...", "trace 'x' is damaged: chunk 12 at byte 49408:
- * thread 4294967295 out of range (1 thread)", not a trace, another
- * version, not readable.
- */
-int trace_load(const char *path, struct trace *t, char *why, size_t why_size);
-
-/* trace_load() on SIZE bytes at DATA, a trace called NAME in messages (the fuzz target). */
-int trace_load_buffer(const char *name, const void *data, size_t size, struct trace *t, char *why,
-		      size_t why_size);
-
-/*
- * Converts the trace at FROM (version 1 or 2, read with trace_load()'s
+ * Converts the trace at FROM (version 1 or 2, read with trace_stats_load()'s
  * checks) to version 3 (trace_v3.h, its blocks compressed with zstd at
  * LEVEL), written to TO when complete (TO may be FROM: it is replaced).
  * Returns 0, or -1 with WHY (WHY_SIZE bytes) saying why.
  */
 #define TRACE_V3_LEVEL 3   /* zstd's level for `record --convert` */
 int trace_v3_convert(const char *from, const char *to, int level, char *why, size_t why_size);
-
-/* Frees what trace_load() allocated. */
-void trace_release(struct trace *t);
 
 /* What the replay does at one step. */
 enum replay_op_kind {
@@ -177,32 +151,34 @@ struct replay_plan {
 };
 
 /*
- * Goes through T (read from NAME by trace_load()) in order, following each
- * chunk from its allocation to its free by address, and fills *STATS (may
- * be NULL) and *PLAN (may be NULL). Returns 0, or -1 with WHY (WHY_SIZE
- * bytes) naming the trace: damaged (more bytes alive at once than
- * TRACE_LIVE_MAX), more calls than a slot can number, out of memory.
- */
-int trace_analyze(const char *name, const struct trace *t, struct trace_stats *stats,
-		  struct replay_plan *plan, char *why, size_t why_size);
-
-/*
- * What trace_load() and trace_analyze() give, without the calls in
- * memory: reads the trace at PATH with the same checks, each chunk twice
- * (checked, then in the process's order) in large sequential reads, and
- * fills *T (its events left NULL), *STATS and, when PLAN is not NULL, the
- * plan (report and the replay's parent). Memory grows with the program's
- * live chunks and the trace's chunks (about 50 bytes per 4 KiB chunk), and
- * the plan's steps, not with the calls; a median lifetime longer than 65536
- * calls takes another pass. Returns 0, or -1 with WHY (WHY_SIZE bytes) as
- * trace_load() and trace_analyze() would say it.
+ * Reads the trace at PATH, with pread() (a file that shrinks meanwhile is
+ * an error, never a signal), believing nothing: every field is checked
+ * against the header and the file, version 2's checksums verified (an
+ * unsealed chunk only in a trace cut short, among its thread's last
+ * TRACE_WINDOW_CHUNKS), each thread's chunks must follow on from seq 0,
+ * each place in the order be taken once, a realloc end after it starts, a
+ * successful call's size and alignment fit an address space, no more bytes
+ * alive at once than TRACE_LIVE_MAX. A trace cut short (the process killed
+ * or crashed: state WRITING) is read up to its last complete record. Each
+ * chunk is read twice (checked, then in the process's order) in large
+ * sequential reads, the calls followed from allocation to free by address
+ * in that order: fills *T (the header and sizes), *STATS and, when PLAN is
+ * not NULL, the plan (the replay's). Memory grows with the program's live
+ * chunks, the trace's chunks (about 50 bytes per 4 KiB chunk) and the
+ * plan's steps, not with the calls; a median lifetime longer than 65536
+ * calls takes another pass. Returns 0, or -1 with WHY (WHY_SIZE bytes) a
+ * message naming the trace and what is wrong: "trace 'x' is truncated:
+ * ...", "trace 'x' is damaged: chunk 12 at byte 49408: thread 4294967295
+ * out of range (1 thread)", not a trace, another version, not readable,
+ * more calls than a slot can number, out of memory.
  */
 int trace_stats_load(const char *path, struct trace *t, struct trace_stats *stats,
 		     struct replay_plan *plan, char *why, size_t why_size);
 
 /* trace_stats_load() on SIZE bytes at DATA, a trace called NAME in messages (the fuzz target). */
 int trace_stats_load_buffer(const char *name, const void *data, size_t size, struct trace *t,
-			    struct trace_stats *stats, char *why, size_t why_size);
+			    struct trace_stats *stats, struct replay_plan *plan, char *why,
+			    size_t why_size);
 
 void trace_stats_release(struct trace_stats *stats);
 

@@ -1,9 +1,9 @@
 /*
  * trace_analyze.c - following a trace's chunks by address (trace.h): the
  * statistics `allocbench report` prints and the replay plan. One analysis
- * takes the calls step by step in the process's order, from a loaded
- * trace's events (trace_analyze()) or straight from the file's chunks
- * (trace_stats_load()), keeping the live chunks and fixed-size counts.
+ * takes the calls step by step in the process's order, straight from the
+ * file's chunks (trace_stats_load()), keeping the live chunks and
+ * fixed-size counts.
  */
 #include "trace/trace.h"
 #include "trace/trace_live.h"
@@ -175,7 +175,7 @@ static int add_op(struct analysis *a, uint8_t kind, uint32_t slot, uint32_t thre
 	op->thread = thread;
 	op->size = size;
 	op->version = a->versions[slot]++;
-	op->align_log2 = (uint8_t)trace_align_log2(align);  /* align <= TRACE_SIZE_MAX (trace_load()) */
+	op->align_log2 = (uint8_t)trace_align_log2(align);  /* align <= TRACE_SIZE_MAX (chunk_decode()) */
 	if (kind != REPLAY_FREE) {
 		if (__builtin_add_overflow(plan->alloc_bytes, size, &plan->alloc_bytes))
 			plan->alloc_bytes = UINT64_MAX;
@@ -624,85 +624,6 @@ static int analyze(const char *name, uint64_t calls, uint64_t live_guess,
 	return ret;
 }
 
-/* A loaded trace's steps: realloc's free half at its first place, its allocation half at its second. */
-struct event_step {
-	uint64_t seq;
-	uint32_t event;
-	uint8_t half;   /* realloc: 0 the free half, 1 the allocation half */
-};
-
-static int event_step_cmp(const void *x, const void *y)
-{
-	const struct event_step *a = x, *b = y;
-
-	if (a->seq != b->seq)
-		return a->seq < b->seq ? -1 : 1;
-	return a->half - b->half;
-}
-
-struct events_drive {
-	const struct trace *t;
-	struct event_step *steps;
-	size_t nsteps;
-	uint64_t *pending;   /* per event */
-};
-
-static int drive_events(void *ctx, struct analysis *a, char *why, size_t why_size)
-{
-	struct events_drive *d = ctx;
-
-	(void)why;
-	(void)why_size;
-	for (size_t k = 0; k < d->nsteps; k++) {
-		uint32_t i = d->steps[k].event;
-
-		if (analysis_step(a, &d->t->events[i], d->steps[k].half, (uint64_t)i + 1, &d->pending[i]))
-			return -1;
-	}
-	return 0;
-}
-
-int trace_analyze(const char *name, const struct trace *t, struct trace_stats *stats_out,
-		  struct replay_plan *plan, char *why, size_t why_size)
-{
-	struct trace_stats local;
-	struct trace_stats *st = stats_out ? stats_out : &local;
-	struct events_drive d = { .t = t };
-	int ret = -1;
-
-	memset(st, 0, sizeof(*st));
-	if (plan)
-		memset(plan, 0, sizeof(*plan));
-	if (t->nevents > UINT32_MAX) {
-		snprintf(why, why_size, "trace '%s' has more calls than a replay can number (2^32 - 1)", name);
-		return -1;
-	}
-	d.steps = malloc((2 * t->nevents + 1) * sizeof(*d.steps));
-	d.pending = calloc(t->nevents + 1, sizeof(*d.pending));
-	if (!d.steps || !d.pending) {
-		snprintf(why, why_size, "trace '%s' cannot be analysed: out of memory", name);
-		goto out;
-	}
-	for (size_t i = 0; i < t->nevents; i++) {
-		d.steps[d.nsteps++] = (struct event_step){ t->events[i].seq, (uint32_t)i, 0 };
-		if (t->events[i].kind == TRACE_REALLOC)
-			d.steps[d.nsteps++] = (struct event_step){ t->events[i].seq2, (uint32_t)i, 1 };
-	}
-	for (size_t i = 1; i < d.nsteps; i++) {
-		if (event_step_cmp(&d.steps[i - 1], &d.steps[i]) > 0) {
-			qsort(d.steps, d.nsteps, sizeof(*d.steps), event_step_cmp);
-			break;
-		}
-	}
-	ret = analyze(name, t->nevents, 0, st, plan, drive_events, &d, why, why_size);
-out:
-	free(d.steps);
-	free(d.pending);
-	if (!stats_out && !ret)
-		trace_stats_release(st);
-	return ret;
-}
-
 struct stream_drive {
 	struct reader *r;
 	const struct trace *t;
@@ -781,12 +702,16 @@ int trace_stats_load(const char *path, struct trace *t, struct trace_stats *stat
 }
 
 int trace_stats_load_buffer(const char *name, const void *data, size_t size, struct trace *t,
-			    struct trace_stats *stats, char *why, size_t why_size)
+			    struct trace_stats *stats, struct replay_plan *plan, char *why,
+			    size_t why_size)
 {
 	struct reader r = { .name = name, .fd = -1, .buf = data, .size = size, .why = why,
 			    .why_size = why_size };
 
-	return stats_load_from(&r, t, stats, NULL);
+	memset(stats, 0, sizeof(*stats));
+	if (plan)
+		memset(plan, 0, sizeof(*plan));
+	return stats_load_from(&r, t, stats, plan);
 }
 
 void trace_stats_release(struct trace_stats *stats)

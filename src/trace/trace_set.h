@@ -37,7 +37,7 @@ struct trace_proc {
 	char *alias;                  /* its other name beside it (record's FILE's FILE.PROGRAM.PID), or NULL */
 	char *error;                  /* why it could not be read, cleaned (then t and stats are empty), or NULL */
 	int named;                    /* named by the caller (not found beside it) */
-	struct trace t;               /* its header and sizes (no events: trace_stats_load()) */
+	struct trace t;               /* its header and sizes (trace_stats_load()) */
 	struct trace_stats stats;     /* what report prints */
 	const struct trace_hint *hint; /* a runtime that served allocations without malloc, or NULL */
 };

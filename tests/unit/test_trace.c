@@ -1,5 +1,5 @@
 /*
- * test_trace.c - the trace reader (src/trace/trace.c) on traces this test
+ * test_trace.c - the trace reader (src/trace/trace*.c) on traces this test
  * writes itself from the documented format (allocbench(1), TRACE FORMAT),
  * with an encoder of its own: calls in two threads in an interleaved
  * order, a realloc whose old address another thread gets before the
@@ -127,21 +127,13 @@ int main(void)
 
 	path = write_trace(TRACE_STATE_WRITING, "a", 1, "ABTRACE");
 	CHECK("a trace is written", path != NULL);
-	CHECK("it loads", path && !trace_load(path, &t, why, sizeof(why)));
-	CHECK("9 calls, the uncommitted record left out", t.nevents == 9);
-	CHECK("in the process's order", t.events[0].seq == 1 && t.events[8].seq == 10 &&
-	      t.events[3].seq == 4 && t.events[3].thread == 1);
-	CHECK("pointers decoded (aligned and not)", t.events[0].ret == 0x1000 &&
-	      t.events[6].ret == 0x3008 && t.events[8].ptr == 0x3008);
-	CHECK("realloc: old, size, new, second place", t.events[2].ptr == 0x1000 &&
-	      t.events[2].size == 200 && t.events[2].ret == 0x2000 && t.events[2].seq2 == 5);
-	CHECK("calloc's size is nmemb * size", t.events[6].size == 16 && t.events[6].align == 2);
-	CHECK("a free with its pages: a free, its resident pages and span in size and align",
-	      t.events[4].kind == TRACE_FREE && t.events[4].ptr == 0x2000 &&
-	      t.events[4].size == 1 && t.events[4].align == 4);
+	CHECK("it reads and analyses", path && !trace_stats_load(path, &t, &st, &plan, why, sizeof(why)));
+	CHECK("9 calls, the uncommitted record left out", st.calls[0] == 9);
+	CHECK("in the process's order: thread 1's malloc(40), second, is the second step",
+	      plan.ops[1].thread == 1 && plan.ops[1].size == 40 && plan.ops[0].size == 100);
+	CHECK("calloc's size is nmemb * size", plan.ops[6].kind == REPLAY_ZALLOC && plan.ops[6].size == 16);
 	CHECK("cut short: the header's state", t.header.state == TRACE_STATE_WRITING &&
 	      !strcmp(trace_state_name(t.header.state), "cut short"));
-	CHECK("it analyses", !trace_analyze(path, &t, &st, &plan, why, sizeof(why)));
 	CHECK("calls by kind", st.calls[TRACE_MALLOC] == 3 && st.calls[TRACE_REALLOC] == 1 &&
 	      st.calls[TRACE_FREE] == 4 && st.calls[TRACE_CALLOC] == 1 && st.calls[0] == 9);
 	CHECK("free(NULL) counted, no unknown free (the reused address resolved)",
@@ -171,14 +163,13 @@ int main(void)
 	      plan.ops[7].kind == REPLAY_FREE && plan.ops[7].thread == 1 && plan.ops[7].version == 1);
 	replay_plan_release(&plan);
 	trace_stats_release(&st);
-	trace_release(&t);
 	unlink(path);
 
 	/* A chunk whose used exceeds its payload: the trace is damaged, saying where. */
 	memset(file + 256 + 4096, 0xff, 4);
 	path = write_trace(TRACE_STATE_EXIT, "b", 1, "ABTRACE");
 	CHECK("a bad chunk: the trace is refused, naming the chunk and the field",
-	      path && trace_load(path, &t, why, sizeof(why)) &&
+	      path && trace_stats_load(path, &t, &st, NULL, why, sizeof(why)) &&
 	      strstr(why, "is damaged: chunk 1 at byte 4352: used 4294967295"));
 	unlink(path);
 
@@ -209,25 +200,27 @@ int main(void)
 	nchunks = 3;
 	path = write_trace(TRACE_STATE_WRITING, "e", 1, "ABTRACE");
 	CHECK("a window and its copy: each call once, in order",
-	      path && !trace_load(path, &t, why, sizeof(why)) && t.nevents == 5 &&
-	      t.events[0].seq == 1 && t.events[3].seq == 4 && t.events[4].seq == 5 &&
-	      t.events[4].size == 8 && t.events[4].ret == 0x1000);
-	trace_release(&t);
+	      path && !trace_stats_load(path, &t, &st, &plan, why, sizeof(why)) && st.calls[0] == 5 &&
+	      plan.nops == 5 && plan.ops[2].kind == REPLAY_FREE && plan.ops[2].slot == 1 &&
+	      plan.ops[3].kind == REPLAY_FREE && plan.ops[3].slot == 0 && plan.ops[4].size == 8 &&
+	      st.unknown_frees == 0);
+	replay_plan_release(&plan);
+	trace_stats_release(&st);
 	unlink(path);
 
 	path = write_trace(TRACE_STATE_EXIT, "c", 4, "ABTRACE");
-	CHECK("another version is refused, naming it", path && trace_load(path, &t, why, sizeof(why)) &&
+	CHECK("another version is refused, naming it", path && trace_stats_load(path, &t, &st, NULL, why, sizeof(why)) &&
 	      strstr(why, "version is 4"));
 	unlink(path);
 	path = write_trace(TRACE_STATE_EXIT, "d", 1, "XYZRACE");
-	CHECK("no magic: not a trace", path && trace_load(path, &t, why, sizeof(why)) &&
+	CHECK("no magic: not a trace", path && trace_stats_load(path, &t, &st, NULL, why, sizeof(why)) &&
 	      strstr(why, "is not an allocbench trace"));
 	unlink(path);
 	path = write_trace(TRACE_STATE_EXIT, "d", 1, "XBTRACE");
-	CHECK("a magic one byte off: damaged", path && trace_load(path, &t, why, sizeof(why)) &&
+	CHECK("a magic one byte off: damaged", path && trace_stats_load(path, &t, &st, NULL, why, sizeof(why)) &&
 	      strstr(why, "is damaged: byte 0 of its magic"));
 	unlink(path);
-	CHECK("a missing file: cannot read it", trace_load("/nonexistent/trace", &t, why, sizeof(why)) &&
+	CHECK("a missing file: cannot read it", trace_stats_load("/nonexistent/trace", &t, &st, NULL, why, sizeof(why)) &&
 	      strstr(why, "cannot read"));
 	return check_exit();
 }
