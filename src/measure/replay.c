@@ -5,7 +5,7 @@
  *
  * The loop is a static inline template instantiated once per backend, as
  * the other workloads' are: no indirect call per step. Chunks are slots
- * (each allocation of the trace has its own), never the recorded addresses.
+ * (trace_analyze.c hands them out again), never the recorded addresses.
  *
  * What the pools and the arena do with a trace of many sizes (said in the
  * report, README: Your program's allocations):
@@ -86,8 +86,10 @@ static inline void libc_replay_release(void *ctx, void *chunk, uint64_t meta)
  * Programs make threads in waves (51 recorded, 2 or 3 alive at a time):
  * started all at once, every allocator paid per-thread memory for all of
  * them (a replay at 880 MB of a program at 30 MB).
+ *
+ * REPLAY_WINDOW_STEPS is trace.h's: the plan hands out no slot again within
+ * a window of its free.
  */
-#define REPLAY_WINDOW_STEPS 1024
 
 /* What the threads of a per-thread replay share. */
 struct replay_shared {

@@ -343,14 +343,13 @@ uint64_t run_bound_bytes(const struct run_config *config, const struct backend *
 	if (config->workload == WORKLOAD_REPLAY) {
 		/*
 		 * The trace's live set at its peak (twice, for the allocator's
-		 * own), two words per slot, the steps (24 bytes) and the calls
-		 * as read (56 bytes each) while they are made; the arena never
-		 * reuses, the pools keep a page each.
+		 * own), two words and a version per slot, the steps mapped (24
+		 * bytes each); the arena never reuses, the pools keep a page each.
 		 */
 		const struct run_replay *r = &config->replay;
 
-		need = sat_add(sat_mul(r->peak_live_bytes, 2), sat_mul(r->slots, 16));
-		need = sat_add(need, sat_mul(r->calls, 24 + 56));
+		need = sat_add(sat_mul(r->peak_live_bytes, 2), sat_mul(r->slots, 20));
+		need = sat_add(need, sat_mul(r->steps, 24));
 		if (backend == &backend_arena)
 			need = sat_add(need, sat_add(r->alloc_bytes, sat_mul(r->allocs, 16)));
 		else if (pooled)

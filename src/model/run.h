@@ -91,7 +91,7 @@ struct run_config {
 		uint64_t checksum;         /* the steps' (replay_plan) */
 		int plan_fd;               /* the steps in a file each measuring process maps
 					      (replay_plan_save()) */
-		uint32_t slots;            /* chunks (one per allocation) */
+		uint32_t slots;            /* slots (about the most chunks alive at once) */
 		uint32_t threads;          /* recorded threads */
 		uint64_t peak_live_bytes;  /* most bytes alive at once */
 		uint64_t alloc_bytes;      /* bytes of every allocating step */

@@ -81,7 +81,7 @@ enum replay_op_kind {
 /* One step of a replay. */
 struct replay_op {
 	uint64_t size;      /* bytes (0 for a free) */
-	uint32_t slot;      /* the chunk: each successful allocation has its own */
+	uint32_t slot;      /* the chunk's: a slot its thread freed, or a new one */
 	uint32_t thread;    /* the thread that made the call */
 	uint32_t version;   /* steps on this slot before this one (per-thread replay waits for it) */
 	uint8_t kind;       /* enum replay_op_kind */
@@ -134,11 +134,18 @@ struct trace_stats {
 	uint32_t nthreads;
 };
 
+/*
+ * A per-thread replay runs the threads alive through windows of at most
+ * this many steps (replay.c); the plan hands a freed slot out again only
+ * this many steps after its free, in an earlier window, which is done.
+ */
+#define REPLAY_WINDOW_STEPS 1024
+
 /* A trace as a replay: steps in the recorded order, chunks as slots. */
 struct replay_plan {
 	struct replay_op *ops;
 	size_t nops;
-	uint32_t nslots;           /* slots used (one per allocation) */
+	uint32_t nslots;           /* slots used (about the most chunks alive at once) */
 	uint32_t nthreads;         /* the threads with calls: ops' thread, in order of first call */
 	uint64_t peak_live_bytes;  /* of the sequence; equals trace_stats.peak_live_bytes */
 	uint64_t live_bytes_end;

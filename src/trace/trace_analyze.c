@@ -19,6 +19,12 @@
 
 /* ------------------------------------------------------------ the analysis */
 
+/* A slot freed by the step STEP of the plan. */
+struct freed_slot {
+	uint64_t step;
+	uint32_t slot;
+};
+
 /* Sizes by count, for the most frequent sizes. */
 struct size_count {
 	uint64_t size, count;
@@ -45,6 +51,15 @@ struct analysis {
 	size_t ops_alloc;
 	uint32_t *versions;          /* the plan's steps on each slot so far */
 	size_t versions_alloc;
+	/*
+	 * The slots freed, oldest first, each handed out again once
+	 * REPLAY_WINDOW_STEPS steps have passed since its free: a replay then
+	 * holds about as many slots as chunks were alive at once, not one per
+	 * allocation, and a per-thread replay never waits for another thread's
+	 * free of a slot (it is in an earlier window).
+	 */
+	struct freed_slot *ring;     /* the slots freed: a ring of capacity ring_alloc */
+	size_t ring_alloc, ring_first, nring;
 	uint64_t nslots;
 	struct addr_map live;
 	uint64_t live_bytes, live_chunks;
@@ -247,12 +262,20 @@ static int chunk_born(struct analysis *a, const struct trace_event *e, uint64_t 
 {
 	struct live c = { .addr = e->ret, .size = e->size, .born = call, .thread = e->thread };
 
-	if (a->plan) {
-		if (a->nslots == UINT32_MAX || ALLOC_GROW(a->versions, a->nslots, a->versions_alloc))
+	if (a->plan && a->nring &&
+	    a->ring[a->ring_first].step + REPLAY_WINDOW_STEPS <= a->plan->nops) {
+		c.slot = a->ring[a->ring_first].slot;
+		a->ring_first = (a->ring_first + 1) % a->ring_alloc;
+		a->nring--;
+	} else {
+		if (a->plan && (a->nslots == UINT32_MAX ||
+				ALLOC_GROW(a->versions, a->nslots, a->versions_alloc)))
 			return -1;
-		a->versions[a->nslots] = 0;
+		if (a->plan)
+			a->versions[a->nslots] = 0;
+		c.slot = (uint32_t)a->nslots++;
 	}
-	c.slot = *slot = (uint32_t)a->nslots++;
+	*slot = c.slot;
 	if (live_put(a, &c))
 		return -1;
 	a->live_bytes += c.size;
@@ -260,11 +283,36 @@ static int chunk_born(struct analysis *a, const struct trace_event *e, uint64_t 
 	return live_check(a, call);
 }
 
-static void chunk_died(struct analysis *a, const struct live *c, uint64_t call, uint32_t thread)
+/* The ring of freed slots twice as large, in order. Returns 0, or -1 out of memory. */
+static int freed_grow(struct analysis *a)
+{
+	size_t cap = a->ring_alloc ? 2 * a->ring_alloc : 1024;
+	struct freed_slot *ring = malloc(cap * sizeof(*ring));
+
+	if (!ring)
+		return -1;
+	for (size_t i = 0; i < a->nring; i++)
+		ring[i] = a->ring[(a->ring_first + i) % a->ring_alloc];
+	free(a->ring);
+	a->ring = ring;
+	a->ring_alloc = cap;
+	a->ring_first = 0;
+	return 0;
+}
+
+/* C freed by THREAD (call CALL), its slot to the ring. Returns 0, or -1 out of memory. */
+static int chunk_died(struct analysis *a, const struct live *c, uint64_t call, uint32_t thread)
 {
 	struct trace_stats *st = a->stats;
 	uint64_t life = call - c->born;
 	unsigned b = 0;
+
+	if (a->plan) {
+		if (a->nring == a->ring_alloc && freed_grow(a))
+			return -1;
+		a->ring[(a->ring_first + a->nring++) % a->ring_alloc] =
+			(struct freed_slot){ a->plan->nops, c->slot };
+	}
 
 	a->live_bytes -= c->size;
 	a->live_chunks--;
@@ -278,6 +326,7 @@ static void chunk_died(struct analysis *a, const struct live *c, uint64_t call, 
 	st->lifetimes[b]++;
 	a->freed++;
 	median_note(&a->median, life);
+	return 0;
 }
 
 /* Counts event E into the statistics that do not follow chunks. Returns 0, or -1 out of memory. */
@@ -374,8 +423,8 @@ static int step_free(struct analysis *a, const struct trace_event *e, uint64_t c
 		st->unknown_frees++;
 		goto skip;
 	}
-	chunk_died(a, c, call, e->thread);
-	if (a->plan && add_op(a, REPLAY_FREE, c->slot, e->thread, 0, 0))
+	if (chunk_died(a, c, call, e->thread) ||
+	    (a->plan && add_op(a, REPLAY_FREE, c->slot, e->thread, 0, 0)))
 		return -1;
 	if (e->align) {  /* its pages: the share never written, on the free until plan_unwritten() */
 		double share = (double)(e->align - e->size) / (double)e->align;
@@ -406,8 +455,8 @@ static int step_resize(struct analysis *a, const struct trace_event *e, uint64_t
 		if (pending) {
 			/* realloc(p, 0) freed p */
 			c = unhold(a, pending);
-			chunk_died(a, &c, call, e->thread);
-			if (a->plan && add_op(a, REPLAY_FREE, c.slot, e->thread, 0, 0))
+			if (chunk_died(a, &c, call, e->thread) ||
+			    (a->plan && add_op(a, REPLAY_FREE, c.slot, e->thread, 0, 0)))
 				return -1;
 		} else if (a->plan) {
 			a->plan->skipped++;
@@ -609,6 +658,7 @@ static int analyze(const char *name, uint64_t calls, uint64_t live_guess,
 			md.counts2 = NULL;
 		}
 		free(a.versions);
+		free(a.ring);
 		free(a.held);
 		free(a.sizes);
 		free(a.tmap);

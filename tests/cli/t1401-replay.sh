@@ -105,4 +105,14 @@ check "realloc(p, 0) that returned a chunk: replayed on malloc, every row ok" sh
 	 [ "$("$2" "$3" "results[backend=pool].status")/$("$2" "$3" "results[backend=arena].status")" = ok/ok ]' \
 	sh "$rc" "$JSONQ" "$tmp/r0.json"
 
+# Slots are handed out again (a window of steps after their free): a replay
+# holds about as many as chunks were alive at once, not one per allocation
+# (tests/tools/tracegen: 20000 calls, 500 chunks alive at most, about 9750
+# allocations).
+ASAN_OPTIONS=detect_leaks=0 "$ABBUILD/tests/tools/tracegen" "$tmp/g.trace" 20000 500 >/dev/null
+run_ab --workload replay --trace "$tmp/g.trace" --backend malloc --repeat 1 -q -f json -o "$tmp/g.json"
+check "20000 calls, 500 alive at most: at most 500 + 1024 slots ($(jq_get "$tmp/g.json" 'results[0].count'))" \
+	sh -c '[ "$1" = 0 ] && [ "$2" -le 1524 ] && [ "$3" = ok ]' sh "$rc" \
+	"$(jq_get "$tmp/g.json" 'results[0].count')" "$(jq_get "$tmp/g.json" 'results[0].status')"
+
 test_done
