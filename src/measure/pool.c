@@ -53,6 +53,12 @@ size_t pool_block_limit(size_t align)
 
 int pool_init(struct pool *pool, size_t size, size_t align, size_t block_bytes)
 {
+	return pool_init_within(pool, size, align, block_bytes, SIZE_MAX);
+}
+
+int pool_init_within(struct pool *pool, size_t size, size_t align, size_t block_bytes,
+		     size_t reserve_max)
+{
 	size_t page = (size_t)probe_page_size();
 	size_t reserve;
 	unsigned shift;
@@ -69,6 +75,8 @@ int pool_init(struct pool *pool, size_t size, size_t align, size_t block_bytes)
 	pool->block_bytes = round_up(block_bytes < pool->stride ? pool->stride : block_bytes, page);
 
 	reserve = reserve_limit(align);
+	if (reserve_max < reserve)
+		reserve = reserve_max < pool->block_bytes ? pool->block_bytes : reserve_max;
 	reserve = reserve / pool->block_bytes * pool->block_bytes;
 	if (!reserve && block_bytes < pool->stride)
 		return error("pool: a chunk of %zu bytes is more than the %zu bytes a pool "

@@ -69,6 +69,14 @@ struct pool_group {
 int pool_init(struct pool *pool, size_t size, size_t align, size_t block_bytes);
 
 /*
+ * pool_init() reserving at most RESERVE_MAX bytes of address space (a
+ * block at least): for pools that together need little of it, many of them
+ * in a 32-bit process (the replay's, one per size class).
+ */
+int pool_init_within(struct pool *pool, size_t size, size_t align, size_t block_bytes,
+		     size_t reserve_max);
+
+/*
  * The largest block, in bytes (whole pages), that a pool of chunks aligned
  * to ALIGN can take: its 32-bit links count alignments from the base, and it
  * reserves at most 64 GiB. pool_init() fails with a larger BLOCK_BYTES.

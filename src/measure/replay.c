@@ -434,6 +434,7 @@ struct replay_pools {
 	struct pool pools[REPLAY_POOL_CLASSES + 1];  /* [c]: chunks of 16 * c bytes */
 	unsigned char ready[REPLAY_POOL_CLASSES + 1];
 	size_t block_bytes;
+	size_t reserve_max;                 /* a pool's address space: what the trace needs */
 	const struct heap_functions *heap;  /* what the pools hand on */
 	int failed;                         /* a pool could not be made */
 };
@@ -448,7 +449,7 @@ static inline unsigned pool_class(uint64_t meta)
 
 static void *pool_class_slow(struct replay_pools *r, unsigned c)
 {
-	if (pool_init(&r->pools[c], (size_t)c * 16, 16, r->block_bytes)) {
+	if (pool_init_within(&r->pools[c], (size_t)c * 16, 16, r->block_bytes, r->reserve_max)) {
 		r->failed = 1;
 		return NULL;
 	}
@@ -503,6 +504,17 @@ int replay_run_pool(const struct measure_params *params, struct sample *sample)
 
 	memset(&r, 0, sizeof(r));
 	r.block_bytes = params->pool_block_bytes;
+	/*
+	 * A class never holds more than the trace's live bytes at their peak
+	 * and 16 bytes of rounding per slot: 64 pools of 1 GiB each would not
+	 * fit a 32-bit process (its third failed, and then malloc).
+	 */
+	{
+		const struct replay_plan *plan = params->replay;
+		uint64_t need = plan->peak_live_bytes + 16 * (uint64_t)plan->nslots + 2 * r.block_bytes;
+
+		r.reserve_max = need < SIZE_MAX ? (size_t)need : SIZE_MAX;
+	}
 	r.heap = heap_measured();
 	if (!r.heap)
 		return sample_fail(sample, "pool: cannot find the C library's functions");
