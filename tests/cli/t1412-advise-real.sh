@@ -81,7 +81,9 @@ for a in $(cut -d' ' -f1 "$tmp/allocators"); do
 done | check_least memory "$tmp/mt.json" memory
 
 # A program that mallocs 8 times what it touches.
-run_ab advise -q --repeat 1 -f json -o "$tmp/sp.json" -- "$SPARSE" 64 8
+# Three replays, their median: now and then one tcmalloc process takes 2 MiB
+# more of its own metadata (t0013), once 14741504 B against 12468224 real.
+run_ab advise -q --repeat 3 -f json -o "$tmp/sp.json" -- "$SPARSE" 64 8
 check "advise -- sparse 64 8: exit 0" [ "$rc" = 0 ]
 real_vs_peakanon sparse "$tmp/sp.json" "$SPARSE" 64 8
 # Its replay writes only what it wrote (t1413): each allocator's within 5% of its real runs.
