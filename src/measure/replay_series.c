@@ -3,7 +3,16 @@
  */
 #include "measure/replay_series.h"
 
+#include <time.h>
 #include <unistd.h>
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
 
 /* The bytes alive after each of SAMPLE's points, from PLAN's steps alone. */
 static void plan_live_bytes(const struct replay_plan *plan, struct sample *sample,
@@ -34,9 +43,7 @@ void replay_series_start(struct replay_series *rs, const struct replay_plan *pla
 	unsigned n = plan->nops < SAMPLE_SERIES_POINTS ? (unsigned)plan->nops :
 		     SAMPLE_SERIES_POINTS;
 
-	rs->next = 0;
-	rs->faults = 0;
-	rs->fd = -1;
+	*rs = (struct replay_series){ .fd = -1, .statm = -1 };
 	sample->nseries = 0;
 	/* Written now, so that no page of them is first touched between two readings. */
 	memset(sample->series_rss_bytes, 0, sizeof(sample->series_rss_bytes));
@@ -47,6 +54,7 @@ void replay_series_start(struct replay_series *rs, const struct replay_plan *pla
 	rs->fd = probe_rss_open();
 	if (rs->fd < 0)
 		return;
+	rs->statm = probe_statm_open();
 	for (unsigned i = 1; i <= n; i++)
 		sample->series_steps[i - 1] = (plan->nops * i + n - 1) / n;
 	sample->nseries = n;
@@ -54,6 +62,46 @@ void replay_series_start(struct replay_series *rs, const struct replay_plan *pla
 	/* The reading once, as deep in the stack as the loop's (the point is read again). */
 	replay_series_read(rs, sample);
 	rs->next = 0;
+	rs->start_ns = now_ns();
+	rs->spent_ns = 0;
+}
+
+/* An exact reading of the resident anonymous memory into *ANON, and statm's beside it. */
+static int read_exact(struct replay_series *rs, uint64_t *anon)
+{
+	uint64_t start = now_ns();
+
+	if (probe_rss_read(rs->fd, anon))
+		return -1;
+	if (rs->statm >= 0 && probe_statm_anon(rs->statm, &rs->statm_then)) {
+		close(rs->statm);
+		rs->statm = -1;
+	}
+	rs->exact = *anon;
+	rs->cost_ns = now_ns() - start;
+	rs->spent_ns += rs->cost_ns;
+	return 0;
+}
+
+/* The point's reading into *ANON: exact while that is affordable (replay_series.h). */
+static int read_point(struct replay_series *rs, const struct sample *sample, uint64_t *anon)
+{
+	uint64_t now, statm;
+
+	if (rs->statm < 0 || rs->next + 1 == sample->nseries)
+		return read_exact(rs, anon);
+	now = now_ns();
+	if (rs->spent_ns + rs->cost_ns <= REPLAY_SERIES_ALLOWANCE_NS ||
+	    100 * (rs->spent_ns + rs->cost_ns) <= REPLAY_SERIES_SHARE * (now - rs->start_ns))
+		return read_exact(rs, anon);
+	if (probe_statm_anon(rs->statm, &statm)) {
+		close(rs->statm);
+		rs->statm = -1;
+		return read_exact(rs, anon);
+	}
+	*anon = statm >= rs->statm_then || rs->exact > rs->statm_then - statm ?
+		rs->exact + statm - rs->statm_then : 0;
+	return 0;
 }
 
 void replay_series_read(struct replay_series *rs, struct sample *sample)
@@ -62,7 +110,7 @@ void replay_series_read(struct replay_series *rs, struct sample *sample)
 
 	if (rs->fd < 0 || rs->next >= sample->nseries)
 		return;
-	if (probe_rss_read(rs->fd, &anon)) {
+	if (read_point(rs, sample, &anon)) {
 		/* No figure is better than a wrong one: the series ends here. */
 		sample->nseries = rs->next;
 		return;
@@ -76,7 +124,9 @@ void replay_series_stop(struct replay_series *rs, struct sample *sample)
 {
 	if (rs->fd >= 0)
 		close(rs->fd);
-	rs->fd = -1;
+	if (rs->statm >= 0)
+		close(rs->statm);
+	rs->fd = rs->statm = -1;
 	if (rs->next < sample->nseries)
 		sample->nseries = rs->next;
 }

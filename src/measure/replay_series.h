@@ -3,16 +3,22 @@
  * memory and the bytes alive at SAMPLE_SERIES_POINTS evenly spaced points
  * of its steps, read in the pauses of measure_replay()'s loop (replay.h).
  *
- * The reading is smaps_rollup's Anonymous (probe_rss_read()), the figure
- * rss_before_bytes and the fill's readings are: exact, where statm and
- * status are off by up to 32 pages per CPU on Linux 6.2 and later (probe.h),
- * as much as a small program's whole growth. It costs 10 to 20 us per MiB
- * resident (1.3 ms a reading at 60 MiB on a loaded machine: 0.25 s over the
- * 200 readings), none of it timed (the clock stops for each) and none of
- * its page faults counted. The reader
- * adds no page of its own to the figure: its descriptor is open, its
- * buffer on a stack already as deep, and the series' arrays written,
- * before the first reading of the loop (rss_before_bytes).
+ * A point is read exactly, as rss_before_bytes and the fill's readings
+ * are (smaps_rollup's Anonymous, probe_rss_read()), while the exact
+ * readings so far cost at most REPLAY_SERIES_SHARE per cent of the time
+ * since the series began, or REPLAY_SERIES_ALLOWANCE_NS in all; the last
+ * point always. Another point is the last exact reading plus what statm
+ * says changed since (probe_statm_anon()): exact where the kernel folds its
+ * per-CPU counters (Linux 6.16 and later), else off by up to 32 pages per
+ * CPU (probe.h), which a large replay, the one whose exact readings cost,
+ * can bear. smaps_rollup costs 10 to 20 us per MiB resident (1.3 ms a
+ * reading at 60 MiB on a loaded machine: 0.25 s over 200 readings, a third
+ * of such a replay when every point was exact); statm a third of a
+ * microsecond. None of it is timed (the clock stops for each) and none of
+ * its page faults counted. The reader adds no page of its own to the
+ * figure: its descriptors are open, its buffer on a stack already as deep,
+ * and the series' arrays written, before the first reading of the loop
+ * (rss_before_bytes).
  */
 #ifndef ALLOCBENCH_REPLAY_SERIES_H
 #define ALLOCBENCH_REPLAY_SERIES_H
@@ -23,10 +29,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define REPLAY_SERIES_SHARE 5
+#define REPLAY_SERIES_ALLOWANCE_NS 5000000u
+
 struct replay_series {
-	int fd;            /* the reader (probe_rss_open()), -1: no series */
+	int fd;            /* the exact reader (probe_rss_open()), -1: no series */
+	int statm;         /* the cheap one (probe_statm_open()), -1: every point exact */
 	unsigned next;     /* the next point to read */
 	uint64_t faults;   /* minor page faults of the readings, not of the loop */
+	uint64_t exact;    /* the last exact reading, bytes */
+	uint64_t statm_then; /* statm's reading right after it, bytes */
+	uint64_t start_ns; /* when the series began */
+	uint64_t spent_ns; /* the exact readings' time so far */
+	uint64_t cost_ns;  /* the last exact reading's */
 };
 
 /*

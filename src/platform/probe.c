@@ -169,6 +169,26 @@ int probe_rss_open(void)
 	return probe_rss_open_path("/proc/self/smaps_rollup");
 }
 
+int probe_statm_open(void)
+{
+	return guest_fd >= 0 ? -1 : open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+}
+
+int probe_statm_anon(int fd, uint64_t *bytes)
+{
+	char buf[256];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	unsigned long long size, resident, shared;
+
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	if (sscanf(buf, "%llu %llu %llu", &size, &resident, &shared) != 3 || shared > resident)
+		return -1;
+	*bytes = (uint64_t)(resident - shared) * (uint64_t)probe_page_size();
+	return 0;
+}
+
 int probe_rss_open_path(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);

@@ -35,7 +35,8 @@ double probe_elapsed_ns(struct probe_time start, struct probe_time end);
  * without folding the per-CPU parts, so it is off by up to 32 pages per CPU
  * (seen here: a 1 MiB fill read as 1332 to 1368 KiB). smaps_rollup walks the
  * page tables and is exact. It costs about 10 us per MiB of RSS, which is
- * why it is read once before and once after a loop, never inside one.
+ * why it is read once before and once after a loop; inside one, only as
+ * often as a replay's series can afford (replay_series.h).
  */
 int probe_rss_open(void);
 /*
@@ -45,6 +46,20 @@ int probe_rss_open(void);
  * probe_rss_open() then opens /proc/self/smaps, and probe_rss_read() and
  * probe_rss_total_read() sum the areas below 4 GiB, the 32-bit process's own.
  */
+
+/*
+ * /proc/self/statm, read by probe_statm_anon(), where it counts this
+ * process's own memory (-1 in an emulated 32-bit one, whose statm is the
+ * emulator's too): a descriptor, or -1. Call after probe_rss_open().
+ */
+int probe_statm_open(void);
+/*
+ * Its resident anonymous memory (resident less shared pages) into *BYTES:
+ * 0 or -1. A third of a microsecond, whatever the size; off by up to 32
+ * pages per CPU on Linux 6.2 to 6.15 (probe_rss_open()), exact on 6.16 and
+ * later, which fold the per-CPU parts.
+ */
+int probe_statm_anon(int fd, uint64_t *bytes);
 
 /*
  * probe_rss_open() on PATH instead of /proc/self/smaps_rollup (the tests
