@@ -344,32 +344,110 @@ static int run_once(struct rerun *r, struct rerun_row *row, char *const *argv)
 	return unseen;
 }
 
+/* Runs still to make: the rounds each row that runs on has left. */
+static size_t runs_left(const struct rerun *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nrows; i++)
+		if (r->rows[i].ok && !r->rows[i].stopped[0])
+			n += r->rounds - r->rows[i].runs;
+	return n;
+}
+
+/* The least of FIGURE over ROW's runs, or of every row's (ROW NULL) into R's *LEAST. */
+static double least(const struct rerun *r, const struct rerun_row *row, enum rerun_figure figure)
+{
+	double v = INFINITY;
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct rerun_row *x = &r->rows[i];
+
+		if ((row && x != row) || !x->ok)
+			continue;
+		for (unsigned k = 0; k < x->runs; k++)
+			if (x->value[figure][k] < v)
+				v = x->value[figure][k];
+	}
+	return v;
+}
+
+/*
+ * After a round: each row other than malloc whose least of every figure is
+ * over its margin above the least of all (rerun.h) runs no more, and says
+ * why. Returns how many stopped.
+ */
+static size_t race(struct rerun *r, unsigned round)
+{
+	static const enum rerun_figure figures[] = { RERUN_PEAK, RERUN_LOW, RERUN_WALL };
+	double all[3], mine[3];
+	size_t stopped = 0;
+
+	for (size_t f = 0; f < 3; f++)
+		all[f] = least(r, NULL, figures[f]);
+	for (size_t i = 0; i < r->nrows; i++) {
+		struct rerun_row *row = &r->rows[i];
+		int behind = 1;
+
+		if (!row->ok || row->stopped[0] || !row->runs || !row->backend->preload_path)
+			continue;
+		for (size_t f = 0; f < 3; f++) {
+			double margin = figures[f] == RERUN_WALL ? RERUN_TIME_MARGIN :
+					RERUN_MEMORY_MARGIN;
+
+			mine[f] = least(r, row, figures[f]);
+			if (!(mine[f] > all[f] * (1 + margin)))
+				behind = 0;
+		}
+		if (!behind)
+			continue;
+		snprintf(row->stopped, sizeof(row->stopped), "its least peak %.0f%%, least after the "
+			 "peak %.0f%% and least time %.0f%% over the least of all after %u run%s",
+			 100 * (mine[0] / all[0] - 1), 100 * (mine[1] / all[1] - 1),
+			 100 * (mine[2] / all[2] - 1), round, round == 1 ? "" : "s");
+		stopped++;
+	}
+	return stopped;
+}
+
 void rerun_measure(struct rerun *r, char *const *argv, int quiet, int lines)
 {
-	size_t total = (size_t)r->rounds * r->nrows, done = 0, rows_done = 0;
+	size_t done = 0, rows_done = 0;
 	int tty = isatty(STDERR_FILENO);
 	const char *name = strrchr(r->program, '/') ? strrchr(r->program, '/') + 1 : r->program;
 
-	for (unsigned round = 0; round < r->rounds && !r->interrupted; round++)
-		for (size_t k = 0; k < r->nrows && !r->interrupted; k++, done++) {
+	for (unsigned round = 0; round < r->rounds && !r->interrupted; round++) {
+		for (size_t k = 0; k < r->nrows && !r->interrupted; k++) {
 			/* Each round starts at another candidate: drift over time falls on all. */
 			struct rerun_row *row = &r->rows[(k + round) % r->nrows];
 
+			if (!row->ok || row->stopped[0])
+				continue;
 			if (!quiet && tty) {
 				fprintf(stderr, "\rallocbench: running %s under %-9s run %u of %u  "
 					"[%zu/%zu]   ", name, row->backend->name, round + 1,
-					r->rounds, done + 1, total);
+					r->rounds, done + 1, done + runs_left(r));
 				fflush(stderr);
 			}
+			done++;
 			for (int tries = 1; row->ok && run_once(r, row, argv); tries++)
 				if (tries == RERUN_UNSEEN_TRIES)
 					row->ok = 0;
-			if (!quiet && !tty && lines && (round + 1 == r->rounds || !row->ok) &&
-			    row->runs + !row->ok == round + 1)
+			if (!quiet && !tty && lines && (round + 1 == r->rounds || !row->ok))
 				fprintf(stderr, "allocbench: %s under %s: %u of %u runs done%s (%zu of "
 					"%zu candidates)\n", name, row->backend->name, row->runs,
 					r->rounds, row->ok ? "" : ", failed", ++rows_done, r->nrows);
 		}
+		if (r->interrupted || round + 1 == r->rounds || !race(r, round + 1))
+			continue;
+		for (size_t i = 0; i < r->nrows; i++)
+			if (r->rows[i].ok && r->rows[i].stopped[0] && r->rows[i].runs == round + 1 &&
+			    !quiet && !tty && lines)
+				fprintf(stderr, "allocbench: %s under %s: %u of %u runs done, no more: "
+					"%s (%zu of %zu candidates)\n", name, r->rows[i].backend->name,
+					r->rows[i].runs, r->rounds, r->rows[i].stopped, ++rows_done,
+					r->nrows);
+	}
 	if (!quiet && tty)
 		fputs("\r\033[K", stderr);
 }

@@ -32,6 +32,16 @@
 #define RERUN_DEFAULT_ROUNDS 3
 #define RERUN_MAX_ROUNDS 100
 #define RERUN_MAX_ROWS 16
+/*
+ * After each round, a candidate other than malloc that is behind the
+ * least of all by more than these on every figure (its least peak, its
+ * least after the peak and its least wall time so far, against the least
+ * of every candidate's) runs no more: it cannot be the answer. Peaks
+ * repeat within a few per cent; wall times, on a shared machine, within
+ * tens of per cent.
+ */
+#define RERUN_MEMORY_MARGIN 0.10
+#define RERUN_TIME_MARGIN 0.25
 
 /* The figures of a run. */
 enum rerun_figure {
@@ -49,6 +59,7 @@ struct rerun_row {
 	unsigned runs;                          /* runs measured */
 	int ok;                                 /* every run so far measured */
 	char error[256];                        /* why not, when !ok */
+	char stopped[160];                      /* why it ran no more, or "" */
 };
 
 struct rerun {
@@ -76,9 +87,10 @@ void rerun_init(struct rerun *r, const struct run_config *config, unsigned round
 
 /*
  * Runs ARGV (a NULL-terminated command, found in PATH as a shell would)
- * R->rounds times under each row. A run that fails (not started, another
- * exit status than the recorded run's, killed, the program never seen)
- * fails its row, which runs no more. After a terminating signal
+ * R->rounds times under each row, in rounds: a row far behind the others
+ * after a round runs no more (RERUN_MEMORY_MARGIN). A run that fails (not
+ * started, another exit status than the recorded run's, killed, the
+ * program never seen) fails its row, which runs no more. After a terminating signal
  * (runner_signals_install()) the run is killed and R->interrupted set.
  * Progress on standard error as a run's (run_progress.h) unless QUIET;
  * LINES: where standard error is no terminal, a line per row as it ends.

@@ -268,9 +268,10 @@ static int write_table(FILE *out, const struct run_report *report, int markdown)
 	rerun_best(r, RERUN_WALL, &b);
 	time = unit_of(r, RERUN_WALL, &b);
 	snprintf(head, sizeof(head), "real runs: %s, the program the trace is of, run again %u "
-		 "times under each drop-in allocator, interleaved: its peak anonymous memory "
-		 "(RssAnon) and the whole command's wall time, median [min-max]; beside them the "
-		 "replay's peak", r->program, r->rounds);
+		 "times under each drop-in allocator, interleaved (one far behind the least on "
+		 "every figure runs no more): its peak anonymous memory (RssAnon) and the whole "
+		 "command's wall time, median [min-max]; beside them the replay's peak",
+		 r->program, r->rounds);
 	fputc('\n', out);
 	if (markdown) {
 		fputs("**Real runs**: ", out);
@@ -315,6 +316,21 @@ static int write_table(FILE *out, const struct run_report *report, int markdown)
 		} else {
 			fprintf(out, "%-10s %18s %18s %9s %8s\n", row->backend->name, peak, wall,
 				replay, off);
+		}
+	}
+	for (size_t i = 0; i < r->nrows; i++) {
+		char line[512];
+
+		if (!r->rows[i].ok || !r->rows[i].stopped[0])
+			continue;
+		snprintf(line, sizeof(line), "%s ran no more: %s", r->rows[i].backend->name,
+			 r->rows[i].stopped);
+		if (markdown) {
+			fputc('\n', out);
+			put_markdown(out, line);
+			fputs(".\n", out);
+		} else {
+			put_wrapped(out, line, 80, "  ");
 		}
 	}
 	return markdown ? ferror(out) ? -1 : 0 : write_after_peak(out, r);
@@ -413,6 +429,8 @@ cJSON *rerun_json(const struct run_report *report)
 		cJSON_AddBoolToObject(o, "ok", row->ok);
 		if (!row->ok)
 			cJSON_AddStringToObject(o, "error", row->error);
+		else if (row->stopped[0])
+			cJSON_AddStringToObject(o, "stopped", row->stopped);
 		cJSON_AddItemToObject(o, "peak_anon_bytes", figure_json(row, RERUN_PEAK));
 		cJSON_AddItemToObject(o, "wall_seconds", figure_json(row, RERUN_WALL));
 		cJSON_AddItemToObject(o, "low_anon_bytes", figure_json(row, RERUN_LOW));
