@@ -428,13 +428,19 @@ static void sample_clean(struct sample *sample)
 		text_clean_in_place(info->stats[i].name, sizeof(info->stats[i].name));
 }
 
-const char *report_jobs_note(const struct run_report *report)
+const char *report_runs_note(const struct run_report *report)
 {
-	static char note[64];
+	static char note[256];
+	size_t used = 0;
 
-	if (report->jobs <= 1)
-		return "";
-	snprintf(note, sizeof(note), ", times measured %u at a time (--jobs)", report->jobs);
+	note[0] = '\0';
+	if (report->config && report->config->preloaded_once && report->config->repeat > 1)
+		used = (size_t)snprintf(note, sizeof(note), ", the preloaded allocators' once beside "
+					"their real runs (%u times where that missed them by over "
+					"5%%)", report->config->repeat);
+	if (report->jobs > 1 && used < sizeof(note))
+		snprintf(note + used, sizeof(note) - used, ", times measured %u at a time (--jobs)",
+			 report->jobs);
 	return note;
 }
 
@@ -488,6 +494,7 @@ struct run_task {
 	size_t column;   /* the size's index (0 for random's one column) */
 	size_t backend;  /* the backend's index; ignored for the floor */
 	int floor;       /* the floor of this size, not a backend */
+	unsigned run;    /* its run of the row's, from 0 */
 };
 
 struct run_work {
@@ -603,13 +610,15 @@ static void *measure_worker(void *arg)
 		if (task->floor) {
 			skip = !w->report->floors[task->column].ok;
 			run_progress(w->config, w->next, w->ntasks, RUNNER_FLOOR,
-				 w->report->floors[task->column].size);
+				     w->report->floors[task->column].size, task->run,
+				     w->config->repeat);
 		} else {
 			struct cell *c = &w->report->cells[task->column * w->config->nbackends +
 								  task->backend];
 
 			skip = !c->ok;
-			run_progress(w->config, w->next, w->ntasks, c->backend->name, c->size);
+			run_progress(w->config, w->next, w->ntasks, c->backend->name, c->size,
+				     task->run, c->repeat);
 			if (skip)
 				run_progress_row(w->config, c, &w->rows_done, w->report->ncells);
 		}
@@ -641,6 +650,7 @@ static int cell_init(const struct run_config *config, struct cell *c,
 		c->rounds = config->rounds ? config->rounds :
 			    workload_default_rounds(config->workload, c->count);
 	c->ok = 1;
+	c->repeat = config->preloaded_once && backend->preload_path ? 1 : config->repeat;
 	c->samples = calloc(config->repeat, sizeof(*c->samples));
 	return c->samples ? 0 : error("out of memory");
 }
@@ -711,16 +721,19 @@ int run_measure_all(const struct run_config *config, struct run_report *report)
 	 * N threads take the list in this order, each running one measuring
 	 * process at a time.
 	 */
-	w.ntasks = ncolumns * config->repeat * (config->nbackends + (size_t)with_floor);
-	w.tasks = calloc(w.ntasks, sizeof(*w.tasks));
+	w.tasks = calloc(ncolumns * config->repeat * (config->nbackends + (size_t)with_floor),
+			 sizeof(*w.tasks));
 	if (!w.tasks)
 		return error("out of memory");
-	for (size_t s = 0, t = 0; s < ncolumns; s++)
+	for (size_t s = 0; s < ncolumns; s++)
 		for (unsigned rep = 0; rep < config->repeat; rep++) {
 			if (with_floor)
-				w.tasks[t++] = (struct run_task){ .column = s, .floor = 1 };
+				w.tasks[w.ntasks++] = (struct run_task){ .column = s, .floor = 1,
+									 .run = rep };
 			for (size_t b = 0; b < config->nbackends; b++)
-				w.tasks[t++] = (struct run_task){ .column = s, .backend = b };
+				if (rep < report->cells[s * config->nbackends + b].repeat)
+					w.tasks[w.ntasks++] = (struct run_task){ .column = s,
+										 .backend = b, .run = rep };
 		}
 	w.config = config;
 	w.report = report;
@@ -760,6 +773,35 @@ int run_measure_all(const struct run_config *config, struct run_report *report)
 	for (size_t i = 0; i < report->nfloors; i++)
 		for (unsigned r = 0; r < report->floors[i].runs; r++)
 			counters_check_merge(&report->counters, &report->floors[i].samples[r].counters);
+	return 0;
+}
+
+int run_measure_again(const struct run_config *config, struct run_report *report,
+		      struct cell *cell)
+{
+	size_t at = (size_t)(cell - report->cells);
+	unsigned from = cell->repeat;
+	/* The row ends again after every other: its line counts it last. */
+	struct run_work w = { .config = config, .report = report, .rows_done = report->ncells - 1 };
+
+	if (!cell->ok || from >= config->repeat)
+		return 0;
+	w.tasks = calloc(config->repeat - from, sizeof(*w.tasks));
+	if (!w.tasks)
+		return error("out of memory");
+	cell->repeat = config->repeat;
+	for (unsigned rep = from; rep < config->repeat; rep++)
+		w.tasks[w.ntasks++] = (struct run_task){ .column = at / config->nbackends,
+							 .backend = at % config->nbackends, .run = rep };
+	pthread_mutex_init(&w.lock, NULL);
+	measure_worker(&w);
+	pthread_mutex_destroy(&w.lock);
+	free(w.tasks);
+	report->interrupted = runner_interrupted();
+	if (!config->quiet && isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);
+	for (unsigned r = from; r < cell->runs; r++)
+		counters_check_merge(&report->counters, &cell->samples[r].counters);
 	return 0;
 }
 
