@@ -35,6 +35,7 @@ struct cell {
 	int ok;                      /* every repetition succeeded */
 	char error[200];             /* the first failure's reason when !ok */
 	struct sample *samples;      /* one per repetition, config.repeat of them */
+	unsigned repeat;             /* runs asked for: config.repeat, or 1 (preloaded_once) */
 	unsigned runs;               /* samples taken (stops at the first failure) */
 	unsigned tasks_ended;        /* its runs ended or skipped, for the progress */
 	const struct cell_loaded *loaded; /* read back from JSON (show), or NULL */
@@ -117,10 +118,12 @@ int report_floor_ns(const struct run_report *report, size_t size, double *out);
  * lines. NULL when none wrote anything there.
  */
 /*
- * ", times measured N at a time (--jobs)" when REPORT's measuring processes
- * ran N > 1 at once, else "": a static string, for the reports' first line.
+ * What the reports' first line adds to "median of N runs": ", the
+ * preloaded allocators' once beside their real runs (...)" (advise's
+ * preloaded_once), ", times measured N at a time (--jobs)" when REPORT's
+ * measuring processes ran N > 1 at once; else "". A static string.
  */
-const char *report_jobs_note(const struct run_report *report);
+const char *report_runs_note(const struct run_report *report);
 
 const struct sample *run_output_sample(const struct sample *samples, unsigned runs, int ok,
 				       unsigned repeat, int err);

@@ -23,6 +23,7 @@
 #define RUN_DEFAULT_POOL_BLOCK ((size_t)1 << 20)
 #define RUN_MAX_REPEAT 1000
 
+struct cell;
 struct backend;
 struct backend_skip;
 struct preload;
@@ -48,6 +49,9 @@ struct run_config {
 	size_t backends_alloc;           /* room in backends (ALLOC_GROW) */
 	uint64_t total_bytes;              /* bytes allocated per measurement */
 	unsigned repeat;                   /* fresh-process repetitions per cell */
+	int preloaded_once;                /* advise, where its real runs answer for the
+					      drop-in allocators: a preloaded one's cells
+					      are measured once (run_measure_again()) */
 	enum touch_policy touch;
 	size_t align;                      /* pool/arena alignment; 0 = natural */
 	size_t pool_block_bytes;           /* bytes per pool block */
@@ -116,6 +120,14 @@ struct run_config {
  * -1 when nothing could be measured (no memory).
  */
 int run_measure_all(const struct run_config *config, struct run_report *report);
+
+/*
+ * Measures CELL of REPORT (run_measure_all()'s) again, up to CONFIG's
+ * repeat runs in all, as run_measure_all() measured it; its progress says
+ * so. Returns 0, or -1 out of memory.
+ */
+int run_measure_again(const struct run_config *config, struct run_report *report,
+		      struct cell *cell);
 
 /*
  * The default --backend of the replay workload, before the installed drop-in

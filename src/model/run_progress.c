@@ -8,15 +8,14 @@
 #include <unistd.h>
 
 void run_progress(const struct run_config *config, size_t done, size_t total,
-		  const char *what, size_t size)
+		  const char *what, size_t size, unsigned run, unsigned runs)
 {
 	if (config->quiet || !isatty(STDERR_FILENO))
 		return;
 	if (workload_one_column(config->workload))
-		fprintf(stderr, "\rallocbench: %s %-9s run %zu of %u  [%zu/%zu]   ",
+		fprintf(stderr, "\rallocbench: %s %-9s run %u of %u  [%zu/%zu]   ",
 			config->workload == WORKLOAD_REPLAY ? "replaying" : "measuring", what,
-			done / config->nbackends % config->repeat + 1, config->repeat, done + 1,
-			total);
+			run + 1, runs, done + 1, total);
 	else
 		fprintf(stderr, "\rallocbench: measuring %-7s %8zu B  [%zu/%zu]   ",
 			what, size, done + 1, total);
@@ -28,10 +27,10 @@ void run_progress(const struct run_config *config, size_t done, size_t total,
 void run_progress_row(const struct run_config *config, struct cell *c, size_t *rows_done,
 		      size_t nrows)
 {
-	if (++c->tasks_ended < config->repeat || !config->progress_lines || config->quiet ||
+	if (++c->tasks_ended < c->repeat || !config->progress_lines || config->quiet ||
 	    isatty(STDERR_FILENO))
 		return;
 	fprintf(stderr, "allocbench: %s: %u of %u runs done%s (%zu of %zu rows)\n",
-		c->backend->name, c->runs, config->repeat, c->ok ? "" : ", failed",
+		c->backend->name, c->runs, c->repeat, c->ok ? "" : ", failed",
 		++*rows_done, nrows);
 }

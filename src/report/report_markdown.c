@@ -80,7 +80,7 @@ static void put_header(FILE *out, const struct run_report *report)
 			  "|\\*_");
 	fprintf(out, "**: %s, %s per measurement, touch %s, median of %u run%s%s; ",
 		workload_name(config->workload), total, touch_name(config->touch), config->repeat,
-		config->repeat == 1 ? "" : "s", report_jobs_note(report));
+		config->repeat == 1 ? "" : "s", report_runs_note(report));
 	if (config->align)
 		fprintf(out, "alignment %zu B for pool and arena", config->align);
 	else

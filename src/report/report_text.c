@@ -33,7 +33,7 @@ static void print_header(FILE *out, const struct run_report *report)
 		     "allocbench %s: %s, %s per measurement, touch %s, median of %u run%s%s",
 		     report->tool_version ? report->tool_version : ALLOCBENCH_VERSION, workload_name(config->workload), total,
 		     touch_name(config->touch), config->repeat, config->repeat == 1 ? "" : "s",
-		     report_jobs_note(report));
+		     report_runs_note(report));
 	/* A report read back is cleaned as it is read; --label and a trace's name are not. */
 	if (config->label) {
 		text_clean(shown, sizeof(shown), config->label);

@@ -116,6 +116,29 @@ done | check_least memory "$tmp/mt.json" memory
 run_ab advise -q --repeat 3 -f json -o "$tmp/sp.json" -- "$SPARSE" 64 8
 check "advise -- sparse 64 8: exit 0" [ "$rc" = 0 ]
 real_vs_peakanon sparse "$tmp/sp.json" "$SPARSE" 64 8
+# Where the real runs answer, a drop-in allocator is replayed once, and
+# --repeat times where that one missed its real runs by over 5%; malloc,
+# pool and arena --repeat times.
+while read -r s_a s_lib; do
+	s_first=$(jq_get "$tmp/sp.json" "results[backend=$s_a].peak_rss_bytes.runs" | tr -d '[] ' | cut -d, -f1)
+	s_runs=$(jq_get "$tmp/sp.json" "results[backend=$s_a].peak_rss_bytes.runs#")
+	s_real=$(jq_get "$tmp/sp.json" "real_runs.rows[backend=$s_a].peak_anon_bytes.median")
+	s_off=$(near "$s_first" "$s_real" "$(awk -v r="$s_real" 'BEGIN { print r * 0.05 }')" && echo within || echo off)
+	[ "$s_a" = malloc ] && s_off=malloc
+	check "sparse under $s_a: $s_runs replays ($s_off: the first $s_first B, the real runs $s_real B)" \
+		sh -c 'case $1 in malloc/3|within/1|off/3) ;; *) exit 1 ;; esac' sh "$s_off/$s_runs"
+done <"$tmp/allocators"
+for s_a in pool arena; do
+	check "sparse under $s_a: 3 replays" [ "$(jq_get "$tmp/sp.json" "results[backend=$s_a].peak_rss_bytes.runs#")" = 3 ]
+done
+# A program whose memory is mostly its own mapping: each drop-in
+# allocator's one replay misses its real runs by far, and is made again.
+run_ab advise -q --repeat 2 --reruns 1 -f json -o "$tmp/ms.json" -- "$ABBUILD/tests/tools/mapspin" 16 0.02 1000
+check "advise -- mapspin 16 0.02 1000: exit 0" [ "$rc" = 0 ]
+for s_a in $(cut -d' ' -f1 "$tmp/allocators"); do
+	check "mapspin under $s_a: its replay far below its real runs, made twice" \
+		[ "$(jq_get "$tmp/ms.json" "results[backend=$s_a].peak_rss_bytes.runs#")" = 2 ]
+done
 # Its replay writes only what it wrote (t1413): each allocator's within 5% of its real runs.
 while read -r s_a s_lib; do
 	s_replay=$(jq_get "$tmp/sp.json" "real_runs.rows[backend=$s_a].replay_peak_bytes")
