@@ -79,10 +79,10 @@ static const struct cli_option advise_options[] = {
 	{ OPT_UNSIGNED(259, "reruns", "N", advise_cmd, reruns, 0, RERUN_MAX_ROUNDS,
 	  "(expected a whole number from 0 to " STR(RERUN_MAX_ROUNDS) ")",
 	  "runs of COMMAND again under malloc and each drop-in\n"
-	  "allocator, interleaved (default " STR(RERUN_DEFAULT_ROUNDS) "; one far behind\n"
-	  "on every figure after a round runs no more): their\n"
-	  "peak anonymous memory and wall time answer for the\n"
-	  "drop-in choice; 0: COMMAND must not run again") },
+	  "allocator, interleaved (default " STR(RERUN_DEFAULT_ROUNDS) "; fewer where\n"
+	  "the answer is settled): their peak anonymous memory\n"
+	  "and wall time answer for the drop-in choice; 0:\n"
+	  "COMMAND must not run again") },
 	{ OPT_STRING(258, "replay-threads", "MODE", advise_cmd, replay_threads,
 	  "global or per-thread, as allocbench run's (default:\n"
 	  "per-thread when the program ran several threads)") },
@@ -108,7 +108,7 @@ static void advise_help(FILE *out)
 "Which allocator should this program use, and what would it save? Records\n"
 "COMMAND's allocations (as allocbench record does), then runs COMMAND again\n"
 "under malloc and each installed drop-in allocator (--reruns times each,\n"
-"interleaved, one far behind after a round no more; its output discarded)\n"
+"interleaved, fewer where the answer is settled; its output discarded)\n"
 "and replays its allocations on every backend that can (the drop-in ones,\n"
 "and pool and arena, which need code changes), each in fresh processes.\n"
 "The answer comes first: for memory and for time, the best drop-in choice\n"

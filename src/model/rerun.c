@@ -373,38 +373,93 @@ static double least(const struct rerun *r, const struct rerun_row *row, enum rer
 }
 
 /*
- * After a round: each row other than malloc whose least of every figure is
- * over its margin above the least of all (rerun.h) runs no more, and says
- * why. Returns how many stopped.
+ * ROW is behind on FIGURE after ROUND rounds: its least is over the
+ * figure's margin above ALL, the least of all (rerun.h); or, from round 2
+ * on, its range lies above the range of the row with the least median.
+ */
+static int behind(const struct rerun *r, const struct rerun_row *row, enum rerun_figure figure,
+		  unsigned round, double all)
+{
+	double margin = figure == RERUN_WALL ? RERUN_TIME_MARGIN : RERUN_MEMORY_MARGIN;
+	struct rerun_best b;
+	struct stat_summary mine, best;
+
+	if (least(r, row, figure) > all * (1 + margin))
+		return 1;
+	if (round < 2)
+		return 0;
+	rerun_best(r, figure, &b);
+	return b.n && &r->rows[b.row[0]] != row && !rerun_summary(row, figure, &mine) &&
+	       !rerun_summary(&r->rows[b.row[0]], figure, &best) && mine.min > best.max;
+}
+
+/*
+ * After a round: each row other than malloc behind on every figure runs no
+ * more, and says why. Returns how many stopped.
  */
 static size_t race(struct rerun *r, unsigned round)
 {
 	static const enum rerun_figure figures[] = { RERUN_PEAK, RERUN_LOW, RERUN_WALL };
-	double all[3], mine[3];
+	double all[3];
 	size_t stopped = 0;
 
 	for (size_t f = 0; f < 3; f++)
 		all[f] = least(r, NULL, figures[f]);
 	for (size_t i = 0; i < r->nrows; i++) {
 		struct rerun_row *row = &r->rows[i];
-		int behind = 1;
+		size_t f = 0;
 
 		if (!row->ok || row->stopped[0] || !row->runs || !row->backend->preload_path)
 			continue;
-		for (size_t f = 0; f < 3; f++) {
-			double margin = figures[f] == RERUN_WALL ? RERUN_TIME_MARGIN :
-					RERUN_MEMORY_MARGIN;
-
-			mine[f] = least(r, row, figures[f]);
-			if (!(mine[f] > all[f] * (1 + margin)))
-				behind = 0;
-		}
-		if (!behind)
+		while (f < 3 && behind(r, row, figures[f], round, all[f]))
+			f++;
+		if (f < 3)
 			continue;
-		snprintf(row->stopped, sizeof(row->stopped), "its least peak %.0f%%, least after the "
-			 "peak %.0f%% and least time %.0f%% over the least of all after %u run%s",
-			 100 * (mine[0] / all[0] - 1), 100 * (mine[1] / all[1] - 1),
-			 100 * (mine[2] / all[2] - 1), round, round == 1 ? "" : "s");
+		snprintf(row->stopped, sizeof(row->stopped), "behind the best on every figure after "
+			 "%u run%s: its least peak %.0f%%, least after the peak %.0f%% and least time "
+			 "%.0f%% over the least of all", round, round == 1 ? "" : "s",
+			 100 * (least(r, row, RERUN_PEAK) / all[0] - 1),
+			 100 * (least(r, row, RERUN_LOW) / all[1] - 1),
+			 100 * (least(r, row, RERUN_WALL) / all[2] - 1));
+		stopped++;
+	}
+	return stopped;
+}
+
+/*
+ * After round 2 or later: where every row still running has a wall time
+ * range that overlaps malloc's, none can be faster than malloc beyond the
+ * noise (verdict.h) however many rounds follow, since ranges only widen:
+ * the time answer is settled, and every row runs no more (peaks repeat
+ * within a few per cent: their second run was their check). Returns how
+ * many stopped.
+ */
+static size_t settle(struct rerun *r, unsigned round)
+{
+	struct stat_summary s, m;
+	size_t malloc_row = r->nrows, stopped = 0;
+
+	for (size_t i = 0; i < r->nrows; i++)
+		if (r->rows[i].ok && !r->rows[i].backend->preload_path)
+			malloc_row = i;
+	if (round < 2 || malloc_row == r->nrows ||
+	    rerun_summary(&r->rows[malloc_row], RERUN_WALL, &m))
+		return 0;
+	for (size_t i = 0; i < r->nrows; i++) {
+		const struct rerun_row *row = &r->rows[i];
+
+		if (row->ok && !row->stopped[0] &&
+		    (rerun_summary(row, RERUN_WALL, &s) || !verdict_overlap(&s, &m)))
+			return 0;
+	}
+	for (size_t i = 0; i < r->nrows; i++) {
+		struct rerun_row *row = &r->rows[i];
+
+		if (!row->ok || row->stopped[0])
+			continue;
+		snprintf(row->stopped, sizeof(row->stopped), "after %u runs every candidate's time "
+			 "overlaps malloc's: none is faster beyond the noise, and no round more can "
+			 "make one", round);
 		stopped++;
 	}
 	return stopped;
@@ -438,7 +493,8 @@ void rerun_measure(struct rerun *r, char *const *argv, int quiet, int lines)
 					"%zu candidates)\n", name, row->backend->name, row->runs,
 					r->rounds, row->ok ? "" : ", failed", ++rows_done, r->nrows);
 		}
-		if (r->interrupted || round + 1 == r->rounds || !race(r, round + 1))
+		if (r->interrupted || round + 1 == r->rounds ||
+		    !(race(r, round + 1) + settle(r, round + 1)))
 			continue;
 		for (size_t i = 0; i < r->nrows; i++)
 			if (r->rows[i].ok && r->rows[i].stopped[0] && r->rows[i].runs == round + 1 &&

@@ -33,12 +33,15 @@
 #define RERUN_MAX_ROUNDS 100
 #define RERUN_MAX_ROWS 16
 /*
- * After each round, a candidate other than malloc that is behind the
- * least of all by more than these on every figure (its least peak, its
- * least after the peak and its least wall time so far, against the least
- * of every candidate's) runs no more: it cannot be the answer. Peaks
- * repeat within a few per cent; wall times, on a shared machine, within
- * tens of per cent.
+ * After each round, a candidate other than malloc that is behind on every
+ * figure (its least peak, its least after the peak and its least wall time
+ * so far) runs no more: it cannot be the answer. Behind: its least over the
+ * least of every candidate's by more than these (peaks repeat within a few
+ * per cent; wall times, on a shared machine, within tens of per cent), or,
+ * from the second round on, its range above that of the candidate with the
+ * least median. And once every candidate still running has a wall time
+ * range that overlaps malloc's, none runs again: no further round can find
+ * one faster beyond the noise, since ranges only widen.
  */
 #define RERUN_MEMORY_MARGIN 0.10
 #define RERUN_TIME_MARGIN 0.25
@@ -87,8 +90,8 @@ void rerun_init(struct rerun *r, const struct run_config *config, unsigned round
 
 /*
  * Runs ARGV (a NULL-terminated command, found in PATH as a shell would)
- * R->rounds times under each row, in rounds: a row far behind the others
- * after a round runs no more (RERUN_MEMORY_MARGIN). A run that fails (not
+ * R->rounds times under each row, in rounds, fewer where the answer is
+ * settled (RERUN_MEMORY_MARGIN). A run that fails (not
  * started, another exit status than the recorded run's, killed, the
  * program never seen) fails its row, which runs no more. After a terminating signal
  * (runner_signals_install()) the run is killed and R->interrupted set.

@@ -268,9 +268,9 @@ static int write_table(FILE *out, const struct run_report *report, int markdown)
 	rerun_best(r, RERUN_WALL, &b);
 	time = unit_of(r, RERUN_WALL, &b);
 	snprintf(head, sizeof(head), "real runs: %s, the program the trace is of, run again %u "
-		 "times under each drop-in allocator, interleaved (one far behind the least on "
-		 "every figure runs no more): its peak anonymous memory (RssAnon) and the whole "
-		 "command's wall time, median [min-max]; beside them the replay's peak",
+		 "times under each drop-in allocator, interleaved (fewer where the answer was "
+		 "settled, below): its peak anonymous memory (RssAnon) and the whole command's "
+		 "wall time, median [min-max]; beside them the replay's peak",
 		 r->program, r->rounds);
 	fputc('\n', out);
 	if (markdown) {

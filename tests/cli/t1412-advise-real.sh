@@ -78,6 +78,40 @@ check_race() {
 	done <"$tmp/race.want"
 }
 
+# check_settle JSON: after the second round, where the wall time range of
+# every row still running (none behind on every figure after one or two
+# runs) overlaps malloc's, all of them run no more; else they run a third.
+check_settle() {
+	for r_a in $(cut -d' ' -f1 "$tmp/allocators"); do
+		r_stop=$("$JSONQ" "$1" "real_runs.rows[backend=$r_a].stopped" 2>/dev/null)
+		case $r_stop in
+		behind*) r_stop=behind ;;
+		"after 2 runs every"*) r_stop=settled ;;
+		"") r_stop=none ;;
+		*) r_stop=other ;;
+		esac
+		echo "$r_a $(jq_get "$1" "real_runs.rows[backend=$r_a].wall_seconds.runs" | tr -d '[]' | tr , ' ' | cut -d' ' -f1,2) $(jq_get "$1" "real_runs.rows[backend=$r_a].wall_seconds.runs#") $r_stop"
+	done >"$tmp/settle"
+	awk '$1 == "malloc" { lo = $2 < $3 ? $2 : $3; hi = $2 < $3 ? $3 : $2 }
+	{ row[NR] = $0 } END {
+		for (i = 1; i <= NR; i++) {
+			split(row[i], f, " ")
+			if (f[4] < 2 || f[5] == "behind") continue
+			a = f[2] < f[3] ? f[2] : f[3]; b = f[2] < f[3] ? f[3] : f[2]
+			if (a > hi || b < lo) over = "apart"
+			want = want (want ? " " : "") f[1] ":" f[4] ":" f[5]
+		}
+		print (over ? "apart" : "overlap"), want }' "$tmp/settle" >"$tmp/settle.want"
+	read -r r_over r_rows <"$tmp/settle.want"
+	if [ "$r_over" = overlap ]; then
+		check "after two runs every time overlaps malloc's: each ran no more ($r_rows)" \
+			sh -c 'for r in $1; do case $r in *:2:settled) ;; *) exit 1 ;; esac; done' sh "$r_rows"
+	else
+		check "after two runs a time lies apart from malloc's: each ran a third ($r_rows)" \
+			sh -c 'for r in $1; do case $r in *:3:none) ;; *) exit 1 ;; esac; done' sh "$r_rows"
+	fi
+}
+
 # check_least WHAT JSON MEMBER: lines "MIN MAX ALLOCATOR" on standard
 # input, the programs' own figures under each allocator; where the least
 # lies 2% apart from the next, real_runs.MEMBER.best[0] in JSON names it.
@@ -116,6 +150,7 @@ done | check_least memory "$tmp/mt.json" memory
 run_ab advise -q --repeat 3 -f json -o "$tmp/sp.json" -- "$SPARSE" 64 8
 check "advise -- sparse 64 8: exit 0" [ "$rc" = 0 ]
 real_vs_peakanon sparse "$tmp/sp.json" "$SPARSE" 64 8
+check_settle "$tmp/sp.json"
 # Where the real runs answer, a drop-in allocator is replayed once, and
 # --repeat times where that one missed its real runs by over 5%; malloc,
 # pool and arena --repeat times.
