@@ -279,6 +279,26 @@ else
 	rm -f "$tmp/big.trace"
 fi
 
+# The memory a replay holds (issue 42): the measuring process's peak
+# resident set (VmHWM) replaying made-up traces of 10 and 20 million calls
+# whose live chunks peak at a million (tests/tools/tracegen), the growth per
+# call between them, and what a billion calls would take at that rate
+# against the target's 512 MiB of address space (not run: its plan alone
+# would not fit).
+for m in 10 20; do
+	${ABBUILD:-build/default}/tests/tools/tracegen "$tmp/g$m.trace" ${m}000000 1000000 ||
+		echo "tracegen exited $?"
+	$AB --workload replay --trace "$tmp/g$m.trace" --backend malloc --repeat 1 -q -f json \
+		-o "$tmp/g$m.json" || echo "replay of $m million calls exited $?"
+	rm -f "$tmp/g$m.trace"
+done
+h10=$($JSONQ "$tmp/g10.json" 'results[0].peak_memory_bytes' 2>/dev/null || echo 0)
+h20=$($JSONQ "$tmp/g20.json" 'results[0].peak_memory_bytes' 2>/dev/null || echo 0)
+awk -v a="$h10" -v b="$h20" 'BEGIN {
+	per = (b - a) / 10e6; big = a + per * (1e9 - 10e6)
+	printf "replay memory, 1 million chunks live: %.0f MiB at 10 million calls, %.0f MiB at 20 million: %.1f bytes per call; a billion calls: about %.1f GiB  (target: under ulimit -v 512 MiB: %s)\n",
+		a / 1048576, b / 1048576, per, big / 1073741824, big <= 512 * 1048576 ? "met" : "MISSED" }'
+
 # The sweep of hostile input (issue 45: tests/cli/t0803-hostile.sh), each
 # case held to 10 s and 512 MiB: its cases' times and the slowest.
 HOSTILE_SECONDS=10 ABBUILD=${ABBUILD:-$PWD/build/default} sh tests/cli/t0803-hostile.sh >"$tmp/hostile" 2>&1
