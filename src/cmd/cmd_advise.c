@@ -441,7 +441,9 @@ static int advise_write(FILE *out, struct run_report *report, const char *trace)
  * its real runs. One whose replay's peak is more than ADVISE_AGAIN_PERCENT
  * off its real runs' median is replayed again, --repeat times in all, and
  * its median stands: now and then one tcmalloc process takes 2 MiB more of
- * its own (t0013). Returns 0, or -1 out of memory.
+ * its own (t0013). One without real runs (its row failed) is replayed
+ * --repeat times too: its replay is its answer. Returns 0, or -1 out of
+ * memory.
  */
 #define ADVISE_AGAIN_PERCENT 5
 
@@ -452,19 +454,25 @@ static int replay_again(const struct run_config *config, struct run_report *repo
 		struct cell *c = &report->cells[i];
 		struct stat_summary real, replayed;
 		const struct rerun_row *row = NULL;
+		int measured;
 
 		for (size_t k = 0; rerun && k < rerun->nrows; k++)
 			if (rerun->rows[k].backend == c->backend)
 				row = &rerun->rows[k];
-		if (!row || c->repeat == config->repeat || !c->ok ||
-		    rerun_summary(row, RERUN_PEAK, &real) || !(real.median > 0) ||
-		    cell_summary(report, c, METRIC_PEAK_RSS_BYTES, &replayed) ||
-		    fabs(replayed.median - real.median) * 100 <= ADVISE_AGAIN_PERCENT * real.median)
+		if (c->repeat == config->repeat || !c->ok)
 			continue;
-		if (!config->quiet && !isatty(STDERR_FILENO))
+		measured = row && !rerun_summary(row, RERUN_PEAK, &real) && real.median > 0;
+		if (measured && (cell_summary(report, c, METRIC_PEAK_RSS_BYTES, &replayed) ||
+				 fabs(replayed.median - real.median) * 100 <=
+				 ADVISE_AGAIN_PERCENT * real.median))
+			continue;
+		if (!config->quiet && !isatty(STDERR_FILENO) && measured)
 			fprintf(stderr, "allocbench: %s: its replay's peak is %.0f%% off its real runs': "
 				"replayed %u times in all\n", c->backend->name,
 				100 * fabs(replayed.median - real.median) / real.median, config->repeat);
+		else if (!config->quiet && !isatty(STDERR_FILENO))
+			fprintf(stderr, "allocbench: %s: no real run beside its replay: replayed %u "
+				"times in all\n", c->backend->name, config->repeat);
 		if (run_measure_again(config, report, c))
 			return -1;
 	}

@@ -345,7 +345,7 @@ static int replay_malloc_threads(const struct measure_params *params, struct sam
 		.done = PTHREAD_COND_INITIALIZER,
 	};
 	struct replay_alive alive = { .most = 1 };
-	struct replay_series rs = { .fd = -1 };
+	struct replay_series rs = { .fd = -1, .statm = -1 };
 	struct replay_job *jobs;
 	struct loop_peak lp;
 	uint64_t faults0, peak;

@@ -8,10 +8,10 @@
  * readings so far cost at most REPLAY_SERIES_SHARE per cent of the time
  * since the series began, or REPLAY_SERIES_ALLOWANCE_NS in all; the last
  * point always. Another point is the last exact reading plus what statm
- * says changed since (probe_statm_anon()): exact where the kernel folds its
- * per-CPU counters (Linux 6.16 and later), else off by up to 32 pages per
- * CPU (probe.h), which a large replay, the one whose exact readings cost,
- * can bear. smaps_rollup costs 10 to 20 us per MiB resident (1.3 ms a
+ * says changed since (probe_statm_anon()): exact where the kernel sums its
+ * per-CPU counters (seen on 6.18), else off by up to max(32, 2 x CPUs)
+ * pages per CPU (probe.h), which a large replay, the one whose exact
+ * readings cost, can bear. smaps_rollup costs 10 to 20 us per MiB resident (1.3 ms a
  * reading at 60 MiB on a loaded machine: 0.25 s over 200 readings, a third
  * of such a replay when every point was exact); statm a third of a
  * microsecond. None of it is timed (the clock stops for each) and none of

@@ -373,9 +373,22 @@ static double least(const struct rerun *r, const struct rerun_row *row, enum rer
 }
 
 /*
+ * 1 when ROW's peaks agree within RERUN_PEAK_AGREE: its runs so far are
+ * its figure, and its median of two is not the mean of a run and an
+ * outlier (now and then one tcmalloc process takes 2 MiB more, t0013).
+ */
+static int peaks_agree(const struct rerun_row *row)
+{
+	struct stat_summary s;
+
+	return !rerun_summary(row, RERUN_PEAK, &s) && s.max <= s.min * (1 + RERUN_PEAK_AGREE);
+}
+
+/*
  * ROW is behind on FIGURE after ROUND rounds: its least is over the
  * figure's margin above ALL, the least of all (rerun.h); or, from round 2
- * on, its range lies above the range of the row with the least median.
+ * on and where its peaks agree, its range lies above the range of the row
+ * with the least median.
  */
 static int behind(const struct rerun *r, const struct rerun_row *row, enum rerun_figure figure,
 		  unsigned round, double all)
@@ -386,7 +399,7 @@ static int behind(const struct rerun *r, const struct rerun_row *row, enum rerun
 
 	if (least(r, row, figure) > all * (1 + margin))
 		return 1;
-	if (round < 2)
+	if (round < 2 || !peaks_agree(row))
 		return 0;
 	rerun_best(r, figure, &b);
 	return b.n && &r->rows[b.row[0]] != row && !rerun_summary(row, figure, &mine) &&
@@ -416,11 +429,12 @@ static size_t race(struct rerun *r, unsigned round)
 		if (f < 3)
 			continue;
 		snprintf(row->stopped, sizeof(row->stopped), "behind the best on every figure after "
-			 "%u run%s: its least peak %.0f%%, least after the peak %.0f%% and least time "
-			 "%.0f%% over the least of all", round, round == 1 ? "" : "s",
+			 "%u run%s (its least peak, after the peak and time %.0f%%, %.0f%% and %.0f%% "
+			 "over the least of all%s)", round, round == 1 ? "" : "s",
 			 100 * (least(r, row, RERUN_PEAK) / all[0] - 1),
 			 100 * (least(r, row, RERUN_LOW) / all[1] - 1),
-			 100 * (least(r, row, RERUN_WALL) / all[2] - 1));
+			 100 * (least(r, row, RERUN_WALL) / all[2] - 1),
+			 round > 1 ? ", or its range above the best one's" : "");
 		stopped++;
 	}
 	return stopped;
@@ -430,9 +444,9 @@ static size_t race(struct rerun *r, unsigned round)
  * After round 2 or later: where every row still running has a wall time
  * range that overlaps malloc's, none can be faster than malloc beyond the
  * noise (verdict.h) however many rounds follow, since ranges only widen:
- * the time answer is settled, and every row runs no more (peaks repeat
- * within a few per cent: their second run was their check). Returns how
- * many stopped.
+ * the time answer is settled, and every row runs no more, where each one's
+ * peaks agree (peaks_agree(): their second run was their check). Returns
+ * how many stopped.
  */
 static size_t settle(struct rerun *r, unsigned round)
 {
@@ -449,7 +463,8 @@ static size_t settle(struct rerun *r, unsigned round)
 		const struct rerun_row *row = &r->rows[i];
 
 		if (row->ok && !row->stopped[0] &&
-		    (rerun_summary(row, RERUN_WALL, &s) || !verdict_overlap(&s, &m)))
+		    (rerun_summary(row, RERUN_WALL, &s) || !verdict_overlap(&s, &m) ||
+		     !peaks_agree(row)))
 			return 0;
 	}
 	for (size_t i = 0; i < r->nrows; i++) {
@@ -488,7 +503,8 @@ void rerun_measure(struct rerun *r, char *const *argv, int quiet, int lines)
 			for (int tries = 1; row->ok && run_once(r, row, argv); tries++)
 				if (tries == RERUN_UNSEEN_TRIES)
 					row->ok = 0;
-			if (!quiet && !tty && lines && (round + 1 == r->rounds || !row->ok))
+			if (!quiet && !tty && lines && !r->interrupted &&
+			    (round + 1 == r->rounds || !row->ok))
 				fprintf(stderr, "allocbench: %s under %s: %u of %u runs done%s (%zu of "
 					"%zu candidates)\n", name, row->backend->name, row->runs,
 					r->rounds, row->ok ? "" : ", failed", ++rows_done, r->nrows);

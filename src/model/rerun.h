@@ -38,13 +38,17 @@
  * so far) runs no more: it cannot be the answer. Behind: its least over the
  * least of every candidate's by more than these (peaks repeat within a few
  * per cent; wall times, on a shared machine, within tens of per cent), or,
- * from the second round on, its range above that of the candidate with the
- * least median. And once every candidate still running has a wall time
- * range that overlaps malloc's, none runs again: no further round can find
- * one faster beyond the noise, since ranges only widen.
+ * from the second round on and where its peaks agree (RERUN_PEAK_AGREE),
+ * its range above that of the candidate with the least median. And from
+ * the second round on, once every candidate still running has a wall time
+ * range that overlaps malloc's and peaks that agree, none runs again: no
+ * further round can find one faster beyond the noise, since ranges only
+ * widen.
  */
 #define RERUN_MEMORY_MARGIN 0.10
 #define RERUN_TIME_MARGIN 0.25
+/* Two runs' peaks that agree within this stand for the row (t1409's 2%). */
+#define RERUN_PEAK_AGREE 0.02
 
 /* The figures of a run. */
 enum rerun_figure {
@@ -62,7 +66,7 @@ struct rerun_row {
 	unsigned runs;                          /* runs measured */
 	int ok;                                 /* every run so far measured */
 	char error[256];                        /* why not, when !ok */
-	char stopped[160];                      /* why it ran no more, or "" */
+	char stopped[224];                      /* why it ran no more, or "" */
 };
 
 struct rerun {

@@ -430,9 +430,15 @@ const char *report_runs_note(const struct run_report *report)
 {
 	static char note[256];
 	size_t used = 0;
+	int once = 0;
 
+	/* advise's preloaded_once, in a report measured or read back: rows of fewer runs. */
+	for (size_t i = 0; report->config && i < report->ncells; i++)
+		if (report->cells[i].ok && report->cells[i].runs &&
+		    report->cells[i].runs < report->config->repeat)
+			once = 1;
 	note[0] = '\0';
-	if (report->config && report->config->preloaded_once && report->config->repeat > 1)
+	if (once)
 		used = (size_t)snprintf(note, sizeof(note), ", the preloaded allocators' once beside "
 					"their real runs (%u times where that missed them by over "
 					"5%%)", report->config->repeat);

@@ -32,8 +32,10 @@ double probe_elapsed_ns(struct probe_time start, struct probe_time end);
  *
  * Why not /proc/self/statm, which is ten times cheaper: since Linux 6.2 the
  * kernel keeps RSS in per-CPU counters and statm (like status) reads them
- * without folding the per-CPU parts, so it is off by up to 32 pages per CPU
- * (seen here: a 1 MiB fill read as 1332 to 1368 KiB). smaps_rollup walks the
+ * without folding the per-CPU parts, so it is off by up to the counters'
+ * batch per CPU, max(32, 2 x CPUs) pages (seen here: a 1 MiB fill read as
+ * 1332 to 1368 KiB); kernels that sum them for statm (seen on 6.18) are
+ * exact. smaps_rollup walks the
  * page tables and is exact. It costs about 10 us per MiB of RSS, which is
  * why it is read once before and once after a loop; inside one, only as
  * often as a replay's series can afford (replay_series.h).
@@ -55,9 +57,8 @@ int probe_rss_open(void);
 int probe_statm_open(void);
 /*
  * Its resident anonymous memory (resident less shared pages) into *BYTES:
- * 0 or -1. A third of a microsecond, whatever the size; off by up to 32
- * pages per CPU on Linux 6.2 to 6.15 (probe_rss_open()), exact on 6.16 and
- * later, which fold the per-CPU parts.
+ * 0 or -1. A third of a microsecond, whatever the size; exact or off by
+ * the counters' batch per CPU, as above.
  */
 int probe_statm_anon(int fd, uint64_t *bytes);
 

@@ -45,9 +45,11 @@ real_vs_peakanon() {
 			awk '{ printf "%.0f", $1 / 1024 }')
 		f_near=$(near "$f_med" "$f_real" "$(awk -v r="$f_real" 'BEGIN { print r * 0.05 }')" && echo 1)
 		# Fewer runs only for a row that says why it ran no more (check_race).
-		jq_absent "$f_json" "real_runs.rows[backend=$f_a].stopped" || f_runs=3
-		check "$f_name under $f_a: 3 real runs or stopped ($f_runs), median $f_med KiB within 5% of peakanon's $f_real KiB" \
-			[ "$f_runs/$(jq_get "$f_json" "real_runs.rows[backend=$f_a].ok")/$f_near" = 3/true/1 ]
+		f_want=3
+		jq_absent "$f_json" "real_runs.rows[backend=$f_a].stopped" || f_want=fewer
+		[ "$f_want" = fewer ] && [ "$f_runs" -lt 3 ] && f_runs=fewer
+		check "$f_name under $f_a: $f_want real runs ($f_runs), median $f_med KiB within 5% of peakanon's $f_real KiB" \
+			[ "$f_runs/$(jq_get "$f_json" "real_runs.rows[backend=$f_a].ok")/$f_near" = $f_want/true/1 ]
 	done <"$tmp/allocators"
 }
 
@@ -170,7 +172,7 @@ done
 # allocator's one replay misses its real runs by far, and is made again.
 run_ab advise -q --repeat 2 --reruns 1 -f json -o "$tmp/ms.json" -- "$ABBUILD/tests/tools/mapspin" 16 0.02 1000
 check "advise -- mapspin 16 0.02 1000: exit 0" [ "$rc" = 0 ]
-for s_a in $(cut -d' ' -f1 "$tmp/allocators"); do
+for s_a in $(cut -d' ' -f1 "$tmp/allocators" | grep -vx malloc); do
 	check "mapspin under $s_a: its replay far below its real runs, made twice" \
 		[ "$(jq_get "$tmp/ms.json" "results[backend=$s_a].peak_rss_bytes.runs#")" = 2 ]
 done
