@@ -313,16 +313,10 @@ awk '/^# .*: exit [0-9]+ in [0-9.]+ s$/ { n++; t = $(NF - 1); if (t > worst) { w
 # (the best of three alone), on a program of threads that free each other's
 # chunks (mtqueue), one that mallocs 8 times what it touches (sparse), one
 # that makes its threads in waves (waves), and, where installed, t1409's
-# real programs: sqlite3 building an index over 400,000 rows (0.35 s here)
-# and jq summing a 3 MB array. Targets: at most 10x as the median, at most
-# 30x for a program of 0.3 s or more.
+# real programs: sqlite3 building an index over 400,000 rows (0.35 s here;
+# tests/bench/sqlite-index.sql) and jq summing a 3 MB array. Targets: at
+# most 10x as the median, at most 30x for a program of 0.3 s or more.
 TOOLDIR=${ABBUILD:-build/default}/tests/tools
-cat >"$tmp/index.sql" <<-'SQL'
-	CREATE TABLE t(a INTEGER, b TEXT);
-	WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 400000)
-	INSERT INTO t SELECT x, hex(randomblob(16)) FROM c;
-	CREATE INDEX tb ON t(b);
-SQL
 # cost NAME COMMAND...: advise -- COMMAND's wall time over COMMAND's own.
 cost() {
 	c_name=$1; shift
@@ -341,7 +335,7 @@ cost "waves 25 4" "$TOOLDIR/waves" 25 4
 if command -v sqlite3 >/dev/null && command -v jq >/dev/null; then
 	jq -n -c '[range(40000) | {id: ., name: "n\(.)", tags: [range(5) | "x\(.)"], v: (. * 7 % 1000 / 1000)}]' \
 		>"$tmp/big.json"
-	cost "sqlite3 (an index over 400,000 rows)" sqlite3 :memory: -init "$tmp/index.sql" .quit
+	cost "sqlite3 (an index over 400,000 rows)" sqlite3 :memory: -init tests/bench/sqlite-index.sql .quit
 	cost "jq (a sum over a 3 MB array)" jq -c "map(.v) | add" "$tmp/big.json"
 else
 	echo "advise -- sqlite3, jq: not measured (not installed)"

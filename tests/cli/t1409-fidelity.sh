@@ -45,16 +45,10 @@ done
 drop_in_allocators "$tmp/allocators"
 backends=$(cut -d' ' -f1 "$tmp/allocators" | paste -sd, -)
 
-cat >"$tmp/index.sql" <<-'SQL'
-	CREATE TABLE t(a INTEGER, b TEXT);
-	WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 400000)
-	INSERT INTO t SELECT x, hex(randomblob(16)) FROM c;
-	CREATE INDEX tb ON t(b);
-SQL
 jq -n -c '[range(40000) | {id: ., name: "n\(.)", tags: [range(5) | "x\(.)"], v: (. * 7 % 1000 / 1000)}]' \
 	>"$tmp/big.json"
 set -- sh -c 'sqlite3 :memory: -init "$1" .quit && jq -c "map(.v) | add" "$2" && "$3"' sh \
-	"$tmp/index.sql" "$tmp/big.json" "$MTQUEUE"
+	"$top/tests/bench/sqlite-index.sql" "$tmp/big.json" "$MTQUEUE"
 programs="sqlite3 jq mtqueue"
 
 # near_either A B C D T: A within T of B, or C within T of D.
