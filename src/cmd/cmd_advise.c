@@ -466,15 +466,19 @@ static int replay_again(const struct run_config *config, struct run_report *repo
 				 fabs(replayed.median - real.median) * 100 <=
 				 ADVISE_AGAIN_PERCENT * real.median))
 			continue;
-		if (!config->quiet && !isatty(STDERR_FILENO) && measured)
-			fprintf(stderr, "allocbench: %s: its replay's peak is %.0f%% off its real runs': "
-				"replayed %u times in all\n", c->backend->name,
-				100 * fabs(replayed.median - real.median) / real.median, config->repeat);
-		else if (!config->quiet && !isatty(STDERR_FILENO))
-			fprintf(stderr, "allocbench: %s: no real run beside its replay: replayed %u "
-				"times in all\n", c->backend->name, config->repeat);
 		if (run_measure_again(config, report, c))
 			return -1;
+		if (config->quiet || isatty(STDERR_FILENO) || report->interrupted)
+			continue;
+		if (measured)
+			fprintf(stderr, "allocbench: %s: %u of %u runs done%s, again: its first "
+				"replay's peak was %.0f%% off its real runs'\n", c->backend->name,
+				c->runs, config->repeat, c->ok ? "" : ", failed",
+				100 * fabs(replayed.median - real.median) / real.median);
+		else
+			fprintf(stderr, "allocbench: %s: %u of %u runs done%s, again: no real run "
+				"beside its replay\n", c->backend->name, c->runs, config->repeat,
+				c->ok ? "" : ", failed");
 	}
 	return 0;
 }

@@ -123,8 +123,9 @@ int run_measure_all(const struct run_config *config, struct run_report *report);
 
 /*
  * Measures CELL of REPORT (run_measure_all()'s) again, up to CONFIG's
- * repeat runs in all, as run_measure_all() measured it; its progress says
- * so. Returns 0, or -1 out of memory.
+ * repeat runs in all, as run_measure_all() measured it; on a terminal its
+ * progress says so, and in a log the caller says when it ended. Returns 0,
+ * or -1 out of memory.
  */
 int run_measure_again(const struct run_config *config, struct run_report *report,
 		      struct cell *cell);

@@ -96,6 +96,7 @@ struct run_work {
 	struct run_task *tasks;
 	size_t ntasks, next;
 	size_t rows_done;           /* rows whose every task ended (progress_lines) */
+	int again;                  /* run_measure_again(): its caller says when the row ends */
 	pthread_mutex_t lock;
 };
 
@@ -181,7 +182,8 @@ static void measure_task(struct run_work *w, const struct run_task *task)
 		keep_sample(report, c->backend->name, c->size, c->samples, &c->runs, &c->ok,
 			    c->error, sizeof(c->error), &sample, ret);
 	if (!task->floor)
-		run_progress_row(w->config, c, &w->rows_done, w->report->ncells);
+		if (!w->again)
+			run_progress_row(w->config, c, &w->rows_done, w->report->ncells);
 	pthread_mutex_unlock(&w->lock);
 }
 
@@ -212,7 +214,7 @@ static void *measure_worker(void *arg)
 			skip = !c->ok;
 			run_progress(w->config, w->next, w->ntasks, c->backend->name, c->size,
 				     task->run, c->repeat);
-			if (skip)
+			if (skip && !w->again)
 				run_progress_row(w->config, c, &w->rows_done, w->report->ncells);
 		}
 		w->next++;
@@ -383,8 +385,7 @@ int run_measure_again(const struct run_config *config, struct run_report *report
 {
 	size_t at = (size_t)(cell - report->cells);
 	unsigned from = cell->repeat;
-	/* The row ends again after every other: its line counts it last. */
-	struct run_work w = { .config = config, .report = report, .rows_done = report->ncells - 1 };
+	struct run_work w = { .config = config, .report = report, .again = 1 };
 
 	if (!cell->ok || from >= config->repeat)
 		return 0;

@@ -170,11 +170,13 @@ for s_a in pool arena; do
 done
 # A program whose memory is mostly its own mapping: each drop-in
 # allocator's one replay misses its real runs by far, and is made again.
-run_ab advise -q --repeat 2 --reruns 1 -f json -o "$tmp/ms.json" -- "$ABBUILD/tests/tools/mapspin" 16 0.02 1000
+run_ab advise --repeat 2 --reruns 1 -f json -o "$tmp/ms.json" -- "$ABBUILD/tests/tools/mapspin" 16 0.02 1000
 check "advise -- mapspin 16 0.02 1000: exit 0" [ "$rc" = 0 ]
 for s_a in $(cut -d' ' -f1 "$tmp/allocators" | grep -vx malloc); do
 	check "mapspin under $s_a: its replay far below its real runs, made twice" \
 		[ "$(jq_get "$tmp/ms.json" "results[backend=$s_a].peak_rss_bytes.runs#")" = 2 ]
+	check "... and the log says so, once its second is done" \
+		grep -q "^allocbench: $s_a: 2 of 2 runs done, again: its first replay's peak was [0-9]*% off its real runs'\$" "$tmp/err"
 done
 # Its replay writes only what it wrote (t1413): each allocator's within 5% of its real runs.
 while read -r s_a s_lib; do
