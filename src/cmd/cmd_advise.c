@@ -438,15 +438,13 @@ static int advise_write(FILE *out, struct run_report *report, const char *trace)
 /*
  * Where the real runs RERUN answer for the drop-in allocators, each
  * preloaded one is replayed once (config->preloaded_once): its peak beside
- * its real runs. One whose replay's peak is more than ADVISE_AGAIN_PERCENT
+ * its real runs. One whose replay's peak is more than RUN_AGAIN_PERCENT
  * off its real runs' median is replayed again, --repeat times in all, and
  * its median stands: now and then one tcmalloc process takes 2 MiB more of
  * its own (t0013). One without real runs (its row failed) is replayed
  * --repeat times too: its replay is its answer. Returns 0, or -1 out of
  * memory.
  */
-#define ADVISE_AGAIN_PERCENT 5
-
 static int replay_again(const struct run_config *config, struct run_report *report,
 			const struct rerun *rerun)
 {
@@ -464,7 +462,7 @@ static int replay_again(const struct run_config *config, struct run_report *repo
 		measured = row && !rerun_summary(row, RERUN_PEAK, &real) && real.median > 0;
 		if (measured && (cell_summary(report, c, METRIC_PEAK_RSS_BYTES, &replayed) ||
 				 fabs(replayed.median - real.median) * 100 <=
-				 ADVISE_AGAIN_PERCENT * real.median))
+				 RUN_AGAIN_PERCENT * real.median))
 			continue;
 		if (run_measure_again(config, report, c))
 			return -1;

@@ -3,16 +3,7 @@
  */
 #include "measure/replay_series.h"
 
-#include <time.h>
 #include <unistd.h>
-
-static uint64_t now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
 
 /* The bytes alive after each of SAMPLE's points, from PLAN's steps alone. */
 static void plan_live_bytes(const struct replay_plan *plan, struct sample *sample,
@@ -62,14 +53,14 @@ void replay_series_start(struct replay_series *rs, const struct replay_plan *pla
 	/* The reading once, as deep in the stack as the loop's (the point is read again). */
 	replay_series_read(rs, sample);
 	rs->next = 0;
-	rs->start_ns = now_ns();
+	rs->start = probe_now();
 	rs->spent_ns = 0;
 }
 
 /* An exact reading of the resident anonymous memory into *ANON, and statm's beside it. */
 static int read_exact(struct replay_series *rs, uint64_t *anon)
 {
-	uint64_t start = now_ns();
+	struct probe_time start = probe_now();
 
 	if (probe_rss_read(rs->fd, anon))
 		return -1;
@@ -78,7 +69,7 @@ static int read_exact(struct replay_series *rs, uint64_t *anon)
 		rs->statm = -1;
 	}
 	rs->exact = *anon;
-	rs->cost_ns = now_ns() - start;
+	rs->cost_ns = probe_elapsed_ns(start, probe_now());
 	rs->spent_ns += rs->cost_ns;
 	return 0;
 }
@@ -86,13 +77,12 @@ static int read_exact(struct replay_series *rs, uint64_t *anon)
 /* The point's reading into *ANON: exact while that is affordable (replay_series.h). */
 static int read_point(struct replay_series *rs, const struct sample *sample, uint64_t *anon)
 {
-	uint64_t now, statm;
+	uint64_t statm;
 
-	if (rs->statm < 0 || rs->next + 1 == sample->nseries)
-		return read_exact(rs, anon);
-	now = now_ns();
-	if (rs->spent_ns + rs->cost_ns <= REPLAY_SERIES_ALLOWANCE_NS ||
-	    100 * (rs->spent_ns + rs->cost_ns) <= REPLAY_SERIES_SHARE * (now - rs->start_ns))
+	if (rs->statm < 0 || rs->next + 1 == sample->nseries ||
+	    rs->spent_ns + rs->cost_ns <= REPLAY_SERIES_ALLOWANCE_NS ||
+	    100 * (rs->spent_ns + rs->cost_ns) <=
+	    REPLAY_SERIES_SHARE * probe_elapsed_ns(rs->start, probe_now()))
 		return read_exact(rs, anon);
 	if (probe_statm_anon(rs->statm, &statm)) {
 		close(rs->statm);

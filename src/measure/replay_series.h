@@ -11,10 +11,10 @@
  * says changed since (probe_statm_anon()): exact where the kernel sums its
  * per-CPU counters (seen on 6.18), else off by up to max(32, 2 x CPUs)
  * pages per CPU (probe.h), which a large replay, the one whose exact
- * readings cost, can bear. smaps_rollup costs 10 to 20 us per MiB resident (1.3 ms a
- * reading at 60 MiB on a loaded machine: 0.25 s over 200 readings, a third
- * of such a replay when every point was exact); statm a third of a
- * microsecond. None of it is timed (the clock stops for each) and none of
+ * readings cost, can bear. smaps_rollup costs 10 to 20 us per MiB resident
+ * (1.3 ms a reading at 60 MiB on a loaded machine: 0.25 s over 200
+ * readings, a third of such a replay when every point was exact); statm a
+ * third of a microsecond. None of it is timed (the clock stops for each) and none of
  * its page faults counted. The reader adds no page of its own to the
  * figure: its descriptors are open, its buffer on a stack already as deep,
  * and the series' arrays written, before the first reading of the loop
@@ -30,7 +30,7 @@
 #include <stdint.h>
 
 #define REPLAY_SERIES_SHARE 5
-#define REPLAY_SERIES_ALLOWANCE_NS 5000000u
+#define REPLAY_SERIES_ALLOWANCE_NS 5e6
 
 struct replay_series {
 	int fd;            /* the exact reader (probe_rss_open()), -1: no series */
@@ -39,9 +39,9 @@ struct replay_series {
 	uint64_t faults;   /* minor page faults of the readings, not of the loop */
 	uint64_t exact;    /* the last exact reading, bytes */
 	uint64_t statm_then; /* statm's reading right after it, bytes */
-	uint64_t start_ns; /* when the series began */
-	uint64_t spent_ns; /* the exact readings' time so far */
-	uint64_t cost_ns;  /* the last exact reading's */
+	struct probe_time start; /* when the series began */
+	double spent_ns;   /* the exact readings' time so far */
+	double cost_ns;    /* the last exact reading's */
 };
 
 /*

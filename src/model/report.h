@@ -121,8 +121,8 @@ int report_floor_ns(const struct run_report *report, size_t size, double *out);
  * What the reports' first line adds to "median of N runs": ", the
  * preloaded allocators' once beside their real runs (...)" where rows
  * measured fewer runs (advise's preloaded_once), ", times measured N at a
- * time (--jobs)" when REPORT's
- * measuring processes ran N > 1 at once; else "". A static string.
+ * time (--jobs)" when REPORT's measuring processes ran N > 1 at once; else
+ * "". A static string.
  */
 const char *report_runs_note(const struct run_report *report);
 

@@ -451,13 +451,13 @@ static size_t race(struct rerun *r, unsigned round)
 static size_t settle(struct rerun *r, unsigned round)
 {
 	struct stat_summary s, m;
-	size_t malloc_row = r->nrows, stopped = 0;
+	struct rerun_best b;
+	size_t stopped = 0;
 
-	for (size_t i = 0; i < r->nrows; i++)
-		if (r->rows[i].ok && !r->rows[i].backend->preload_path)
-			malloc_row = i;
-	if (round < 2 || malloc_row == r->nrows ||
-	    rerun_summary(&r->rows[malloc_row], RERUN_WALL, &m))
+	if (round < 2)
+		return 0;
+	rerun_best(r, RERUN_WALL, &b);
+	if (!b.have_malloc || rerun_summary(&r->rows[b.malloc_row], RERUN_WALL, &m))
 		return 0;
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct rerun_row *row = &r->rows[i];

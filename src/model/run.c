@@ -441,7 +441,7 @@ const char *report_runs_note(const struct run_report *report)
 	if (once)
 		used = (size_t)snprintf(note, sizeof(note), ", the preloaded allocators' once beside "
 					"their real runs (%u times where that missed them by over "
-					"5%%)", report->config->repeat);
+					"%d%%)", report->config->repeat, RUN_AGAIN_PERCENT);
 	if (report->jobs > 1 && used < sizeof(note))
 		snprintf(note + used, sizeof(note) - used, ", times measured %u at a time (--jobs)",
 			 report->jobs);

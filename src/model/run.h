@@ -38,6 +38,9 @@ struct run_export {
 };
 
 /* Every option of the run command, as in effect. */
+/* How far off its real runs a preloaded_once replay is made again, per cent. */
+#define RUN_AGAIN_PERCENT 5
+
 struct run_config {
 	size_t *sizes;                     /* chunk sizes in bytes, owned */
 	size_t nsizes;
@@ -51,7 +54,9 @@ struct run_config {
 	unsigned repeat;                   /* fresh-process repetitions per cell */
 	int preloaded_once;                /* advise, where its real runs answer for the
 					      drop-in allocators: a preloaded one's cells
-					      are measured once (run_measure_again()) */
+					      are measured once, and again (--repeat in
+					      all, run_measure_again()) where that one's
+					      peak is RUN_AGAIN_PERCENT off them */
 	enum touch_policy touch;
 	size_t align;                      /* pool/arena alignment; 0 = natural */
 	size_t pool_block_bytes;           /* bytes per pool block */
