@@ -82,7 +82,8 @@ check_race() {
 
 # check_settle JSON: after the second round, where the wall time range of
 # every row still running (none behind on every figure after one or two
-# runs) overlaps malloc's, all of them run no more; else they run a third.
+# runs) overlaps malloc's and its two peaks agree within 2%
+# (RERUN_PEAK_AGREE), all of them run no more; else they run a third.
 check_settle() {
 	for r_a in $(cut -d' ' -f1 "$tmp/allocators"); do
 		r_stop=$("$JSONQ" "$1" "real_runs.rows[backend=$r_a].stopped" 2>/dev/null)
@@ -92,7 +93,7 @@ check_settle() {
 		"") r_stop=none ;;
 		*) r_stop=other ;;
 		esac
-		echo "$r_a $(jq_get "$1" "real_runs.rows[backend=$r_a].wall_seconds.runs" | tr -d '[]' | tr , ' ' | cut -d' ' -f1,2) $(jq_get "$1" "real_runs.rows[backend=$r_a].wall_seconds.runs#") $r_stop"
+		echo "$r_a $(jq_get "$1" "real_runs.rows[backend=$r_a].wall_seconds.runs" | tr -d '[]' | tr , ' ' | cut -d' ' -f1,2) $(jq_get "$1" "real_runs.rows[backend=$r_a].wall_seconds.runs#") $r_stop $(jq_get "$1" "real_runs.rows[backend=$r_a].peak_anon_bytes.runs" | tr -d '[]' | tr , ' ' | cut -d' ' -f1,2)"
 	done >"$tmp/settle"
 	awk '$1 == "malloc" { lo = $2 < $3 ? $2 : $3; hi = $2 < $3 ? $3 : $2 }
 	{ row[NR] = $0 } END {
@@ -101,6 +102,8 @@ check_settle() {
 			if (f[4] < 2 || f[5] == "behind") continue
 			a = f[2] < f[3] ? f[2] : f[3]; b = f[2] < f[3] ? f[3] : f[2]
 			if (a > hi || b < lo) over = "apart"
+			p = f[6] < f[7] ? f[6] : f[7]; q = f[6] < f[7] ? f[7] : f[6]
+			if (q > p * 1.02) over = "apart"
 			want = want (want ? " " : "") f[1] ":" f[4] ":" f[5]
 		}
 		print (over ? "apart" : "overlap"), want }' "$tmp/settle" >"$tmp/settle.want"
@@ -109,7 +112,7 @@ check_settle() {
 		check "after two runs every time overlaps malloc's: each ran no more ($r_rows)" \
 			sh -c 'for r in $1; do case $r in *:2:settled) ;; *) exit 1 ;; esac; done' sh "$r_rows"
 	else
-		check "after two runs a time lies apart from malloc's: each ran a third ($r_rows)" \
+		check "after two runs a time lies apart from malloc's, or two peaks disagree: each ran a third ($r_rows)" \
 			sh -c 'for r in $1; do case $r in *:3:none) ;; *) exit 1 ;; esac; done' sh "$r_rows"
 	fi
 }
