@@ -15,6 +15,11 @@
 # check: once
 . "$(dirname "$0")/lib.sh"
 
+if ! test_have_prereq NOASAN; then
+	skip "a replay's memory" "$prereq_why"
+	test_done
+	exit 0
+fi
 gen=$ABBUILD/tests/tools/tracegen
 for n in 300000 1200000; do
 	"$gen" "$tmp/$n.trace" $n 2000 4 || echo "tracegen exited $?"
