@@ -195,7 +195,7 @@ CHILD32 ?= auto
 CHILD32_DEBIAN = gcc-multilib libc6-dev-i386
 CHILD32_SRC = $(filter-out src/platform/counters_papi.c src/platform/counters_explain.c,$(CHILD_SRC))
 CHILD32_OBJ = $(CHILD32_SRC:%.c=$(B)/m32/%.o)
-CHILD32_CFLAGS = -m32 -std=c11 -D_GNU_SOURCE -pthread -Isrc $(WARNINGS) $(CFLAGS) \
+CHILD32_CFLAGS = -m32 -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread -Isrc $(WARNINGS) $(CFLAGS) \
 	-DALLOCBENCH_PAPI=0 $(if $(filter 1,$(DEVELOPER)),-Werror)
 CHILD32_LDFLAGS = -m32 -pthread -Wl,--as-needed -Wl,--dynamic-list=src/platform/heap_interpose.sym $(LDFLAGS)
 ifeq ($(CHILD32),auto)

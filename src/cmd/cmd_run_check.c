@@ -174,7 +174,10 @@ static void check_replay(struct run_config *config, struct run_args *args)
 	if (args->sizes || args->total)
 		usage_die("--sizes and --total do not apply to the replay workload: the trace "
 			  "decides every size and how much is alive");
-	/* Streamed (the calls are never all in memory), once: the measuring processes map the plan. */
+	/*
+	 * Streamed (the calls are never all in memory), once: the plan's steps
+	 * go to a file the measuring processes map, a window at a time.
+	 */
 	if (trace_stats_load(config->trace_path, &trace, &stats, &plan, why, sizeof(why)))
 		usage_die("%s", why);
 	config->replay = (struct run_replay){
@@ -187,9 +190,7 @@ static void check_replay(struct run_config *config, struct run_args *args)
 	};
 	snprintf(config->replay.program, sizeof(config->replay.program), "%.*s",
 		 (int)sizeof(trace.header.command), trace.header.command);
-	if (plan.nops && (config->replay.plan_fd = replay_plan_save(&plan, why, sizeof(why))) < 0)
-		die(1, "%s", why);
-	replay_plan_release(&plan);
+	config->replay.plan_fd = plan.fd;
 	trace_stats_release(&stats);
 	if (!config->replay.steps)
 		usage_die("'%s' has no allocation to replay", config->trace_path);

@@ -208,7 +208,6 @@ static int replay_prepare(const struct child_request *req, struct replay_plan *r
 {
 	if (replay_plan_map(CHILD_PLAN_FD, replay, why, why_size))
 		return sample_fail(sample, "trace '%s': %s", req->trace_path, why);
-	close(CHILD_PLAN_FD);
 	return 0;
 }
 

@@ -89,11 +89,18 @@ static inline void libc_replay_release(void *ctx, void *chunk, uint64_t meta)
  *
  * REPLAY_WINDOW_STEPS is trace.h's: the plan hands out no slot again within
  * a window of its free.
+ *
+ * The threads find their steps in the plan's window mapped (struct
+ * plan_view, PLAN_VIEW_STEPS steps): when the windows of steps reach its
+ * end, the main thread maps the next and splits it by thread (an index of
+ * 4 bytes a step, for that window only) while the others wait.
  */
 
 /* What the threads of a per-thread replay share. */
 struct replay_shared {
 	const struct replay_plan *plan;
+	struct plan_view view;    /* the steps mapped */
+	uint32_t *index;          /* the view's steps by thread, a job's from its steps */
 	void *ctx;
 	void **live;
 	uint64_t *meta;
@@ -113,7 +120,10 @@ struct replay_shared {
 /* One recorded thread's share of a per-thread replay. */
 struct replay_job {
 	struct replay_shared *sh;
-	const struct replay_thread_steps *steps;
+	uint32_t *steps;          /* its steps in the view (their places there), in order */
+	size_t n, at;             /* how many; the next to run */
+	size_t first;             /* its first step in the plan (SIZE_MAX: none) */
+	uint64_t left;            /* its steps still to run, in the whole plan */
 	double step_ns;           /* its CPU time in its steps, waits left out */
 	uint64_t window;          /* the last window it has run (or the one open when it started) */
 	int failed;
@@ -131,7 +141,7 @@ struct replay_job {
 #define LIBC_STEP(TOUCH) \
 	REPLAY_STEP(op, TOUCH, libc_replay_alloc, libc_replay_resize, libc_replay_release)
 
-static void replay_thread_steps(struct replay_job *job, size_t *i, size_t end)
+static void replay_thread_steps(struct replay_job *job, size_t end)
 {
 	struct replay_shared *sh = job->sh;
 	const uintptr_t page = (uintptr_t)probe_page_size();
@@ -141,8 +151,8 @@ static void replay_thread_steps(struct replay_job *job, size_t *i, size_t end)
 	double waited_ns = 0;
 	int failed = 0;
 
-	for (; *i < job->steps->n && job->steps->steps[*i] < end; ++*i) {
-		const struct replay_op *op = &sh->plan->ops[job->steps->steps[*i]];
+	for (; job->at < job->n && sh->view.base + job->steps[job->at] < end; job->at++, job->left--) {
+		const struct replay_op *op = &sh->view.ops[job->steps[job->at]];
 
 		if (__atomic_load_n(&sh->version[op->slot], __ATOMIC_ACQUIRE) != op->version) {
 			struct probe_time w0 = probe_thread_cpu();
@@ -169,7 +179,7 @@ static void replay_thread_steps(struct replay_job *job, size_t *i, size_t end)
 	}
 	job->step_ns += probe_elapsed_ns(c0, probe_thread_cpu()) - waited_ns;
 	if (__atomic_load_n(&sh->stop, __ATOMIC_RELAXED))
-		*i = job->steps->n;
+		job->left = 0;
 }
 
 /* A recorded thread other than the first: each window opened, its steps in it, until its last. */
@@ -177,7 +187,6 @@ static void *replay_thread(void *arg)
 {
 	struct replay_job *job = arg;
 	struct replay_shared *sh = job->sh;
-	size_t i = 0;
 
 	for (;;) {
 		size_t end;
@@ -192,15 +201,68 @@ static void *replay_thread(void *arg)
 		job->window = sh->window;
 		end = sh->end;
 		pthread_mutex_unlock(&sh->lock);
-		replay_thread_steps(job, &i, end);
+		replay_thread_steps(job, end);
 		pthread_mutex_lock(&sh->lock);
-		job->finished = i >= job->steps->n;
+		job->finished = !job->left;
 		if (--sh->running == 0)
 			pthread_cond_signal(&sh->done);
 		pthread_mutex_unlock(&sh->lock);
 		if (job->finished)
 			return NULL;
 	}
+}
+
+/*
+ * Each thread's first step and count, in a pass over the plan's steps
+ * (JOBS zeroed). Returns 0, or -1 with errno when they cannot be mapped.
+ */
+static int jobs_count(struct replay_job *jobs, uint32_t nthreads, const struct replay_plan *plan)
+{
+	struct plan_view view = { 0 };
+
+	for (uint32_t t = 0; t < nthreads; t++)
+		jobs[t].first = SIZE_MAX;
+	for (size_t k = 0; k < plan->nops; k++) {
+		const struct replay_op *op = k - view.base < view.n ? &view.ops[k - view.base] :
+					     plan_view_at(&view, plan, k);
+
+		if (!op)
+			return -1;
+		if (!jobs[op->thread].left++)
+			jobs[op->thread].first = k;
+	}
+	plan_view_close(&view);
+	return 0;
+}
+
+/*
+ * The view moved to step K and its steps split by thread, each job's from
+ * its first (the others wait). Returns 0, or -1 with errno.
+ */
+static int jobs_split(struct replay_shared *sh, struct replay_job *jobs, uint32_t nthreads,
+		      size_t k)
+{
+	const struct replay_op *ops;
+	uint32_t *next = sh->index;
+
+	if (!plan_view_at(&sh->view, sh->plan, k))
+		return -1;
+	ops = sh->view.ops;
+	for (uint32_t t = 0; t < nthreads; t++)
+		jobs[t].n = jobs[t].at = 0;
+	for (size_t i = 0; i < sh->view.n; i++)
+		jobs[ops[i].thread].n++;
+	for (uint32_t t = 0; t < nthreads; t++) {
+		jobs[t].steps = next;
+		next += jobs[t].n;
+		jobs[t].n = 0;
+	}
+	for (size_t i = 0; i < sh->view.n; i++) {
+		struct replay_job *j = &jobs[ops[i].thread];
+
+		j->steps[j->n++] = (uint32_t)i;
+	}
+	return 0;
 }
 
 /* The threads alive of a per-thread replay, started and ended as the program's were. */
@@ -215,8 +277,8 @@ struct replay_alive {
 static int first_step_cmp(const void *x, const void *y, void *jobs_)
 {
 	const struct replay_job *jobs = jobs_;
-	uint32_t a = jobs[*(const uint32_t *)x].steps->steps[0];
-	uint32_t b = jobs[*(const uint32_t *)y].steps->steps[0];
+	size_t a = jobs[*(const uint32_t *)x].first;
+	size_t b = jobs[*(const uint32_t *)y].first;
 
 	return (a > b) - (a < b);
 }
@@ -229,7 +291,7 @@ static int first_step_cmp(const void *x, const void *y, void *jobs_)
 static void alive_order(struct replay_alive *a, const struct replay_job *jobs, uint32_t nthreads)
 {
 	for (uint32_t t = 1; t < nthreads; t++)
-		if (jobs[t].steps->n)
+		if (jobs[t].left)
 			a->order[a->norder++] = t;
 	qsort_r(a->order, a->norder, sizeof(*a->order), first_step_cmp, (void *)jobs);
 }
@@ -237,7 +299,7 @@ static void alive_order(struct replay_alive *a, const struct replay_job *jobs, u
 /* The step the next thread to start begins with, or SIZE_MAX. */
 static size_t alive_next_step(const struct replay_alive *a, const struct replay_job *jobs)
 {
-	return a->next < a->norder ? jobs[a->order[a->next]].steps->steps[0] : SIZE_MAX;
+	return a->next < a->norder ? jobs[a->order[a->next]].first : SIZE_MAX;
 }
 
 /* Starts the threads whose first step comes before END. Returns 0, or -1 with SAMPLE failed. */
@@ -286,17 +348,21 @@ static int replay_windows(struct replay_shared *sh, struct replay_job *jobs, uin
 			  struct replay_alive *alive, struct replay_series *rs)
 {
 	const size_t nops = sh->plan->nops;
-	size_t i = 0, start = 0;
+	size_t start = 0;
 	int failed = 0;
 
 	while (start < nops && !__atomic_load_n(&sh->stop, __ATOMIC_RELAXED)) {
 		size_t due = replay_series_due(rs, sh->sample, nops);
 		size_t end = start + REPLAY_WINDOW_STEPS;
 
+		if (start - sh->view.base >= sh->view.n && jobs_split(sh, jobs, nthreads, start)) {
+			failed = replay_unmapped(sh->sample, start, errno);
+			break;
+		}
 		if (end > due)
 			end = due;
-		if (end > nops)
-			end = nops;
+		if (end > sh->view.base + sh->view.n)
+			end = sh->view.base + sh->view.n;
 		/* A thread starts when the order reaches its first step: the ended are joined by then. */
 		if (alive_next_step(alive, jobs) > start && alive_next_step(alive, jobs) < end)
 			end = alive_next_step(alive, jobs);
@@ -308,7 +374,7 @@ static int replay_windows(struct replay_shared *sh, struct replay_job *jobs, uin
 		sh->window++;
 		pthread_cond_broadcast(&sh->go);
 		pthread_mutex_unlock(&sh->lock);
-		replay_thread_steps(&jobs[0], &i, end);
+		replay_thread_steps(&jobs[0], end);
 		pthread_mutex_lock(&sh->lock);
 		while (sh->running)
 			pthread_cond_wait(&sh->done, &sh->lock);
@@ -338,7 +404,7 @@ static int replay_malloc_threads(const struct measure_params *params, struct sam
 	const struct replay_plan *plan = params->replay;
 	size_t nslots = plan->nslots ? plan->nslots : 1;
 	uint32_t nthreads = plan->nthreads ? plan->nthreads : 1;
-	struct replay_thread_steps *steps;
+	size_t nindex = plan->nops < PLAN_VIEW_STEPS ? plan->nops : PLAN_VIEW_STEPS;
 	struct replay_shared sh = {
 		.plan = plan, .ctx = ctx, .sample = sample, .touch = params->touch,
 		.lock = PTHREAD_MUTEX_INITIALIZER, .go = PTHREAD_COND_INITIALIZER,
@@ -352,8 +418,6 @@ static int replay_malloc_threads(const struct measure_params *params, struct sam
 	double step_ns = 0;
 	int failed = 0;
 
-	if (replay_threads_split(plan, &steps))
-		return sample_fail(sample, "replay: out of memory splitting the steps by thread");
 	jobs = calloc(nthreads, sizeof(*jobs));
 	alive.tid = calloc(nthreads, sizeof(*alive.tid));
 	alive.which = calloc(nthreads, sizeof(*alive.which));
@@ -363,12 +427,20 @@ static int replay_malloc_threads(const struct measure_params *params, struct sam
 								     sample) : NULL;
 	sh.version = sh.meta ? (uint32_t *)(void *)measure_map_pointers(REPLAY_WORDS(nslots, uint32_t),
 									sample) : NULL;
-	if (!jobs || !alive.tid || !alive.which || !alive.order || !sh.version) {
-		failed = -1;
+	/* Touched now, as the pointers are: the loop's memory is the allocator's. */
+	sh.index = sh.version ? (uint32_t *)(void *)measure_map_pointers(REPLAY_WORDS(nindex, uint32_t),
+									 sample) : NULL;
+	if (!jobs || !alive.tid || !alive.which || !alive.order || !sh.index) {
+		failed = jobs && alive.tid && alive.which && alive.order ? -1 :
+			 sample_fail(sample, "replay: out of memory for %u threads", nthreads);
 		goto out;
 	}
 	for (uint32_t t = 0; t < nthreads; t++)
-		jobs[t] = (struct replay_job){ .sh = &sh, .steps = &steps[t] };
+		jobs[t] = (struct replay_job){ .sh = &sh };
+	if (jobs_count(jobs, nthreads, plan) || jobs_split(&sh, jobs, nthreads, 0)) {
+		failed = replay_unmapped(sample, 0, errno);
+		goto out;
+	}
 	alive_order(&alive, jobs, nthreads);
 	replay_series_start(&rs, plan, sample, sh.meta);
 	if (loop_peak_start(&lp, sample)) {
@@ -394,6 +466,9 @@ static int replay_malloc_threads(const struct measure_params *params, struct sam
 		sample->threads = alive.most;  /* "run at once" (measure.h) */
 	}
 out:
+	plan_view_close(&sh.view);
+	if (sh.index)
+		measure_unmap_pointers((void **)(void *)sh.index, REPLAY_WORDS(nindex, uint32_t));
 	if (sh.version)
 		measure_unmap_pointers((void **)(void *)sh.version, REPLAY_WORDS(nslots, uint32_t));
 	if (sh.meta)
@@ -404,7 +479,6 @@ out:
 	free(alive.tid);
 	free(alive.which);
 	free(alive.order);
-	replay_threads_free(steps, plan->nthreads);
 	return failed ? -1 : 0;
 }
 
@@ -577,41 +651,4 @@ int replay_run_arena(const struct measure_params *params, struct sample *sample)
 			     arena_replay_release);
 	arena_release(&arena);
 	return ret;
-}
-
-/* ------------------------------------------------------------ the steps by thread */
-
-int replay_threads_split(const struct replay_plan *plan, struct replay_thread_steps **out)
-{
-	struct replay_thread_steps *t = calloc(plan->nthreads ? plan->nthreads : 1, sizeof(*t));
-
-	*out = NULL;
-	if (!t)
-		return -1;
-	for (size_t k = 0; k < plan->nops; k++)
-		t[plan->ops[k].thread].n++;
-	for (uint32_t i = 0; i < plan->nthreads; i++) {
-		t[i].steps = malloc((t[i].n ? t[i].n : 1) * sizeof(*t[i].steps));
-		if (!t[i].steps) {
-			replay_threads_free(t, plan->nthreads);
-			return -1;
-		}
-		t[i].n = 0;
-	}
-	for (size_t k = 0; k < plan->nops; k++) {
-		struct replay_thread_steps *s = &t[plan->ops[k].thread];
-
-		s->steps[s->n++] = (uint32_t)k;
-	}
-	*out = t;
-	return 0;
-}
-
-void replay_threads_free(struct replay_thread_steps *t, uint32_t n)
-{
-	if (!t)
-		return;
-	for (uint32_t i = 0; i < n; i++)
-		free(t[i].steps);
-	free(t);
 }

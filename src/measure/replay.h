@@ -10,6 +10,9 @@
 #include "measure/replay_series.h"
 #include "trace/trace.h"
 
+#include <errno.h>
+#include <string.h>
+
 
 /* The pool backend's largest size class; larger requests go to malloc. */
 #define REPLAY_POOL_MAX_BYTES 1024
@@ -29,16 +32,6 @@
 int replay_run_malloc(const struct measure_params *params, struct sample *sample);
 int replay_run_pool(const struct measure_params *params, struct sample *sample);
 int replay_run_arena(const struct measure_params *params, struct sample *sample);
-
-/* One recorded thread's steps: indexes into the plan's ops, in order. */
-struct replay_thread_steps {
-	uint32_t *steps;
-	size_t n;
-};
-
-/* Splits PLAN's steps by thread into *OUT (PLAN->nthreads entries). Returns 0, or -1. */
-int replay_threads_split(const struct replay_plan *plan, struct replay_thread_steps **out);
-void replay_threads_free(struct replay_thread_steps *t, uint32_t n);
 
 /* Of an allocating step's chunk, the bytes the program wrote (the first ones). */
 static inline size_t replay_written(const struct replay_op *op)
@@ -77,10 +70,10 @@ static inline size_t replay_written(const struct replay_op *op)
 		live[slot_] = c_;                                              \
 	} while (0)
 
-/* The steps from K to END (a point of the series, or the last). */
+/* The steps from K to END (a point of the series, the window's end, or the last), in VIEW. */
 #define MEASURE_REPLAY_LOOP(TOUCH)                                             \
 	for (; k < end && !failed; k++)                                        \
-		REPLAY_STEP(&plan->ops[k], TOUCH, alloc, resize, release);
+		REPLAY_STEP(&view.ops[k - view.base], TOUCH, alloc, resize, release);
 
 /*
  * What a replay that succeeded measured, both ways of replaying: the plan's
@@ -98,6 +91,13 @@ static inline void replay_sample_done(struct sample *sample, const struct replay
 	sample->fragmentation = plan->peak_live_bytes ?
 		(double)peak_rss / (double)plan->peak_live_bytes : 0;
 	sample->ok = 1;
+}
+
+/* A replay whose steps from K could not be mapped (ERR, an errno): -1 with SAMPLE failed. */
+static inline int replay_unmapped(struct sample *sample, size_t k, int err)
+{
+	return sample_fail(sample, "cannot map the replay's steps from step %zu: %s", k,
+			   strerror(err));
 }
 
 /*
@@ -121,12 +121,13 @@ measure_replay(const struct measure_params *params, struct sample *sample, void 
 	const uintptr_t page = (uintptr_t)probe_page_size();
 	size_t nslots = plan->nslots ? plan->nslots : 1, k = 0, end;
 	struct replay_series rs;
+	struct plan_view view = { 0 };
 	struct loop_peak lp;
 	struct probe_time t0, t1;
 	uint64_t faults0, peak, *meta;
 	double elapsed_ns = 0;
 	void **live;
-	int failed = 0;
+	int failed = 0, unmapped = 0;
 
 	live = measure_map_pointers(nslots, sample);
 	meta = live ? (uint64_t *)(void *)measure_map_pointers(REPLAY_WORDS(nslots, uint64_t), sample) :
@@ -137,7 +138,11 @@ measure_replay(const struct measure_params *params, struct sample *sample, void 
 		return -1;
 	}
 	replay_series_start(&rs, plan, sample, meta);
-	if (loop_peak_start(&lp, sample)) {
+	/* The first window mapped before the readings: each after it is as large (plan_view_at()). */
+	if (!plan_view_at(&view, plan, 0) || loop_peak_start(&lp, sample)) {
+		if (!view.ops)
+			replay_unmapped(sample, 0, errno);
+		plan_view_close(&view);
 		replay_series_stop(&rs, sample);
 		measure_unmap_pointers(live, nslots);
 		measure_unmap_pointers((void **)(void *)meta, REPLAY_WORDS(nslots, uint64_t));
@@ -145,7 +150,14 @@ measure_replay(const struct measure_params *params, struct sample *sample, void 
 	}
 	faults0 = probe_minor_faults();
 	do {
-		end = replay_series_due(&rs, sample, plan->nops);
+		size_t due = replay_series_due(&rs, sample, plan->nops);
+
+		/* The window of steps moved on between two timed stretches, as a point is read. */
+		if (!plan_view_at(&view, plan, k)) {
+			unmapped = errno;
+			break;
+		}
+		end = due < view.base + view.n ? due : view.base + view.n;
 		t0 = probe_now();
 		switch (params->touch) {
 		case TOUCH_NONE:  MEASURE_REPLAY_LOOP(TOUCH_NONE);  break;
@@ -156,7 +168,7 @@ measure_replay(const struct measure_params *params, struct sample *sample, void 
 		}
 		t1 = probe_now();
 		elapsed_ns += probe_elapsed_ns(t0, t1);
-		if (!failed)
+		if (!failed && k == due)
 			replay_series_read(&rs, sample);
 	} while (k < plan->nops && !failed);
 	sample->alloc_faults = probe_minor_faults() - faults0 - rs.faults;
@@ -167,9 +179,16 @@ measure_replay(const struct measure_params *params, struct sample *sample, void 
 			release(ctx, live[i], meta[i]);
 	measure_unmap_pointers(live, nslots);
 	measure_unmap_pointers((void **)(void *)meta, REPLAY_WORDS(nslots, uint64_t));
-	if (failed)
+	if (failed) {
+		unsigned long long size = view.ops[k - 1 - view.base].size;
+
+		plan_view_close(&view);
 		return sample_fail(sample, "step %zu of %zu: allocation of %llu bytes failed", k,
-				   plan->nops, (unsigned long long)plan->ops[k - 1].size);
+				   plan->nops, size);
+	}
+	plan_view_close(&view);
+	if (unmapped)
+		return replay_unmapped(sample, k, unmapped);
 	replay_sample_done(sample, plan, elapsed_ns, peak);
 	return 0;
 }

@@ -5,16 +5,23 @@
 
 #include <unistd.h>
 
-/* The bytes alive after each of SAMPLE's points, from PLAN's steps alone. */
-static void plan_live_bytes(const struct replay_plan *plan, struct sample *sample,
-			    uint64_t *size_of)
+/*
+ * The bytes alive after each of SAMPLE's points, from PLAN's steps alone.
+ * Returns 0, or -1 when the steps cannot be mapped.
+ */
+static int plan_live_bytes(const struct replay_plan *plan, struct sample *sample,
+			   uint64_t *size_of)
 {
+	struct plan_view view = { 0 };
 	uint64_t live = 0;
 	unsigned p = 0;
 
 	for (size_t k = 0; k < plan->nops && p < sample->nseries; k++) {
-		const struct replay_op *op = &plan->ops[k];
+		const struct replay_op *op = k - view.base < view.n ? &view.ops[k - view.base] :
+					     plan_view_at(&view, plan, k);
 
+		if (!op)
+			return -1;
 		if (op->kind == REPLAY_FREE) {
 			live -= size_of[op->slot];
 		} else {
@@ -26,6 +33,8 @@ static void plan_live_bytes(const struct replay_plan *plan, struct sample *sampl
 		while (p < sample->nseries && sample->series_steps[p] == k + 1)
 			sample->series_live_bytes[p++] = live;
 	}
+	plan_view_close(&view);
+	return 0;
 }
 
 void replay_series_start(struct replay_series *rs, const struct replay_plan *plan,
@@ -49,7 +58,12 @@ void replay_series_start(struct replay_series *rs, const struct replay_plan *pla
 	for (unsigned i = 1; i <= n; i++)
 		sample->series_steps[i - 1] = (plan->nops * i + n - 1) / n;
 	sample->nseries = n;
-	plan_live_bytes(plan, sample, scratch);
+	if (plan_live_bytes(plan, sample, scratch)) {
+		/* No series rather than a wrong one; the replay says why it cannot map. */
+		sample->nseries = 0;
+		replay_series_stop(rs, sample);
+		return;
+	}
 	/* The reading once, as deep in the stack as the loop's (the point is read again). */
 	replay_series_read(rs, sample);
 	rs->next = 0;

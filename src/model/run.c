@@ -337,13 +337,16 @@ uint64_t run_bound_bytes(const struct run_config *config, const struct backend *
 	if (config->workload == WORKLOAD_REPLAY) {
 		/*
 		 * The trace's live set at its peak (twice, for the allocator's
-		 * own), two words and a version per slot, the steps mapped (24
-		 * bytes each); the arena never reuses, the pools keep a page each.
+		 * own), two words and a version per slot, the steps mapped (a
+		 * window of 24 bytes a step, two while the series' pass runs, and
+		 * the per-thread replay's index, 4 bytes a step of one); the arena
+		 * never reuses, the pools keep a page each.
 		 */
 		const struct run_replay *r = &config->replay;
+		uint64_t window = r->steps < PLAN_VIEW_STEPS ? r->steps : PLAN_VIEW_STEPS;
 
 		need = sat_add(sat_mul(r->peak_live_bytes, 2), sat_mul(r->slots, 20));
-		need = sat_add(need, sat_mul(r->steps, 24));
+		need = sat_add(need, sat_mul(window, 2 * 24 + 4));
 		if (backend == &backend_arena)
 			need = sat_add(need, sat_add(r->alloc_bytes, sat_mul(r->allocs, 16)));
 		else if (pooled)

@@ -141,9 +141,14 @@ struct trace_stats {
  */
 #define REPLAY_WINDOW_STEPS 1024
 
-/* A trace as a replay: steps in the recorded order, chunks as slots. */
+/*
+ * A trace as a replay: steps in the recorded order, chunks as slots. The
+ * steps are in a file (replay_plan.c), never all in memory: the analysis
+ * writes them as it makes them, and a replay maps a window of them at a
+ * time (struct plan_view), so that a replay's memory grows with the
+ * program's live chunks and not with its calls.
+ */
 struct replay_plan {
-	struct replay_op *ops;
 	size_t nops;
 	uint32_t nslots;           /* slots used (about the most chunks alive at once) */
 	uint32_t nthreads;         /* the threads with calls: ops' thread, in order of first call */
@@ -154,7 +159,7 @@ struct replay_plan {
 	uint64_t alloc_bytes;      /* bytes of every allocating step (realloc's new size included) */
 	uint64_t nallocs;          /* allocating steps */
 	uint64_t max_align;        /* the largest alignment asked for */
-	size_t mapped_bytes;       /* ops mapped from a plan file (replay_plan_map()); 0: allocated */
+	int fd;                    /* the file of the steps; -1: none (no step) */
 };
 
 /*
@@ -170,14 +175,15 @@ struct replay_plan {
  * chunk is read twice (checked, then in the process's order) in large
  * sequential reads, the calls followed from allocation to free by address
  * in that order: fills *T (the header and sizes), *STATS and, when PLAN is
- * not NULL, the plan (the replay's). Memory grows with the program's live
- * chunks, the trace's chunks (about 50 bytes per 4 KiB chunk) and the
- * plan's steps, not with the calls; a median lifetime longer than 65536
- * calls takes another pass. Returns 0, or -1 with WHY (WHY_SIZE bytes) a
+ * not NULL, the plan (the replay's: its steps written to an unnamed file in
+ * $TMPDIR or /tmp, PLAN->fd). Memory grows with the program's live chunks
+ * and the trace's chunks (about 50 bytes per 4 KiB chunk), not with the
+ * calls; a median lifetime longer than 65536 calls takes another pass. Returns 0, or -1 with WHY (WHY_SIZE bytes) a
  * message naming the trace and what is wrong: "trace 'x' is truncated:
  * ...", "trace 'x' is damaged: chunk 12 at byte 49408: thread 4294967295
  * out of range (1 thread)", not a trace, another version, not readable,
- * more calls than a slot can number, out of memory.
+ * more calls than a slot can number, out of memory, the plan's file not
+ * written.
  */
 int trace_stats_load(const char *path, struct trace *t, struct trace_stats *stats,
 		     struct replay_plan *plan, char *why, size_t why_size);
@@ -189,17 +195,36 @@ int trace_stats_load_buffer(const char *name, const void *data, size_t size, str
 
 void trace_stats_release(struct trace_stats *stats);
 
-/*
- * PLAN written to an unnamed file for the measuring processes to map
- * (replay_plan.c): the trace is read and analysed once, by the parent.
- * Returns its descriptor (close-on-exec), or -1 with WHY (WHY_SIZE bytes).
- */
-int replay_plan_save(const struct replay_plan *plan, char *why, size_t why_size);
-
-/* The plan of FD (replay_plan_save()), its steps mapped read-only. Returns 0, or -1 with WHY. */
+/* The plan in FD, a file trace_stats_load() wrote, into *PLAN (PLAN->fd is FD). Returns 0, or -1 with WHY. */
 int replay_plan_map(int fd, struct replay_plan *plan, char *why, size_t why_size);
 
-/* Frees or unmaps PLAN's steps. */
+/* Closes PLAN's file. */
 void replay_plan_release(struct replay_plan *plan);
+
+/* Steps a plan_view maps at once: 6 MiB. */
+#define PLAN_VIEW_STEPS ((size_t)1 << 18)
+
+/*
+ * A window of a plan's steps, mapped read-only from its file: steps [base,
+ * base + n), base a multiple of PLAN_VIEW_STEPS. Every window of a plan of
+ * more steps maps PLAN_VIEW_STEPS (its file padded), so that its resident
+ * pages stay the same from one to the next.
+ */
+struct plan_view {
+	const struct replay_op *ops;
+	size_t base, n;
+	void *map;                 /* the mapping, at ops */
+	size_t map_bytes;
+};
+
+/*
+ * Step K (< PLAN->nops) of PLAN in V, the window moved to it when it is not
+ * there (V zeroed at first): &V->ops[K - V->base], and the steps up to
+ * V->base + V->n after it. NULL, with errno, when the window cannot be mapped.
+ */
+const struct replay_op *plan_view_at(struct plan_view *v, const struct replay_plan *plan, size_t k);
+
+/* Unmaps V's window. */
+void plan_view_close(struct plan_view *v);
 
 #endif

@@ -5,7 +5,7 @@
  * file's chunks (trace_stats_load()), keeping the live chunks and
  * fixed-size counts.
  */
-#include "trace/trace.h"
+#include "trace/replay_plan.h"
 #include "trace/trace_live.h"
 #include "trace/trace_median.h"
 #include "trace/trace_read.h"
@@ -48,9 +48,9 @@ static inline unsigned size_bucket(uint64_t size)
 struct analysis {
 	struct trace_stats *stats;
 	struct replay_plan *plan;    /* NULL: statistics only */
-	size_t ops_alloc;
-	uint32_t *versions;          /* the plan's steps on each slot so far */
-	size_t versions_alloc;
+	struct plan_writer pw;       /* where the plan's steps go */
+	struct slot_state *slots;    /* by slot */
+	size_t slots_alloc;
 	/*
 	 * The slots freed, oldest first, each handed out again once
 	 * REPLAY_WINDOW_STEPS steps have passed since its free: a replay then
@@ -84,6 +84,12 @@ struct analysis {
 
 struct thread_slot {
 	uint32_t index, slot;        /* slot: in stats->threads, + 1 */
+};
+
+/* A slot of the plan: its steps so far, and the last that made its chunk. */
+struct slot_state {
+	uint64_t made;
+	uint32_t version;
 };
 
 static int tmap_grow(struct analysis *a)
@@ -179,25 +185,25 @@ static int add_op(struct analysis *a, uint8_t kind, uint32_t slot, uint32_t thre
 		  uint64_t align)
 {
 	struct replay_plan *plan = a->plan;
-	struct replay_op *op;
+	struct replay_op *op = plan_writer_add(&a->pw);
 
-	if (ALLOC_GROW(plan->ops, plan->nops, a->ops_alloc))
+	if (!op)
 		return -1;
-	op = &plan->ops[plan->nops++];
-	memset(op, 0, sizeof(*op));
 	op->kind = kind;
 	op->slot = slot;
 	op->thread = thread;
 	op->size = size;
-	op->version = a->versions[slot]++;
+	op->version = a->slots[slot].version++;
 	op->align_log2 = (uint8_t)trace_align_log2(align);  /* align <= TRACE_SIZE_MAX (chunk_decode()) */
 	if (kind != REPLAY_FREE) {
+		a->slots[slot].made = plan->nops;
 		if (__builtin_add_overflow(plan->alloc_bytes, size, &plan->alloc_bytes))
 			plan->alloc_bytes = UINT64_MAX;
 		plan->nallocs++;
 		if (align > plan->max_align)
 			plan->max_align = align;
 	}
+	plan->nops++;
 	/* FNV-1a over the fields that decide what the replay does. */
 	{
 		uint64_t fields[4] = { (uint64_t)op->align_log2 << 8 | kind, slot, thread, size };
@@ -269,10 +275,10 @@ static int chunk_born(struct analysis *a, const struct trace_event *e, uint64_t 
 		a->nring--;
 	} else {
 		if (a->plan && (a->nslots == UINT32_MAX ||
-				ALLOC_GROW(a->versions, a->nslots, a->versions_alloc)))
+				ALLOC_GROW(a->slots, a->nslots, a->slots_alloc)))
 			return -1;
 		if (a->plan)
-			a->versions[a->nslots] = 0;
+			a->slots[a->nslots] = (struct slot_state){ 0 };
 		c.slot = (uint32_t)a->nslots++;
 	}
 	*slot = c.slot;
@@ -376,24 +382,6 @@ static struct live unhold(struct analysis *a, uint64_t pending)
 	return c;
 }
 
-/* Each free's unwritten share onto the step that last made its chunk, going back (a word per slot). */
-static int plan_unwritten(struct replay_plan *plan)
-{
-	uint16_t *due = calloc(plan->nslots + 1, sizeof(*due));
-
-	if (!due)
-		return -1;
-	for (size_t i = plan->nops; i--;) {
-		struct replay_op *op = &plan->ops[i];
-		uint16_t share = op->kind == REPLAY_FREE ? 0 : due[op->slot];
-
-		due[op->slot] = op->kind == REPLAY_FREE ? op->unwritten : 0;
-		op->unwritten = share;
-	}
-	free(due);
-	return 0;
-}
-
 /* A free, or realloc's free half (the old address may be handed out from here on). */
 static int step_free(struct analysis *a, const struct trace_event *e, uint64_t call, uint64_t *pending)
 {
@@ -426,13 +414,14 @@ static int step_free(struct analysis *a, const struct trace_event *e, uint64_t c
 	if (chunk_died(a, c, call, e->thread) ||
 	    (a->plan && add_op(a, REPLAY_FREE, c->slot, e->thread, 0, 0)))
 		return -1;
-	if (e->align) {  /* its pages: the share never written, on the free until plan_unwritten() */
+	if (e->align) {  /* its pages: the share never written, on the step that made the chunk */
 		double share = (double)(e->align - e->size) / (double)e->align;
 
 		st->paged_frees++;
 		st->unwritten_bytes += (uint64_t)(share * (double)c->size);
-		if (a->plan)
-			a->plan->ops[a->plan->nops - 1].unwritten = (uint16_t)(share * 65535 + 0.5);
+		if (a->plan && plan_writer_unwritten(&a->pw, a->slots[c->slot].made,
+						     (uint16_t)(share * 65535 + 0.5)))
+			return -1;
 	}
 	map_remove(&a->live, c);
 	return 0;
@@ -576,6 +565,8 @@ static int analysis_pass(struct analysis *a, struct trace_stats *st, struct repl
 {
 	a->stats = st;
 	a->plan = plan;
+	if (plan && plan_writer_open(&a->pw))
+		return -1;
 	a->hash = 0xcbf29ce484222325ULL;
 	a->sizes_mask = 63;
 	a->sizes = calloc(64, sizeof(*a->sizes));
@@ -594,11 +585,11 @@ static int analysis_pass(struct analysis *a, struct trace_stats *st, struct repl
 		return -1;
 	if (plan) {
 		plan->nslots = (uint32_t)a->nslots;
-		if (st->paged_frees && plan_unwritten(plan))
-			return -1;
 		plan->peak_live_bytes = st->peak_live_bytes;
 		plan->live_bytes_end = st->live_bytes_end;
 		plan->checksum = a->hash;
+		if (plan_writer_finish(&a->pw, plan))
+			return -1;
 	}
 	return 0;
 }
@@ -629,7 +620,7 @@ static int analyze(const char *name, uint64_t calls, uint64_t live_guess,
 
 	why[0] = '\0';
 	if (plan)
-		memset(plan, 0, sizeof(*plan));
+		*plan = (struct replay_plan){ .fd = -1 };
 	if (calls > MEDIAN_BUCKETS) {
 		md.counts2 = calloc(MEDIAN_BUCKETS, sizeof(*md.counts2));
 		while (calls - MEDIAN_BUCKETS > (uint64_t)MEDIAN_BUCKETS << md.shift2)
@@ -637,7 +628,7 @@ static int analyze(const char *name, uint64_t calls, uint64_t live_guess,
 	}
 	oom = !md.counts || (calls > MEDIAN_BUCKETS && !md.counts2) || map_init(&live, map_cap);
 	for (int pass = 0; !done && !ret; pass++) {
-		struct analysis a = { .median = md, .live = live };
+		struct analysis a = { .median = md, .live = live, .pw = { .fd = -1 } };
 
 		if (pass)
 			map_clear(&a.live);
@@ -645,7 +636,10 @@ static int analyze(const char *name, uint64_t calls, uint64_t live_guess,
 		memset(md.counts, 0, md.counts ? MEDIAN_BUCKETS * sizeof(*md.counts) : 0);
 		a.median.below = a.median.above = a.median.max = 0;
 		if (oom || analysis_pass(&a, st, pass ? NULL : plan, drive, ctx, why, why_size)) {
-			if (!why[0])
+			if (a.pw.err)
+				snprintf(why, why_size, "trace '%s': cannot write the replay's steps to "
+					 "a file in %s: %s", name, plan_writer_dir(), strerror(a.pw.err));
+			else if (!why[0])
 				snprintf(why, why_size, "trace '%s' %s", name, a.what[0] ? a.what :
 					 a.nslots == UINT32_MAX ? "has more calls than a replay can "
 					 "number (2^32 - 1)" : "cannot be analysed: out of memory");
@@ -657,7 +651,8 @@ static int analyze(const char *name, uint64_t calls, uint64_t live_guess,
 			free(md.counts2);
 			md.counts2 = NULL;
 		}
-		free(a.versions);
+		plan_writer_close(&a.pw);
+		free(a.slots);
 		free(a.ring);
 		free(a.held);
 		free(a.sizes);
@@ -743,7 +738,7 @@ int trace_stats_load(const char *path, struct trace *t, struct trace_stats *stat
 	memset(t, 0, sizeof(*t));
 	memset(stats, 0, sizeof(*stats));
 	if (plan)
-		memset(plan, 0, sizeof(*plan));
+		*plan = (struct replay_plan){ .fd = -1 };
 	if (reader_open(&r, path, why, why_size))
 		return -1;
 	ret = stats_load_from(&r, t, stats, plan);
@@ -760,7 +755,7 @@ int trace_stats_load_buffer(const char *name, const void *data, size_t size, str
 
 	memset(stats, 0, sizeof(*stats));
 	if (plan)
-		memset(plan, 0, sizeof(*plan));
+		*plan = (struct replay_plan){ .fd = -1 };
 	return stats_load_from(&r, t, stats, plan);
 }
 

@@ -37,6 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct trace t;
 	struct trace_stats st;
 	struct replay_plan plan;
+	struct plan_view view = { 0 };
 	char why[512];
 	uint64_t sum = 0;
 
@@ -51,13 +52,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	/* What the replay relies on: every slot and thread in range. */
 	for (size_t i = 0; i < plan.nops; i++) {
-		const struct replay_op *op = &plan.ops[i];
+		const struct replay_op *op = plan_view_at(&view, &plan, i);
 
-		if (op->slot >= plan.nslots || op->thread >= plan.nthreads)
+		if (!op || op->slot >= plan.nslots || op->thread >= plan.nthreads)
 			abort();
 		sum += op->slot + op->align_log2;
 	}
 	walked = walked + sum;
+	plan_view_close(&view);
 	trace_stats_release(&st);
 	replay_plan_release(&plan);
 	return 0;

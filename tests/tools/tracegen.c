@@ -257,5 +257,9 @@ int main(int argc, char **argv)
 		if (fseek(out, 0, SEEK_SET) || fwrite(raw, sizeof(raw), 1, out) != 1 || fclose(out))
 			die("cannot write", argv[1]);
 	}
+	for (unsigned c = 0; c < CLASSES; c++)
+		free(free_list[c]);
+	free(live);
+	free(th);
 	return 0;
 }

@@ -99,6 +99,8 @@ int main(void)
 	struct trace t;
 	struct trace_stats st;
 	struct replay_plan plan;
+	struct plan_view view = { 0 };
+	const struct replay_op *ops;
 	struct enc a, b;
 	char why[256];
 	const char *path;
@@ -128,10 +130,14 @@ int main(void)
 	path = write_trace(TRACE_STATE_WRITING, "a", 1, "ABTRACE");
 	CHECK("a trace is written", path != NULL);
 	CHECK("it reads and analyses", path && !trace_stats_load(path, &t, &st, &plan, why, sizeof(why)));
+	ops = plan_view_at(&view, &plan, 0);
+	CHECK("its steps are in a file, mapped", ops && view.base == 0 && view.n == plan.nops);
+	if (!ops)
+		return 1;
 	CHECK("9 calls, the uncommitted record left out", st.calls[0] == 9);
 	CHECK("in the process's order: thread 1's malloc(40), second, is the second step",
-	      plan.ops[1].thread == 1 && plan.ops[1].size == 40 && plan.ops[0].size == 100);
-	CHECK("calloc's size is nmemb * size", plan.ops[6].kind == REPLAY_ZALLOC && plan.ops[6].size == 16);
+	      ops[1].thread == 1 && ops[1].size == 40 && ops[0].size == 100);
+	CHECK("calloc's size is nmemb * size", ops[6].kind == REPLAY_ZALLOC && ops[6].size == 16);
 	CHECK("cut short: the header's state", t.header.state == TRACE_STATE_WRITING &&
 	      !strcmp(trace_state_name(t.header.state), "cut short"));
 	CHECK("calls by kind", st.calls[TRACE_MALLOC] == 3 && st.calls[TRACE_REALLOC] == 1 &&
@@ -152,16 +158,17 @@ int main(void)
 	      plan.nops == 8 && plan.nslots == 4);
 	CHECK("the plan's peak is the report's", plan.peak_live_bytes == st.peak_live_bytes);
 	CHECK("realloc is a resize of the first slot, after thread 1's malloc of the old address",
-	      plan.ops[2].kind == REPLAY_ALLOC && plan.ops[2].size == 24 &&
-	      plan.ops[3].kind == REPLAY_RESIZE && plan.ops[3].slot == 0 && plan.ops[3].size == 200 &&
-	      plan.ops[3].version == 1);
+	      ops[2].kind == REPLAY_ALLOC && ops[2].size == 24 &&
+	      ops[3].kind == REPLAY_RESIZE && ops[3].slot == 0 && ops[3].size == 200 &&
+	      ops[3].version == 1);
 	CHECK("3 of 4 pages unwritten: 150 of the 200 bytes, counted once",
 	      st.paged_frees == 1 && st.unwritten_bytes == 150);
 	CHECK("... on the step that made that chunk (the resize), not the malloc nor the free",
-	      plan.ops[3].unwritten == 49151 && plan.ops[0].unwritten == 0 &&
-	      plan.ops[4].kind == REPLAY_FREE && plan.ops[4].unwritten == 0);
+	      ops[3].unwritten == 49151 && ops[0].unwritten == 0 &&
+	      ops[4].kind == REPLAY_FREE && ops[4].unwritten == 0);
 	CHECK("a cross-thread free names its slot and waits for the allocation",
-	      plan.ops[7].kind == REPLAY_FREE && plan.ops[7].thread == 1 && plan.ops[7].version == 1);
+	      ops[7].kind == REPLAY_FREE && ops[7].thread == 1 && ops[7].version == 1);
+	plan_view_close(&view);
 	replay_plan_release(&plan);
 	trace_stats_release(&st);
 	unlink(path);
@@ -202,9 +209,10 @@ int main(void)
 	path = write_trace(TRACE_STATE_WRITING, "e", 1, "ABTRACE");
 	CHECK("a window and its copy: each call once, in order",
 	      path && !trace_stats_load(path, &t, &st, &plan, why, sizeof(why)) && st.calls[0] == 5 &&
-	      plan.nops == 5 && plan.ops[2].kind == REPLAY_FREE && plan.ops[2].slot == 1 &&
-	      plan.ops[3].kind == REPLAY_FREE && plan.ops[3].slot == 0 && plan.ops[4].size == 8 &&
+	      plan.nops == 5 && (ops = plan_view_at(&view, &plan, 0)) && ops[2].kind == REPLAY_FREE && ops[2].slot == 1 &&
+	      ops[3].kind == REPLAY_FREE && ops[3].slot == 0 && ops[4].size == 8 &&
 	      st.unknown_frees == 0);
+	plan_view_close(&view);
 	replay_plan_release(&plan);
 	trace_stats_release(&st);
 	unlink(path);
