@@ -242,7 +242,8 @@ static void run_child(const struct rerun_row *row, char *const *argv, off_t stdi
 
 /*
  * The reason a run ended by STATUS failed into ROW: 1, or 0 when it did
- * not. UNSEEN: it ended as it should, but the program was never read.
+ * not. A run that ended as it should without the program read is not
+ * measured either (1), with no reason: the caller tries again.
  */
 static int run_failed(struct rerun *r, struct rerun_row *row, int status, const struct tree *t)
 {
@@ -254,9 +255,7 @@ static int run_failed(struct rerun *r, struct rerun_row *row, int status, const 
 			 "recorded run with %d: it does not run the same again (--reruns 0 for a "
 			 "program that cannot)", row->runs + 1, WEXITSTATUS(status), r->status);
 	else if (!t->seen)
-		snprintf(row->error, sizeof(row->error), "run %u: %.100s was not seen running in %d "
-			 "tries (it ends within a fraction of a millisecond, or runs outside the "
-			 "command's process tree)", row->runs + 1, r->program, RERUN_UNSEEN_TRIES);
+		return 1;
 	else
 		return 0;
 	return 1;
@@ -480,6 +479,23 @@ static size_t settle(struct rerun *r, unsigned round)
 	return stopped;
 }
 
+/*
+ * ROW's program was not seen in RERUN_UNSEEN_TRIES runs that ended well:
+ * no run of it can be measured, under any allocator. R runs none (rounds
+ * 0) and says why, as where the program cannot run again: the drop-in
+ * lines are replayed. With SAY, a line of progress says so too.
+ */
+static void never_seen(struct rerun *r, const struct rerun_row *row, const char *name, int say)
+{
+	snprintf(r->why, sizeof(r->why), "%.100s was not seen running in %d runs under %s (it "
+		 "ends within a fraction of a millisecond, or runs outside the command's process "
+		 "tree)", r->program, RERUN_UNSEEN_TRIES, row->backend->name);
+	r->rounds = 0;
+	if (say)
+		fprintf(stderr, "allocbench: %s under %s: not seen in %d runs, no real runs: the "
+			"drop-in lines are replayed\n", name, row->backend->name, RERUN_UNSEEN_TRIES);
+}
+
 void rerun_measure(struct rerun *r, char *const *argv, int quiet, int lines)
 {
 	size_t done = 0, rows_done = 0;
@@ -501,8 +517,10 @@ void rerun_measure(struct rerun *r, char *const *argv, int quiet, int lines)
 			}
 			done++;
 			for (int tries = 1; row->ok && run_once(r, row, argv); tries++)
-				if (tries == RERUN_UNSEEN_TRIES)
-					row->ok = 0;
+				if (tries == RERUN_UNSEEN_TRIES) {
+					never_seen(r, row, name, !quiet && !tty && lines);
+					goto out;
+				}
 			if (!quiet && !tty && lines && !r->interrupted &&
 			    (round + 1 == r->rounds || !row->ok))
 				fprintf(stderr, "allocbench: %s under %s: %u of %u runs done%s (%zu of "
@@ -520,6 +538,7 @@ void rerun_measure(struct rerun *r, char *const *argv, int quiet, int lines)
 					r->rows[i].runs, r->rounds, r->rows[i].stopped, ++rows_done,
 					r->nrows);
 	}
+out:
 	if (!quiet && tty)
 		fputs("\r\033[K", stderr);
 }

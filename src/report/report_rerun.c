@@ -169,7 +169,7 @@ int rerun_write_answer(FILE *out, const struct run_report *report)
 	if (!r)
 		return 0;
 	if (!r->rounds) {
-		put_wrappedf(out, 80, "      ", "  not run again: %s; the drop-in lines are replayed",
+		put_wrappedf(out, 80, "      ", "  no real runs: %s; the drop-in lines are replayed",
 			     r->why);
 		return ferror(out) ? -1 : 0;
 	}
@@ -354,7 +354,7 @@ int rerun_write_markdown(FILE *out, const struct run_report *report)
 	if (!report->rerun || write_table(out, report, 1))
 		return ferror(out) ? -1 : 0;
 	if (!report->rerun->rounds) {
-		fputs("\nNot run again: ", out);
+		fputs("\nNo real runs: ", out);
 		put_markdown(out, report->rerun->why);
 		fputs(".\n", out);
 	} else if (rerun_answers(report->rerun)) {

@@ -258,8 +258,8 @@ check "advise -- awk <FILE: every real run found the needle (exit 0)" \
 	sh -c '[ $1 = 0 ] && [ "$("$2" "$3" "real_runs.rows[backend=malloc].ok")" = true ]' sh $rc "$JSONQ" "$tmp/in.json"
 [ $rc = 0 ] || sed 's/^/# /' "$tmp/err" "$tmp/in.json"
 printf 'needle\n' | "$AB" advise --repeat 1 --backend malloc,arena -- grep -q needle >"$tmp/out" 2>"$tmp/err"
-check "... from a pipe: exit 0, not run again, and why" \
-	sh -c '[ $1 = 0 ] && tr "\n" " " <"$2" | tr -s " " | grep -q "not run again: its standard input is a pipe, which it read once"' \
+check "... from a pipe: exit 0, no real runs, and why" \
+	sh -c '[ $1 = 0 ] && tr "\n" " " <"$2" | tr -s " " | grep -q "no real runs: its standard input is a pipe, which it read once"' \
 	sh $? "$tmp/err"
 check "... and the drop-in line is the replay's" grep -q "^  memory, drop-in: " "$tmp/err"
 run_ab advise -q --repeat 1 --backend malloc,arena --reruns 0 -f json -- sort /etc/services
@@ -277,6 +277,20 @@ check "a program that cannot run again: exit 1, the row says why and what to do"
 	sh "$rc" "$tmp/err"
 check "... and the answer falls back to the replay" \
 	sh -c 'grep -q "the real runs failed (the table below says why)" "$1" && grep -q "^  memory, drop-in: " "$1"' sh "$tmp/err"
+
+# A program never seen in its real runs (here it runs outside the command's
+# process tree, as one that ends within a fraction of a millisecond can on
+# a loaded machine): no real runs after 10 runs under the first allocator,
+# exit 0, the answer says why and is replayed. The command waits for it,
+# so that its trace is complete when the recording ends.
+run_ab advise --repeat 1 --backend malloc,arena -- \
+	sh -c '(awk "BEGIN { for (i = 0; i < 5000; i++) a[i] = i \"x\" }" &); sleep 0.3'
+check "a program never seen: exit 0, no real runs, and why" \
+	sh -c '[ "$1" = 0 ] && tr "\n" " " <"$2" | tr -s " " | grep -q "no real runs: $3 was not seen running in 10 runs under malloc (it ends within a fraction of a millisecond, or runs outside the command.s process tree); the drop-in lines are replayed"' \
+	sh "$rc" "$tmp/err" "$(readlink -f "$(command -v awk)")"
+check "... said as it happens, and the drop-in line is the replay's" \
+	sh -c 'grep -q "^allocbench: [a-z]* under malloc: not seen in 10 runs, no real runs: the drop-in lines are replayed$" "$1" &&
+	       grep -q "^  memory, drop-in: " "$1"' sh "$tmp/err"
 
 # SIGINT while the real runs run: they stop, and nothing of them is left.
 "$AB" advise -q --repeat 1 --backend malloc,arena -- sleep 1.37 >"$tmp/out" 2>"$tmp/err" &
