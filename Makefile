@@ -158,11 +158,11 @@ UNIT_BIN = $(UNIT_SRC:%.c=$(B)/%)
 # copies, check a schema; make, seal and break traces; a real program's peak;
 # a multi-threaded program that frees in other threads; one that maps its
 # memory itself; one that makes its threads in waves; one that mallocs far
-# more than it touches.
+# more than it touches; one that glibc's arenas bloat.
 TOOLS = $(B)/tests/tools/jsonq $(B)/tests/tools/jsonset $(B)/tests/tools/schemacheck \
 	$(B)/tests/tools/jsonmutate $(B)/tests/tools/tracetool $(B)/tests/tools/tracegen \
 	$(B)/tests/tools/peakanon $(B)/tests/tools/mtqueue $(B)/tests/tools/mapspin \
-	$(B)/tests/tools/waves $(B)/tests/tools/sparse $(B)/tests/tools/keep
+	$(B)/tests/tools/waves $(B)/tests/tools/sparse $(B)/tests/tools/keep $(B)/tests/tools/arenas
 
 # The fuzz targets (tests/fuzz/fuzz_*.c), one per parser of outside input.
 # make check replays their committed corpus and crash inputs through

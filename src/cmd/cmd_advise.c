@@ -68,8 +68,12 @@ static const struct cli_option advise_options[] = {
 	{ OPT_STRING('b', "backend", "LIST", advise_cmd, backends,
 	  "backends, comma-separated (default malloc, pool,\n"
 	  "arena and every installed one of jemalloc, mimalloc,\n"
-	  "tcmalloc, tbbmalloc, scudo; allocbench backends lists\n"
-	  "them)") },
+	  "tcmalloc, tbbmalloc, scudo; for a program of several\n"
+	  "threads also malloc:arena_max=2, jemalloc:narenas=2\n"
+	  "and tcmalloc:max_total_thread_cache_bytes=4194304\n"
+	  "where installed; allocbench backends lists them);\n"
+	  "ALLOCATOR:NAME=VALUE is one with settings, as\n"
+	  "allocbench run's") },
 	{ OPT_UNSIGNED('r', "repeat", "N", advise_cmd, repeat, 1, RUN_MAX_REPEAT,
 	  "(expected a whole number from 1 to " STR(RUN_MAX_REPEAT) ")",
 	  "fresh-process replays per backend (default 3): the\n"
@@ -566,6 +570,8 @@ int cmd_advise(int argc, char **argv)
 	run_options_for(&cmd, trace, argc, argv, &run);
 	if (!cmd.trace && (ret = record(trace, argv + command, cmd.quiet, &status)))
 		return ret;
+	/* A program of several threads: the curated settings are candidates too (settings.h). */
+	run.config.tune = 1;
 	run_options_check(&run.config, &run.args);
 	run.config.progress_lines = 1;
 	/* A program's threads each have their heap (glibc's arenas): replayed as they ran. */
@@ -573,6 +579,13 @@ int cmd_advise(int argc, char **argv)
 		run.config.replay_per_thread = 1;
 	/* A --trace has no command to run again: its answer is all replayed. */
 	if (!cmd.trace) {
+		size_t n = 0;
+
+		for (size_t b = 0; b < run.config.nbackends; b++)
+			n += (size_t)rerun_runs(run.config.backends[b]);
+		if (n > RERUN_MAX_ROWS)
+			usage_die("advise runs at most %d drop-in candidates for real; --backend "
+				  "names %zu", RERUN_MAX_ROWS, n);
 		if (!(rerun = malloc(sizeof(*rerun))))
 			die_out_of_memory();
 		rerun_init(rerun, &run.config, cmd.reruns, run.config.replay.program, status,

@@ -11,6 +11,7 @@
 #include "platform/parse.h"
 #include "model/preload.h"
 #include "model/runner.h"
+#include "model/settings.h"
 #include "platform/util.h"
 #include "measure/backend.h"
 #include "measure/workloads.h"
@@ -196,9 +197,11 @@ static void check_replay(struct run_config *config, struct run_args *args)
 		usage_die("'%s' has no allocation to replay", config->trace_path);
 	if (!args->backends) {
 		/* The installed drop-in allocators are the candidates a user is asking about. */
-		static char defaults[128];
+		static char defaults[384];
 
 		preload_with_installed(defaults, sizeof(defaults), RUN_DEFAULT_REPLAY_BACKENDS);
+		if (config->tune && config->replay.threads > 1)
+			settings_add_curated(defaults, sizeof(defaults));
 		args->backends = defaults;
 	}
 	/*

@@ -3,6 +3,7 @@
 #include "platform/heap.h"
 #include "platform/util.h"
 
+#include <ctype.h>
 #include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
@@ -10,6 +11,7 @@
 #include <link.h>
 #include <malloc.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -66,6 +68,60 @@ const struct allocator_known allocator_known[] = {
 	},
 	{ .name = NULL },
 };
+
+/*
+ * The settings a candidate may give (model/settings.h), under the names and
+ * ranges of the versions Debian 12 ships: glibc 2.36's tunables
+ * (glibc.malloc.NAME; it ignores a value out of range, so allocbench
+ * refuses one), jemalloc 5.3's MALLOC_CONF options, mimalloc 2.0.9's
+ * options (MIMALLOC_NAME; 2.1 renamed the decommit ones "purge"),
+ * gperftools 2.10's TCMALLOC_NAME variables.
+ */
+#define NO_LIMIT ALLOCATOR_SETTING_NO_LIMIT
+const struct allocator_setting allocator_settings[] = {
+	{ "malloc", "arena_max", SETTING_NUMBER, 1, NO_LIMIT, NULL,
+	  "arenas at most (default 8 per CPU)" },
+	{ "malloc", "trim_threshold", SETTING_NUMBER, 0, NO_LIMIT, NULL,
+	  "free bytes at the heap's top before it is given back" },
+	{ "malloc", "mmap_threshold", SETTING_NUMBER, 0, 32 << 20, NULL,
+	  "bytes from which a chunk is its own mapping (fixed, not dynamic)" },
+	{ "malloc", "top_pad", SETTING_NUMBER, 0, NO_LIMIT, NULL,
+	  "bytes more asked of the kernel each time the heap grows" },
+	{ "malloc", "tcache_count", SETTING_NUMBER, 0, 65535, NULL,
+	  "chunks per size in a thread's cache (0: no cache)" },
+	{ "jemalloc", "narenas", SETTING_NUMBER, 1, 4094, "opt.narenas",
+	  "arenas (default 4 per CPU)" },
+	{ "jemalloc", "dirty_decay_ms", SETTING_NUMBER, -1, NO_LIMIT, "opt.dirty_decay_ms",
+	  "ms before unused dirty pages are purged (-1: never)" },
+	{ "jemalloc", "muzzy_decay_ms", SETTING_NUMBER, -1, NO_LIMIT, "opt.muzzy_decay_ms",
+	  "ms before unused muzzy pages are given back (-1: never)" },
+	{ "jemalloc", "background_thread", SETTING_BOOL, 0, 1, "opt.background_thread",
+	  "purge in a thread of its own" },
+	{ "jemalloc", "tcache", SETTING_BOOL, 0, 1, "opt.tcache", "a cache per thread" },
+	{ "mimalloc", "eager_commit", SETTING_BOOL, 0, 1, NULL, "commit segments at once" },
+	{ "mimalloc", "page_reset", SETTING_BOOL, 0, 1, NULL, "reset the pages freed" },
+	{ "mimalloc", "reset_delay", SETTING_NUMBER, 0, NO_LIMIT, NULL,
+	  "ms before a freed page is reset" },
+	{ "mimalloc", "allow_decommit", SETTING_BOOL, 0, 1, NULL, "give unused memory back" },
+	{ "mimalloc", "decommit_delay", SETTING_NUMBER, 0, NO_LIMIT, NULL,
+	  "ms before unused memory is given back" },
+	{ "tcmalloc", "release_rate", SETTING_NUMBER, 0, 10000, NULL,
+	  "how fast free pages are given back (default 1; 0: never)" },
+	{ "tcmalloc", "aggressive_decommit", SETTING_BOOL, 0, 1,
+	  "tcmalloc.aggressive_memory_decommit", "give every free page back at once" },
+	{ "tcmalloc", "max_total_thread_cache_bytes", SETTING_NUMBER, 0, NO_LIMIT,
+	  "tcmalloc.max_total_thread_cache_bytes", "bytes in all threads' caches" },
+	{ .name = NULL },
+};
+
+const struct allocator_setting *allocator_setting_find(const char *allocator, const char *name)
+{
+	for (size_t i = 0; allocator_settings[i].name; i++)
+		if (!strcmp(allocator_settings[i].allocator, allocator) &&
+		    !strcmp(allocator_settings[i].name, name))
+			return &allocator_settings[i];
+	return NULL;
+}
 
 const struct allocator_known *allocator_known_find(const char *name)
 {
@@ -460,4 +516,121 @@ int allocator_check_preloaded(const char *backend_name, const char *path, struct
 				   "the preloaded '%s'", backend_name,
 				   *dl.dli_fname ? dl.dli_fname : "the program itself", path);
 	return 0;
+}
+
+/* ---- the settings an allocator was given ---- */
+
+/* VALUE, as its environment gave it, is WANT (a number, or a boolean as 0 or 1). */
+static int value_is(const char *value, long long want)
+{
+	char *end;
+	long long v;
+
+	if (!strcmp(value, "true"))
+		return want == 1;
+	if (!strcmp(value, "false"))
+		return want == 0;
+	v = strtoll(value, &end, 10);
+	return end != value && !*end && v == want;
+}
+
+/* jemalloc's opt.NAME into *GOT. Returns 0, or -1. */
+static int jemalloc_opt(mallctl_fn ctl, const struct allocator_setting *s, long long *got)
+{
+	size_t len;
+
+	if (s->type == SETTING_BOOL) {
+		_Bool b;
+
+		len = sizeof(b);
+		if (ctl(s->reads, &b, &len, NULL, 0))
+			return -1;
+		*got = b;
+	} else if (!strcmp(s->name, "narenas")) {
+		unsigned u;
+
+		len = sizeof(u);
+		if (ctl(s->reads, &u, &len, NULL, 0))
+			return -1;
+		*got = u;
+	} else {
+		ssize_t v;
+
+		len = sizeof(v);
+		if (ctl(s->reads, &v, &len, NULL, 0))
+			return -1;
+		*got = v;
+	}
+	return 0;
+}
+
+/* Each NAME:VALUE of jemalloc's MALLOC_CONF that allocbench knows, read back. */
+static int confirm_jemalloc(const struct malloc_owner *owner, struct sample *sample)
+{
+	const char *conf = getenv("MALLOC_CONF");
+	mallctl_fn ctl = (mallctl_fn)owner_symbol(owner, "mallctl");
+	char copy[512], *save = NULL;
+
+	if (!conf || !ctl)
+		return 0;
+	copy_string(copy, sizeof(copy), conf);
+	for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char *value = strchr(item, ':');
+		const struct allocator_setting *s;
+		long long got;
+
+		if (!value)
+			continue;
+		*value++ = '\0';
+		if (!(s = allocator_setting_find("jemalloc", item)) || !s->reads)
+			continue;
+		if (jemalloc_opt(ctl, s, &got))
+			return sample_fail(sample, "jemalloc:%s=%s: jemalloc cannot read %s back",
+					   item, value, s->reads);
+		if (!value_is(value, got))
+			return sample_fail(sample, "jemalloc:%s=%s did not take effect: %s is %lld",
+					   item, value, s->reads, got);
+	}
+	return 0;
+}
+
+/* Each TCMALLOC_NAME that allocbench knows and tcmalloc reports, read back. */
+static int confirm_tcmalloc(const struct malloc_owner *owner, struct sample *sample)
+{
+	numeric_property_fn get =
+		(numeric_property_fn)owner_symbol(owner, "MallocExtension_GetNumericProperty");
+
+	for (size_t i = 0; get && allocator_settings[i].name; i++) {
+		const struct allocator_setting *s = &allocator_settings[i];
+		char var[64];
+		const char *value;
+		size_t got;
+
+		if (strcmp(s->allocator, "tcmalloc") || !s->reads)
+			continue;
+		snprintf(var, sizeof(var), "TCMALLOC_%s", s->name);
+		for (char *c = var; *c; c++)
+			*c = (char)toupper((unsigned char)*c);
+		if (!(value = getenv(var)))
+			continue;
+		if (!get(s->reads, &got))
+			return sample_fail(sample, "tcmalloc:%s=%s: tcmalloc cannot read %s back",
+					   s->name, value, s->reads);
+		if (!value_is(value, (long long)got))
+			return sample_fail(sample, "tcmalloc:%s=%s did not take effect: %s is %zu",
+					   s->name, value, s->reads, got);
+	}
+	return 0;
+}
+
+int allocator_settings_confirm(const char *allocator, struct sample *sample)
+{
+	struct malloc_owner owner;
+
+	if (strcmp(allocator, "jemalloc") && strcmp(allocator, "tcmalloc"))
+		return 0;
+	if (malloc_owner_find(&owner))
+		return 0;
+	return !strcmp(allocator, "jemalloc") ? confirm_jemalloc(&owner, sample) :
+	       confirm_tcmalloc(&owner, sample);
 }

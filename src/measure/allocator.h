@@ -34,6 +34,38 @@ extern const struct allocator_known allocator_known[];
 /* The known allocator called NAME, or NULL. */
 const struct allocator_known *allocator_known_find(const char *name);
 
+/* A setting's largest value where the allocator sets none. */
+#define ALLOCATOR_SETTING_NO_LIMIT ((long long)1 << 62)
+
+/* How a setting's value is written (settings.h). */
+enum setting_type { SETTING_NUMBER, SETTING_BOOL };
+
+/* A setting an allocator reads from its environment at start (model/settings.h). */
+struct allocator_setting {
+	const char *allocator;     /* its backend: "malloc" (glibc), "jemalloc", ... */
+	const char *name;          /* as a candidate writes it, malloc:NAME=VALUE */
+	enum setting_type type;
+	long long min, max;        /* a number's range */
+	const char *reads;         /* how the measuring process reads it back (jemalloc's
+				      mallctl name, tcmalloc's property), or NULL: it cannot */
+	const char *what;          /* a few words for --help and the man page */
+};
+
+/* The settings allocbench knows, by allocator; ends with a NULL name. */
+extern const struct allocator_setting allocator_settings[];
+
+/* The setting NAME of ALLOCATOR, or NULL. */
+const struct allocator_setting *allocator_setting_find(const char *allocator, const char *name);
+
+/*
+ * In the measuring process, once ALLOCATOR (allocator_identify()'s name)
+ * has served malloc: each setting that its environment gives it
+ * (MALLOC_CONF for jemalloc, TCMALLOC_* for tcmalloc) and that it can
+ * report is read back. Returns 0, or -1 with SAMPLE failed naming a
+ * setting whose value is not the one asked for.
+ */
+int allocator_settings_confirm(const char *allocator, struct sample *sample);
+
 /*
  * Fills INFO's name, version and path with the allocator that serves malloc
  * in this process: the shared object malloc resolves into (dladdr), and the

@@ -28,11 +28,19 @@ struct backend {
 	/*
 	 * The parent's rows of run --abi 32 (abi.h): a copy of a backend named
 	 * "NAME/32", measured in the 32-bit measuring process; abi is 32 and
-	 * base the backend it copies. 0 and NULL for every other backend,
-	 * measured in a process of this program's word size.
+	 * base the backend it copies (base is also a candidate's, below). 0
+	 * and NULL for every other backend, measured in a process of this
+	 * program's word size.
 	 */
 	unsigned abi;
 	const struct backend *base;
+	/*
+	 * A candidate with settings (model/settings.h: "malloc:arena_max=2"):
+	 * the KEY=VALUE strings its measuring processes and real runs get in
+	 * their environment, NULL-terminated; base is the backend without
+	 * them. NULL for every other backend.
+	 */
+	const char *const *env;
 };
 
 /* The backend B measures: B's base for a 32-bit row, else B itself. */

@@ -87,5 +87,6 @@ int backend_malloc_run_preloaded(const char *backend_name, const char *path,
 	if (known && strcmp(sample->allocator.name, known->name))
 		return sample_fail(sample, "backend '%s' preloads '%s', which is %s, not %s",
 				   backend_name, path, sample->allocator.name, known->name);
-	return 0;
+	/* A candidate's settings (model/settings.h), where the allocator can say them. */
+	return allocator_settings_confirm(sample->allocator.name, sample);
 }

@@ -46,8 +46,11 @@ struct child_request {
 					 which checks that it serves malloc; or NULL */
 	const char *trace_path;       /* replay: the trace, named in messages; else NULL */
 	int plan_fd;                  /* replay: the parent's descriptor of its plan
-					 (replay_plan_save()), the child's CHILD_PLAN_FD;
+					 (trace_stats_load()), the child's CHILD_PLAN_FD;
 					 0 for none; never sent */
+	const char *const *env;       /* a candidate's settings (backend.h): KEY=VALUE
+					 strings put into the child's environment, or
+					 NULL; never sent */
 	struct measure_params params; /* what the measured loop needs; its
 					 child-side pointers (plan, counters) are
 					 never sent */

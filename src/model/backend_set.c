@@ -8,6 +8,7 @@
 #include "model/preload.h"
 #include "model/run.h"
 #include "model/runner.h"
+#include "model/settings.h"
 #include "platform/util.h"
 #include "measure/backend.h"
 #include "measure/pool.h"
@@ -28,7 +29,11 @@ void backend_set_help(FILE *out)
 "    all          every built-in backend that can do the workload, every\n"
 "                 installed third-party allocator and every --preload\n"
 "    list         list them, whether each runs here and why not; measure\n"
-"                 nothing (as allocbench backends)\n", out);
+"                 nothing (as allocbench backends)\n"
+"    ALLOCATOR:NAME=VALUE[:NAME=VALUE...]\n"
+"                 that allocator with settings, e.g. malloc:arena_max=2\n"
+"                 (allocbench-backends(1), SETTINGS):\n", out);
+	settings_help(out);
 }
 
 /* The names --backend knows, "malloc, pool, ..., all, list", for messages. */
@@ -141,7 +146,7 @@ static int add_backend(struct run_config *config, const struct backend *b)
 	if (!b)
 		return -1;
 	for (size_t i = 0; i < config->nbackends; i++)
-		if (config->backends[i] == b)
+		if (config->backends[i] == b || !strcmp(config->backends[i]->name, b->name))
 			return error("backend '%s' appears more than once in --backend", b->name);
 	if (ALLOC_GROW(config->backends, config->nbackends, config->backends_alloc))
 		return error("out of memory");
@@ -215,27 +220,44 @@ static int add_all_backends(struct run_config *config)
 	return 0;
 }
 
-/* One named item of --backend (not all, not list); KNOWN lists the names. */
-static int add_named(struct run_config *config, const char *item, const char *known)
+/* The backend of one named item of --backend (not all, not list), or NULL after an error. */
+static const struct backend *find_named(struct run_config *config, const char *item,
+					const char *known)
 {
 	const struct backend *b;
 	const struct allocator_known *k;
 	struct preload *p;
 	char near[256];
 
+	if ((b = backend_find(item)))
+		return b;
+	if ((p = find_preload(config, item)))
+		return check_preload_supported(item) ? NULL : &p->backend;
+	if ((k = allocator_known_find(item)))
+		return require_known(config, k);
+	did_you_mean(item, known, near, sizeof(near));
+	error("unknown backend '%s' in --backend%s (known backends: %s)", item, near, known);
+	return NULL;
+}
+
+/*
+ * One named item of --backend (not all, not list); KNOWN lists the names.
+ * ALLOCATOR:NAME=VALUE... is that allocator with settings (settings.h).
+ */
+static int add_named(struct run_config *config, const char *item, const char *known)
+{
+	const struct backend *b;
+	char base[64];
+
 	if (!strcmp(item, RUNNER_FLOOR))
 		return error("invalid backend '%s' in --backend: '%s' is reserved for the "
 			     "floor (the loop without an allocator), not a backend (known "
 			     "backends: %s)", item, item, known);
-	if ((b = backend_find(item)))
-		return add_backend(config, b);
-	if ((p = find_preload(config, item)))
-		return check_preload_supported(item) ? -1 : add_backend(config, &p->backend);
-	if ((k = allocator_known_find(item)))
-		return add_backend(config, require_known(config, k));
-	did_you_mean(item, known, near, sizeof(near));
-	return error("unknown backend '%s' in --backend%s (known backends: %s)", item, near,
-		     known);
+	if (!settings_split(item, base, sizeof(base)))
+		return add_backend(config, find_named(config, item, known));
+	if (!(b = find_named(config, base, known)))
+		return -1;
+	return add_backend(config, settings_candidate(config, item, b));
 }
 
 /* Refuses a --preload that --backend does not measure. */
@@ -332,6 +354,9 @@ static int abi32_row(struct run_config *config, const struct backend *b, int all
 	char reason[160], package[48], name[PRELOAD_NAME_MAX + 4];
 
 	*row = NULL;
+	if (b->env)
+		return error("backend '%s' cannot be measured with --abi 32: settings are measured "
+			     "in %u-bit rows only", b->name, abi_native());
 	for (size_t i = 0; i < config->npreloads; i++)
 		if (&config->preloads[i]->backend == b)
 			p = config->preloads[i];
@@ -456,4 +481,7 @@ void backend_set_release(struct run_config *config)
 	for (size_t i = 0; i < config->nabi_rows; i++)
 		free(config->abi_rows[i]);
 	free(config->abi_rows);
+	for (size_t i = 0; i < config->ncandidates; i++)
+		free(config->candidates[i]);
+	free(config->candidates);
 }

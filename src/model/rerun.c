@@ -37,6 +37,11 @@
  */
 #define RERUN_UNSEEN_TRIES 10
 
+int rerun_runs(const struct backend *be)
+{
+	return !be->abi && (be->preload_path || !strcmp(backend_base(be)->name, "malloc"));
+}
+
 void rerun_init(struct rerun *r, const struct run_config *config, unsigned rounds,
 		const char *program, int status, off_t stdin_offset)
 {
@@ -50,7 +55,7 @@ void rerun_init(struct rerun *r, const struct run_config *config, unsigned round
 	for (size_t b = 0; b < config->nbackends && r->nrows < RERUN_MAX_ROWS; b++) {
 		const struct backend *be = config->backends[b];
 
-		if (!be->abi && (be->preload_path || !strcmp(be->name, "malloc")))
+		if (rerun_runs(be))
 			r->rows[r->nrows++] = (struct rerun_row){ .backend = be, .ok = 1 };
 	}
 	if (!rounds)
@@ -236,6 +241,10 @@ static void run_child(const struct rerun_row *row, char *const *argv, off_t stdi
 	dup2(null, STDERR_FILENO);
 	if (row->backend->preload_path && setenv("LD_PRELOAD", row->backend->preload_path, 1))
 		_exit(126);
+	/* A candidate's settings (model/settings.h). */
+	for (const char *const *e = row->backend->env; e && *e; e++)
+		if (putenv((char *)*e))
+			_exit(126);
 	execvp(argv[0], argv);
 	_exit(errno == ENOENT ? 127 : 126);
 }
@@ -581,7 +590,7 @@ void rerun_best(const struct rerun *r, enum rerun_figure figure, struct rerun_be
 		have[i] = !rerun_summary(&r->rows[i], figure, &s[i]);
 		if (have[i] && (best == r->nrows || s[i].median < s[best].median))
 			best = i;
-		if (have[i] && !r->rows[i].backend->preload_path) {
+		if (have[i] && !r->rows[i].backend->preload_path && !r->rows[i].backend->env) {
 			out->have_malloc = 1;
 			out->malloc_row = i;
 		}

@@ -80,6 +80,9 @@ struct rerun {
 	int interrupted;                        /* the signal that stopped them, or 0 */
 };
 
+/* 1 when the backend BE is run for real: malloc, a preloaded allocator, either with settings. */
+int rerun_runs(const struct backend *be);
+
 /*
  * Sets up *R for ROUNDS runs of the drop-in backends of CONFIG (malloc and
  * the preloaded ones, in CONFIG's order) of the program PROGRAM (an

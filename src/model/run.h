@@ -92,6 +92,12 @@ struct run_config {
 					      abi 32), each one allocation */
 	size_t nabi_rows;
 	size_t abi_rows_alloc;             /* room in abi_rows (ALLOC_GROW) */
+	int tune;                          /* advise: a trace of several threads gets
+					      SETTINGS_CURATED as candidates where
+					      --backend is not given (settings.h) */
+	struct backend **candidates;       /* owned: the backends with settings (settings.h) */
+	size_t ncandidates;
+	size_t candidates_alloc;           /* room in candidates (ALLOC_GROW) */
 	const char *trace_path;            /* replay: --trace, as given */
 	int replay_per_thread;             /* replay: --replay-threads per-thread */
 	struct run_replay {                /* replay: the trace, as the parent read it */

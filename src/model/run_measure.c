@@ -152,6 +152,7 @@ static void measure_task(struct run_work *w, const struct run_task *task)
 	} else {
 		req.backend = backend_base(c->backend)->name;
 		req.preload_path = c->backend->preload_path;
+		req.env = c->backend->env;
 		*params = (struct measure_params){
 			.size = c->size, .count = c->count, .align = c->align,
 			.pool_block_bytes = config->pool_block_bytes, .touch = config->touch,

@@ -485,30 +485,43 @@ static void describe_status(int status, struct sample *sample)
 }
 
 /*
- * A copy of ENVIRON with LD_PRELOAD set to exactly PATH: a NULL-terminated
- * array whose last string is owned (free it and the array with
- * free_environment()). NULL when out of memory.
+ * A copy of ENVIRON with LD_PRELOAD set to exactly PATH (NULL: left as it
+ * is) and each KEY=VALUE of SET (NULL: none) in place of KEY's: a
+ * NULL-terminated array whose last string, LD_PRELOAD's when PATH is
+ * given, is owned (free it and the array with free_environment()). NULL
+ * when out of memory.
  */
-static char **preload_environment(const char *path)
+static char **child_environment(const char *path, const char *const *set)
 {
-	size_t n = 0, kept = 0;
+	size_t n = 0, nset = 0, kept = 0;
 	char **env, *preload;
 
 	while (environ[n])
 		n++;
-	env = calloc(n + 2, sizeof(*env));
-	preload = malloc(strlen("LD_PRELOAD=") + strlen(path) + 1);
-	if (!env || !preload) {
+	while (set && set[nset])
+		nset++;
+	env = calloc(n + nset + 2, sizeof(*env));
+	preload = path ? malloc(strlen("LD_PRELOAD=") + strlen(path) + 1) : NULL;
+	if (!env || (path && !preload)) {
 		free(env);
 		free(preload);
 		return NULL;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (strncmp(environ[i], "LD_PRELOAD=", strlen("LD_PRELOAD=")))
+	for (size_t i = 0; i < n; i++) {
+		int replaced = path && !strncmp(environ[i], "LD_PRELOAD=", strlen("LD_PRELOAD="));
+
+		for (size_t k = 0; k < nset && !replaced; k++)
+			replaced = !strncmp(environ[i], set[k], strcspn(set[k], "=") + 1);
+		if (!replaced)
 			env[kept++] = environ[i];
-	strcpy(preload, "LD_PRELOAD=");
-	strcat(preload, path);
-	env[kept++] = preload;
+	}
+	for (size_t k = 0; k < nset; k++)
+		env[kept++] = (char *)set[k];
+	if (path) {
+		strcpy(preload, "LD_PRELOAD=");
+		strcat(preload, path);
+		env[kept++] = preload;
+	}
 	env[kept] = NULL;
 	return env;
 }
@@ -521,7 +534,8 @@ static void free_environment(char **env)
 		return;
 	while (env[n])
 		n++;
-	free(env[n - 1]);
+	if (n && !strncmp(env[n - 1], "LD_PRELOAD=", strlen("LD_PRELOAD=")))
+		free(env[n - 1]);
 	free(env);
 }
 
@@ -692,7 +706,9 @@ static int measure_in_child(const struct child_request *req, const char *path, c
 	int64_t deadline_ms;
 	pid_t pid, parent;
 
-	if (req->preload_path && !(env = preload_environment(emulated ? "" : req->preload_path)))
+	if ((req->preload_path || req->env) &&
+	    !(env = child_environment(req->preload_path ? emulated ? "" : req->preload_path : NULL,
+				      req->env)))
 		return sample_fail(sample, "out of memory");
 	if (child_pipes_open(pipes)) {
 		int err = errno;

@@ -19,6 +19,7 @@
 #include "measure/backend.h"
 #include "model/report.h"
 #include "model/run.h"
+#include "model/settings.h"
 #include "model/stats.h"
 #include "platform/util.h"
 
@@ -100,6 +101,30 @@ static cJSON *host_json(const struct host_info *host)
 	return obj;
 }
 
+/* config.settings: each candidate with settings (settings.h); absent when none. */
+static void add_settings_config(cJSON *obj, const struct run_config *config)
+{
+	cJSON *list = NULL;
+
+	for (size_t b = 0; b < config->nbackends; b++) {
+		char env[1024], how[256];
+		int confirmed;
+		cJSON *one;
+
+		if (!settings_describe(config->backends[b], env, sizeof(env), &confirmed, how,
+				       sizeof(how)))
+			continue;
+		if (!list)
+			list = cJSON_AddArrayToObject(obj, "settings");
+		one = cJSON_CreateObject();
+		cJSON_AddStringToObject(one, "backend", config->backends[b]->name);
+		cJSON_AddStringToObject(one, "environment", env);
+		cJSON_AddBoolToObject(one, "confirmed", confirmed);
+		cJSON_AddStringToObject(one, "how", how);
+		cJSON_AddItemToArray(list, one);
+	}
+}
+
 /*
  * config.preload: the library each preloaded backend puts into LD_PRELOAD;
  * config.skipped: what --backend all left out, and why.
@@ -121,6 +146,7 @@ static void add_preload_config(cJSON *obj, const struct run_config *config)
 		cJSON_AddItemToArray(skipped, skip);
 	}
 	cJSON_AddItemToObject(obj, "skipped", skipped);
+	add_settings_config(obj, config);
 }
 
 /*

@@ -5,6 +5,7 @@
 #include "report/report_rerun.h"
 #include "measure/replay_series.h"
 #include "model/rerun.h"
+#include "model/settings.h"
 #include "model/verdict.h"
 #include "platform/util.h"
 
@@ -94,6 +95,17 @@ static void best_line(char *line, size_t size, const struct rerun *r, enum rerun
 		 u.name, range, fabs(b.percent) < 10 ? 1 : 0, b.percent, percent_of[figure]);
 }
 
+/* The width of the tables' first column: 10, or the longest candidate's name. */
+static int name_width(const struct rerun *r)
+{
+	size_t w = 10;
+
+	for (size_t i = 0; i < r->nrows; i++)
+		if (strlen(r->rows[i].backend->name) > w)
+			w = strlen(r->rows[i].backend->name);
+	return (int)w;
+}
+
 /*
  * 1 when the program's memory falls after its peak under some candidate
  * (its lowest since, median, under 90% of its peak): then what each keeps
@@ -139,6 +151,24 @@ static int disagree_line(char *line, size_t size, const struct run_report *repor
 	return 1;
 }
 
+/*
+ * Where one candidate other than malloc uses least memory beyond the noise,
+ * the line that says how to run the program so in production into LINE
+ * (its preload and settings before the command); 0 when there is none.
+ */
+static int run_line(char *line, size_t size, const struct rerun *r)
+{
+	struct rerun_best b;
+	char env[1024];
+
+	rerun_best(r, RERUN_PEAK, &b);
+	if (b.n != 1 || !b.clear || b.malloc_among ||
+	    !settings_environment(r->rows[b.row[0]].backend, env, sizeof(env)))
+		return 0;
+	snprintf(line, size, "  to run it so: %s %s ...", env, r->program);
+	return 1;
+}
+
 /* The answer's measured lines, each written by PUT (text or Markdown). */
 static void answer_lines(FILE *out, const struct run_report *report,
 			 void (*put)(FILE *out, const char *line))
@@ -152,6 +182,8 @@ static void answer_lines(FILE *out, const struct run_report *report,
 		best_line(line, sizeof(line), report->rerun, order[i]);
 		put(out, line);
 	}
+	if (run_line(line, sizeof(line), report->rerun))
+		put(out, line);
 	for (int memory = 1; memory >= 0; memory--)
 		if (disagree_line(line, sizeof(line), report, memory))
 			put(out, line);
@@ -229,15 +261,17 @@ static int write_after_peak(FILE *out, const struct rerun *r)
 	put_wrapped(out, "after the peak: the program's RssAnon at its lowest after its peak "
 		    "and at its last reading before it ended, median [min-max], and what of "
 		    "its peak the lowest gave back", 80, "  ");
-	fprintf(out, "%-10s %22s %22s %8s\n%-10s %22s %22s %8s\n", "", "lowest after peak",
-		"at the end", "given", "backend", "KiB", "KiB", "back");
+	fprintf(out, "%-*s %22s %22s %8s\n%-*s %22s %22s %8s\n", name_width(r), "",
+		"lowest after peak", "at the end", "given", name_width(r), "backend", "KiB", "KiB",
+		"back");
 	for (size_t i = 0; i < r->nrows; i++) {
 		char low[128], end[128], back[128];
 
 		if (!r->rows[i].ok)
 			continue;
 		fmt_after_peak(low, end, back, sizeof(low), &r->rows[i]);
-		fprintf(out, "%-10s %22s %22s %8s\n", r->rows[i].backend->name, low, end, back);
+		fprintf(out, "%-*s %22s %22s %8s\n", name_width(r), r->rows[i].backend->name, low,
+			end, back);
 	}
 	return ferror(out) ? -1 : 0;
 }
@@ -281,8 +315,9 @@ static int write_table(FILE *out, const struct run_report *report, int markdown)
 			"|:--|--:|--:|--:|--:|--:|--:|--:|\n", time.name);
 	} else {
 		put_wrapped(out, head, 80, "  ");
-		fprintf(out, "%-10s %18s %18s %9s %8s\n%-10s %18s %18s %9s %8s\n", "", "peak anon",
-			"wall", "replay", "replay", "backend", "KiB", time.name, "KiB", "vs real");
+		fprintf(out, "%-*s %18s %18s %9s %8s\n%-*s %18s %18s %9s %8s\n", name_width(r), "",
+			"peak anon", "wall", "replay", "replay", name_width(r), "backend", "KiB",
+			time.name, "KiB", "vs real");
 	}
 	for (size_t i = 0; i < r->nrows; i++) {
 		const struct rerun_row *row = &r->rows[i];
@@ -298,7 +333,8 @@ static int write_table(FILE *out, const struct run_report *report, int markdown)
 			continue;
 		}
 		if (!row->ok) {
-			snprintf(line, sizeof(line), "%-10s failed: %s", row->backend->name, row->error);
+			snprintf(line, sizeof(line), "%-*s failed: %s", name_width(r), row->backend->name,
+				 row->error);
 			put_wrapped(out, line, 80, "             ");
 			continue;
 		}
@@ -314,8 +350,8 @@ static int write_table(FILE *out, const struct run_report *report, int markdown)
 			fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", row->backend->name,
 				peak, wall, replay, off, low, end, back);
 		} else {
-			fprintf(out, "%-10s %18s %18s %9s %8s\n", row->backend->name, peak, wall,
-				replay, off);
+			fprintf(out, "%-*s %18s %18s %9s %8s\n", name_width(r), row->backend->name,
+				peak, wall, replay, off);
 		}
 	}
 	for (size_t i = 0; i < r->nrows; i++) {
@@ -424,8 +460,11 @@ cJSON *rerun_json(const struct run_report *report)
 		const struct rerun_row *row = &r->rows[i];
 		cJSON *o = cJSON_CreateObject();
 		double rp = replay_peak(report, row);
+		char env[1024];
 
 		cJSON_AddStringToObject(o, "backend", row->backend->name);
+		if (settings_environment(row->backend, env, sizeof(env)))
+			cJSON_AddStringToObject(o, "environment", env);
 		cJSON_AddBoolToObject(o, "ok", row->ok);
 		if (!row->ok)
 			cJSON_AddStringToObject(o, "error", row->error);

@@ -11,6 +11,7 @@
 #include "measure/replay_series.h"
 #include "model/report.h"
 #include "model/run.h"
+#include "model/settings.h"
 #include "model/stats.h"
 #include "report/table.h"
 #include "model/verdict.h"
@@ -51,6 +52,15 @@ static void print_header(FILE *out, const struct run_report *report)
 	report_abi_note(abi, sizeof(abi), report);
 	if (abi[0])
 		put_wrappedf(out, 80, "  ", "%s", abi);
+	for (size_t b = 0; b < config->nbackends; b++) {
+		char env[1024], how[256];
+		int confirmed;
+
+		if (settings_describe(config->backends[b], env, sizeof(env), &confirmed, how,
+				      sizeof(how)))
+			put_wrappedf(out, 80, "  ", "settings: %s as %s, %s", config->backends[b]->name,
+				     env, how);
+	}
 	if (*sanitizers)
 		put_wrappedf(out, 80, "  ",
 			     "warning: a -fsanitize=%s build: malloc is the sanitizer's",
