@@ -275,12 +275,12 @@ static int list_has(const char *list, const char *name)
 	return 0;
 }
 
-void settings_add_curated(char *buf, size_t size)
+void settings_add(char *buf, size_t size, const char *set)
 {
-	char copy[256], *save = NULL, allocator[32];
+	char copy[512], *save = NULL, allocator[32];
 	size_t used = strlen(buf);
 
-	copy_string(copy, sizeof(copy), SETTINGS_CURATED);
+	copy_string(copy, sizeof(copy), set);
 	for (char *c = strtok_r(copy, ",", &save); c && used < size; c = strtok_r(NULL, ",", &save)) {
 		settings_split(c, allocator, sizeof(allocator));
 		if (list_has(buf, allocator))

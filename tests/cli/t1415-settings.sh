@@ -145,6 +145,10 @@ check "a trace of several threads: malloc:arena_max=2 among the default candidat
 record_trace "$tmp/one.trace" sort /etc/services
 run_ab advise -q --repeat 1 -f json -o "$tmp/o.json" --trace "$tmp/one.trace"
 check "... and not for one of one thread" sh -c '! grep -q "arena_max" "$1"' sh "$tmp/o.json"
+run_ab advise -q --repeat 1 --tune --backend malloc,pool -f json -o "$tmp/g.json" --trace "$tmp/one.trace"
+check "--tune: glibc's grid on any program, where --backend names malloc" test \
+	"$rc $(jq_get "$tmp/g.json" 'results#') $(jq_get "$tmp/g.json" 'results[2].backend') $(jq_get "$tmp/g.json" 'results[5].backend')" = \
+	"0 6 malloc:arena_max=1 malloc:trim_threshold=0"
 l=malloc
 for i in $(seq 1 16); do l=$l,malloc:arena_max=$i; done
 expect_usage "advise with more than 16 candidates to run for real: exit 2" \
