@@ -55,6 +55,7 @@ struct advise_cmd {
 	const char *format;          /* --format, or NULL: text */
 	const char *output;          /* -o, or NULL: standard output */
 	int quiet;                   /* -q */
+	int tune;                    /* --tune: SETTINGS_GRID as candidates too */
 };
 
 static const struct cli_option advise_options[] = {
@@ -87,6 +88,9 @@ static const struct cli_option advise_options[] = {
 	  "the answer is settled): their peak anonymous memory\n"
 	  "and wall time answer for the drop-in choice; 0:\n"
 	  "COMMAND must not run again") },
+	{ OPT_BOOL(260, "tune", advise_cmd, tune,
+	  "also try a grid of each allocator's settings that\n"
+	  "matter for memory (allocbench-advise(1), --tune)") },
 	{ OPT_STRING(258, "replay-threads", "MODE", advise_cmd, replay_threads,
 	  "global or per-thread, as allocbench run's (default:\n"
 	  "per-thread when the program ran several threads)") },
@@ -570,8 +574,8 @@ int cmd_advise(int argc, char **argv)
 	run_options_for(&cmd, trace, argc, argv, &run);
 	if (!cmd.trace && (ret = record(trace, argv + command, cmd.quiet, &status)))
 		return ret;
-	/* A program of several threads: the curated settings are candidates too (settings.h). */
-	run.config.tune = 1;
+	/* A program of several threads: the curated settings are candidates too; --tune, a grid. */
+	run.config.tune = cmd.tune ? 2 : 1;
 	run_options_check(&run.config, &run.args);
 	run.config.progress_lines = 1;
 	/* A program's threads each have their heap (glibc's arenas): replayed as they ran. */

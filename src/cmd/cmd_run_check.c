@@ -195,14 +195,19 @@ static void check_replay(struct run_config *config, struct run_args *args)
 	trace_stats_release(&stats);
 	if (!config->replay.steps)
 		usage_die("'%s' has no allocation to replay", config->trace_path);
-	if (!args->backends) {
+	if (!args->backends || config->tune == 2) {
 		/* The installed drop-in allocators are the candidates a user is asking about. */
-		static char defaults[384];
+		static char list[1024];
 
-		preload_with_installed(defaults, sizeof(defaults), RUN_DEFAULT_REPLAY_BACKENDS);
-		if (config->tune && config->replay.threads > 1)
-			settings_add_curated(defaults, sizeof(defaults));
-		args->backends = defaults;
+		if (args->backends)
+			copy_string(list, sizeof(list), args->backends);
+		else
+			preload_with_installed(list, sizeof(list), RUN_DEFAULT_REPLAY_BACKENDS);
+		if (config->tune == 2)
+			settings_add(list, sizeof(list), SETTINGS_GRID);
+		else if (config->tune && config->replay.threads > 1)
+			settings_add(list, sizeof(list), SETTINGS_CURATED);
+		args->backends = list;
 	}
 	/*
 	 * One column, at the mean size of an allocation (the memory bound's and

@@ -74,7 +74,8 @@ const struct allocator_known allocator_known[] = {
  * ranges of the versions Debian 12 ships: glibc 2.36's tunables
  * (glibc.malloc.NAME; it ignores a value out of range, so allocbench
  * refuses one), jemalloc 5.3's MALLOC_CONF options, mimalloc 2.0.9's
- * options (MIMALLOC_NAME; 2.1 renamed the decommit ones "purge"),
+ * options (MIMALLOC_NAME, as MIMALLOC_VERBOSE=1 lists them; 2.1 renamed
+ * the decommit ones "purge"),
  * gperftools 2.10's TCMALLOC_NAME variables.
  */
 #define NO_LIMIT ALLOCATOR_SETTING_NO_LIMIT
@@ -100,11 +101,11 @@ const struct allocator_setting allocator_settings[] = {
 	{ "jemalloc", "tcache", SETTING_BOOL, 0, 1, "opt.tcache", "a cache per thread" },
 	{ "mimalloc", "eager_commit", SETTING_BOOL, 0, 1, NULL, "commit segments at once" },
 	{ "mimalloc", "page_reset", SETTING_BOOL, 0, 1, NULL, "reset the pages freed" },
-	{ "mimalloc", "reset_delay", SETTING_NUMBER, 0, NO_LIMIT, NULL,
-	  "ms before a freed page is reset" },
 	{ "mimalloc", "allow_decommit", SETTING_BOOL, 0, 1, NULL, "give unused memory back" },
 	{ "mimalloc", "decommit_delay", SETTING_NUMBER, 0, NO_LIMIT, NULL,
 	  "ms before unused memory is given back" },
+	{ "mimalloc", "segment_decommit_delay", SETTING_NUMBER, 0, NO_LIMIT, NULL,
+	  "ms before an unused segment is given back" },
 	{ "tcmalloc", "release_rate", SETTING_NUMBER, 0, 10000, NULL,
 	  "how fast free pages are given back (default 1; 0: never)" },
 	{ "tcmalloc", "aggressive_decommit", SETTING_BOOL, 0, 1,

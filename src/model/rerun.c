@@ -579,7 +579,15 @@ int rerun_summary(const struct rerun_row *row, enum rerun_figure figure, struct 
 	return stats_summarize(row->value[figure], row->runs, out);
 }
 
-void rerun_best(const struct rerun *r, enum rerun_figure figure, struct rerun_best *out)
+/* 1 when ROW is the C library's malloc, with settings or without. */
+static int is_libc(const struct rerun_row *row)
+{
+	return !row->backend->preload_path;
+}
+
+/* rerun_best() among the rows KEEP keeps (NULL: all). */
+static void best_of(const struct rerun *r, enum rerun_figure figure,
+		    int (*keep)(const struct rerun_row *row), struct rerun_best *out)
 {
 	struct stat_summary s[RERUN_MAX_ROWS], m;
 	int have[RERUN_MAX_ROWS];
@@ -587,7 +595,7 @@ void rerun_best(const struct rerun *r, enum rerun_figure figure, struct rerun_be
 
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < r->nrows; i++) {
-		have[i] = !rerun_summary(&r->rows[i], figure, &s[i]);
+		have[i] = (!keep || keep(&r->rows[i])) && !rerun_summary(&r->rows[i], figure, &s[i]);
 		if (have[i] && (best == r->nrows || s[i].median < s[best].median))
 			best = i;
 		if (have[i] && !r->rows[i].backend->preload_path && !r->rows[i].backend->env) {
@@ -610,4 +618,14 @@ void rerun_best(const struct rerun *r, enum rerun_figure figure, struct rerun_be
 	out->saves = m.median - s[best].median;
 	out->percent = m.median != 0 ? 100 * out->saves / m.median : NAN;
 	out->clear = !verdict_overlap(&s[best], &m);
+}
+
+void rerun_best(const struct rerun *r, enum rerun_figure figure, struct rerun_best *out)
+{
+	best_of(r, figure, NULL, out);
+}
+
+void rerun_best_libc(const struct rerun *r, enum rerun_figure figure, struct rerun_best *out)
+{
+	best_of(r, figure, is_libc, out);
 }

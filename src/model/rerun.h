@@ -131,4 +131,10 @@ struct rerun_best {
 /* R's best (the least) for FIGURE into *OUT. */
 void rerun_best(const struct rerun *r, enum rerun_figure figure, struct rerun_best *out);
 
+/*
+ * rerun_best() among the C library's malloc and its candidates with
+ * settings alone: what the program saves keeping its allocator.
+ */
+void rerun_best_libc(const struct rerun *r, enum rerun_figure figure, struct rerun_best *out);
+
 #endif

@@ -92,9 +92,11 @@ struct run_config {
 					      abi 32), each one allocation */
 	size_t nabi_rows;
 	size_t abi_rows_alloc;             /* room in abi_rows (ALLOC_GROW) */
-	int tune;                          /* advise: a trace of several threads gets
+	int tune;                          /* advise: 1, a trace of several threads gets
 					      SETTINGS_CURATED as candidates where
-					      --backend is not given (settings.h) */
+					      --backend is not given; 2 (--tune),
+					      SETTINGS_GRID, whatever --backend
+					      (settings.h) */
 	struct backend **candidates;       /* owned: the backends with settings (settings.h) */
 	size_t ncandidates;
 	size_t candidates_alloc;           /* room in candidates (ALLOC_GROW) */

@@ -275,12 +275,12 @@ static int list_has(const char *list, const char *name)
 	return 0;
 }
 
-void settings_add_curated(char *buf, size_t size)
+void settings_add(char *buf, size_t size, const char *set)
 {
-	char copy[256], *save = NULL, allocator[32];
+	char copy[512], *save = NULL, allocator[32];
 	size_t used = strlen(buf);
 
-	copy_string(copy, sizeof(copy), SETTINGS_CURATED);
+	copy_string(copy, sizeof(copy), set);
 	for (char *c = strtok_r(copy, ",", &save); c && used < size; c = strtok_r(NULL, ",", &save)) {
 		settings_split(c, allocator, sizeof(allocator));
 		if (list_has(buf, allocator))
@@ -293,7 +293,20 @@ void settings_help(FILE *out)
 	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
 		char list[512];
 
+		size_t col = 17;
+
 		list_settings(forms[i].allocator, list, sizeof(list));
-		fprintf(out, "      %-10s %s\n", forms[i].allocator, list);
+		fprintf(out, "      %-10s", forms[i].allocator);
+		/* The names, ", "-separated, wrapped at 80 columns under the first. */
+		for (char *save = NULL, *name = strtok_r(list, " ", &save); name;
+		     name = strtok_r(NULL, " ", &save)) {
+			if (col > 17 && col + 1 + strlen(name) > 80) {
+				fprintf(out, "\n%16s", "");
+				col = 17;
+			}
+			fprintf(out, " %s", name);
+			col += 1 + strlen(name);
+		}
+		fputc('\n', out);
 	}
 }

@@ -67,10 +67,20 @@ int settings_environment(const struct backend *b, char *buf, size_t size);
 	"tcmalloc:max_total_thread_cache_bytes=4194304"
 
 /*
- * BACKENDS (a --backend list in BUF, SIZE bytes) with each of
- * SETTINGS_CURATED whose allocator it names appended.
+ * advise --tune: a grid of the settings that matter for memory, 10 at
+ * most, so that with the five drop-in allocators and malloc no more than
+ * RERUN_MAX_ROWS run for real.
  */
-void settings_add_curated(char *buf, size_t size);
+#define SETTINGS_GRID "malloc:arena_max=1,malloc:arena_max=2,malloc:arena_max=4," \
+	"malloc:trim_threshold=0,jemalloc:narenas=1,jemalloc:narenas=2," \
+	"jemalloc:dirty_decay_ms=0:muzzy_decay_ms=0,mimalloc:page_reset=true," \
+	"tcmalloc:max_total_thread_cache_bytes=4194304,tcmalloc:aggressive_decommit=true"
+
+/*
+ * BUF (a --backend list, SIZE bytes) with each candidate of SET
+ * (SETTINGS_CURATED or SETTINGS_GRID) whose allocator it names appended.
+ */
+void settings_add(char *buf, size_t size, const char *set);
 
 /* The lines of --help that list the settings, by allocator. */
 void settings_help(FILE *out);

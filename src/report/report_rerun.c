@@ -58,17 +58,20 @@ static const char *const percent_of[RERUN_FIGURES] = {
 	[RERUN_LOW] = "of what malloc keeps",
 };
 
-/* The answer's line on FIGURE (RERUN_PEAK, RERUN_WALL or RERUN_LOW) into LINE. */
-static void best_line(char *line, size_t size, const struct rerun *r, enum rerun_figure figure)
+/*
+ * The answer's line on FIGURE (RERUN_PEAK, RERUN_WALL or RERUN_LOW) into
+ * LINE: the best B of the candidates KIND names ("drop-in").
+ */
+static void best_line(char *line, size_t size, const struct rerun *r, enum rerun_figure figure,
+		      const struct rerun_best *bp, const char *kind)
 {
-	struct rerun_best b;
+	const struct rerun_best b = *bp;
 	struct unit u;
 	char range[128], amount[32];
 	size_t used;
 
-	rerun_best(r, figure, &b);
 	u = unit_of(r, figure, &b);
-	used = (size_t)snprintf(line, size, "  %s, drop-in, measured:%s", figure_label[figure],
+	used = (size_t)snprintf(line, size, "  %s, %s, measured:%s", figure_label[figure], kind,
 				b.n > 1 ? " no clear winner:" : "");
 	for (size_t i = 0; i < b.n && used < size; i++) {
 		fmt_range(range, sizeof(range), &r->rows[b.row[i]], figure, u);
@@ -151,19 +154,23 @@ static int disagree_line(char *line, size_t size, const struct run_report *repor
 	return 1;
 }
 
-/*
- * Where one candidate other than malloc uses least memory beyond the noise,
- * the line that says how to run the program so in production into LINE
- * (its preload and settings before the command); 0 when there is none.
- */
-static int run_line(char *line, size_t size, const struct rerun *r)
+/* 1 when B's best is one candidate, apart from malloc's range, and not malloc. */
+static int clear_winner(const struct rerun_best *b)
 {
-	struct rerun_best b;
+	return b->n == 1 && b->clear && !b->malloc_among;
+}
+
+/*
+ * Where B's best (for memory) is one candidate other than malloc, apart
+ * from malloc, the line that says how to run the program so in production
+ * into LINE (its preload and settings before the command); 0 when there is
+ * none.
+ */
+static int run_line(char *line, size_t size, const struct rerun *r, const struct rerun_best *b)
+{
 	char env[1024];
 
-	rerun_best(r, RERUN_PEAK, &b);
-	if (b.n != 1 || !b.clear || b.malloc_among ||
-	    !settings_environment(r->rows[b.row[0]].backend, env, sizeof(env)))
+	if (!clear_winner(b) || !settings_environment(r->rows[b->row[0]].backend, env, sizeof(env)))
 		return 0;
 	snprintf(line, size, "  to run it so: %s %s ...", env, r->program);
 	return 1;
@@ -174,16 +181,31 @@ static void answer_lines(FILE *out, const struct run_report *report,
 			 void (*put)(FILE *out, const char *line))
 {
 	static const enum rerun_figure order[] = { RERUN_PEAK, RERUN_WALL, RERUN_LOW };
+	const struct rerun *r = report->rerun;
+	struct rerun_best b, libc;
 	char line[2048];
 
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		if (order[i] == RERUN_LOW && !falls_after_peak(report->rerun))
+		if (order[i] == RERUN_LOW && !falls_after_peak(r))
 			continue;
-		best_line(line, sizeof(line), report->rerun, order[i]);
+		rerun_best(r, order[i], &b);
+		best_line(line, sizeof(line), r, order[i], &b, "drop-in");
 		put(out, line);
 	}
-	if (run_line(line, sizeof(line), report->rerun))
+	rerun_best(r, RERUN_PEAK, &b);
+	if (run_line(line, sizeof(line), r, &b))
 		put(out, line);
+	/*
+	 * The cheapest change is often a setting of the allocator the program
+	 * has: the best of glibc's candidates, where another allocator is best.
+	 */
+	rerun_best_libc(r, RERUN_PEAK, &libc);
+	if (clear_winner(&libc) && b.n && b.row[0] != libc.row[0]) {
+		best_line(line, sizeof(line), r, RERUN_PEAK, &libc, "glibc with settings");
+		put(out, line);
+		if (run_line(line, sizeof(line), r, &libc))
+			put(out, line);
+	}
 	for (int memory = 1; memory >= 0; memory--)
 		if (disagree_line(line, sizeof(line), report, memory))
 			put(out, line);
@@ -422,12 +444,13 @@ static cJSON *figure_json(const struct rerun_row *row, enum rerun_figure figure)
 }
 
 /* The best for FIGURE, and what it saves over malloc. */
-static cJSON *best_json(const struct rerun *r, enum rerun_figure figure)
+/* The best of R for FIGURE; LIBC: among glibc's candidates alone (rerun_best_libc()). */
+static cJSON *best_json(const struct rerun *r, enum rerun_figure figure, int libc)
 {
 	cJSON *obj = cJSON_CreateObject(), *best = cJSON_CreateArray();
 	struct rerun_best b;
 
-	rerun_best(r, figure, &b);
+	(libc ? rerun_best_libc : rerun_best)(r, figure, &b);
 	for (size_t i = 0; i < b.n; i++)
 		cJSON_AddItemToArray(best, cJSON_CreateString(r->rows[b.row[i]].backend->name));
 	cJSON_AddItemToObject(obj, "best", best);
@@ -479,9 +502,10 @@ cJSON *rerun_json(const struct run_report *report)
 		cJSON_AddItemToArray(rows, o);
 	}
 	if (rerun_answers(report->rerun)) {
-		cJSON_AddItemToObject(obj, "memory", best_json(r, RERUN_PEAK));
-		cJSON_AddItemToObject(obj, "time", best_json(r, RERUN_WALL));
-		cJSON_AddItemToObject(obj, "kept_after_peak", best_json(r, RERUN_LOW));
+		cJSON_AddItemToObject(obj, "memory", best_json(r, RERUN_PEAK, 0));
+		cJSON_AddItemToObject(obj, "time", best_json(r, RERUN_WALL, 0));
+		cJSON_AddItemToObject(obj, "kept_after_peak", best_json(r, RERUN_LOW, 0));
+		cJSON_AddItemToObject(obj, "memory_glibc", best_json(r, RERUN_PEAK, 1));
 	}
 	return obj;
 }

@@ -123,8 +123,21 @@ check "the answer names malloc:arena_max=2 with its saving" sh -c 'tr "\n" " " <
 check "... and the line that runs it so" sh -c 'tr "\n" " " <"$1" | tr -s " " |
 	grep -q "to run it so: GLIBC_TUNABLES=glibc.malloc.arena_max=2 $2 ..."' sh "$tmp/a.txt" "$ARENAS"
 
-# The curated candidates, by default for a program of several threads (a
-# trace given: no real runs, the replays alone, which is quicker).
+# By default, a program of several threads is run under the curated
+# candidates too: the answer names malloc:arena_max=2's saving, on the
+# drop-in line where it is the best, else on glibc's own.
+run_ab advise -f json -o "$tmp/d.json" -- "$ARENAS" 8 4
+check "advise on arenas, no --backend: malloc:arena_max=2 is glibc's best, beyond the noise" test \
+	"$rc $(jq_get "$tmp/d.json" 'real_runs.memory_glibc.best[0]') $(jq_get "$tmp/d.json" 'real_runs.memory_glibc.beyond_noise')" = \
+	"0 malloc:arena_max=2 true"
+check "... saving half the program's memory and more ($(jq_get "$tmp/d.json" 'real_runs.memory_glibc.saves_percent')%)" \
+	awk -v p="$(jq_get "$tmp/d.json" 'real_runs.memory_glibc.saves_percent')" 'BEGIN { exit !(p > 50) }'
+"$AB" advise -q -o "$tmp/d.txt" -- "$ARENAS" 8 4
+check "... said in the answer, with the line that runs it so" sh -c 'tr "\n" " " <"$1" | tr -s " " |
+	grep -Eq "memory, (drop-in|glibc with settings), measured: malloc:arena_max=2 [0-9]+ \[[0-9]+-[0-9]+\] KiB; [0-9]+ KiB less than malloc .* to run it so: GLIBC_TUNABLES=glibc.malloc.arena_max=2 "' sh "$tmp/d.txt"
+
+# The curated candidates for a trace of several threads (a trace given: no
+# real runs, the replays alone, which is quicker).
 record_trace "$tmp/ar.trace" "$ARENAS" 4 1
 run_ab advise -q --repeat 1 -f json -o "$tmp/c.json" --trace "$tmp/ar.trace"
 check "a trace of several threads: malloc:arena_max=2 among the default candidates" \
@@ -132,6 +145,10 @@ check "a trace of several threads: malloc:arena_max=2 among the default candidat
 record_trace "$tmp/one.trace" sort /etc/services
 run_ab advise -q --repeat 1 -f json -o "$tmp/o.json" --trace "$tmp/one.trace"
 check "... and not for one of one thread" sh -c '! grep -q "arena_max" "$1"' sh "$tmp/o.json"
+run_ab advise -q --repeat 1 --tune --backend malloc,pool -f json -o "$tmp/g.json" --trace "$tmp/one.trace"
+check "--tune: glibc's grid on any program, where --backend names malloc" test \
+	"$rc $(jq_get "$tmp/g.json" 'results#') $(jq_get "$tmp/g.json" 'results[2].backend') $(jq_get "$tmp/g.json" 'results[5].backend')" = \
+	"0 6 malloc:arena_max=1 malloc:trim_threshold=0"
 l=malloc
 for i in $(seq 1 16); do l=$l,malloc:arena_max=$i; done
 expect_usage "advise with more than 16 candidates to run for real: exit 2" \
