@@ -148,6 +148,17 @@ if test_have_prereq NOASAN; then
 	check "the chart marks each backend's lowest point after the live peak" \
 		[ "$(grep -c '^<rect class="low" ' "$tmp/k.svg")" -eq 2 ]
 	check "... and its legend says it" grep -q '>malloc: peak [0-9.]* MiB at [0-9]*% of calls; after the live peak, lowest [0-9.]* MiB (the square), at the end [0-9.]* MiB<' "$tmp/k.svg"
+	check "malloc keeps all of it and pool needs code changes: the verdict has no kept line" \
+		sh -c '! grep -q "kept after the peak" "$1"' sh "$tmp/kshown"
+	if test_have_prereq GLIBC_MALLOC; then
+		# Each 1000-byte chunk a mapping of its own: glibc gives them back as they are freed.
+		run_ab --workload replay --trace "$(ls "$tmp"/kp.trace.keep.* | head -n 1)" \
+			--backend malloc,malloc:mmap_threshold=512 --repeat 1 -q
+		check "where a drop-in backend gives memory back, the verdict names what each keeps after the peak" \
+			sh -c 'tr "\n" " " <"$1" | tr -s " " | grep -Eq "kept after the peak, drop-in: malloc:mmap_threshold=512 [0-9.]+ \[[0-9.]+-[0-9.]+\] KiB; [0-9.]+ KiB \([0-9.]+%\) less than malloc "' sh "$tmp/out"
+	else
+		skip "the verdict's kept line" "$prereq_why"
+	fi
 	check "a replay whose live bytes do not fall marks nothing" sh -c '! grep -q "class=\"low\"" "$1"' sh "$tmp/r.svg"
 	check "... and says nothing of it" sh -c '! grep -q "after the live bytes" "$1"' sh "$tmp/shown"
 else
