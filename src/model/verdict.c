@@ -4,6 +4,7 @@
  * tables and for the JSON's "summary".
  */
 #include "model/verdict.h"
+#include "measure/replay_series.h"
 #include "model/abi.h"
 #include "model/fidelity.h"
 #include "model/rerun.h"
@@ -188,8 +189,11 @@ int verdict_compute_abi(const struct run_report *report, size_t column, unsigned
 	out->size = workload_one_column(workload) ? 0 : report->config->sizes[column];
 	aspect_init(&out->memory, "memory", workload_def(workload)->verdict_memory);
 	aspect_init(&out->time, "time", workload_def(workload)->verdict_time);
+	aspect_init(&out->kept, "kept after the peak",
+		    workload == WORKLOAD_REPLAY ? METRIC_LOW_RSS_BYTES : METRIC_COUNT);
 	aspect_compute(report, column, abi, &out->memory);
 	aspect_compute(report, column, abi, &out->time);
+	aspect_compute(report, column, abi, &out->kept);
 	return out->memory.valid || out->time.valid ? 0 : -1;
 }
 
@@ -368,6 +372,26 @@ static void put_aspect(FILE *out, const char *where, const struct verdict_aspect
 }
 
 /*
+ * 1 when V's replay memory falls after the live bytes' peak under one of
+ * its drop-in backends (its lowest since, median, under 90% of its peak:
+ * series_fell()), so that what each keeps then is worth a line.
+ */
+static int kept_worth_saying(const struct run_report *report, const struct verdict *v)
+{
+	for (size_t i = 0; v->kept.valid && v->kept.drop_in.nbest && i < report->ncells; i++) {
+		const struct cell *cell = &report->cells[i];
+		struct stat_summary peak, low;
+
+		if (cell_abi(cell) == v->abi && !verdict_needs_code_changes(cell) &&
+		    !cell_summary(report, cell, METRIC_PEAK_RSS_BYTES, &peak) &&
+		    !cell_summary(report, cell, METRIC_LOW_RSS_BYTES, &low) &&
+		    series_fell(low.median, peak.median))
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * Every verdict of REPORT, one per size (one-column workloads: one) and
  * ABI, after HEADING, each line through PUT; nothing when !verdict_wanted.
  */
@@ -402,6 +426,14 @@ static int verdict_write(FILE *out, const struct run_report *report, const char 
 				snprintf(where, sizeof(where), "  %zu B %s", v.size, abi);
 			put_aspect(out, where, &v.memory, measured, put);
 			put_aspect(out, where, &v.time, measured, put);
+			/* Where no real runs answer, the replay says what the drop-in ones keep. */
+			if (!measured && kept_worth_saying(report, &v)) {
+				char line[4096];
+
+				choice_line(line, sizeof(line), where, &v.kept, "drop-in",
+					    &v.kept.drop_in);
+				put(out, line);
+			}
 		}
 	return ferror(out) ? -1 : 0;
 }

@@ -55,6 +55,12 @@ struct verdict {
 					 is judged against its own malloc */
 	struct verdict_aspect memory;
 	struct verdict_aspect time;
+	/*
+	 * replay: the lowest resident after the live bytes' peak (what a
+	 * backend keeps then); said where the replay answers for the drop-in
+	 * choice and the memory fell after its peak under some backend.
+	 */
+	struct verdict_aspect kept;
 };
 
 /*

@@ -5,6 +5,7 @@
 #include "measure/measure.h"
 #include "measure/replay_series.h"
 #include "report/svg.h"
+#include <stdlib.h>
 
 #include <math.h>
 #include <string.h>
@@ -149,16 +150,22 @@ static size_t line_low_after(const struct line *l, const struct line *live)
 	return at;
 }
 
+/* A hollow square at a line's lowest point after the live bytes' peak, drawn over every line. */
+struct mark {
+	double x, y, pct;
+	const char *colour;
+};
+
 /*
  * One line (class CLASS, colour COLOUR, DASH "" or a dash array, STROKE px wide), its peak
  * marked, and its legend entry at LEGEND_Y: NAME, and the input's label when
  * MANY inputs are drawn. LOW < the line's length: the lowest point after
- * the live bytes' peak, marked by a hollow square, and in the legend with
- * the end.
+ * the live bytes' peak, in the legend with the end, and its square into
+ * *MARK (drawn after every line, which would otherwise cover it).
  */
 static void draw_line(FILE *out, const struct frame *f, const struct line *l, const char *cls,
 		      const char *colour, const char *dash, const char *name, const char *label,
-		      double legend_y, double stroke, size_t low)
+		      double legend_y, double stroke, size_t low, struct mark *mark)
 {
 	double w = f->right - LEFT;
 	size_t at = line_peak(l);
@@ -176,10 +183,9 @@ static void draw_line(FILE *out, const struct frame *f, const struct line *l, co
 	fprintf(out, "<circle class=\"peak\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>\n",
 		LEFT + w * l->pct[at] / 100, f->top + PANEL_H - PANEL_H * l->v[at] / f->hi, colour);
 	if (low < l->n)
-		fprintf(out, "<rect class=\"low\" x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" "
-			"fill=\"white\" stroke=\"%s\" stroke-width=\"2\" data-pct=\"%.0f\"/>\n",
-			LEFT + w * l->pct[low] / 100 - 4,
-			f->top + PANEL_H - PANEL_H * l->v[low] / f->hi - 4, colour, l->pct[low]);
+		*mark = (struct mark){ LEFT + w * l->pct[low] / 100 - 4,
+				       f->top + PANEL_H - PANEL_H * l->v[low] / f->hi - 4,
+				       l->pct[low], colour };
 	fprintf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"%s\" "
 		"stroke-width=\"3\"%s%s%s/>\n", LEFT, legend_y - 4, LEFT + 18, legend_y - 4, colour,
 		*dash ? " stroke-dasharray=\"" : "", dash, *dash ? "\"" : "");
@@ -202,11 +208,14 @@ int plot_series_write(FILE *out, const struct plot_input *inputs, size_t n, doub
 {
 	struct frame f = { .top = top + 30, .right = width - 30 };
 	double legend_y = f.top + PANEL_H + 54;
-	size_t colour = 0, entries = legend_entries(inputs, n), drawn = 0, lines;
+	size_t colour = 0, entries = legend_entries(inputs, n), drawn = 0, lines, nmarks = 0;
 	struct line l, live;
+	struct mark *marks;
 
 	if (!entries)
 		return 0;
+	if (!(marks = calloc(entries, sizeof(*marks))))
+		return -1;
 	lines = entries;
 	for (size_t i = 0; i < n; i++)
 		lines -= first_with_series(inputs[i].file) != NULL;
@@ -228,18 +237,25 @@ int plot_series_write(FILE *out, const struct plot_input *inputs, size_t n, doub
 			if (!l.n)
 				continue;
 			/* Each line narrower than the one before: equal lines all show. */
+			marks[nmarks].colour = NULL;
 			draw_line(out, &f, &l, "timeline", svg_colours[colour % SVG_COLOURS], "",
 				  inputs[i].file->rows[r].backend, label, legend_y,
 				  fmin(10, 2 + 2.0 * (double)(lines - 1 - drawn++)),
-				  line_low_after(&l, &live));
+				  line_low_after(&l, &live), &marks[nmarks]);
+			nmarks += marks[nmarks].colour != NULL;  /* lines <= entries */
 			legend_y += LEGEND_ROW;
 		}
 		if (!first)
 			continue;
 		draw_line(out, &f, &live, "live", "#333", "6 4", "live bytes, every backend", label,
-			  legend_y, 2, live.n);
+			  legend_y, 2, live.n, NULL);
 		legend_y += LEGEND_ROW;
 	}
+	for (size_t k = 0; k < nmarks; k++)
+		fprintf(out, "<rect class=\"low\" x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" "
+			"fill=\"white\" stroke=\"%s\" stroke-width=\"2\" data-pct=\"%.0f\"/>\n",
+			marks[k].x, marks[k].y, marks[k].colour, marks[k].pct);
+	free(marks);
 	fputs("</g>\n", out);
 	return ferror(out) ? -1 : 0;
 }
