@@ -138,7 +138,10 @@ static void variant_parse(const char *spec, const char *self, struct variant *v)
 	*v = (struct variant){ .spec = spec, .exe = self };
 	if (!*spec)
 		usage_die("an empty variant (expected a backend, NAME=PATH or an allocbench build)");
-	if (strchr(spec, '=')) {
+	/* ALLOCATOR:NAME=VALUE is a backend with settings (settings.h), not NAME=PATH. */
+	if (strchr(spec, ':') && (!strchr(spec, '=') || strchr(spec, ':') < strchr(spec, '='))) {
+		v->backend = spec;
+	} else if (strchr(spec, '=')) {
 		size_t len = (size_t)(strchr(spec, '=') - spec);
 
 		if (!len || len >= sizeof(v->name))

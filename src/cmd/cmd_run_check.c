@@ -179,8 +179,14 @@ static void check_replay(struct run_config *config, struct run_args *args)
 	 * Streamed (the calls are never all in memory), once: the plan's steps
 	 * go to a file the measuring processes map, a window at a time.
 	 */
-	if (trace_stats_load(config->trace_path, &trace, &stats, &plan, why, sizeof(why)))
+	switch (trace_stats_load(config->trace_path, &trace, &stats, &plan, why, sizeof(why))) {
+	case 0:
+		break;
+	case -2:
+		die(1, "%s", why);
+	default:
 		usage_die("%s", why);
+	}
 	config->replay = (struct run_replay){
 		.calls = stats.calls[0], .steps = plan.nops, .checksum = plan.checksum, .slots = plan.nslots,
 		.threads = plan.nthreads, .peak_live_bytes = plan.peak_live_bytes,
@@ -196,17 +202,25 @@ static void check_replay(struct run_config *config, struct run_args *args)
 	if (!config->replay.steps)
 		usage_die("'%s' has no allocation to replay", config->trace_path);
 	if (!args->backends || config->tune == 2) {
-		/* The installed drop-in allocators are the candidates a user is asking about. */
-		static char list[1024];
+		/*
+		 * The installed drop-in allocators are the candidates a user is
+		 * asking about; advise adds settings (kept for the process).
+		 */
+		static char defaults[256], *list;
+		size_t size;
 
-		if (args->backends)
-			copy_string(list, sizeof(list), args->backends);
-		else
-			preload_with_installed(list, sizeof(list), RUN_DEFAULT_REPLAY_BACKENDS);
+		if (!args->backends) {
+			preload_with_installed(defaults, sizeof(defaults), RUN_DEFAULT_REPLAY_BACKENDS);
+			args->backends = defaults;
+		}
+		size = strlen(args->backends) + sizeof(SETTINGS_GRID) + 1;
+		if (!(list = malloc(size)))
+			die_out_of_memory();
+		copy_string(list, size, args->backends);
 		if (config->tune == 2)
-			settings_add(list, sizeof(list), SETTINGS_GRID);
+			settings_add(list, size, SETTINGS_GRID);
 		else if (config->tune && config->replay.threads > 1)
-			settings_add(list, sizeof(list), SETTINGS_CURATED);
+			settings_add(list, size, SETTINGS_CURATED);
 		args->backends = list;
 	}
 	/*

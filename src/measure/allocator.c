@@ -572,7 +572,7 @@ static int confirm_jemalloc(const struct malloc_owner *owner, struct sample *sam
 	mallctl_fn ctl = (mallctl_fn)owner_symbol(owner, "mallctl");
 	char copy[512], *save = NULL;
 
-	if (!conf || !ctl)
+	if (!conf)
 		return 0;
 	copy_string(copy, sizeof(copy), conf);
 	for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
@@ -585,7 +585,7 @@ static int confirm_jemalloc(const struct malloc_owner *owner, struct sample *sam
 		*value++ = '\0';
 		if (!(s = allocator_setting_find("jemalloc", item)) || !s->reads)
 			continue;
-		if (jemalloc_opt(ctl, s, &got))
+		if (!ctl || jemalloc_opt(ctl, s, &got))
 			return sample_fail(sample, "jemalloc:%s=%s: jemalloc cannot read %s back",
 					   item, value, s->reads);
 		if (!value_is(value, got))
@@ -601,7 +601,7 @@ static int confirm_tcmalloc(const struct malloc_owner *owner, struct sample *sam
 	numeric_property_fn get =
 		(numeric_property_fn)owner_symbol(owner, "MallocExtension_GetNumericProperty");
 
-	for (size_t i = 0; get && allocator_settings[i].name; i++) {
+	for (size_t i = 0; allocator_settings[i].name; i++) {
 		const struct allocator_setting *s = &allocator_settings[i];
 		char var[64];
 		const char *value;
@@ -614,7 +614,7 @@ static int confirm_tcmalloc(const struct malloc_owner *owner, struct sample *sam
 			*c = (char)toupper((unsigned char)*c);
 		if (!(value = getenv(var)))
 			continue;
-		if (!get(s->reads, &got))
+		if (!get || !get(s->reads, &got))
 			return sample_fail(sample, "tcmalloc:%s=%s: tcmalloc cannot read %s back",
 					   s->name, value, s->reads);
 		if (!value_is(value, (long long)got))
@@ -630,8 +630,9 @@ int allocator_settings_confirm(const char *allocator, struct sample *sample)
 
 	if (strcmp(allocator, "jemalloc") && strcmp(allocator, "tcmalloc"))
 		return 0;
+	/* No symbol table to read from: each setting then fails as not read back. */
 	if (malloc_owner_find(&owner))
-		return 0;
+		memset(&owner, 0, sizeof(owner));
 	return !strcmp(allocator, "jemalloc") ? confirm_jemalloc(&owner, sample) :
 	       confirm_tcmalloc(&owner, sample);
 }

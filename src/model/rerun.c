@@ -272,7 +272,7 @@ static int run_failed(struct rerun *r, struct rerun_row *row, int status, const 
 
 /*
  * One run of ARGV under ROW: its figures added, or ROW failed. Returns 1
- * when the run ended well without the program seen (ROW's error says so,
+ * when the run ended well without the program seen (nothing added,
  * ROW still ok): the caller may run it again.
  */
 static int run_once(struct rerun *r, struct rerun_row *row, char *const *argv)
@@ -489,20 +489,33 @@ static size_t settle(struct rerun *r, unsigned round)
 }
 
 /*
- * ROW's program was not seen in RERUN_UNSEEN_TRIES runs that ended well:
- * no run of it can be measured, under any allocator. R runs none (rounds
- * 0) and says why, as where the program cannot run again: the drop-in
- * lines are replayed. With SAY, a line of progress says so too.
+ * ROW's program was not seen in RERUN_UNSEEN_TRIES runs that ended well.
+ * Before any run of any row was measured, no run of it can be: R runs
+ * none (rounds 0) and says why, as where the program cannot run again
+ * (the drop-in lines are replayed), and returns 1. Once some were, ROW
+ * alone fails, saying why (0). With SAY, a line of progress says so.
  */
-static void never_seen(struct rerun *r, const struct rerun_row *row, const char *name, int say)
+static int never_seen(struct rerun *r, struct rerun_row *row, const char *name, int say)
 {
-	snprintf(r->why, sizeof(r->why), "%.100s was not seen running in %d runs under %s (it "
-		 "ends within a fraction of a millisecond, or runs outside the command's process "
-		 "tree)", r->program, RERUN_UNSEEN_TRIES, row->backend->name);
+#define NEVER_SEEN "%.100s was not seen running in %d runs under %s (it ends within a " \
+	"fraction of a millisecond, or runs outside the command's process tree)"
+	int none = 1;
+
+	for (size_t i = 0; i < r->nrows; i++)
+		none &= !r->rows[i].runs && r->rows[i].ok;
+	if (!none) {
+		row->ok = 0;
+		snprintf(row->error, sizeof(row->error), NEVER_SEEN, r->program,
+			 RERUN_UNSEEN_TRIES, row->backend->name);
+		return 0;
+	}
+	snprintf(r->why, sizeof(r->why), NEVER_SEEN, r->program, RERUN_UNSEEN_TRIES,
+		 row->backend->name);
 	r->rounds = 0;
 	if (say)
 		fprintf(stderr, "allocbench: %s under %s: not seen in %d runs, no real runs: the "
 			"drop-in lines are replayed\n", name, row->backend->name, RERUN_UNSEEN_TRIES);
+	return 1;
 }
 
 void rerun_measure(struct rerun *r, char *const *argv, int quiet, int lines)
@@ -526,10 +539,9 @@ void rerun_measure(struct rerun *r, char *const *argv, int quiet, int lines)
 			}
 			done++;
 			for (int tries = 1; row->ok && run_once(r, row, argv); tries++)
-				if (tries == RERUN_UNSEEN_TRIES) {
-					never_seen(r, row, name, !quiet && !tty && lines);
+				if (tries == RERUN_UNSEEN_TRIES &&
+				    never_seen(r, row, name, !quiet && !tty && lines))
 					goto out;
-				}
 			if (!quiet && !tty && lines && !r->interrupted &&
 			    (round + 1 == r->rounds || !row->ok))
 				fprintf(stderr, "allocbench: %s under %s: %u of %u runs done%s (%zu of "

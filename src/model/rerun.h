@@ -99,9 +99,12 @@ void rerun_init(struct rerun *r, const struct run_config *config, unsigned round
  * Runs ARGV (a NULL-terminated command, found in PATH as a shell would)
  * R->rounds times under each row, in rounds, fewer where the answer is
  * settled (RERUN_MEMORY_MARGIN). A run that fails (not started, another
- * exit status than the recorded run's, killed, the program never seen)
- * fails its row, which runs no more. After a terminating signal
- * (runner_signals_install()) the run is killed and R->interrupted set.
+ * exit status than the recorded run's, killed) fails its row, which runs
+ * no more. One that ends well without the program seen is made again, 10
+ * times at most; then, where no run was measured yet, R runs none
+ * (rounds 0, R->why says why: the replays answer), else that row fails.
+ * After a terminating signal (runner_signals_install()) the run is killed
+ * and R->interrupted set.
  * Progress on standard error as a run's (run_progress.h) unless QUIET;
  * LINES: where standard error is no terminal, a line per row as it ends.
  */

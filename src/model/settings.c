@@ -283,7 +283,8 @@ void settings_add(char *buf, size_t size, const char *set)
 	copy_string(copy, sizeof(copy), set);
 	for (char *c = strtok_r(copy, ",", &save); c && used < size; c = strtok_r(NULL, ",", &save)) {
 		settings_split(c, allocator, sizeof(allocator));
-		if (list_has(buf, allocator))
+		/* A candidate the list names already is not named twice. */
+		if (list_has(buf, allocator) && !list_has(buf, c))
 			used += (size_t)snprintf(buf + used, size - used, ",%s", c);
 	}
 }

@@ -27,6 +27,13 @@ struct run_config;
 #define SETTINGS_NAME_MAX 159
 
 /*
+ * Room for settings_environment() and settings_describe()'s ENV: a
+ * library's path (PATH_MAX) and SETTINGS_MAX variables of up to 320
+ * bytes, with their spaces.
+ */
+#define SETTINGS_ENV_MAX (4096 + SETTINGS_MAX * 321 + 16)
+
+/*
  * The candidate TEXT ("ALLOCATOR:NAME=VALUE..."), BASE the backend of its
  * allocator (malloc, or the preloaded one): a new backend in CONFIG (freed
  * by backend_set_release()) named TEXT, with BASE as its base and the
@@ -77,8 +84,9 @@ int settings_environment(const struct backend *b, char *buf, size_t size);
 	"tcmalloc:max_total_thread_cache_bytes=4194304,tcmalloc:aggressive_decommit=true"
 
 /*
- * BUF (a --backend list, SIZE bytes) with each candidate of SET
- * (SETTINGS_CURATED or SETTINGS_GRID) whose allocator it names appended.
+ * BUF (a --backend list, SIZE bytes: room for SET more) with each
+ * candidate of SET (SETTINGS_CURATED or SETTINGS_GRID) whose allocator it
+ * names, and that it does not name already, appended.
  */
 void settings_add(char *buf, size_t size, const char *set);
 

@@ -107,7 +107,7 @@ static void add_settings_config(cJSON *obj, const struct run_config *config)
 	cJSON *list = NULL;
 
 	for (size_t b = 0; b < config->nbackends; b++) {
-		char env[1024], how[256];
+		char env[SETTINGS_ENV_MAX], how[256];
 		int confirmed;
 		cJSON *one;
 

@@ -168,7 +168,7 @@ static int clear_winner(const struct rerun_best *b)
  */
 static int run_line(char *line, size_t size, const struct rerun *r, const struct rerun_best *b)
 {
-	char env[1024];
+	char env[SETTINGS_ENV_MAX];
 
 	if (!clear_winner(b) || !settings_environment(r->rows[b->row[0]].backend, env, sizeof(env)))
 		return 0;
@@ -183,7 +183,7 @@ static void answer_lines(FILE *out, const struct run_report *report,
 	static const enum rerun_figure order[] = { RERUN_PEAK, RERUN_WALL, RERUN_LOW };
 	const struct rerun *r = report->rerun;
 	struct rerun_best b, libc;
-	char line[2048];
+	char line[SETTINGS_ENV_MAX + 2048];
 
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		if (order[i] == RERUN_LOW && !falls_after_peak(r))
@@ -483,7 +483,7 @@ cJSON *rerun_json(const struct run_report *report)
 		const struct rerun_row *row = &r->rows[i];
 		cJSON *o = cJSON_CreateObject();
 		double rp = replay_peak(report, row);
-		char env[1024];
+		char env[SETTINGS_ENV_MAX];
 
 		cJSON_AddStringToObject(o, "backend", row->backend->name);
 		if (settings_environment(row->backend, env, sizeof(env)))

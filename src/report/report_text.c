@@ -53,7 +53,7 @@ static void print_header(FILE *out, const struct run_report *report)
 	if (abi[0])
 		put_wrappedf(out, 80, "  ", "%s", abi);
 	for (size_t b = 0; b < config->nbackends; b++) {
-		char env[1024], how[256];
+		char env[SETTINGS_ENV_MAX], how[256];
 		int confirmed;
 
 		if (settings_describe(config->backends[b], env, sizeof(env), &confirmed, how,

@@ -182,8 +182,9 @@ struct replay_plan {
  * message naming the trace and what is wrong: "trace 'x' is truncated:
  * ...", "trace 'x' is damaged: chunk 12 at byte 49408: thread 4294967295
  * out of range (1 thread)", not a trace, another version, not readable,
- * more calls than a slot can number, out of memory, the plan's file not
- * written.
+ * more calls than a slot can number, out of memory; -2 with WHY when the
+ * plan's file could not be written (this machine's fault, not the
+ * trace's).
  */
 int trace_stats_load(const char *path, struct trace *t, struct trace_stats *stats,
 		     struct replay_plan *plan, char *why, size_t why_size);

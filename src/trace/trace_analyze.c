@@ -613,7 +613,7 @@ static int analyze(const char *name, uint64_t calls, uint64_t live_guess,
 			     .lo2 = MEDIAN_BUCKETS };
 	struct addr_map live = { 0 };  /* the live chunks: a pass's map, grown, cleared for the next */
 	size_t map_cap = 1024;
-	int done = 0, ret = 0, oom;
+	int done = 0, ret = 0, oom, plan_unwritable = 0;
 
 	while (map_cap < MAP_GUESS_CAP && map_cap / 2 < live_guess + 1)
 		map_cap *= 2;
@@ -636,6 +636,7 @@ static int analyze(const char *name, uint64_t calls, uint64_t live_guess,
 		memset(md.counts, 0, md.counts ? MEDIAN_BUCKETS * sizeof(*md.counts) : 0);
 		a.median.below = a.median.above = a.median.max = 0;
 		if (oom || analysis_pass(&a, st, pass ? NULL : plan, drive, ctx, why, why_size)) {
+			plan_unwritable = a.pw.err != 0;
 			if (a.pw.err)
 				snprintf(why, why_size, "trace '%s': cannot write the replay's steps to "
 					 "a file in %s: %s", name, plan_writer_dir(), strerror(a.pw.err));
@@ -643,7 +644,7 @@ static int analyze(const char *name, uint64_t calls, uint64_t live_guess,
 				snprintf(why, why_size, "trace '%s' %s", name, a.what[0] ? a.what :
 					 a.nslots == UINT32_MAX ? "has more calls than a replay can "
 					 "number (2^32 - 1)" : "cannot be analysed: out of memory");
-			ret = -1;
+			ret = plan_unwritable ? -2 : -1;
 		} else {
 			md = a.median;
 			done = !a.freed || median_resolve(&md, a.freed, &st->median_lifetime_calls);

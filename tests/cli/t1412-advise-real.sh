@@ -292,10 +292,12 @@ check "... and the answer falls back to the replay" \
 # A program never seen in its real runs (here it runs outside the command's
 # process tree, as one that ends within a fraction of a millisecond can on
 # a loaded machine): no real runs after 10 runs under the first allocator,
-# exit 0, the answer says why and is replayed. The command waits for it,
-# so that its trace is complete when the recording ends.
+# exit 0, the answer says why and is replayed. Its subshell, left behind,
+# waits 0.1 s before it becomes awk: by then it is outside the tree. The
+# command waits for it, so that its trace is complete when the recording
+# ends.
 run_ab advise --repeat 1 --backend malloc,arena -- \
-	sh -c '(awk "BEGIN { for (i = 0; i < 5000; i++) a[i] = i \"x\" }" &); sleep 0.3'
+	sh -c '( (sleep 0.1; exec awk "BEGIN { for (i = 0; i < 5000; i++) a[i] = i \"x\" }") & ); sleep 0.4'
 check "a program never seen: exit 0, no real runs, and why" \
 	sh -c '[ "$1" = 0 ] && tr "\n" " " <"$2" | tr -s " " | grep -q "no real runs: $3 was not seen running in 10 runs under malloc (it ends within a fraction of a millisecond, or runs outside the command.s process tree); the drop-in lines are replayed"' \
 	sh "$rc" "$tmp/err" "$(readlink -f "$(command -v awk)")"

@@ -12,6 +12,7 @@
 # - the measuring process's peak memory (VmHWM) grows by less than 2 MiB
 #   from the short trace to the long one. A plan held whole, at 24 bytes a
 #   step, would add 21 MiB.
+# A plan's file that cannot be made ($TMPDIR missing) exits 1, saying where.
 # check: once
 . "$(dirname "$0")/lib.sh"
 
@@ -44,6 +45,12 @@ for n in 300000 1200000; do
 		"$(jq_get "$tmp/$n.global" "results[backend=malloc].series.live_bytes[$last]")" = \
 		"$(jq_get "$tmp/$n.report" live_bytes_end)"
 done
+
+TMPDIR=$tmp/none "$AB" --workload replay --trace "$tmp/300000.trace" --backend malloc -q \
+	>"$tmp/out" 2>"$tmp/err"
+check "the plan's file cannot be made: exit 1 (not a usage error), naming where" sh -c \
+	'[ "$1" = 1 ] && grep -q "cannot write the replay.s steps to a file in $2: No such file or directory" "$3"' \
+	sh $? "$tmp/none" "$tmp/err"
 
 for mode in global threads; do
 	short=$(jq_get "$tmp/300000.$mode" 'results[backend=malloc].peak_memory_bytes')

@@ -28,7 +28,7 @@ expect_usage "a value out of range: exit 2, the range said" \
 expect_usage "... and over a maximum" \
 	"invalid value '65536' for malloc:tcache_count .*from 0 to 65535" --backend malloc:tcache_count=65536
 expect_usage "a value that is no number" "invalid value 'two' for malloc:arena_max" --backend malloc:arena_max=two
-if test_have_prereq NOASAN; then
+if test_have_prereq NOASAN,JEMALLOC; then
 	expect_usage "a boolean that is none" "invalid value 'yes' for jemalloc:tcache .*expected true or false" \
 		--backend jemalloc:tcache=yes
 else
@@ -149,6 +149,12 @@ run_ab advise -q --repeat 1 --tune --backend malloc,pool -f json -o "$tmp/g.json
 check "--tune: glibc's grid on any program, where --backend names malloc" test \
 	"$rc $(jq_get "$tmp/g.json" 'results#') $(jq_get "$tmp/g.json" 'results[2].backend') $(jq_get "$tmp/g.json" 'results[5].backend')" = \
 	"0 6 malloc:arena_max=1 malloc:trim_threshold=0"
+run_ab advise -q --repeat 1 --tune --backend malloc,malloc:arena_max=2 -f json -o "$tmp/g2.json" --trace "$tmp/one.trace"
+check "--tune with a candidate of the grid named already: exit 0, named once" test \
+	"$rc $(grep -c '"backend": "malloc:arena_max=2"' "$tmp/g2.json")" = "0 $(grep -c '"backend": "malloc"' "$tmp/g2.json")"
+run_ab ab --pairs 6 malloc malloc:arena_max=2 -- --sizes 64 --total 64K
+check "ab takes a candidate with settings as a variant (exit 0, or 1 for a slower time)" \
+	sh -c '[ "$1" -le 1 ] && grep -q "^malloc -> malloc:arena_max=2 64 B alloc ns " "$2"' sh "$rc" "$tmp/out"
 l=malloc
 for i in $(seq 1 16); do l=$l,malloc:arena_max=$i; done
 expect_usage "advise with more than 16 candidates to run for real: exit 2" \
