@@ -154,6 +154,28 @@ static int disagree_line(char *line, size_t size, const struct run_report *repor
 	return 1;
 }
 
+/*
+ * What B's best (for memory) costs in time, after LINE: its wall time and
+ * malloc's, median [min-max], and whether they differ beyond the noise.
+ */
+static void time_cost(char *line, size_t size, const struct rerun *r, const struct rerun_best *b)
+{
+	struct stat_summary mine, theirs;
+	char a[128], m[128];
+	struct unit u;
+	size_t used = strlen(line);
+
+	if (!b->have_malloc || rerun_summary(&r->rows[b->row[0]], RERUN_WALL, &mine) ||
+	    rerun_summary(&r->rows[b->malloc_row], RERUN_WALL, &theirs))
+		return;
+	u = unit_of(r, RERUN_WALL, b);
+	fmt_range(a, sizeof(a), &r->rows[b->row[0]], RERUN_WALL, u);
+	fmt_range(m, sizeof(m), &r->rows[b->malloc_row], RERUN_WALL, u);
+	snprintf(line + used, size - used, "; in time %s %s against malloc's %s%s", a, u.name, m,
+		 verdict_overlap(&mine, &theirs) ? ", the same beyond the noise" :
+		 mine.median < theirs.median ? ", faster" : ", slower");
+}
+
 /* 1 when B's best is one candidate, apart from malloc's range, and not malloc. */
 static int clear_winner(const struct rerun_best *b)
 {
@@ -202,6 +224,7 @@ static void answer_lines(FILE *out, const struct run_report *report,
 	rerun_best_libc(r, RERUN_PEAK, &libc);
 	if (clear_winner(&libc) && b.n && b.row[0] != libc.row[0]) {
 		best_line(line, sizeof(line), r, RERUN_PEAK, &libc, "glibc with settings");
+		time_cost(line, sizeof(line), r, &libc);
 		put(out, line);
 		if (run_line(line, sizeof(line), r, &libc))
 			put(out, line);

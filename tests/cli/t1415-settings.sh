@@ -136,6 +136,13 @@ check "... saving half the program's memory and more ($(jq_get "$tmp/d.json" 're
 check "... said in the answer, with the line that runs it so" sh -c 'tr "\n" " " <"$1" | tr -s " " |
 	grep -Eq "memory, (drop-in|glibc with settings), measured: malloc:arena_max=2 [0-9]+ \[[0-9]+-[0-9]+\] KiB; [0-9]+ KiB less than malloc .* to run it so: GLIBC_TUNABLES=glibc.malloc.arena_max=2 "' sh "$tmp/d.txt"
 
+if grep -q "glibc with settings" "$tmp/d.txt"; then
+	check "... glibc's line says what it costs in time against malloc" sh -c 'tr "\n" " " <"$1" | tr -s " " |
+		grep -Eq "memory, glibc with settings, measured: malloc:arena_max=2 .*; in time [0-9.]+ \[[0-9.]+-[0-9.]+\] m?s against malloc.s [0-9.]+ \[[0-9.]+-[0-9.]+\](, the same beyond the noise|, faster|, slower)"' sh "$tmp/d.txt"
+else
+	skip "glibc's line in time" "malloc:arena_max=2 was the best of all: the drop-in lines say it"
+fi
+
 # The curated candidates for a trace of several threads (a trace given: no
 # real runs, the replays alone, which is quicker).
 record_trace "$tmp/ar.trace" "$ARENAS" 4 1
