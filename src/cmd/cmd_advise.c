@@ -445,7 +445,8 @@ static int advise_write(FILE *out, struct run_report *report, const char *trace)
 
 /*
  * Where the real runs RERUN answer for the drop-in allocators, each
- * preloaded one is replayed once (config->preloaded_once): its peak beside
+ * preloaded one, and each with settings, is replayed once
+ * (config->preloaded_once): its peak beside
  * its real runs. One whose replay's peak is more than RUN_AGAIN_PERCENT
  * off its real runs' median is replayed again, --repeat times in all, and
  * its median stands: now and then one tcmalloc process takes 2 MiB more of

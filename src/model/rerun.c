@@ -430,7 +430,8 @@ static size_t race(struct rerun *r, unsigned round)
 		struct rerun_row *row = &r->rows[i];
 		size_t f = 0;
 
-		if (!row->ok || row->stopped[0] || !row->runs || !row->backend->preload_path)
+		if (!row->ok || row->stopped[0] || !row->runs ||
+		    (!row->backend->preload_path && !row->backend->env))
 			continue;
 		while (f < 3 && behind(r, row, figures[f], round, all[f]))
 			f++;
@@ -456,6 +457,45 @@ static size_t race(struct rerun *r, unsigned round)
  * peaks agree (peaks_agree(): their second run was their check). Returns
  * how many stopped.
  */
+/* X within SHARE of Y (both positive figures). */
+static int within(double x, double y, double share)
+{
+	return fabs(x - y) <= share * y;
+}
+
+/*
+ * After ROUND rounds: each candidate with settings as its allocator without
+ * them (rerun.h) runs no more, and says why. Returns how many stopped.
+ */
+static size_t no_effect(struct rerun *r, unsigned round)
+{
+	size_t stopped = 0;
+
+	for (size_t i = 0; i < r->nrows; i++) {
+		struct rerun_row *row = &r->rows[i];
+		const struct rerun_row *base = NULL;
+
+		if (!row->ok || row->stopped[0] || !row->runs || !row->backend->env)
+			continue;
+		for (size_t k = 0; k < r->nrows; k++)
+			if (r->rows[k].backend == row->backend->base && r->rows[k].ok &&
+			    r->rows[k].runs)
+				base = &r->rows[k];
+		if (!base ||
+		    !within(least(r, row, RERUN_PEAK), least(r, base, RERUN_PEAK), RERUN_PEAK_AGREE) ||
+		    !within(least(r, row, RERUN_LOW), least(r, base, RERUN_LOW), RERUN_PEAK_AGREE) ||
+		    !within(least(r, row, RERUN_WALL), least(r, base, RERUN_WALL), RERUN_TIME_MARGIN))
+			continue;
+		snprintf(row->stopped, sizeof(row->stopped), "after %u run%s as %s without its "
+			 "settings (least peak and after it within %.0f%%, time within %.0f%%): the "
+			 "setting changes nothing measured for this program", round,
+			 round == 1 ? "" : "s", base->backend->name, 100 * RERUN_PEAK_AGREE,
+			 100 * RERUN_TIME_MARGIN);
+		stopped++;
+	}
+	return stopped;
+}
+
 static size_t settle(struct rerun *r, unsigned round)
 {
 	struct stat_summary s, m;
@@ -549,7 +589,7 @@ void rerun_measure(struct rerun *r, char *const *argv, int quiet, int lines)
 					r->rounds, row->ok ? "" : ", failed", ++rows_done, r->nrows);
 		}
 		if (r->interrupted || round + 1 == r->rounds ||
-		    !(race(r, round + 1) + settle(r, round + 1)))
+		    !(race(r, round + 1) + no_effect(r, round + 1) + settle(r, round + 1)))
 			continue;
 		for (size_t i = 0; i < r->nrows; i++)
 			if (r->rows[i].ok && r->rows[i].stopped[0] && r->rows[i].runs == round + 1 &&

@@ -43,7 +43,10 @@
  * the second round on, once every candidate still running has a wall time
  * range that overlaps malloc's and peaks that agree, none runs again: no
  * further round can find one faster beyond the noise, since ranges only
- * widen.
+ * widen. A candidate with settings (settings.h) whose least peak and least
+ * after the peak lie within RERUN_PEAK_AGREE of its allocator's without
+ * them, and its least time within RERUN_TIME_MARGIN, runs no more either:
+ * for this program the setting changes nothing that can be measured.
  */
 #define RERUN_MEMORY_MARGIN 0.10
 #define RERUN_TIME_MARGIN 0.25

@@ -53,7 +53,8 @@ struct run_config {
 	uint64_t total_bytes;              /* bytes allocated per measurement */
 	unsigned repeat;                   /* fresh-process repetitions per cell */
 	int preloaded_once;                /* advise, where its real runs answer for the
-					      drop-in allocators: a preloaded one's cells
+					      drop-in allocators: a preloaded one's cells,
+					      and one with settings',
 					      are measured once, and again (--repeat in
 					      all, run_measure_again()) where that one's
 					      peak is RUN_AGAIN_PERCENT off them */

@@ -246,7 +246,9 @@ static int cell_init(const struct run_config *config, struct cell *c,
 		c->rounds = config->rounds ? config->rounds :
 			    workload_default_rounds(config->workload, c->count);
 	c->ok = 1;
-	c->repeat = config->preloaded_once && backend->preload_path ? 1 : config->repeat;
+	/* A candidate with settings is a drop-in one too (settings.h). */
+	c->repeat = config->preloaded_once && (backend->preload_path || backend->env) ? 1 :
+		    config->repeat;
 	c->samples = calloc(config->repeat, sizeof(*c->samples));
 	return c->samples ? 0 : error("out of memory");
 }

@@ -162,6 +162,21 @@ check "--tune with a candidate of the grid named already: exit 0, named once" te
 run_ab ab --pairs 6 malloc malloc:arena_max=2 -- --sizes 64 --total 64K
 check "ab takes a candidate with settings as a variant (exit 0, or 1 for a slower time)" \
 	sh -c '[ "$1" -le 1 ] && grep -q "^malloc -> malloc:arena_max=2 64 B alloc ns " "$2"' sh "$rc" "$tmp/out"
+# A setting that changes nothing (tcache_count=7 is glibc's own): where
+# its first run lies within 2% of malloc's first in peak and after it, and
+# 25% in time, it runs no more, saying so; else it runs on.
+run_ab advise -q --repeat 1 --backend malloc,malloc:tcache_count=7 -f json -o "$tmp/n.json" -- \
+	"$ABBUILD/tests/tools/sparse" 64 8
+first() { jq_get "$tmp/n.json" "real_runs.rows[backend=$1].$2.runs" | tr -d '[] ' | cut -d, -f1; }
+want=$(awk -v p="$(first malloc:tcache_count=7 peak_anon_bytes)" -v q="$(first malloc peak_anon_bytes)" \
+	-v l="$(first malloc:tcache_count=7 low_anon_bytes)" -v m="$(first malloc low_anon_bytes)" \
+	-v w="$(first malloc:tcache_count=7 wall_seconds)" -v x="$(first malloc wall_seconds)" \
+	'function off(a, b) { return (a > b ? a - b : b - a) / b }
+	 BEGIN { print off(p, q) <= 0.02 && off(l, m) <= 0.02 && off(w, x) <= 0.25 ? "stopped" : "runs on" }')
+got=$(jq_get "$tmp/n.json" 'real_runs.rows[backend=malloc:tcache_count=7].stopped' 2>/dev/null |
+	grep -q "after 1 run as malloc without its settings .*: the setting changes nothing measured for this program" &&
+	echo stopped || echo "runs on")
+check "a setting that changes nothing after a round: $want (exit $rc)" test "$rc $got" = "0 $want"
 l=malloc
 for i in $(seq 1 16); do l=$l,malloc:arena_max=$i; done
 expect_usage "advise with more than 16 candidates to run for real: exit 2" \
