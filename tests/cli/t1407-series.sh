@@ -67,20 +67,9 @@ check "... and the live bytes once, dashed" \
 	[ "$(grep -c '^<g class="live" .*data-points="200" data-peak-pct="10"' "$tmp/r.svg")" -eq 1 ]
 check "... with each peak in the legend" grep -q ">pool: peak [0-9.]* KiB at $pct_pool% of calls<" "$tmp/r.svg"
 
-# One shot in headless Chromium: the series panel shows each line's colour
-# (svg.c's first two, then the live bytes' #333), counted in its pixels.
-if test_have_prereq CHROMIUM,PYTHON3; then
-	# The panel alone (from its heading, 300 px): fewer pixels to count.
-	w=$(sed -n 's/^<svg .* width="\([0-9]*\)".*/\1/p' "$tmp/r.svg")
-	ptop=$(sed -n 's/^<text x="70" y="\([0-9]*\)" font-weight="bold">memory over.*/\1/p' "$tmp/r.svg")
-	sed "1s/width=\"[0-9]*\" height=\"[0-9]*\" viewBox=\"[0-9 ]*\"/width=\"$w\" height=\"300\" viewBox=\"0 $((ptop - 20)) $w 300\"/" \
-		"$tmp/r.svg" >"$tmp/panel.svg"
-	timeout 120 /usr/bin/chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$tmp/prof" --screenshot="$tmp/r.png" --window-size="$w,300" \
-		"file://$tmp/panel.svg" >/dev/null 2>&1
-	# pixels PNG FROM_Y RGB...: how many pixels below FROM_Y are near each colour.
-	python3 - "$tmp/r.png" 0 0072B2 D55E00 333333 >"$tmp/pixels" <<'PY'
+# A PNG's rows of pixels (ROWS, W by H, BPP bytes each), for the checks in
+# Chromium's screenshots below: each appends what it reads of them.
+cat >"$tmp/png.py" <<'PY'
 import struct, sys, zlib
 data = open(sys.argv[1], "rb").read()
 w, h, depth, ctype = struct.unpack(">IIBB", data[16:26])
@@ -103,6 +92,22 @@ for y in range(h):
         line[i] = (line[i] + (0, a, b, (a + b) // 2, pr)[f]) & 255
     rows.append(line)
     prev = line
+PY
+
+# One shot in headless Chromium: the series panel shows each line's colour
+# (svg.c's first two, then the live bytes' #333), counted in its pixels.
+if test_have_prereq CHROMIUM,PYTHON3; then
+	# The panel alone (from its heading, 300 px): fewer pixels to count.
+	w=$(sed -n 's/^<svg .* width="\([0-9]*\)".*/\1/p' "$tmp/r.svg")
+	ptop=$(sed -n 's/^<text x="70" y="\([0-9]*\)" font-weight="bold">memory over.*/\1/p' "$tmp/r.svg")
+	sed "1s/width=\"[0-9]*\" height=\"[0-9]*\" viewBox=\"[0-9 ]*\"/width=\"$w\" height=\"300\" viewBox=\"0 $((ptop - 20)) $w 300\"/" \
+		"$tmp/r.svg" >"$tmp/panel.svg"
+	timeout 120 /usr/bin/chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$tmp/prof" --screenshot="$tmp/r.png" --window-size="$w,300" \
+		"file://$tmp/panel.svg" >/dev/null 2>&1
+	# pixels PNG FROM_Y RGB...: how many pixels below FROM_Y are near each colour.
+	{ cat "$tmp/png.py"; cat <<'PY'; } | python3 - "$tmp/r.png" 0 0072B2 D55E00 333333 >"$tmp/pixels"
 for hexc in sys.argv[3:]:
     want = [int(hexc[k:k + 2], 16) for k in (0, 2, 4)]
     n = sum(1 for y in range(int(sys.argv[2]), h) for x in range(w)
@@ -163,29 +168,7 @@ if test_have_prereq NOASAN; then
 			--disable-background-networking --disable-component-update --disable-sync \
 			--user-data-dir="$tmp/prof2" --screenshot="$tmp/sq.png" --window-size=200,200 \
 			"file://$tmp/sq.svg" >/dev/null 2>&1
-		python3 - "$tmp/sq.png" "$sc" >"$tmp/sq.px" <<'PY'
-import struct, sys, zlib
-data = open(sys.argv[1], "rb").read()
-w, h, depth, ctype = struct.unpack(">IIBB", data[16:26])
-idat, pos = b"", 8
-while pos < len(data):
-    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-    if kind == b"IDAT":
-        idat += data[pos + 8:pos + 8 + n]
-    pos += 12 + n
-raw = zlib.decompress(idat)
-bpp = {2: 3, 6: 4}[ctype]
-stride, rows, prev = w * bpp, [], bytearray(w * bpp)
-for y in range(h):
-    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-    for i in range(stride):
-        a = line[i - bpp] if i >= bpp else 0
-        b, c = prev[i], prev[i - bpp] if i >= bpp else 0
-        p = a + b - c
-        pr = a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else b if abs(p - b) <= abs(p - c) else c
-        line[i] = (line[i] + (0, a, b, (a + b) // 2, pr)[f]) & 255
-    rows.append(line)
-    prev = line
+		{ cat "$tmp/png.py"; cat <<'PY'; } | python3 - "$tmp/sq.png" "$sc" >"$tmp/sq.px"
 want = [int(sys.argv[2][k:k + 2], 16) for k in (0, 2, 4)]
 def near(x, y, rgb):
     return all(abs(rows[y][x * bpp + k] - rgb[k]) < 48 for k in range(3))
