@@ -223,8 +223,7 @@ static int jobs_count(struct replay_job *jobs, uint32_t nthreads, const struct r
 	for (uint32_t t = 0; t < nthreads; t++)
 		jobs[t].first = SIZE_MAX;
 	for (size_t k = 0; k < plan->nops; k++) {
-		const struct replay_op *op = k - view.base < view.n ? &view.ops[k - view.base] :
-					     plan_view_at(&view, plan, k);
+		const struct replay_op *op = plan_view_at(&view, plan, k);
 
 		if (!op)
 			return -1;

@@ -17,8 +17,7 @@ static int plan_live_bytes(const struct replay_plan *plan, struct sample *sample
 	unsigned p = 0;
 
 	for (size_t k = 0; k < plan->nops && p < sample->nseries; k++) {
-		const struct replay_op *op = k - view.base < view.n ? &view.ops[k - view.base] :
-					     plan_view_at(&view, plan, k);
+		const struct replay_op *op = plan_view_at(&view, plan, k);
 
 		if (!op)
 			return -1;

@@ -37,6 +37,12 @@
  */
 #define RERUN_UNSEEN_TRIES 10
 
+/* 1 when ROW is the C library's malloc as it is: no preload, no settings. */
+static int plain_malloc(const struct rerun_row *row)
+{
+	return !row->backend->preload_path && !row->backend->env;
+}
+
 int rerun_runs(const struct backend *be)
 {
 	return !be->abi && (be->preload_path || !strcmp(backend_base(be)->name, "malloc"));
@@ -430,8 +436,7 @@ static size_t race(struct rerun *r, unsigned round)
 		struct rerun_row *row = &r->rows[i];
 		size_t f = 0;
 
-		if (!row->ok || row->stopped[0] || !row->runs ||
-		    (!row->backend->preload_path && !row->backend->env))
+		if (!row->ok || row->stopped[0] || !row->runs || plain_malloc(row))
 			continue;
 		while (f < 3 && behind(r, row, figures[f], round, all[f]))
 			f++;
@@ -449,14 +454,6 @@ static size_t race(struct rerun *r, unsigned round)
 	return stopped;
 }
 
-/*
- * After round 2 or later: where every row still running has a wall time
- * range that overlaps malloc's, none can be faster than malloc beyond the
- * noise (verdict.h) however many rounds follow, since ranges only widen:
- * the time answer is settled, and every row runs no more, where each one's
- * peaks agree (peaks_agree(): their second run was their check). Returns
- * how many stopped.
- */
 /* X within SHARE of Y (both positive figures). */
 static int within(double x, double y, double share)
 {
@@ -496,6 +493,14 @@ static size_t no_effect(struct rerun *r, unsigned round)
 	return stopped;
 }
 
+/*
+ * After round 2 or later: where every row still running has a wall time
+ * range that overlaps malloc's, none can be faster than malloc beyond the
+ * noise (verdict.h) however many rounds follow, since ranges only widen:
+ * the time answer is settled, and every row runs no more, where each one's
+ * peaks agree (peaks_agree(): their second run was their check). Returns
+ * how many stopped.
+ */
 static size_t settle(struct rerun *r, unsigned round)
 {
 	struct stat_summary s, m;
@@ -650,7 +655,7 @@ static void best_of(const struct rerun *r, enum rerun_figure figure,
 		have[i] = (!keep || keep(&r->rows[i])) && !rerun_summary(&r->rows[i], figure, &s[i]);
 		if (have[i] && (best == r->nrows || s[i].median < s[best].median))
 			best = i;
-		if (have[i] && !r->rows[i].backend->preload_path && !r->rows[i].backend->env) {
+		if (have[i] && plain_malloc(&r->rows[i])) {
 			out->have_malloc = 1;
 			out->malloc_row = i;
 		}

@@ -218,13 +218,12 @@ void replay_plan_release(struct replay_plan *plan)
 	plan->fd = -1;
 }
 
-const struct replay_op *plan_view_at(struct plan_view *v, const struct replay_plan *plan, size_t k)
+const struct replay_op *plan_view_move(struct plan_view *v, const struct replay_plan *plan,
+				       size_t k)
 {
 	size_t base = k / PLAN_VIEW_STEPS * PLAN_VIEW_STEPS, n, bytes;
 	void *map;
 
-	if (v->ops && k >= v->base && k - v->base < v->n)
-		return &v->ops[k - v->base];
 	plan_view_close(v);
 	n = plan->nops - base < PLAN_VIEW_STEPS ? plan->nops - base : PLAN_VIEW_STEPS;
 	/* A whole window where the plan has more (plan_writer_finish() padded the last). */

@@ -218,12 +218,20 @@ struct plan_view {
 	size_t map_bytes;
 };
 
+/* plan_view_at() where step K is not in V's window: V moved to it. */
+const struct replay_op *plan_view_move(struct plan_view *v, const struct replay_plan *plan,
+				       size_t k);
+
 /*
  * Step K (< PLAN->nops) of PLAN in V, the window moved to it when it is not
  * there (V zeroed at first): &V->ops[K - V->base], and the steps up to
  * V->base + V->n after it. NULL, with errno, when the window cannot be mapped.
  */
-const struct replay_op *plan_view_at(struct plan_view *v, const struct replay_plan *plan, size_t k);
+static inline const struct replay_op *plan_view_at(struct plan_view *v,
+						   const struct replay_plan *plan, size_t k)
+{
+	return k - v->base < v->n ? &v->ops[k - v->base] : plan_view_move(v, plan, k);
+}
 
 /* Unmaps V's window. */
 void plan_view_close(struct plan_view *v);
