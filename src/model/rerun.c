@@ -516,7 +516,7 @@ static size_t settle(struct rerun *r, unsigned round)
 		const struct rerun_row *row = &r->rows[i];
 
 		if (row->ok && !row->stopped[0] &&
-		    (rerun_summary(row, RERUN_WALL, &s) || !verdict_overlap(&s, &m) ||
+		    (rerun_summary(row, RERUN_WALL, &s) || !stats_overlap(&s, &m) ||
 		     !peaks_agree(row)))
 			return 0;
 	}
@@ -664,7 +664,7 @@ static void best_of(const struct rerun *r, enum rerun_figure figure,
 		return;
 	out->row[out->n++] = best;
 	for (size_t i = 0; i < r->nrows; i++)
-		if (have[i] && i != best && verdict_overlap(&s[i], &s[best]))
+		if (have[i] && i != best && stats_overlap(&s[i], &s[best]))
 			out->row[out->n++] = i;
 	for (size_t i = 0; i < out->n; i++)
 		if (out->have_malloc && out->row[i] == out->malloc_row)
@@ -674,7 +674,7 @@ static void best_of(const struct rerun *r, enum rerun_figure figure,
 	m = s[out->malloc_row];
 	out->saves = m.median - s[best].median;
 	out->percent = m.median != 0 ? 100 * out->saves / m.median : NAN;
-	out->clear = !verdict_overlap(&s[best], &m);
+	out->clear = !stats_overlap(&s[best], &m);
 }
 
 void rerun_best(const struct rerun *r, enum rerun_figure figure, struct rerun_best *out)

@@ -285,6 +285,15 @@ enum stats_direction stats_differ(const struct stats_difference *d,
 	return dir;
 }
 
+int stats_overlap(const struct stat_summary *x, const struct stat_summary *y)
+{
+	static const struct stats_rule ranges = { .disjoint = 1 };
+	struct stats_difference d;
+
+	stats_difference_init(&d, x, y);
+	return stats_differ(&d, &ranges) == STATS_SAME;
+}
+
 struct ranked_p {
 	double p;
 	size_t at;   /* its index in the caller's array */

@@ -143,6 +143,12 @@ enum stats_direction stats_differ(const struct stats_difference *d,
 				  const struct stats_rule *rule);
 
 /*
+ * 1 when neither of X and Y is better beyond the noise under the verdicts'
+ * rule: stats_differ() with ranges [min, max] of the runs that overlap.
+ */
+int stats_overlap(const struct stat_summary *x, const struct stat_summary *y);
+
+/*
  * Holm's step-down correction of the N p-values P (a family of tests read
  * together) into ADJUSTED (may be P itself): a test is significant at
  * family-wise level alpha when its adjusted p < alpha, and then the chance

@@ -89,15 +89,6 @@ static int better(const struct verdict_aspect *a, const struct stat_summary *x,
 	return a->higher_is_better ? x->median > y->median : x->median < y->median;
 }
 
-int verdict_overlap(const struct stat_summary *x, const struct stat_summary *y)
-{
-	static const struct stats_rule ranges = { .disjoint = 1 };
-	struct stats_difference d;
-
-	stats_difference_init(&d, x, y);
-	return stats_differ(&d, &ranges) == STATS_SAME;
-}
-
 static void aspect_compute(const struct run_report *report, size_t column, unsigned abi,
 			   struct verdict_aspect *a)
 {
@@ -156,7 +147,7 @@ static size_t choose(const struct verdict_aspect *a, const struct verdict_entry 
 		return 0;
 	best[nbest++] = all[at];
 	for (size_t i = 0; i < n; i++)
-		if (i != at && of_kind(&all[i], kind) && verdict_overlap(&all[i].s, &all[at].s))
+		if (i != at && of_kind(&all[i], kind) && stats_overlap(&all[i].s, &all[at].s))
 			best[nbest++] = all[i];
 	return nbest;
 }
@@ -171,7 +162,7 @@ int verdict_saves(const struct verdict_aspect *a, const struct verdict_choice *c
 	*saves = a->higher_is_better ? b->median - m->median : m->median - b->median;
 	*percent = m->median != 0 ? *saves / fabs(m->median) * 100 : NAN;
 	/* malloc among the best overlaps the best too. */
-	return !verdict_overlap(b, m);
+	return !stats_overlap(b, m);
 }
 
 int verdict_compute(const struct run_report *report, size_t column, struct verdict *out)

@@ -63,13 +63,6 @@ struct verdict {
 	struct verdict_aspect kept;
 };
 
-/*
- * 1 when neither of X and Y is better beyond the noise: the statistics
- * module's decision (stats_differ()) under the verdict's rule, ranges
- * [min, max] of the runs that overlap.
- */
-int verdict_overlap(const struct stat_summary *x, const struct stat_summary *y);
-
 /* V into BUF (SIZE bytes) as a verdict writes a figure: "12.3", about three significant digits. */
 void verdict_number(char *buf, size_t size, double v);
 

@@ -6,7 +6,7 @@
 #include "model/fidelity.h"
 #include "report/report_rerun.h"
 #include "report/report_columns.h"
-#include "report/report_breakdown.h"
+#include "model/breakdown.h"
 #include "report/report_formats.h"
 #include "report/svg.h"
 #include "measure/backend.h"
@@ -186,13 +186,73 @@ static void put_footer(FILE *out, const struct run_report *report)
 	fputc('\n', out);
 }
 
+/*
+ * Under the table: the split of each malloc-family row's overhead
+ * (model/breakdown.h: usable, slack, metadata, the allocator and its
+ * version) as a table, then the notes as a list; nothing when no row has a
+ * usable size. Returns 0, or -1 on a write error. It escapes "|\\*_": its
+ * notes say "metadata < 0 (*)".
+ */
+static int put_breakdown(FILE *out, const struct run_report *report)
+{
+	size_t nrows = 0, nnotes = 0;
+
+	for (size_t i = 0; i < report->ncells; i++) {
+		const struct cell *cell = &report->cells[i];
+		struct stat_summary s;
+		char who[160];
+
+		if (breakdown_summary(cell, BREAKDOWN_USABLE, &s, NULL))
+			continue;
+		if (!nrows++)
+			fputs("\nWhere the overhead goes, B/chunk (medians): slack = usable - size "
+			      "rounds the request up to the size class; metadata = overhead - slack "
+			      "is the rest; marginal metadata = marginal - slack, of one more chunk.\n"
+			      "\n| backend | size (B) | usable (B) | slack (B) | metadata (B) | "
+			      "marginal metadata (B) | allocator |\n"
+			      "|:--|--:|--:|--:|--:|--:|:--|\n", out);
+		fputs("| ", out);
+		markdown_put_text(out, cell->backend->name, "|\\*_");
+		fprintf(out, " | %zu | %.2f |", cell->size, s.median);
+		for (int b = BREAKDOWN_SLACK; b < BREAKDOWN_COUNT; b++) {
+			if (breakdown_summary(cell, (enum breakdown)b, &s, NULL)) {
+				fputs(" |", out);
+				continue;
+			}
+			fprintf(out, " %.2f%s |", s.median,
+				b == BREAKDOWN_METADATA && (breakdown_metadata_negative(cell) == 1 ||
+				breakdown_slack_exceeds_overhead(report, cell) == 1) ? "\\*" : "");
+		}
+		breakdown_allocator(who, sizeof(who), cell);
+		fputc(' ', out);
+		markdown_put_text(out, who, "|\\*_");
+		fputs(" |\n", out);
+	}
+	for (size_t i = 0; nrows && i < report->ncells; i++) {
+		const struct cell *cell = &report->cells[i];
+		char notes[BREAKDOWN_MAX_NOTES][BREAKDOWN_NOTE_BYTES];
+		size_t n = breakdown_notes(report, cell, notes);
+
+		for (size_t k = 0; k < n; k++) {
+			if (!nnotes++)
+				fputs("\nNotes:\n\n", out);
+			fputs("- ", out);
+			markdown_put_text(out, cell->backend->name, "|\\*_");
+			fprintf(out, " %zu B: ", cell->size);
+			markdown_put_text(out, notes[k], "|\\*_");
+			fputc('\n', out);
+		}
+	}
+	return ferror(out) ? -1 : 0;
+}
+
 int report_markdown_write(FILE *out, const struct run_report *report)
 {
 	put_header(out, report);
 	for (size_t i = 0; i < report->ncells; i++)
 		put_row(out, report, &report->cells[i]);
 	put_footer(out, report);
-	if (report_breakdown_markdown(out, report) || rerun_write_markdown(out, report) ||
+	if (put_breakdown(out, report) || rerun_write_markdown(out, report) ||
 	    verdict_write_markdown(out, report))
 		return -1;
 	return ferror(out) ? -1 : 0;

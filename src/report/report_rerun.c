@@ -172,7 +172,7 @@ static void time_cost(char *line, size_t size, const struct rerun *r, const stru
 	fmt_range(a, sizeof(a), &r->rows[b->row[0]], RERUN_WALL, u);
 	fmt_range(m, sizeof(m), &r->rows[b->malloc_row], RERUN_WALL, u);
 	snprintf(line + used, size - used, "; in time %s %s against malloc's %s%s", a, u.name, m,
-		 verdict_overlap(&mine, &theirs) ? ", the same beyond the noise" :
+		 stats_overlap(&mine, &theirs) ? ", the same beyond the noise" :
 		 mine.median < theirs.median ? ", faster" : ", slower");
 }
 

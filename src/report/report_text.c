@@ -6,7 +6,7 @@
 #include "model/fidelity.h"
 #include "report/report_columns.h"
 #include "report/report_counters.h"
-#include "report/report_breakdown.h"
+#include "model/breakdown.h"
 #include "measure/backend.h"
 #include "measure/replay_series.h"
 #include "model/report.h"
@@ -332,6 +332,72 @@ static void print_footer(FILE *out, const struct run_report *report)
 	fputs("--format json gives min, max and every run\n", out);
 }
 
+static const char *const breakdown_head1[] = { "", "size", "usable", "slack", "metadata", "marginal", "allocator" };
+static const char *const breakdown_head2[] = { "backend", "B", "B", "B", "B", "metadata", "version" };
+
+/*
+ * Under the main table: the split of each malloc-family row's overhead
+ * (model/breakdown.h: usable, slack, metadata, the allocator and its
+ * version) and the notes; nothing when no row has a usable size. Returns
+ * 0, or -1 on a write error.
+ */
+static int put_breakdown(FILE *out, const struct run_report *report)
+{
+	struct table table;
+	size_t nnotes = 0;
+	int ret;
+
+	table_init(&table, sizeof(breakdown_head2) / sizeof(breakdown_head2[0]), breakdown_head1,
+		   breakdown_head2);
+	for (size_t i = 0; i < report->ncells; i++) {
+		const struct cell *cell = &report->cells[i];
+		struct stat_summary s;
+		struct table_row *row;
+		char who[160];
+
+		if (breakdown_summary(cell, BREAKDOWN_USABLE, &s, NULL))
+			continue;
+		row = table_add_row(&table);
+		if (!row)
+			break;
+		table_set(row, 0, "%s", cell->backend->name);
+		table_set(row, 1, "%zu", cell->size);
+		table_set(row, 2, "%.2f", s.median);
+		/* Slack, metadata and marginal metadata: columns 3 to 5, as the enum goes. */
+		for (int b = BREAKDOWN_SLACK; b < BREAKDOWN_COUNT; b++)
+			if (!breakdown_summary(cell, (enum breakdown)b, &s, NULL))
+				table_set(row, (size_t)b + 2, "%.2f%s", s.median,
+					  b == BREAKDOWN_METADATA &&
+					  (breakdown_metadata_negative(cell) == 1 ||
+					   breakdown_slack_exceeds_overhead(report, cell) == 1) ? "*" : "");
+		breakdown_allocator(who, sizeof(who), cell);
+		table_set_note(row, who);
+	}
+	if (!table.nrows) {
+		table_release(&table);
+		return 0;
+	}
+	fputs("\nwhere the overhead goes, B/chunk (medians): slack = usable - size rounds the\n"
+	      "request up to the size class; metadata = overhead - slack is the rest;\n"
+	      "marginal metadata = marginal - slack, of one more chunk (no one-time cost)\n\n",
+	      out);
+	ret = table_print(&table, out);
+	table_release(&table);
+	for (size_t i = 0; i < report->ncells; i++) {
+		const struct cell *cell = &report->cells[i];
+		char notes[BREAKDOWN_MAX_NOTES][BREAKDOWN_NOTE_BYTES];
+		size_t n = breakdown_notes(report, cell, notes);
+
+		for (size_t k = 0; k < n; k++) {
+			if (!nnotes++)
+				fputs("\nnotes:\n", out);
+			put_wrappedf(out, 79, "    ", "  %s %zu B: %s", cell->backend->name,
+				     cell->size, notes[k]);
+		}
+	}
+	return ret || ferror(out) ? -1 : 0;
+}
+
 int report_text_write(FILE *out, const struct run_report *report)
 {
 	const char *head1[TABLE_MAX_COLUMNS], *head2[TABLE_MAX_COLUMNS];
@@ -379,7 +445,7 @@ int report_text_write(FILE *out, const struct run_report *report)
 	table_release(&table);
 	print_footer(out, report);
 	ret |= report_counters_text_table(out, report);
-	if (report_breakdown_text(out, report))
+	if (put_breakdown(out, report))
 		ret = -1;
 	if (verdict_write_text(out, report))
 		ret = -1;

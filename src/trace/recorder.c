@@ -61,16 +61,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-__thread struct thread_state ts __attribute__((tls_model("initial-exec")));
-uint64_t seq_counter;
-int threaded;
-
-/* ------------------------------------------------------------ the next allocator */
-
-struct next_calls next;
-
-enum { INIT_NONE, INIT_RUNNING, INIT_READY };
-static int init_state;   /* INIT_*, atomically */
+/* ------------------------------------------------------------ before the next allocator is known */
 
 /* What dlsym allocates while it resolves: never freed, never recorded. */
 static unsigned char boot[1 << 16] __attribute__((aligned(64)));
@@ -95,59 +86,6 @@ static void *boot_alloc(size_t size, size_t align)
 static int is_boot(const void *p)
 {
 	return (const unsigned char *)p >= boot && (const unsigned char *)p < boot + sizeof(boot);
-}
-
-/* Resolves the next allocator and opens the trace. Returns 1 when ready. */
-static int init_slow(void)
-{
-	int expected = INIT_NONE;
-
-	if (__atomic_load_n(&init_state, __ATOMIC_ACQUIRE) == INIT_READY)
-		return 1;
-	if (!__atomic_compare_exchange_n(&init_state, &expected, INIT_RUNNING, 0,
-					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-		return 0;  /* being resolved (by this thread, inside dlsym): the boot buffer */
-	next.malloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "malloc");
-	next.calloc = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "calloc");
-	next.realloc = (void *(*)(void *, size_t))dlsym(RTLD_NEXT, "realloc");
-	next.free = (void (*)(void *))dlsym(RTLD_NEXT, "free");
-	next.posix_memalign = (int (*)(void **, size_t, size_t))dlsym(RTLD_NEXT, "posix_memalign");
-	next.aligned_alloc = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "aligned_alloc");
-	next.memalign = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "memalign");
-	next.valloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "valloc");
-	next.pvalloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "pvalloc");
-	next.usable_size = (size_t (*)(void *))dlsym(RTLD_NEXT, "malloc_usable_size");
-	next.execve = (int (*)(const char *, char *const[], char *const[]))dlsym(RTLD_NEXT, "execve");
-	next.execvpe = (int (*)(const char *, char *const[], char *const[]))dlsym(RTLD_NEXT, "execvpe");
-	next.fexecve = (int (*)(int, char *const[], char *const[]))dlsym(RTLD_NEXT, "fexecve");
-	next.pthread_create = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))
-		dlsym(RTLD_NEXT, "pthread_create");
-	if (!next.malloc || !next.calloc || !next.realloc || !next.free)
-		abort();  /* nothing to forward to: no allocator at all */
-	trace_open();
-	pthread_atfork(fork_prepare, fork_parent, fork_child);
-	__atomic_store_n(&init_state, INIT_READY, __ATOMIC_RELEASE);
-	return 1;
-}
-
-static inline int ready(void)
-{
-	return LIKELY(__atomic_load_n(&init_state, __ATOMIC_ACQUIRE) == INIT_READY) || init_slow();
-}
-
-int recorder_ready(void)
-{
-	return ready();
-}
-
-__attribute__((constructor)) static void recorder_start(void)
-{
-	ready();
-}
-
-__attribute__((destructor)) static void recorder_stop(void)
-{
-	trace_end(TRACE_STATE_EXIT, -1);
 }
 
 /* ------------------------------------------------------------ records */

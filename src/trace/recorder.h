@@ -58,11 +58,22 @@ struct next_calls {
 };
 extern struct next_calls next;
 
+/* Where resolving them stands (init_state, atomically; recorder_exit.c). */
+enum { INIT_NONE, INIT_RUNNING, INIT_READY };
+extern int init_state;
+
+/* Resolves the next definitions and opens the trace, once; ready()'s slow path. */
+int init_slow(void);
+
 /*
- * Resolves the next definitions and opens the trace, once. Returns 1 when
- * ready, 0 while they are being resolved (dlsym may allocate).
+ * Whether the next definitions are resolved and the trace open, resolving
+ * and opening them at the first call. Returns 1 when ready, 0 while they
+ * are being resolved (dlsym may allocate: the boot buffer serves it).
  */
-int recorder_ready(void);
+static inline int ready(void)
+{
+	return LIKELY(__atomic_load_n(&init_state, __ATOMIC_ACQUIRE) == INIT_READY) || init_slow();
+}
 
 /* ------------------------------------------------------------ the trace (recorder_file.c) */
 
@@ -178,11 +189,11 @@ struct thread_state {
 	struct rec stash[STASH_RECORDS];
 };
 
-/* The calling thread's (recorder.c). */
+/* The calling thread's (recorder_window.c). */
 extern __thread struct thread_state ts __attribute__((tls_model("initial-exec")));
 
-extern uint64_t seq_counter;       /* the last place in the order handed out (recorder.c) */
-extern int threaded;               /* the process may have a second thread (recorder.c's seq_next()) */
+extern uint64_t seq_counter;       /* the last place in the order handed out (recorder.c's seq_next()) */
+extern int threaded;               /* the process may have a second thread (set by seq_next()) */
 
 /*
  * The thread's next chunk with room for records: its current one when it

@@ -1,15 +1,69 @@
 /*
- * recorder_exit.c - where a process's trace ends or starts (recorder.h):
- * a fork child starts its own, exec and _exit end it (exit ends it in
- * recorder.c's destructor); a failed exec takes it up again.
+ * recorder_exit.c - where a process's trace starts and ends (recorder.h):
+ * the first call (or the library's constructor) resolves the next
+ * allocator and opens it, a fork child starts its own, exec, _exit and exit
+ * end it; a failed exec takes it up again.
  */
 #include "trace/recorder.h"
 
+#include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+/* ------------------------------------------------------------ the start */
+
+struct next_calls next;
+
+int init_state;
+
+int init_slow(void)
+{
+	int expected = INIT_NONE;
+
+	if (__atomic_load_n(&init_state, __ATOMIC_ACQUIRE) == INIT_READY)
+		return 1;
+	if (!__atomic_compare_exchange_n(&init_state, &expected, INIT_RUNNING, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return 0;  /* being resolved (by this thread, inside dlsym): the boot buffer */
+	next.malloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "malloc");
+	next.calloc = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "calloc");
+	next.realloc = (void *(*)(void *, size_t))dlsym(RTLD_NEXT, "realloc");
+	next.free = (void (*)(void *))dlsym(RTLD_NEXT, "free");
+	next.posix_memalign = (int (*)(void **, size_t, size_t))dlsym(RTLD_NEXT, "posix_memalign");
+	next.aligned_alloc = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "aligned_alloc");
+	next.memalign = (void *(*)(size_t, size_t))dlsym(RTLD_NEXT, "memalign");
+	next.valloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "valloc");
+	next.pvalloc = (void *(*)(size_t))dlsym(RTLD_NEXT, "pvalloc");
+	next.usable_size = (size_t (*)(void *))dlsym(RTLD_NEXT, "malloc_usable_size");
+	next.execve = (int (*)(const char *, char *const[], char *const[]))dlsym(RTLD_NEXT, "execve");
+	next.execvpe = (int (*)(const char *, char *const[], char *const[]))dlsym(RTLD_NEXT, "execvpe");
+	next.fexecve = (int (*)(int, char *const[], char *const[]))dlsym(RTLD_NEXT, "fexecve");
+	next.pthread_create = (int (*)(pthread_t *, const pthread_attr_t *, void *(*)(void *), void *))
+		dlsym(RTLD_NEXT, "pthread_create");
+	if (!next.malloc || !next.calloc || !next.realloc || !next.free)
+		abort();  /* nothing to forward to: no allocator at all */
+	trace_open();
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
+	__atomic_store_n(&init_state, INIT_READY, __ATOMIC_RELEASE);
+	return 1;
+}
+
+__attribute__((constructor)) static void recorder_start(void)
+{
+	ready();
+}
+
+__attribute__((destructor)) static void recorder_stop(void)
+{
+	trace_end(TRACE_STATE_EXIT, -1);
+}
+
+/* ------------------------------------------------------------ fork */
 
 void fork_prepare(void)
 {
@@ -75,7 +129,7 @@ EXPORT int execve(const char *path, char *const argv[], char *const envp[])
 {
 	int marked, ret, saved;
 
-	recorder_ready();
+	ready();
 	marked = exec_begin();
 	ret = next.execve(path, argv, envp);
 	saved = errno;
@@ -88,7 +142,7 @@ EXPORT int execvpe(const char *file, char *const argv[], char *const envp[])
 {
 	int marked, ret, saved;
 
-	recorder_ready();
+	ready();
 	marked = exec_begin();
 	ret = next.execvpe(file, argv, envp);
 	saved = errno;
@@ -101,7 +155,7 @@ EXPORT int fexecve(int fd, char *const argv[], char *const envp[])
 {
 	int marked, ret, saved;
 
-	recorder_ready();
+	ready();
 	marked = exec_begin();
 	ret = next.fexecve(fd, argv, envp);
 	saved = errno;

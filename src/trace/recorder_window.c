@@ -10,6 +10,10 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+__thread struct thread_state ts __attribute__((tls_model("initial-exec")));
+uint64_t seq_counter;
+int threaded;
+
 /*
  * The checksums of the window's chunks HEAD (copies of their headers,
  * whose check it sets), their payloads in the window. One chunk's is a

@@ -1,351 +1,19 @@
 /*
- * trace.c - reading a trace (trace.h): its header, its chunks, their records;
- * the checks that need more than one chunk are in trace_check.c.
+ * trace.c - a trace read (trace.h): its header checked against the file,
+ * its chunks read and decoded (trace_decode.c), the bytes past them, and
+ * each thread's chunks following on; a version 3 trace's blocks are
+ * trace_v3.c's.
  */
 #include "trace/trace.h"
 #include "trace/trace_read.h"
 #include "trace/trace_v3.h"
 #include "platform/util.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-static const char *const kind_names[TRACE_KINDS] = {
-	[TRACE_MALLOC] = "malloc",
-	[TRACE_CALLOC] = "calloc",
-	[TRACE_REALLOC] = "realloc",
-	[TRACE_FREE] = "free",
-	[TRACE_POSIX_MEMALIGN] = "posix_memalign",
-	[TRACE_ALIGNED_ALLOC] = "aligned_alloc",
-	[TRACE_MEMALIGN] = "memalign",
-	[TRACE_VALLOC] = "valloc",
-	[TRACE_PVALLOC] = "pvalloc",
-};
-
-const char *trace_kind_name(unsigned kind)
-{
-	return kind < TRACE_KINDS ? kind_names[kind] : NULL;
-}
-
-const char *trace_state_name(uint32_t state)
-{
-	switch (state) {
-	case TRACE_STATE_EXIT: return "complete (exit)";
-	case TRACE_STATE_EXEC: return "ended by exec";
-	case TRACE_STATE__EXIT: return "ended by _exit";
-	default: return "cut short";
-	}
-}
-
-const char *trace_lost_reason(const struct trace_header *h, char *buf, size_t size)
-{
-	switch (h->lost_why) {
-	case TRACE_LOST_FULL:
-		/* ENOMEM: the address-space limit (ulimit -v) left a smaller mapping. */
-		return h->lost_errno == ENOMEM ? "the trace reached the largest size the "
-			"process's address-space limit (ulimit -v) left it" :
-			"the trace reached its largest size";
-	case TRACE_LOST_WRITE:
-		snprintf(buf, size, "the file could not be written: %s",
-			 h->lost_errno > 0 ? strerror(h->lost_errno) : "error unknown");
-		return buf;
-	case TRACE_LOST_NESTED:
-		return "signal handlers nested deeper than the recorder's queue";
-	default:
-		return h->version < 2 ? "the trace could not grow, or signal handlers nested too "
-			"deep: a version 1 trace does not say which" : "reason not recorded";
-	}
-}
-
-/* ------------------------------------------------------------ reading */
-
-int reader_fail(struct reader *r, const char *fmt, ...)
-{
-	va_list ap;
-	int n = snprintf(r->why, r->why_size, "trace '%s' ", r->name);
-
-	if (n < 0 || (size_t)n >= r->why_size)
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(r->why + n, r->why_size - (size_t)n, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-int reader_read_at(struct reader *r, uint64_t at, void *dst, size_t n)
-{
-	size_t done = 0;
-
-	/* A signal ends the command: every read (1 MiB at most, or a block) asks. */
-	if (signal_caught)
-		return reader_fail(r, "was not read to its end: interrupted by SIG%s",
-				   sigabbrev_np(signal_caught));
-	if (r->fd < 0) {
-		if (at > r->size || n > r->size - at)
-			return reader_fail(r, "changed while it was read: %" PRIu64 " bytes, none at byte %" PRIu64,
-				    r->size, at + n);
-		memcpy(dst, r->buf + at, n);
-		return 0;
-	}
-	while (done < n) {
-		ssize_t got = pread(r->fd, (char *)dst + done, n - done, (off_t)(at + done));
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			return reader_fail(r, "cannot be read at byte %" PRIu64 ": %s", at + done, strerror(errno));
-		if (!got)
-			return reader_fail(r, "changed while it was read: it was %" PRIu64 " bytes, it ends "
-				    "at byte %" PRIu64 " now", r->size, at + done);
-		done += (size_t)got;
-	}
-	return 0;
-}
-
-struct cursor {
-	const unsigned char *p, *end;
-	uint64_t prev_ptr;
-	const char *bad;    /* what is wrong, or NULL */
-};
-
-/* A varint read by varint_long(): the value, where the cursor goes on, what is wrong. */
-struct varint_read {
-	uint64_t v;
-	const unsigned char *p;
-	const char *bad;
-};
-
-/*
- * A varint at P, bounds checked byte by byte (BAD: what was already wrong,
- * when nothing more is read). Returned by value, so that the decoder's
- * cursor never leaves its registers.
- */
-static __attribute__((noinline)) struct varint_read varint_long(const unsigned char *p,
-							 const unsigned char *end, const char *bad)
-{
-	struct varint_read r = { 0, p, bad };
-
-	for (unsigned shift = 0; shift < 64 && !r.bad; shift += 7) {
-		unsigned char b;
-
-		if (r.p >= end) {
-			r.bad = "a field runs past the chunk's used bytes";
-			r.v = 0;
-			return r;
-		}
-		b = *r.p++;
-		if (shift == 63 && b > 1) {
-			r.bad = "a varint larger than 64 bits";
-			r.v = 0;
-			return r;
-		}
-		r.v |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80))
-			return r;
-	}
-	if (!r.bad)
-		r.bad = "a varint larger than 64 bits";
-	r.v = 0;
-	return r;
-}
-
-static inline uint64_t get_varint_long(struct cursor *c)
-{
-	struct varint_read r = varint_long(c->p, c->end, c->bad);
-
-	c->p = r.p;
-	c->bad = r.bad;
-	return r.v;
-}
-
-/*
- * With room for the longest varint ahead, one of up to 8 bytes is read
- * without a branch on its length (pointers take 1 to 5 bytes, at random:
- * a branch per byte would be mispredicted): its 8 bytes as a word, cut
- * after the first byte without the high bit, its 7-bit groups packed.
- * The rest (near the end, longer, and every damage) out of line.
- */
-static inline uint64_t get_varint(struct cursor *c)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	const unsigned char *p = c->p;
-	uint64_t w, stop;
-
-	if (__builtin_expect(c->end - p < 10, 0))
-		return get_varint_long(c);
-	memcpy(&w, p, 8);
-	stop = ~w & 0x8080808080808080ULL;
-	if (__builtin_expect(!stop, 0))
-		return get_varint_long(c);
-	c->p = p + (__builtin_ctzll(stop) + 1) / 8;
-	w &= (stop ^ (stop - 1)) & 0x7f7f7f7f7f7f7f7fULL;
-	w = (w & 0x007f007f007f007fULL) | ((w & 0x7f007f007f007f00ULL) >> 1);
-	w = (w & 0x00003fff00003fffULL) | ((w & 0x3fff00003fff0000ULL) >> 2);
-	return (w & 0x000000000fffffffULL) | ((w & 0x0fffffff00000000ULL) >> 4);
-#else
-	return get_varint_long(c);
-#endif
-}
-
-static inline int64_t unzigzag(uint64_t v)
-{
-	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
-}
-
-static inline uint64_t get_ptr(struct cursor *c)
-{
-	uint64_t v = get_varint(c);
-	uint64_t d;
-
-	if (!v)
-		return 0;
-	v--;
-	d = (uint64_t)unzigzag(v >> 1);
-	if (!(v & 1))
-		d *= 16;
-	c->prev_ptr += d;
-	return c->prev_ptr;
-}
-
-/* Reads one record's fields into *E (kind set); 0, or -1 for a kind out of range. */
-static inline int get_fields(struct cursor *c, struct trace_event *e, uint64_t *done)
-{
-	switch (e->kind) {
-	case TRACE_MALLOC:
-	case TRACE_VALLOC:
-	case TRACE_PVALLOC:
-		e->size = get_varint(c);
-		e->ret = get_ptr(c);
-		return 0;
-	case TRACE_CALLOC: {
-		uint64_t n = get_varint(c), size = get_varint(c);
-
-		e->align = n;
-		if (__builtin_mul_overflow(n, size, &e->size))
-			e->size = UINT64_MAX;
-		e->ret = get_ptr(c);
-		return 0;
-	}
-	case TRACE_POSIX_MEMALIGN:
-	case TRACE_ALIGNED_ALLOC:
-	case TRACE_MEMALIGN:
-		e->align = get_varint(c);
-		e->size = get_varint(c);
-		e->ret = get_ptr(c);
-		return 0;
-	case TRACE_REALLOC:
-		e->ptr = get_ptr(c);
-		e->size = get_varint(c);
-		e->ret = get_ptr(c);
-		*done = get_varint(c);
-		return 0;
-	case TRACE_FREE:
-		e->ptr = get_ptr(c);
-		return 0;
-	case TRACE_FREE_PAGES:
-		e->kind = TRACE_FREE;
-		e->ptr = get_ptr(c);
-		e->size = get_varint(c);
-		e->align = get_varint(c);
-		if (!c->bad && !e->ptr)
-			c->bad = "a free of NULL with its pages";
-		else if (!c->bad)
-			c->bad = trace_pages_wrong(e->size, e->align);
-		return 0;
-	default:
-		return -1;
-	}
-}
-
-/* What a call that succeeded can have asked for, in an address space; 0 or -1 with R->why. */
-static int check_fields(struct reader *r, const struct chunk_meta *m, uint64_t at,
-			const struct trace_event *e)
-{
-	const char *name = trace_kind_name(e->kind);
-
-	if (e->ret && e->kind != TRACE_FREE && e->size > TRACE_SIZE_MAX)
-		return reader_fail(r, "is damaged: chunk %" PRIu64 ", record at byte %" PRIu64
-			    ": a %s of %" PRIu64 " bytes returned a chunk (more than an "
-			    "address space holds)", m->index, at, name, e->size);
-	if (e->ret && (e->kind == TRACE_POSIX_MEMALIGN || e->kind == TRACE_ALIGNED_ALLOC ||
-		       e->kind == TRACE_MEMALIGN)) {
-		if (e->align > TRACE_SIZE_MAX ||
-		    (e->kind == TRACE_POSIX_MEMALIGN && (e->align & (e->align - 1))))
-			return reader_fail(r, "is damaged: chunk %" PRIu64 ", record at byte %" PRIu64
-				    ": a %s of alignment %" PRIu64 " returned a chunk (it "
-				    "takes a power of two up to 2^56)", m->index, at, name,
-				    e->align);
-		if (e->ret & (((uint64_t)1 << trace_align_log2(e->align)) - 1))
-			return reader_fail(r, "is damaged: chunk %" PRIu64 ", record at byte %" PRIu64
-				    ": a %s of alignment %" PRIu64 " returned 0x%" PRIx64
-				    ", not so aligned", m->index, at, name, e->align, e->ret);
-	}
-	return 0;
-}
-
-int chunk_decode(struct reader *r, struct chunk_meta *m, const unsigned char *payload,
-		 uint32_t header_bytes, struct trace_event *out)
-{
-	struct cursor c = { payload, payload + m->used, 0, NULL };
-	uint64_t seq = m->base_seq, min = UINT64_MAX;
-	uint32_t n = 0;
-	int32_t net = 0;
-
-	while (c.p < c.end) {
-		struct trace_event *e = &out[n];
-		const unsigned char *start = c.p;
-		uint64_t h = get_varint(&c), done = 0;
-		int64_t delta = unzigzag(h >> 4);
-
-		*e = (struct trace_event){ .kind = (uint8_t)(h & 15), .thread = m->thread };
-		if (get_fields(&c, e, &done) && !c.bad)
-			return reader_fail(r, "is damaged: chunk %" PRIu64 ", record at byte %" PRIu64
-				    ": kind %u is none of 1..%d", m->index,
-				    trace_chunk_offset(m->index) + header_bytes + (uint64_t)(start - payload),
-				    e->kind, TRACE_KINDS - 1);
-		if (__builtin_expect(c.bad != NULL, 0))
-			return reader_fail(r, "is damaged: chunk %" PRIu64 ", record at byte %" PRIu64 ": %s",
-				    m->index, trace_chunk_offset(m->index) + header_bytes +
-				    (uint64_t)(start - payload), c.bad);
-		if ((delta < 0 && (uint64_t)-(delta + 1) >= seq) ||
-		    (delta > 0 && (uint64_t)delta > UINT64_MAX - seq))
-			return reader_fail(r, "is damaged: chunk %" PRIu64 ", record at byte %" PRIu64
-				    ": its seq is outside 1..2^64-1", m->index,
-				    trace_chunk_offset(m->index) + header_bytes + (uint64_t)(start - payload));
-		seq += (uint64_t)delta;
-		e->seq = e->seq2 = seq;
-		if (seq < min)
-			min = seq;
-		if (e->kind == TRACE_REALLOC) {
-			if (!done || done > UINT64_MAX - seq)
-				return reader_fail(r, "is damaged: chunk %" PRIu64 ", record at byte %" PRIu64
-					    ": a realloc done %" PRIu64 " calls after it started (it "
-					    "takes 1 or more)", m->index, trace_chunk_offset(m->index) +
-					    header_bytes + (uint64_t)(start - payload), done);
-			e->seq2 = seq + done;
-		}
-		if (e->ret && (e->size > TRACE_SIZE_MAX || e->kind >= TRACE_POSIX_MEMALIGN) &&
-		    check_fields(r, m, trace_chunk_offset(m->index) + header_bytes +
-				 (uint64_t)(start - payload), e))
-			return -1;
-		net += (e->kind != TRACE_FREE && e->ret) -
-		       ((e->kind == TRACE_FREE || e->kind == TRACE_REALLOC) && e->ptr);
-		n++;
-	}
-	m->n = n;
-	m->net = net;
-	m->last_seq = seq;
-	m->min_seq = min;
-	return 0;
-}
 
 /*
  * Reads and checks T's header (T->file_bytes is the file's size). Returns
@@ -445,35 +113,6 @@ static int load_chunks(struct reader *r, struct trace *t, struct scan *s, struct
 	return 0;
 }
 
-int chunk_reread(struct reader *r, const struct scan *s, const struct chunk_meta *m,
-		 unsigned char *block, uint64_t *block_first, uint64_t *block_n, uint64_t nchunks,
-		 struct trace_event *out)
-{
-	struct chunk_meta again = *m;
-	const unsigned char *at;
-
-	if (m->index < *block_first || m->index >= *block_first + *block_n) {
-		uint64_t n = nchunks - m->index < READ_CHUNKS ? nchunks - m->index : READ_CHUNKS;
-
-		*block_n = 0;
-		if (reader_read_at(r, trace_chunk_offset(m->index), block, (size_t)n * TRACE_CHUNK_BYTES))
-			return -1;
-		*block_first = m->index;
-		*block_n = n;
-	}
-	at = block + (m->index - *block_first) * TRACE_CHUNK_BYTES;
-	/* The file may have changed since it was checked: the same checks again. */
-	if (((const struct trace_chunk *)(const void *)at)->used != m->used)
-		return reader_fail(r, "changed while it was read: chunk %" PRIu64 " at byte %" PRIu64,
-				   m->index, trace_chunk_offset(m->index));
-	if (chunk_decode(r, &again, at + s->chunk_header, s->chunk_header, out))
-		return -1;
-	if (again.n != m->n || again.last_seq != m->last_seq)
-		return reader_fail(r, "changed while it was read: chunk %" PRIu64 " at byte %" PRIu64,
-				   m->index, trace_chunk_offset(m->index));
-	return 0;
-}
-
 int trace_scan(struct reader *r, struct trace *t, struct scan *s)
 {
 	struct load l = { 0 };
@@ -523,23 +162,229 @@ void scan_release(struct scan *s)
 	memset(s, 0, sizeof(*s));
 }
 
-int reader_open(struct reader *r, const char *path, char *why, size_t why_size)
-{
-	struct stat st;
+/* ------------------------------------------------------------ checks */
 
-	*r = (struct reader){ .name = path, .fd = -1, .why = why, .why_size = why_size };
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (r->fd < 0 || fstat(r->fd, &st)) {
-		snprintf(why, why_size, "cannot read trace '%s': %s", path, strerror(errno));
-		if (r->fd >= 0)
-			close(r->fd);
-		return -1;
+/* By thread, then base_seq; of two copies the longer, then the sealed one, first. */
+static int chunk_meta_cmp(const void *a, const void *b)
+{
+	const struct chunk_meta *x = a, *y = b;
+
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	if (x->base_seq != y->base_seq)
+		return x->base_seq < y->base_seq ? -1 : 1;
+	if (x->used != y->used)
+		return x->used > y->used ? -1 : 1;
+	if (x->sealed != y->sealed)
+		return x->sealed ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static int same_event(const struct trace_event *a, const struct trace_event *b)
+{
+	return a->seq == b->seq && a->seq2 == b->seq2 && a->ptr == b->ptr && a->ret == b->ret &&
+	       a->size == b->size && a->align == b->align && a->kind == b->kind;
+}
+
+/*
+ * Copies (the same thread and base_seq): the records of SHORTER, read
+ * again, must be the first of LONGER's. Returns 0, or -1 with R->why set.
+ */
+static int copies_agree(struct reader *r, const struct trace *t, const struct scan *s,
+			const struct chunk_meta *longer, const struct chunk_meta *shorter)
+{
+	uint64_t nchunks = (t->trace_bytes - TRACE_HEADER_BYTES) / TRACE_CHUNK_BYTES;
+	unsigned char *block = malloc(READ_BYTES);
+	struct trace_event *a = malloc(2 * CHUNK_EVENTS_MAX * sizeof(*a));
+	uint64_t first = 0, n = 0;
+	int ret = -1;
+
+	if (!block || !a) {
+		reader_fail(r, "cannot be read: out of memory");
+		goto out;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		close(r->fd);
-		snprintf(why, why_size, "cannot read trace '%s': not a regular file", path);
-		return -1;
+	if (chunk_reread(r, s, longer, block, &first, &n, nchunks, a) ||
+	    chunk_reread(r, s, shorter, block, &first, &n, nchunks, a + CHUNK_EVENTS_MAX))
+		goto out;
+	ret = 0;
+	for (size_t e = 0; e < shorter->n && !ret; e++)
+		if (!same_event(&a[CHUNK_EVENTS_MAX + e], &a[e]))
+			ret = reader_fail(r, "is damaged: chunks %" PRIu64 " and %" PRIu64 ", copies of "
+					  "thread %" PRIu32 "'s records from seq %" PRIu64 ", differ at "
+					  "record %zu", longer->index, shorter->index, shorter->thread,
+					  shorter->base_seq, e + 1);
+out:
+	free(block);
+	free(a);
+	return ret;
+}
+
+/* The unsealed chunks of the thread in M[I .. END) must be among its last ones. Returns 0, or -1. */
+static int unsealed_last(struct reader *r, const struct chunk_meta *m, size_t i, size_t end)
+{
+	size_t left = 0;
+
+	for (size_t j = end; j-- > i;) {
+		if (m[j].dropped)
+			continue;
+		if (!m[j].sealed && left >= TRACE_WINDOW_CHUNKS)
+			return reader_fail(r, "is damaged: chunk %" PRIu64 " at byte %" PRIu64
+				    ": not sealed (check 0), yet not one of thread %"
+				    PRIu32 "'s last %d chunks", m[j].index,
+				    trace_chunk_offset(m[j].index), m[j].thread,
+				    TRACE_WINDOW_CHUNKS);
+		left++;
 	}
-	r->size = (uint64_t)st.st_size;
+	return 0;
+}
+
+int trace_chunks_order(struct reader *r, const struct trace *t, struct scan *s)
+{
+	struct chunk_meta *m = s->metas;
+	size_t n = s->nmetas;
+
+	if (n)
+		qsort(m, n, sizeof(*m), chunk_meta_cmp);
+	for (size_t i = 0; i < n; i++) {
+		size_t end, kept = i;
+		uint64_t least = UINT64_MAX;
+
+		for (end = i + 1; end < n && m[end].thread == m[i].thread; end++)
+			;
+		for (size_t j = i + 1; j < end; j++) {
+			struct chunk_meta *prev = &m[kept];
+
+			if (m[j].base_seq == prev->base_seq) {
+				if (copies_agree(r, t, s, prev, &m[j]))
+					return -1;
+				m[j].dropped = 1;
+				continue;
+			}
+			if (m[j].base_seq != prev->last_seq)
+				return reader_fail(r, "is damaged: chunk %" PRIu64 " at byte %" PRIu64 ": thread %"
+					    PRIu32 "'s records go on from seq %" PRIu64 ", but its chunk "
+					    "before (%" PRIu64 ") ends at seq %" PRIu64, m[j].index,
+					    trace_chunk_offset(m[j].index), m[j].thread, m[j].base_seq,
+					    prev->index, prev->last_seq);
+			kept = j;
+		}
+		if (m[i].base_seq != 0)
+			return reader_fail(r, "is damaged: chunk %" PRIu64 " at byte %" PRIu64 ": thread %" PRIu32
+				    "'s first chunk starts after seq %" PRIu64 ", not 0 (its chunks "
+				    "before are missing)", m[i].index, trace_chunk_offset(m[i].index),
+				    m[i].thread, m[i].base_seq);
+		if (t->header.version >= 2 && unsealed_last(r, m, i, end))
+			return -1;
+		/* What is still to come from the thread, from each of its chunks on. */
+		for (size_t j = end; j-- > i;) {
+			if (m[j].dropped)
+				continue;
+			if (m[j].min_seq < least)
+				least = m[j].min_seq;
+			m[j].min_seq = least;
+		}
+		i = end - 1;
+	}
+	return 0;
+}
+
+/* Bytes past the chunks claimed (a trace cut short keeps the room it had grown by): all zero. */
+int trace_tail_zero(struct reader *r, unsigned char *block, uint64_t chunks)
+{
+	uint64_t from = trace_chunk_offset(chunks);
+
+	for (uint64_t at = from; at < r->size;) {
+		size_t n = r->size - at < READ_BYTES ? (size_t)(r->size - at) : READ_BYTES;
+
+		if (reader_read_at(r, at, block, n))
+			return -1;
+		for (size_t i = 0; i < n; i++)
+			if (block[i])
+				return reader_fail(r, "is damaged: byte %" PRIu64 ", past its %" PRIu64
+					    " chunks (which end at byte %" PRIu64 "), is not zero",
+					    at + i, chunks, from);
+		at += n;
+	}
+	return 0;
+}
+
+/* The header's fields, against the file (R->size). Returns 0, or -1. */
+int trace_header_check(struct reader *r, const unsigned char *raw, struct trace_header *h)
+{
+	unsigned wrong = 0, where = 0;
+	uint64_t need;
+
+	const struct trace_header *whole = (const struct trace_header *)(const void *)raw;
+
+	memcpy(h, raw, sizeof(*h));
+	for (unsigned i = 0; i < sizeof(h->magic); i++)
+		if (raw[i] != (unsigned char)TRACE_MAGIC[i])
+			wrong++, where = i;
+	if (wrong > 1)
+		return reader_fail(r, "is not an allocbench trace (no '%s' at its start)", TRACE_MAGIC);
+	if (wrong)
+		return reader_fail(r, "is damaged: byte %u of its magic ('%s') is 0x%02x", where, TRACE_MAGIC,
+			    raw[where]);
+	if (h->version == TRACE_VERSION_V3)
+		return v3_header_check(r, raw, h);
+	if (h->version != 1 && h->version != 2) {
+		if (h->header_check && h->header_check == trace_header_checksum(whole))
+			return reader_fail(r, "is of format version %" PRIu32 " (this allocbench reads "
+				    "versions 1 to 3)", h->version);
+		return reader_fail(r, "is damaged: header field version is %" PRIu32 " (this allocbench "
+			    "reads versions 1 to 3)", h->version);
+	}
+	if (h->version >= 2 && h->state != TRACE_STATE_WRITING && !h->header_check) {
+		/* The recorder seals the header as it marks the end: a state without one is damage. */
+		return reader_fail(r, "is damaged: its header says it ended (%s) but is not sealed "
+			    "(header_check 0)", trace_state_name(h->state));
+	} else if (h->version >= 2 && h->state != TRACE_STATE_WRITING) {
+		/* Sealed when it ended: every other field is checked by it. */
+		if (h->header_check != trace_header_checksum(whole))
+			return reader_fail(r, "is damaged: its header's checksum does not match (header_check "
+				    "0x%016" PRIx64 ", the header's bytes give 0x%016" PRIx64 ")",
+				    h->header_check, trace_header_checksum(whole));
+	} else {
+		/* Version 1's header ends at command; version 2 while written has no check yet. */
+		size_t from = h->version == 1 ? offsetof(struct trace_header, lost_why) :
+			      offsetof(struct trace_header, v3_calls);
+
+		if (h->version >= 2 && h->header_check)
+			return reader_fail(r, "is damaged: header_check is set (0x%016" PRIx64 ") in a trace "
+				    "whose state says it is still being written", h->header_check);
+		for (size_t i = from; i < TRACE_HEADER_BYTES; i++)
+			if (raw[i])
+				return reader_fail(r, "is damaged: header byte %zu, unused in version %" PRIu32
+					    ", is not zero", i, h->version);
+	}
+	if (h->header_bytes != TRACE_HEADER_BYTES)
+		return reader_fail(r, "is damaged: header field header_bytes is %" PRIu32 " (expected %d)",
+			    h->header_bytes, TRACE_HEADER_BYTES);
+	if (h->chunk_bytes != TRACE_CHUNK_BYTES)
+		return reader_fail(r, "is damaged: header field chunk_bytes is %" PRIu32 " (expected %d)",
+			    h->chunk_bytes, TRACE_CHUNK_BYTES);
+	if (h->state > TRACE_STATE__EXIT)
+		return reader_fail(r, "is damaged: header field state is %" PRIu32 " (expected 0..3)", h->state);
+	if (h->lost_why > TRACE_LOST_NESTED)
+		return reader_fail(r, "is damaged: header field lost_why is %" PRIu32 " (expected 0..3)",
+			    h->lost_why);
+	if (h->chunks > (UINT64_MAX - TRACE_HEADER_BYTES) / TRACE_CHUNK_BYTES)
+		return reader_fail(r, "is damaged: header field chunks is %" PRIu64 ", more than a file holds",
+			    h->chunks);
+	/* Each thread index handed out is followed by its first chunk's claim. */
+	if (h->threads > h->chunks + 1)
+		return reader_fail(r, "is damaged: header field threads is %" PRIu32 ", more than its %"
+			    PRIu64 " chunks could hold", h->threads, h->chunks);
+	need = trace_chunk_offset(h->chunks);
+	/*
+	 * Shorter than its chunks: cut. Only a recorder that could not grow
+	 * the file (calls lost, the trace full or its file unwritable) leaves
+	 * chunks it claimed beyond the end: then the file's whole chunks are
+	 * all there is.
+	 */
+	if (r->size < need && !(h->lost && (h->version == 1 || h->lost_why == TRACE_LOST_FULL ||
+					    h->lost_why == TRACE_LOST_WRITE)))
+		return reader_fail(r, "is truncated: it ends at byte %" PRIu64 ", its header's %" PRIu64
+			    " chunks at byte %" PRIu64, r->size, h->chunks, need);
 	return 0;
 }

@@ -1,8 +1,10 @@
 /*
- * trace_read.h - what the parts of the trace reader share (trace.c reads,
- * trace_check.c checks): where the bytes come from, what each chunk held;
- * and trace_align_log2(), which trace_analyze.c uses too. Private to
- * src/trace/trace*.c: trace.h is the reader's interface.
+ * trace_read.h - what the parts of the trace reader share: where the
+ * bytes come from (trace_file.c), what each chunk held (trace_decode.c
+ * decodes it, trace.c reads and checks the chunks, trace_merge.c goes
+ * through them in order); and trace_align_log2(), which trace_analyze.c
+ * uses too. Private to src/trace/trace*.c: trace.h is the reader's
+ * interface.
  */
 #ifndef ALLOCBENCH_TRACE_READ_H
 #define ALLOCBENCH_TRACE_READ_H

@@ -1,6 +1,7 @@
 #!/bin/sh
-# The project's shape (issue 26), counted so that it stays true: no source
-# file over 800 lines, no function over 100, the README at most 300 lines,
+# The project's shape (issues 26 and 44), counted so that it stays true: no
+# source file over 800 lines, no function over 100, no circle of files in a
+# folder, the README at most 300 lines,
 # cJSON only where a JSON document is written or read, and a saved report
 # parsed in one place.
 # check: once
@@ -27,6 +28,45 @@ loose=$(find src -mindepth 1 -maxdepth 1 -type f | tr '\n' ' ')
 check "no file at src/'s top level${loose:+ ($loose)}" test -z "$loose"
 deep=$(find src -mindepth 2 -type d | tr '\n' ' ')
 check "a layer has no folders of its own${deep:+ ($deep)}" test -z "$deep"
+
+# A file is one idea: no files of a folder call each other in a circle (a
+# file cut in two by a line count, whose halves call each other, is one
+# idea in two rooms). File A calls B when A's object leaves undefined a
+# symbol B's object defines (nm); a circle is two files each reaching the
+# other. The objects are the build's; a file the build compiles into no
+# object of its own (the recording library's, counters_nopapi.c with PAPI)
+# is compiled here.
+if ! command -v nm >/dev/null; then
+	skip "no circle of files in a folder" "no nm (Debian: binutils)"
+else
+	for d in cmd measure model platform report trace; do
+		mkdir -p "$tmp/o/$d"
+		for c in src/$d/*.c; do
+			o=$ABBUILD/${c%.c}.o
+			f=${c##*/}
+			if [ ! -f "$o" ]; then
+				o=$tmp/o/$d/${f%.c}.o
+				${CC:-cc} -std=c11 -D_GNU_SOURCE -pthread -Isrc -I"$ABBUILD" -c "$c" -o "$o" ||
+					not_ok "$c compiles"
+			fi
+			nm --defined-only -g "$o" | awk -v f="$f" 'NF == 3 { print "D", f, $3 }'
+			nm -u "$o" | awk -v f="$f" '{ print "U", f, $2 }'
+		done >"$tmp/syms"
+		circle=$(awk '$1 == "D" { def[$3] = $2; files[$2] = 1 }
+			$1 == "U" { use[++n] = $2 " " $3 }
+			END {
+				for (i = 1; i <= n; i++) {
+					split(use[i], u, " ")
+					if ((u[2] in def) && def[u[2]] != u[1]) reach[u[1], def[u[2]]] = 1
+				}
+				for (k in files) for (a in files) if ((a, k) in reach)
+					for (b in files) if ((k, b) in reach) reach[a, b] = 1
+				for (a in files) for (b in files)
+					if (a < b && ((a, b) in reach) && ((b, a) in reach)) print a " <-> " b
+			}' "$tmp/syms" | sort | tr '\n' ' ')
+		check "src/$d/: no files call each other in a circle${circle:+ ($circle)}" test -z "$circle"
+	done
+fi
 
 # The measuring program is its folder plus the platform and the trace: it
 # includes nothing of the commands, the model or the writers (the 32-bit

@@ -1,7 +1,8 @@
 /*
  * Unit tests for preload.c (the dynamic linker's cache, ELF checks,
  * --preload parsing), allocator.c (identifying glibc, usable sizes) and
- * breakdown.c (slack, metadata and their flags).
+ * breakdown.c (slack, metadata and their flags, and the text report that
+ * marks them).
  */
 #include "measure/allocator.h"
 #include "model/breakdown.h"
@@ -10,7 +11,6 @@
 #include "model/run.h"
 #include "model/runner.h"
 #include "model/stats.h"
-#include "report/report_breakdown.h"
 #include "platform/util.h"
 
 #include <dlfcn.h>
@@ -323,7 +323,7 @@ static void test_breakdown(void)
 		FILE *out = open_memstream(&text, &len);
 
 		CHECK("metadata -0.25: the text table marks it",
-		      out && !report_breakdown_text(out, &report) && !fclose(out) &&
+		      out && !report_text_write(out, &report) && !fclose(out) &&
 		      strstr(text, "-0.25*") != NULL && strstr(text, "within the resolution"));
 		free(text);
 	}
