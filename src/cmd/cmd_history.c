@@ -284,6 +284,40 @@ static int warn_differences(const struct history *history, struct loaded_report 
 	return 0;
 }
 
+/*
+ * Loads PATH, an ab comparison into *AB (its series described in *LINK) or
+ * a report into *LOADED, and describes it in *IN, whose link is set for a
+ * comparison (which of the two cmd_history() releases). Returns 0, or -1
+ * after an error naming it, or at once when a signal was caught.
+ */
+static int load_input(const char *path, struct loaded_report *loaded, struct ab_loaded *ab,
+		      struct history_link *link, struct history_report *in)
+{
+	int comparison = signal_caught ? -1 : is_ab(path);
+
+	if (comparison < 0)
+		return -1;
+	if (comparison) {
+		const struct ab_comparison *c = &ab->c;
+
+		if (ab_load(path, ab))
+			return -1;
+		*link = (struct history_link){ .workload = c->workload,
+			.series = c->series, .nseries = c->nseries, .pairs = c->pairs };
+		*in = (struct history_report){ .link = link, .created = c->created,
+			.name = c->label ? c->label : path, .path = path };
+		return 0;
+	}
+	if (report_load(path, loaded))
+		return -1;
+	*in = (struct history_report){
+		.report = &loaded->report, .created = loaded->created,
+		.name = loaded->file.label ? loaded->file.label : path,
+		.path = path,
+	};
+	return 0;
+}
+
 int cmd_history(int argc, char **argv)
 {
 	struct history_cmd cmd = { .writer = &history_writers[0] };
@@ -316,30 +350,9 @@ int cmd_history(int argc, char **argv)
 	in = calloc(n, sizeof(*in));
 	if (!loaded || !abs || !links || !in)
 		die_out_of_memory();
-	for (; have < n; have++) {
-		int ab = signal_caught ? -1 : is_ab(paths[have]);
-
-		if (ab < 0)
+	for (; have < n; have++)
+		if (load_input(paths[have], &loaded[have], &abs[have], &links[have], &in[have]))
 			goto release;
-		if (ab) {
-			const struct ab_comparison *c = &abs[have].c;
-
-			if (ab_load(paths[have], &abs[have]))
-				goto release;
-			links[have] = (struct history_link){ .workload = c->workload,
-				.series = c->series, .nseries = c->nseries, .pairs = c->pairs };
-			in[have] = (struct history_report){ .link = &links[have], .created = c->created,
-				.name = c->label ? c->label : paths[have], .path = paths[have] };
-			continue;
-		}
-		if (report_load(paths[have], &loaded[have]))
-			goto release;
-		in[have] = (struct history_report){
-			.report = &loaded[have].report, .created = loaded[have].created,
-			.name = loaded[have].file.label ? loaded[have].file.label : paths[have],
-			.path = paths[have],
-		};
-	}
 	if (history_build(in, n, &cmd.options, &history, why, sizeof(why))) {
 		if (!signal_caught)  /* else it ends by the signal, saying nothing */
 			error("%s", why);

@@ -92,6 +92,32 @@ static void write_text_processes(FILE *out, const struct trace_set *set)
 		fputc('\n', out);
 }
 
+/* The sizes asked for, by power-of-two bucket, and the most frequent ones. */
+static void write_text_sizes(FILE *out, const struct trace_stats *st)
+{
+	uint64_t allocs = 0;
+
+	for (unsigned b = 0; b < TRACE_SIZE_BUCKETS; b++)
+		allocs += st->size_buckets[b];
+	fprintf(out, "\nsizes (%" PRIu64 " allocating calls, %" PRIu64 " bytes asked for)\n",
+		allocs, st->requested_bytes);
+	for (unsigned b = 0; b < TRACE_SIZE_BUCKETS; b++) {
+		if (!st->size_buckets[b])
+			continue;
+		if (b <= 1)
+			fprintf(out, "  %12" PRIu64 " B     ", bucket_max(b));
+		else
+			fprintf(out, "  %5" PRIu64 "..%-5" PRIu64 " B", bucket_max(b - 1) + 1, bucket_max(b));
+		fprintf(out, " %12" PRIu64 "  %5.1f%%\n", st->size_buckets[b],
+			percent(st->size_buckets[b], allocs));
+	}
+	fputs("  most frequent:", out);
+	for (unsigned i = 0; i < st->ntop; i++)
+		fprintf(out, "%s %" PRIu64 " B x %" PRIu64, i ? "," : "", st->top_size[i],
+			st->top_count[i]);
+	fputc('\n', out);
+}
+
 static int write_text(FILE *out, const struct trace_set *set)
 {
 	const struct trace_proc *p = &set->procs[set->chosen];
@@ -99,7 +125,6 @@ static int write_text(FILE *out, const struct trace_set *set)
 	const struct trace *t = &p->t;
 	const struct trace_stats *st = &p->stats;
 	char bytes[64], reason[160], program[512], shown_path[4096], command[512];
-	uint64_t allocs = 0;
 
 	write_text_processes(out, set);
 	text_clean(shown_path, sizeof(shown_path), path);
@@ -142,25 +167,7 @@ static int write_text(FILE *out, const struct trace_set *set)
 			"or more\n    (pages not resident at their free); a replay leaves them "
 			"unwritten too\n", st->unwritten_bytes, st->paged_frees,
 			TRACE_PAGES_MIN_BYTES / 1024);
-	for (unsigned b = 0; b < TRACE_SIZE_BUCKETS; b++)
-		allocs += st->size_buckets[b];
-	fprintf(out, "\nsizes (%" PRIu64 " allocating calls, %" PRIu64 " bytes asked for)\n",
-		allocs, st->requested_bytes);
-	for (unsigned b = 0; b < TRACE_SIZE_BUCKETS; b++) {
-		if (!st->size_buckets[b])
-			continue;
-		if (b <= 1)
-			fprintf(out, "  %12" PRIu64 " B     ", bucket_max(b));
-		else
-			fprintf(out, "  %5" PRIu64 "..%-5" PRIu64 " B", bucket_max(b - 1) + 1, bucket_max(b));
-		fprintf(out, " %12" PRIu64 "  %5.1f%%\n", st->size_buckets[b],
-			percent(st->size_buckets[b], allocs));
-	}
-	fputs("  most frequent:", out);
-	for (unsigned i = 0; i < st->ntop; i++)
-		fprintf(out, "%s %" PRIu64 " B x %" PRIu64, i ? "," : "", st->top_size[i],
-			st->top_count[i]);
-	fputc('\n', out);
+	write_text_sizes(out, st);
 	fprintf(out, "\nlifetimes (calls between a chunk's allocation and its free; median %" PRIu64 ")\n",
 		st->median_lifetime_calls);
 	for (unsigned b = 0; b < TRACE_LIFETIME_BUCKETS; b++) {

@@ -263,6 +263,32 @@ static int open_exports(const struct run_cmd *cmd, struct output *exports, int *
 	return 0;
 }
 
+/*
+ * Writes REPORT to OUT, -o's file or standard output, and puts it in
+ * place. Returns 0; 1 after an error naming it; or 128+N when signal N
+ * came meanwhile (-o is left as it was). OUT is committed or removed.
+ */
+static int write_report(const struct run_config *config, const struct run_report *report,
+			struct output *out)
+{
+	int ret = config->writer->write(out->file, report);
+
+	if (runner_interrupted()) {
+		/* Too late to stop a child, in time to keep -o as it was. */
+		ret = interrupted_status(runner_interrupted(), config);
+		output_abort(out);
+		return ret;
+	}
+	if (ret) {
+		if (!broken_pipe(errno))
+			error("cannot write the report to %s: %s", config->output_path ?
+			      config->output_path : "standard output", strerror(errno ? errno : EIO));
+		output_abort(out);
+		return 1;
+	}
+	return output_commit(out) ? 1 : 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_cmd cmd;
@@ -309,21 +335,10 @@ int cmd_run(int argc, char **argv)
 		ret = interrupted_status(report.interrupted, config);
 		goto cleanup;
 	}
-	ret = config->writer->write(out.file, &report);
-	if (runner_interrupted()) {
-		/* Too late to stop a child, in time to keep -o as it was. */
-		ret = interrupted_status(runner_interrupted(), config);
-		goto cleanup;
-	}
-	if (ret) {
-		if (!broken_pipe(errno))
-			error("cannot write the report to %s: %s", config->output_path ?
-			      config->output_path : "standard output", strerror(errno ? errno : EIO));
-		output_abort(&out);
-	} else {
-		ret = output_commit(&out);
-	}
+	ret = write_report(config, &report, &out);
 	have_output = 0;
+	if (ret > 1)  /* interrupted: the exports are removed too */
+		goto cleanup;
 	if (!ret)
 		ret = write_exports(&cmd, &report, exports, have_export);
 	ret = ret ? 1 : report.failed ? 1 : 0;

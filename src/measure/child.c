@@ -211,6 +211,28 @@ static int replay_prepare(const struct child_request *req, struct replay_plan *r
 	return 0;
 }
 
+/*
+ * Decodes the request that follows ARGV[0], the internal command's name,
+ * into *REQ and checks that it is for this process's word size. Returns 0,
+ * or -1 after saying why on standard error.
+ */
+static int read_request(int argc, char **argv, struct child_request *req)
+{
+	char why[1024];
+
+	if (child_request_decode(argc - 1, argv + 1, req, why, sizeof(why))) {
+		fprintf(stderr, "allocbench: error: '%s' is internal (%s); run 'allocbench --help'\n",
+			argc ? argv[0] : "", why);
+		return -1;
+	}
+	if (req->abi != CHILD_ABI) {
+		fprintf(stderr, "allocbench: error: a request for a %u-bit measuring process reached "
+			"a %d-bit one\n", req->abi, CHILD_ABI);
+		return -1;
+	}
+	return 0;
+}
+
 int child_main(int argc, char **argv)
 {
 	struct child_request req;
@@ -236,16 +258,8 @@ int child_main(int argc, char **argv)
 		fprintf(stderr, "allocbench: error: cannot find the functions of malloc\n");
 		return 1;
 	}
-	if (child_request_decode(argc - 1, argv + 1, &req, why, sizeof(why))) {
-		fprintf(stderr, "allocbench: error: '%s' is internal (%s); run 'allocbench --help'\n",
-			argc ? argv[0] : "", why);
+	if (read_request(argc, argv, &req))
 		return 2;
-	}
-	if (req.abi != CHILD_ABI) {
-		fprintf(stderr, "allocbench: error: a request for a %u-bit measuring process reached "
-			"a %d-bit one\n", req.abi, CHILD_ABI);
-		return 2;
-	}
 	/*
 	 * The counters are opened before the backend exists: PAPI's set-up
 	 * (about 2 ms) is done before the first RSS reading, and its heap is

@@ -299,6 +299,87 @@ touch_chunk(unsigned char *chunk, size_t size, enum touch_policy touch, uintptr_
 	}
 
 /*
+ * Maps the array of COUNT pointers (measure_map_pointers()) and opens the
+ * RSS reader with SAMPLE's rss_before_bytes read, the last thing before
+ * the loop. Returns the array with *FD open, or NULL with SAMPLE failed
+ * and nothing left open or mapped.
+ */
+static inline __attribute__((always_inline)) void **
+measure_open(size_t count, struct sample *sample, int *fd)
+{
+	void **ptrs = measure_map_pointers(count, sample);
+
+	if (!ptrs)
+		return NULL;
+	*fd = probe_rss_open();
+	if (*fd < 0 || probe_rss_read(*fd, &sample->rss_before_bytes)) {
+		if (*fd >= 0)
+			close(*fd);
+		measure_unmap_pointers(ptrs, count);
+		sample_fail(sample, "cannot read the resident set size from /proc/self/smaps_rollup");
+		return NULL;
+	}
+	return ptrs;
+}
+
+/*
+ * A reading between two parts of the loop, at DONE chunks, with the clock
+ * stopped: the resident set into SAMPLE's next reading. Returns the page
+ * faults the reading itself took, which are no part of the loop's.
+ */
+static inline __attribute__((always_inline)) uint64_t
+measure_reading(int fd, size_t done, struct sample *sample)
+{
+	uint64_t f;
+
+	/* Small counts: no reading at 0 chunks, none twice at one count. */
+	if (!done || (sample->nreadings &&
+		      done == sample->reading_chunks[sample->nreadings - 1]))
+		return 0;
+	/* A reading that fails is left out: the line needs no more than two. */
+	f = probe_minor_faults();
+	if (!probe_rss_read(fd, &sample->reading_bytes[sample->nreadings]))
+		sample->reading_chunks[sample->nreadings++] = done;
+	return probe_minor_faults() - f;
+}
+
+/*
+ * Warm: the allocator's own speed, with the kernel's page faults mostly
+ * gone. Once measure_fill_inspect() has freed its chunks, the same fill
+ * again into PTRS and the same free loop; SAMPLE's warm figures only when
+ * all PARAMS->count chunks were allocated. Returns the number allocated.
+ */
+static inline __attribute__((always_inline)) size_t
+measure_warm(const struct measure_params *params, void *ctx,
+	     void *(*alloc)(void *ctx, size_t size),
+	     void (*release)(void *ctx, void *chunk),
+	     void (*reset)(void *ctx), void **ptrs, struct sample *sample)
+{
+	const size_t count = params->count, size = params->size;
+	const uintptr_t page = (uintptr_t)probe_page_size();
+	struct probe_time t0, t1, t2;
+	uint64_t faults0, faults1;
+	size_t done = 0, end = count, i;
+
+	faults0 = probe_minor_faults();
+	t0 = probe_now();
+	MEASURE_FILL(params->touch);
+	t1 = probe_now();
+	faults1 = probe_minor_faults();
+	for (i = 0; i < done; i++)
+		release(ctx, ptrs[i]);
+	if (reset)
+		reset(ctx);
+	t2 = probe_now();
+	if (done == count) {
+		sample->warm_alloc_ns = probe_elapsed_ns(t0, t1) / (double)count;
+		sample->warm_free_ns = probe_elapsed_ns(t1, t2) / (double)count;
+		sample->warm_faults = faults1 - faults0;
+	}
+	return done;
+}
+
+/*
  * measure_fill_inspect() is measure_fill() that also calls INSPECT (may be
  * NULL) once every chunk is allocated: after the last RSS reading and
  * before the free loop, outside both timed regions, with the array of the
@@ -319,23 +400,16 @@ measure_fill_inspect(const struct measure_params *params, struct sample *sample,
 	const size_t count = params->count, size = params->size;
 	const uintptr_t page = (uintptr_t)probe_page_size();
 	struct probe_time t0, t1, t2, t3;
-	uint64_t faults0, faults1, faults2, inspect_faults = 0, reading_faults, f;
+	uint64_t faults0, faults1, faults2, inspect_faults = 0, reading_faults;
 	unsigned segments, k;
 	double alloc_ns;
 	size_t done, i, end;
 	void **ptrs;
 	int fd;
 
-	ptrs = measure_map_pointers(count, sample);
+	ptrs = measure_open(count, sample, &fd);
 	if (!ptrs)
 		return -1;
-	fd = probe_rss_open();
-	if (fd < 0 || probe_rss_read(fd, &sample->rss_before_bytes)) {
-		if (fd >= 0)
-			close(fd);
-		measure_unmap_pointers(ptrs, count);
-		return sample_fail(sample, "cannot read the resident set size from /proc/self/smaps_rollup");
-	}
 
 	/*
 	 * The loop in parts, an RSS reading between two parts with the clock
@@ -360,15 +434,7 @@ measure_fill_inspect(const struct measure_params *params, struct sample *sample,
 		alloc_ns += probe_elapsed_ns(t0, t1);
 		if (done < end || k == segments)
 			break;
-		/* Small counts: no reading at 0 chunks, none twice at one count. */
-		if (!done || (sample->nreadings &&
-			      done == sample->reading_chunks[sample->nreadings - 1]))
-			continue;
-		/* A reading that fails is left out: the line needs no more than two. */
-		f = probe_minor_faults();
-		if (!probe_rss_read(fd, &sample->reading_bytes[sample->nreadings]))
-			sample->reading_chunks[sample->nreadings++] = done;
-		reading_faults += probe_minor_faults() - f;
+		reading_faults += measure_reading(fd, done, sample);
 	}
 	counters_note_allocs(done, size);
 	counters_stop(params->counters, COUNTERS_ALLOC_LOOP, &sample->counters);
@@ -403,26 +469,11 @@ measure_fill_inspect(const struct measure_params *params, struct sample *sample,
 	sample->alloc_faults = faults1 - faults0 - reading_faults;
 	sample->free_faults = faults2 - faults1 - inspect_faults;
 
-	/* Warm: the allocator's own speed, with the kernel's page faults mostly gone. */
-	done = 0;
-	end = count;
-	faults0 = probe_minor_faults();
-	t0 = probe_now();
-	MEASURE_FILL(params->touch);
-	t1 = probe_now();
-	faults1 = probe_minor_faults();
-	for (i = 0; i < done; i++)
-		release(ctx, ptrs[i]);
-	if (reset)
-		reset(ctx);
-	t2 = probe_now();
+	done = measure_warm(params, ctx, alloc, release, reset, ptrs, sample);
 	measure_unmap_pointers(ptrs, count);
 	if (done < count)
 		return sample_fail(sample, "warm allocation %zu of %zu (%zu bytes) failed",
 				   done + 1, count, size);
-	sample->warm_alloc_ns = probe_elapsed_ns(t0, t1) / (double)count;
-	sample->warm_free_ns = probe_elapsed_ns(t1, t2) / (double)count;
-	sample->warm_faults = faults1 - faults0;
 	sample->ok = 1;
 	return 0;
 }

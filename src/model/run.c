@@ -47,8 +47,13 @@ static int sample_fit(const struct sample *sample, size_t count, struct line_fit
 	return stats_fit_line(x, y, n, out);
 }
 
-int metric_value(const struct cell *cell, const struct sample *sample,
-		 enum metric metric, double floor_ns, double *out)
+/*
+ * metric_value() of a figure of resident memory worked out of SAMPLE's
+ * readings: the fill's average overhead and its fitted line, what a replay
+ * kept after the live peak, fragmentation. -1 for any other METRIC.
+ */
+static int memory_metric_value(const struct cell *cell, const struct sample *sample,
+			       enum metric metric, double *out)
 {
 	struct line_fit fit;
 	uint64_t low, end;
@@ -66,6 +71,44 @@ int metric_value(const struct cell *cell, const struct sample *sample,
 		*out = metric == METRIC_MARGINAL_BYTES ? fit.slope - (double)cell->size :
 		       metric == METRIC_ONE_TIME_BYTES ? fit.intercept : fit.worst;
 		return 0;
+	case METRIC_LOW_RSS_BYTES:
+	case METRIC_END_RSS_BYTES:
+		if (sample_after_live_peak(sample, &low, &end))
+			return -1;
+		*out = (double)(metric == METRIC_LOW_RSS_BYTES ? low : end);
+		return 0;
+	case METRIC_FRAGMENTATION:
+		/*
+		 * replay (the only workload with a peak live set): peak RSS over
+		 * peak live bytes, whatever is alive at the end. random: nothing
+		 * alive at the end, no ratio exists (n/a, null in JSON).
+		 */
+		if (sample->peak_live_bytes) {
+			*out = (double)sample->peak_rss_bytes / (double)sample->peak_live_bytes;
+			return 0;
+		}
+		if (!sample->live_bytes)
+			return -1;
+		*out = sample->fragmentation;
+		return 0;
+	default:
+		break;
+	}
+	return -1;
+}
+
+int metric_value(const struct cell *cell, const struct sample *sample,
+		 enum metric metric, double floor_ns, double *out)
+{
+	switch (metric) {
+	case METRIC_OVERHEAD_BYTES:
+	case METRIC_MARGINAL_BYTES:
+	case METRIC_ONE_TIME_BYTES:
+	case METRIC_LINEARITY_BYTES:
+	case METRIC_LOW_RSS_BYTES:
+	case METRIC_END_RSS_BYTES:
+	case METRIC_FRAGMENTATION:
+		return memory_metric_value(cell, sample, metric, out);
 	case METRIC_ALLOC_NS:
 		*out = sample->alloc_ns;
 		return 0;
@@ -106,26 +149,6 @@ int metric_value(const struct cell *cell, const struct sample *sample,
 		return 0;
 	case METRIC_SETUP_BYTES:
 		*out = (double)sample->setup_bytes;
-		return 0;
-	case METRIC_LOW_RSS_BYTES:
-	case METRIC_END_RSS_BYTES:
-		if (sample_after_live_peak(sample, &low, &end))
-			return -1;
-		*out = (double)(metric == METRIC_LOW_RSS_BYTES ? low : end);
-		return 0;
-	case METRIC_FRAGMENTATION:
-		/*
-		 * replay (the only workload with a peak live set): peak RSS over
-		 * peak live bytes, whatever is alive at the end. random: nothing
-		 * alive at the end, no ratio exists (n/a, null in JSON).
-		 */
-		if (sample->peak_live_bytes) {
-			*out = (double)sample->peak_rss_bytes / (double)sample->peak_live_bytes;
-			return 0;
-		}
-		if (!sample->live_bytes)
-			return -1;
-		*out = sample->fragmentation;
 		return 0;
 	case METRIC_OPS_PER_S:
 		*out = sample->ops_per_s;

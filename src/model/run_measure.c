@@ -298,6 +298,36 @@ static int rows_init(const struct run_config *config, struct run_report *report,
 	return 0;
 }
 
+/*
+ * The list of W's tasks for REPORT's NCOLUMNS of cells and, WITH_FLOOR,
+ * the floors. Repetitions are interleaved (the floor and every backend
+ * once, then again) so that a slow moment of a shared machine spreads over
+ * all backends instead of falling on one. The floor is measured as often
+ * as the cells, each time right before them, so that a cell's x floor is
+ * the ratio of two neighbours and its spread is the ratio's own. --jobs N
+ * threads take the list in this order, each running one measuring process
+ * at a time. Returns 0, or -1 out of memory.
+ */
+static int tasks_init(const struct run_config *config, const struct run_report *report,
+		      size_t ncolumns, int with_floor, struct run_work *w)
+{
+	w->tasks = calloc(ncolumns * config->repeat * (config->nbackends + (size_t)with_floor),
+			  sizeof(*w->tasks));
+	if (!w->tasks)
+		return error("out of memory");
+	for (size_t s = 0; s < ncolumns; s++)
+		for (unsigned rep = 0; rep < config->repeat; rep++) {
+			if (with_floor)
+				w->tasks[w->ntasks++] = (struct run_task){ .column = s, .floor = 1,
+									   .run = rep };
+			for (size_t b = 0; b < config->nbackends; b++)
+				if (rep < report->cells[s * config->nbackends + b].repeat)
+					w->tasks[w->ntasks++] = (struct run_task){ .column = s,
+										   .backend = b, .run = rep };
+		}
+	return 0;
+}
+
 int run_measure_all(const struct run_config *config, struct run_report *report)
 {
 	/* random measures every size in one heap: one cell per backend. */
@@ -318,30 +348,8 @@ int run_measure_all(const struct run_config *config, struct run_report *report)
 	counters_check(&config->counters, &report->counters);
 	if (rows_init(config, report, ncolumns, with_floor))
 		return -1;
-
-	/*
-	 * Repetitions are interleaved (the floor and every backend once, then
-	 * again) so that a slow moment of a shared machine spreads over all
-	 * backends instead of falling on one. The floor is measured as often as
-	 * the cells, each time right before them, so that a cell's x floor is
-	 * the ratio of two neighbours and its spread is the ratio's own. --jobs
-	 * N threads take the list in this order, each running one measuring
-	 * process at a time.
-	 */
-	w.tasks = calloc(ncolumns * config->repeat * (config->nbackends + (size_t)with_floor),
-			 sizeof(*w.tasks));
-	if (!w.tasks)
-		return error("out of memory");
-	for (size_t s = 0; s < ncolumns; s++)
-		for (unsigned rep = 0; rep < config->repeat; rep++) {
-			if (with_floor)
-				w.tasks[w.ntasks++] = (struct run_task){ .column = s, .floor = 1,
-									 .run = rep };
-			for (size_t b = 0; b < config->nbackends; b++)
-				if (rep < report->cells[s * config->nbackends + b].repeat)
-					w.tasks[w.ntasks++] = (struct run_task){ .column = s,
-										 .backend = b, .run = rep };
-		}
+	if (tasks_init(config, report, ncolumns, with_floor, &w))
+		return -1;
 	w.config = config;
 	w.report = report;
 	pthread_mutex_init(&w.lock, NULL);

@@ -692,13 +692,47 @@ int runner_measure(const struct child_request *req, unsigned timeout_s, struct s
 }
 
 /*
+ * SAMPLE from the measuring process W waited for: END and READ_ERRNO as
+ * read_result() left them, STATUS as waitpid() gave it. Returns 0, or -1
+ * with SAMPLE failed and why (interrupted, timed out, died, a bad result).
+ */
+static int child_outcome(const struct child_wait *w, int end, int read_errno, int status,
+			 unsigned timeout_s, struct sample *sample)
+{
+	char why[160];
+
+	if (end == 2)
+		return sample_fail(sample, "interrupted by SIG%s", sigabbrev_np(signal_caught));
+	if (end == 1)
+		return sample_fail(sample, "timed out after %u s (the measuring process was "
+				   "killed; see --timeout)", timeout_s);
+	if (end < 0)
+		return sample_fail(sample, "cannot read the measuring process's result: %s",
+				   strerror(read_errno));
+	if (w->result_got != w->result_size &&
+	    (!w->result_got || !WIFEXITED(status) || WEXITSTATUS(status))) {
+		/* It died before its whole result: why. */
+		describe_status(status, sample);
+		return -1;
+	}
+	if (sample_wire_decode(w->result, w->result_got, sample, why, sizeof(why))) {
+		/* Nothing of it is kept: the whole result, or none. */
+		sample_fail(sample, "the measuring process sent %s", why);
+		return -1;
+	}
+	if (!sample->ok && !sample->error[0])
+		sample_fail(sample, "measurement failed without a reason");
+	return sample->ok ? 0 : -1;
+}
+
+/*
  * runner_measure() once ARGV is written and SLOT of running[] is taken: runs
  * the program at PATH (EMULATED: an emulator, which sets the preload itself).
  */
 static int measure_in_child(const struct child_request *req, const char *path, char **argv,
 			    int emulated, unsigned timeout_s, struct sample *sample, int slot)
 {
-	char **env = NULL, why[160];
+	char **env = NULL;
 	int pipes[3][2], status, end, read_errno, ret;
 	struct child_wait w;
 	/* The encoded sample (sample_wire.h), a little larger than any struct sample's. */
@@ -755,28 +789,7 @@ static int measure_in_child(const struct child_request *req, const char *path, c
 			return sample_fail(sample, "cannot wait for the measuring process: %s",
 					   strerror(errno));
 	}
-	if (end == 2) {
-		ret = sample_fail(sample, "interrupted by SIG%s", sigabbrev_np(signal_caught));
-	} else if (end == 1) {
-		ret = sample_fail(sample, "timed out after %u s (the measuring process was "
-				  "killed; see --timeout)", timeout_s);
-	} else if (end < 0) {
-		ret = sample_fail(sample, "cannot read the measuring process's result: %s",
-				  strerror(read_errno));
-	} else if (w.result_got != w.result_size &&
-		   (!w.result_got || !WIFEXITED(status) || WEXITSTATUS(status))) {
-		/* It died before its whole result: why. */
-		describe_status(status, sample);
-		ret = -1;
-	} else if (sample_wire_decode(got, w.result_got, sample, why, sizeof(why))) {
-		/* Nothing of it is kept: the whole result, or none. */
-		sample_fail(sample, "the measuring process sent %s", why);
-		ret = -1;
-	} else {
-		if (!sample->ok && !sample->error[0])
-			sample_fail(sample, "measurement failed without a reason");
-		ret = sample->ok ? 0 : -1;
-	}
+	ret = child_outcome(&w, end, read_errno, status, timeout_s, sample);
 	tail_lines(&w.out, sample->child_stdout, &sample->child_stdout_lines);
 	tail_lines(&w.err, sample->child_stderr, &sample->child_stderr_lines);
 	return ret;

@@ -257,6 +257,44 @@ static void explain_not_loaded(const char *why, struct counter_status *st)
 }
 
 /*
+ * Writes that OFF, the event's component (PERF: perf_event, the CPU's), is
+ * disabled, and how to enable it. At COUNTERS_STAGE_NAME, PAPI did not
+ * resolve the name: it may belong to the disabled component, or to none.
+ */
+static void explain_disabled(const PAPI_component_info_t *off, int stage, int perf,
+			     struct counter_status *st)
+{
+	snprintf(st->reason, sizeof(st->reason), "%sthe %s component%s is disabled: %s",
+		 stage == COUNTERS_STAGE_NAME ? "PAPI knows no event of this name; " : "",
+		 off->name, stage == COUNTERS_STAGE_NAME ? ", which would count it," : "",
+		 off->disabled_reason[0] ? off->disabled_reason : "no reason given");
+	if (strstr(off->disabled_reason, "paranoid"))
+		hint_paranoid(st);
+	else if (strstr(off->disabled_reason, "PMU") && perf)
+		copy_string(st->hint, sizeof(st->hint), no_pmu_hint);
+	else if (!strcmp(off->name, "sde"))
+		copy_string(st->hint, sizeof(st->hint),
+			    "link allocbench with the shared libsde (-lsde)");
+}
+
+/* Adds to ST's reason that preset NAME, which PAPI knows, maps to no event of this CPU. */
+static void note_unmapped_preset(const char *name, struct counter_status *st)
+{
+	PAPI_event_info_t info;
+	int code = PAPI_NULL;
+
+	if (papi.event_name_to_code(name, &code) != PAPI_OK)
+		return;
+	memset(&info, 0, sizeof(info));
+	if (papi.get_event_info(code, &info) == PAPI_OK && !info.count) {
+		size_t used = strlen(st->reason);
+
+		snprintf(st->reason + used, sizeof(st->reason) - used,
+			 "; PAPI maps this preset to no native event of this CPU");
+	}
+}
+
+/*
  * Writes why event NAME, with STATUS at STAGE in component CIDX, cannot be
  * counted, and how to fix it. PAPI must be initialised (PAPI_strerror).
  */
@@ -266,7 +304,7 @@ static void explain(const char *name, int status, int stage, int cidx,
 	const PAPI_component_info_t *off = disabled_component(cidx);
 	const char *what;
 	char text[PAPI_MAX_STR_LEN + 64];
-	int code = PAPI_NULL, perf = papi.get_component_index("perf_event");
+	int perf = papi.get_component_index("perf_event");
 
 	if (status == COUNTERS_E_UNKNOWN_SDE) {
 		describe_unknown_sde(name, st);
@@ -293,18 +331,7 @@ static void explain(const char *name, int status, int stage, int cidx,
 		return;
 	}
 	if (off) {
-		/* A name PAPI could not resolve may belong to the disabled component, or to none. */
-		snprintf(st->reason, sizeof(st->reason), "%sthe %s component%s is disabled: %s",
-			 stage == COUNTERS_STAGE_NAME ? "PAPI knows no event of this name; " : "",
-			 off->name, stage == COUNTERS_STAGE_NAME ? ", which would count it," : "",
-			 off->disabled_reason[0] ? off->disabled_reason : "no reason given");
-		if (strstr(off->disabled_reason, "paranoid"))
-			hint_paranoid(st);
-		else if (strstr(off->disabled_reason, "PMU") && cidx == perf)
-			copy_string(st->hint, sizeof(st->hint), no_pmu_hint);
-		else if (!strcmp(off->name, "sde"))
-			copy_string(st->hint, sizeof(st->hint),
-				    "link allocbench with the shared libsde (-lsde)");
+		explain_disabled(off, stage, cidx == perf, st);
 		return;
 	}
 	papi_error_text(status, text, sizeof(text));
@@ -327,18 +354,8 @@ static void explain(const char *name, int status, int stage, int cidx,
 		break;
 	}
 	snprintf(st->reason, sizeof(st->reason), "%s: %s", what, text);
-	if (counters_starts_with(name, "PAPI_") && status == PAPI_ENOEVNT &&
-	    papi.event_name_to_code(name, &code) == PAPI_OK) {
-		PAPI_event_info_t info;
-
-		memset(&info, 0, sizeof(info));
-		if (papi.get_event_info(code, &info) == PAPI_OK && !info.count) {
-			size_t used = strlen(st->reason);
-
-			snprintf(st->reason + used, sizeof(st->reason) - used,
-				 "; PAPI maps this preset to no native event of this CPU");
-		}
-	}
+	if (counters_starts_with(name, "PAPI_") && status == PAPI_ENOEVNT)
+		note_unmapped_preset(name, st);
 
 	if (status == PAPI_EPERM)
 		hint_paranoid(st);

@@ -43,6 +43,83 @@ int plot_bars_applies(const struct plot_input *inputs, size_t n)
 	return n > 0;
 }
 
+/*
+ * The panel of bar_metrics[M], the M-th from the top, in a chart WIDTH
+ * wide: its heading, its axes, a bar per row of the N INPUTS.
+ */
+static void write_panel(FILE *out, const struct plot_input *inputs, size_t n, size_t m,
+			double width)
+{
+	double top = 20 + (double)m * (PANEL_H + PANEL_TOP + 60) + PANEL_TOP;
+	double hi = 0, x = LEFT + BAR_GAP;
+	size_t bar = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		for (size_t r = 0; r < inputs[i].file->nrows; r++) {
+			struct result_stat s;
+
+			if (inputs[i].file->rows[r].ok &&
+			    !results_row_stat(inputs[i].file, &inputs[i].file->rows[r],
+					      metric_name(bar_metrics[m].metric), &s))
+				hi = fmax(hi, s.max * bar_metrics[m].scale);
+		}
+	}
+	if (!(hi > 0))
+		hi = 1;
+	hi *= 1.1;
+	fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" font-weight=\"bold\">%s (%s)</text>\n",
+		LEFT, top - 14, bar_metrics[m].heading, bar_metrics[m].unit);
+	fprintf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n",
+		LEFT, top + PANEL_H, width - 20, top + PANEL_H);
+	fprintf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n",
+		LEFT, top, LEFT, top + PANEL_H);
+	for (int t = 0; t <= 4; t++) {
+		double v = hi * t / 4, y = top + PANEL_H - PANEL_H * t / 4;
+
+		fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">%.3g</text>\n",
+			LEFT - 6, y + 4, v);
+	}
+	for (size_t i = 0; i < n; i++) {
+		for (size_t r = 0; r < inputs[i].file->nrows; r++, bar++, x += BAR_W + BAR_GAP) {
+			const struct result_row *row = &inputs[i].file->rows[r];
+			struct result_stat s;
+			double h, y;
+
+			fprintf(out, "<text transform=\"translate(%.1f,%.0f) rotate(30)\">",
+				x + 4, top + PANEL_H + 14);
+			svg_put_text(out, row->backend, 0);
+			if (n > 1) {
+				fputs(" (", out);
+				svg_put_text(out, inputs[i].label, 0);
+				fputc(')', out);
+			}
+			fputs("</text>\n", out);
+			if (!row->ok || results_row_stat(inputs[i].file, row, metric_name(bar_metrics[m].metric), &s)) {
+				fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" fill=\"#c00\">failed</text>\n",
+					x, top + PANEL_H - 4);
+				continue;
+			}
+			h = PANEL_H * s.median * bar_metrics[m].scale / hi;
+			y = top + PANEL_H - h;
+			fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" "
+				"fill=\"%s\"><title>", x, y, BAR_W, h,
+				svg_colours[bar % SVG_COLOURS]);
+			svg_put_text(out, row->backend, 0);
+			fprintf(out, ": median %.4g %s</title></rect>\n",
+				s.median * bar_metrics[m].scale, bar_metrics[m].unit);
+			if (s.max > s.min)
+				fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+					"stroke=\"black\"/>\n", x + BAR_W / 2,
+					top + PANEL_H - PANEL_H * s.min * bar_metrics[m].scale / hi,
+					x + BAR_W / 2,
+					top + PANEL_H - PANEL_H * s.max * bar_metrics[m].scale / hi);
+			fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+				"font-size=\"10\">%.3g</text>\n", x + BAR_W / 2, y - 3,
+				s.median * bar_metrics[m].scale);
+		}
+	}
+}
+
 int plot_bars_write(FILE *out, const struct plot_input *inputs, size_t n)
 {
 	size_t nbars = 0;
@@ -65,76 +142,8 @@ int plot_bars_write(FILE *out, const struct plot_input *inputs, size_t n)
 		"viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"12\">\n",
 		width, height, width, height);
 	fprintf(out, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-	for (size_t m = 0; m < NMETRICS; m++) {
-		double top = 20 + (double)m * (PANEL_H + PANEL_TOP + 60) + PANEL_TOP;
-		double hi = 0, x = LEFT + BAR_GAP;
-		size_t bar = 0;
-
-		for (size_t i = 0; i < n; i++) {
-			for (size_t r = 0; r < inputs[i].file->nrows; r++) {
-				struct result_stat s;
-
-				if (inputs[i].file->rows[r].ok &&
-				    !results_row_stat(inputs[i].file, &inputs[i].file->rows[r],
-						      metric_name(bar_metrics[m].metric), &s))
-					hi = fmax(hi, s.max * bar_metrics[m].scale);
-			}
-		}
-		if (!(hi > 0))
-			hi = 1;
-		hi *= 1.1;
-		fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" font-weight=\"bold\">%s (%s)</text>\n",
-			LEFT, top - 14, bar_metrics[m].heading, bar_metrics[m].unit);
-		fprintf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n",
-			LEFT, top + PANEL_H, width - 20, top + PANEL_H);
-		fprintf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n",
-			LEFT, top, LEFT, top + PANEL_H);
-		for (int t = 0; t <= 4; t++) {
-			double v = hi * t / 4, y = top + PANEL_H - PANEL_H * t / 4;
-
-			fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">%.3g</text>\n",
-				LEFT - 6, y + 4, v);
-		}
-		for (size_t i = 0; i < n; i++) {
-			for (size_t r = 0; r < inputs[i].file->nrows; r++, bar++, x += BAR_W + BAR_GAP) {
-				const struct result_row *row = &inputs[i].file->rows[r];
-				struct result_stat s;
-				double h, y;
-
-				fprintf(out, "<text transform=\"translate(%.1f,%.0f) rotate(30)\">",
-					x + 4, top + PANEL_H + 14);
-				svg_put_text(out, row->backend, 0);
-				if (n > 1) {
-					fputs(" (", out);
-					svg_put_text(out, inputs[i].label, 0);
-					fputc(')', out);
-				}
-				fputs("</text>\n", out);
-				if (!row->ok || results_row_stat(inputs[i].file, row, metric_name(bar_metrics[m].metric), &s)) {
-					fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" fill=\"#c00\">failed</text>\n",
-						x, top + PANEL_H - 4);
-					continue;
-				}
-				h = PANEL_H * s.median * bar_metrics[m].scale / hi;
-				y = top + PANEL_H - h;
-				fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.0f\" height=\"%.1f\" "
-					"fill=\"%s\"><title>", x, y, BAR_W, h,
-					svg_colours[bar % SVG_COLOURS]);
-				svg_put_text(out, row->backend, 0);
-				fprintf(out, ": median %.4g %s</title></rect>\n",
-					s.median * bar_metrics[m].scale, bar_metrics[m].unit);
-				if (s.max > s.min)
-					fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-						"stroke=\"black\"/>\n", x + BAR_W / 2,
-						top + PANEL_H - PANEL_H * s.min * bar_metrics[m].scale / hi,
-						x + BAR_W / 2,
-						top + PANEL_H - PANEL_H * s.max * bar_metrics[m].scale / hi);
-				fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
-					"font-size=\"10\">%.3g</text>\n", x + BAR_W / 2, y - 3,
-					s.median * bar_metrics[m].scale);
-			}
-		}
-	}
+	for (size_t m = 0; m < NMETRICS; m++)
+		write_panel(out, inputs, n, m, width);
 	if (plot_series_write(out, inputs, n, series_top, width))
 		return -1;
 	fputs("</svg>\n", out);

@@ -263,17 +263,14 @@ static void write_bar(FILE *out, const struct plot *plot, const struct plot_pane
 			top + area_height(plot) - 11.0 * (double)f - 5);
 }
 
-static void write_series(FILE *out, const struct plot *plot, const struct plot_panel *panel,
-			 size_t si, double top)
+/* Series SI's element opened in PANEL, with what it plots as data attributes, and its title. */
+static void series_open(FILE *out, const struct plot *plot, const struct plot_panel *panel,
+			size_t si)
 {
 	const struct plot_series *s = &plot->series[si];
-	const struct plot_point *pts = panel->points[si];
 	size_t n = panel->npoints[si];
-	double axis_y = top + area_height(plot);
 	char name[256];
 
-	if (!in_panel(panel, s))
-		return;
 	plot_svg_series_name(name, sizeof(name), s);
 	fputs("<g class=\"series\" data-file=\"", out);
 	svg_put_text(out, plot->inputs[s->input].file->path, 0);
@@ -294,6 +291,19 @@ static void write_series(FILE *out, const struct plot *plot, const struct plot_p
 	svg_put_textf(out, 0, "%s, %s: %zu point%s, %zu failed", name, plot->inputs[s->input].label,
 		  n, n == 1 ? "" : "s", s->nfailures);
 	fputs("</title>\n", out);
+}
+
+static void write_series(FILE *out, const struct plot *plot, const struct plot_panel *panel,
+			 size_t si, double top)
+{
+	const struct plot_series *s = &plot->series[si];
+	const struct plot_point *pts = panel->points[si];
+	size_t n = panel->npoints[si];
+	double axis_y = top + area_height(plot);
+
+	if (!in_panel(panel, s))
+		return;
+	series_open(out, plot, panel, si);
 	if (plot->bars) {
 		write_bar(out, plot, panel, si, top);
 		fputs("</g>\n", out);

@@ -198,13 +198,45 @@ int report_x_floor_crosses(const struct stat_summary *s)
 	return s->min < 1 && s->max > 1;
 }
 
+/* "AVERAGE(MARGINAL)", no space: one field for awk and cut. */
+static void format_overhead_pair(char *buf, size_t size, double average, double marginal)
+{
+	int n = format_short(buf, size, average);
+
+	if (n > 0 && (size_t)n < size) {
+		snprintf(buf + n, size - (size_t)n, "(");
+		n++;
+		if ((size_t)n < size)
+			n += format_short(buf + n, size - (size_t)n, marginal);
+		if (n > 0 && (size_t)n < size)
+			snprintf(buf + n, size - (size_t)n, ")");
+	}
+}
+
+/* MEDIAN, a value of METRIC, as its figure is shown (figure.h: display). */
+static void format_figure(char *buf, size_t size, enum metric metric, double median)
+{
+	double v = figure_display_value(metric, median);
+
+	switch (figure_get(metric)->display) {
+	case FIGURE_SHOW_FIXED2:
+		snprintf(buf, size, "%.2f", v);
+		break;
+	case FIGURE_SHOW_WHOLE:
+		snprintf(buf, size, "%.0f", v);
+		break;
+	default:
+		format_adaptive(buf, size, v);
+		break;
+	}
+}
+
 void report_column_format(char *buf, size_t size, const struct report_column *c,
 			  const struct run_report *report, const struct cell *cell)
 {
 	const struct cell *base;
 	struct stat_summary s, b;
 	const struct sample *median;
-	double v;
 
 	switch (c->kind) {
 	case COL_BACKEND:
@@ -243,20 +275,10 @@ void report_column_format(char *buf, size_t size, const struct report_column *c,
 		return;
 	case COL_OVERHEAD: {
 		double average, marginal;
-		int n;
 
 		if (!report_marginal_differs(report, cell, &average, &marginal))
 			break;
-		/* "average(marginal)", no space: one field for awk and cut. */
-		n = format_short(buf, size, average);
-		if (n > 0 && (size_t)n < size) {
-			snprintf(buf + n, size - (size_t)n, "(");
-			n++;
-			if ((size_t)n < size)
-				n += format_short(buf + n, size - (size_t)n, marginal);
-			if (n > 0 && (size_t)n < size)
-				snprintf(buf + n, size - (size_t)n, ")");
-		}
+		format_overhead_pair(buf, size, average, marginal);
 		return;
 	}
 	case COL_X_ARENA:
@@ -278,16 +300,5 @@ void report_column_format(char *buf, size_t size, const struct report_column *c,
 		snprintf(buf, size, "%.2f", s.median);
 		return;
 	}
-	v = figure_display_value(c->metric, s.median);
-	switch (figure_get(c->metric)->display) {
-	case FIGURE_SHOW_FIXED2:
-		snprintf(buf, size, "%.2f", v);
-		break;
-	case FIGURE_SHOW_WHOLE:
-		snprintf(buf, size, "%.0f", v);
-		break;
-	default:
-		format_adaptive(buf, size, v);
-		break;
-	}
+	format_figure(buf, size, c->metric, s.median);
 }

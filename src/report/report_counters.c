@@ -243,6 +243,34 @@ static int print_group(FILE *out, const struct counter_table *t, size_t from, si
 	return ret;
 }
 
+/*
+ * T's rows: each measured cell of REPORT in the allocation loop, then each
+ * in the free loop, with the median per chunk of each live event.
+ */
+static void counter_table_fill(struct counter_table *t, const struct run_report *report)
+{
+	for (int loop = COUNTERS_ALLOC_LOOP; loop <= COUNTERS_FREE_LOOP; loop++) {
+		for (size_t i = 0; i < report->ncells; i++) {
+			const struct cell *cell = &report->cells[i];
+			size_t r = t->nrows;
+
+			if (!cell->ok)
+				continue;
+			t->row_cell[r] = cell;
+			t->row_loop[r] = (enum counters_loop)loop;
+			for (size_t c = 0; c < t->nlive; c++) {
+				struct stat_summary s;
+
+				if (cell_counter_summary(cell, t->live[c], (enum counters_loop)loop, 1, &s, NULL))
+					snprintf(t->values[r * t->nlive + c], TABLE_CELL, "n/a");
+				else
+					format_value(t->values[r * t->nlive + c], TABLE_CELL, s.median);
+			}
+			t->nrows++;
+		}
+	}
+}
+
 int report_counters_text_table(FILE *out, const struct run_report *report)
 {
 	const struct counters_check *check = &report->counters;
@@ -279,26 +307,7 @@ int report_counters_text_table(FILE *out, const struct run_report *report)
 		ret = error("out of memory");
 		goto out;
 	}
-	for (int loop = COUNTERS_ALLOC_LOOP; loop <= COUNTERS_FREE_LOOP; loop++) {
-		for (size_t i = 0; i < report->ncells; i++) {
-			const struct cell *cell = &report->cells[i];
-			size_t r = t.nrows;
-
-			if (!cell->ok)
-				continue;
-			t.row_cell[r] = cell;
-			t.row_loop[r] = (enum counters_loop)loop;
-			for (size_t c = 0; c < t.nlive; c++) {
-				struct stat_summary s;
-
-				if (cell_counter_summary(cell, t.live[c], (enum counters_loop)loop, 1, &s, NULL))
-					snprintf(t.values[r * t.nlive + c], TABLE_CELL, "n/a");
-				else
-					format_value(t.values[r * t.nlive + c], TABLE_CELL, s.median);
-			}
-			t.nrows++;
-		}
-	}
+	counter_table_fill(&t, report);
 	if (!t.nrows)
 		goto out;
 

@@ -273,12 +273,53 @@ static void load_series(const cJSON *row, struct sample *s)
 	s->nseries = (unsigned)n;
 }
 
+/*
+ * ROW's counters into CELL's samples, run by run, as counted (an event
+ * without a total for each run was not), and the events ROW left out
+ * because they restated the count put back.
+ */
+static void load_cell_counters(const struct loaded_report *r, const cJSON *row, struct cell *cell)
+{
+	const struct run_config *c = &r->config;
+	const cJSON *counters = member(row, "counters");
+	unsigned runs = cell->runs;
+
+	for (size_t e = 0; e < c->counters.n; e++) {
+		const cJSON *event = member(counters, c->counters.names[e]);
+		double alloc[RUN_MAX_REPEAT], release[RUN_MAX_REPEAT];
+		int counted = cJSON_IsObject(event) && stat_runs(event, "alloc_total", alloc) == runs &&
+			      stat_runs(event, "free_total", release) == runs;
+		uint64_t known_alloc, known_free;
+
+		/* Left out because it restated the count (allocbench/2): put it back. */
+		if (!event && r->report.counters.events[e].ok &&
+		    report_counters_restated(c->counters.names[e], cell, &known_alloc, &known_free)) {
+			for (unsigned i = 0; i < runs; i++) {
+				alloc[i] = (double)known_alloc;
+				release[i] = (double)known_free;
+			}
+			counted = 1;
+		}
+
+		for (unsigned i = 0; i < runs; i++) {
+			struct counter_values *v = &cell->samples[i].counters;
+
+			v->n = (uint32_t)c->counters.n;
+			v->status[e] = counted ? COUNTERS_OK : -1;
+			if (counted) {
+				v->alloc_loop[e] = alloc[i] >= 0 ? (uint64_t)alloc[i] : 0;
+				v->free_loop[e] = release[i] >= 0 ? (uint64_t)release[i] : 0;
+			}
+		}
+	}
+}
+
 /* One result row into CELL (its samples and its summaries). */
 static int load_cell(struct loaded_report *r, const cJSON *row, struct cell *cell,
 		     struct cell_loaded *loaded, size_t index)
 {
 	const struct run_config *c = &r->config;
-	const cJSON *who = member(row, "allocator"), *counters = member(row, "counters");
+	const cJSON *who = member(row, "allocator");
 	const char *checksum = string_or(row, "checksum", "0");
 	unsigned runs = 0;
 
@@ -335,35 +376,7 @@ static int load_cell(struct loaded_report *r, const cJSON *row, struct cell *cel
 				    string_or(who, "path", ""));
 		}
 	}
-	/* The counters, run by run, as counted. */
-	for (size_t e = 0; e < c->counters.n; e++) {
-		const cJSON *event = member(counters, c->counters.names[e]);
-		double alloc[RUN_MAX_REPEAT], release[RUN_MAX_REPEAT];
-		int counted = cJSON_IsObject(event) && stat_runs(event, "alloc_total", alloc) == runs &&
-			      stat_runs(event, "free_total", release) == runs;
-		uint64_t known_alloc, known_free;
-
-		/* Left out because it restated the count (allocbench/2): put it back. */
-		if (!event && r->report.counters.events[e].ok &&
-		    report_counters_restated(c->counters.names[e], cell, &known_alloc, &known_free)) {
-			for (unsigned i = 0; i < runs; i++) {
-				alloc[i] = (double)known_alloc;
-				release[i] = (double)known_free;
-			}
-			counted = 1;
-		}
-
-		for (unsigned i = 0; i < runs; i++) {
-			struct counter_values *v = &cell->samples[i].counters;
-
-			v->n = (uint32_t)c->counters.n;
-			v->status[e] = counted ? COUNTERS_OK : -1;
-			if (counted) {
-				v->alloc_loop[e] = alloc[i] >= 0 ? (uint64_t)alloc[i] : 0;
-				v->free_loop[e] = release[i] >= 0 ? (uint64_t)release[i] : 0;
-			}
-		}
-	}
+	load_cell_counters(r, row, cell);
 	return 0;
 }
 

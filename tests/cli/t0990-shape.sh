@@ -1,7 +1,7 @@
 #!/bin/sh
 # The project's shape (issues 26 and 44), counted so that it stays true: no
-# source file over 800 lines, no function over 100, no circle of files in a
-# folder, the README at most 300 lines,
+# source file over 800 lines, no function over 80 (headers too), no circle
+# of files in a folder, the README at most 300 lines,
 # cJSON only where a JSON document is written or read, and a saved report
 # parsed in one place.
 # check: once
@@ -12,13 +12,15 @@ long_files=$(find src -name '*.[ch]' -exec wc -l {} + | awk '$2 != "total" && $1
 check "no source file is longer than 800 lines${long_files:+: $long_files}" test -z "$long_files"
 
 # A function opens with "{" in the first column and closes with "}" there
-# (the house style: tests/cli/t0990 counts what the style makes countable).
-long_funcs=$(for f in $(find src -name '*.c'); do
+# (the house style: tests/cli/t0990 counts what the style makes countable),
+# in a header as in a .c file: the measuring loop is a static inline
+# function in src/measure/measure.h (issue 44).
+long_funcs=$(for f in $(find src -name '*.[ch]'); do
 	awk -v F="$f" '/^\{/ { s = NR; name = prev }
-		/^\}/ { if (s && NR - s - 1 > 100) print F ": " name " " NR - s - 1; s = 0 }
+		/^\}/ { if (s && NR - s - 1 > 80) print F ": " name " " NR - s - 1; s = 0 }
 		{ prev = $0 }' "$f"
 done)
-check "no function is longer than 100 lines${long_funcs:+: $long_funcs}" test -z "$long_funcs"
+check "no function is longer than 80 lines${long_funcs:+: $long_funcs}" test -z "$long_funcs"
 
 # src/ holds the six layers (README.md, Architecture) and nothing else: no
 # source file at its top level, no other folder.
