@@ -49,7 +49,6 @@ static double percent(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0;
 }
 
-
 /* The processes of a recording of more than one, which advise replays, and the notes on them. */
 static void write_text_processes(FILE *out, const struct trace_set *set)
 {

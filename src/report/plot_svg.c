@@ -293,6 +293,7 @@ static void series_open(FILE *out, const struct plot *plot, const struct plot_pa
 	fputs("</title>\n", out);
 }
 
+/* Writes series SI of PANEL (its plot area's top at TOP): its line or bars, its points and failures. */
 static void write_series(FILE *out, const struct plot *plot, const struct plot_panel *panel,
 			 size_t si, double top)
 {
@@ -368,7 +369,6 @@ static void write_series(FILE *out, const struct plot *plot, const struct plot_p
 	fputs("</g>\n", out);
 }
 
-/* Writes PANEL with its plot area's top at TOP. */
 /* The panel's element opened, and its heading. */
 static void panel_open(FILE *out, const struct plot *plot, const struct plot_panel *panel,
 		       double top)
@@ -533,6 +533,7 @@ static void panel_axis_labels(FILE *out, const struct plot *plot, const struct p
 	fprintf(out, " (%s)</text>\n", panel->log_y ? "log scale" : "linear");
 }
 
+/* Writes PANEL with its plot area's top at TOP. */
 static void write_panel(FILE *out, const struct plot *plot, const struct plot_panel *panel,
 			double top)
 {
