@@ -1,7 +1,8 @@
 #!/bin/sh
 # The man pages: one per command (allocbench-CMD.1, as git's), each with the
 # sections a reader looks for, rendered by groff without a warning, of the
-# binary's version; allocbench(1) lists them all in SEE ALSO.
+# binary's version; allocbench(1) lists them all in SEE ALSO; the JSON
+# fields they name are the schema's.
 # check: once
 . "$(dirname "$0")/lib.sh"
 
@@ -17,6 +18,25 @@ done
 check "every page in man/ is one of a command or the overview" \
 	sh -c "cd '$top/man' && for f in *.1; do case \$f in allocbench.1) ;; allocbench-*.1)
 		c=\${f#allocbench-}; case ' $cmds ' in *\" \${c%.1} \"*) ;; *) exit 1 ;; esac ;; *) exit 1 ;; esac; done"
+
+# The JSON fields are listed twice, in the schema (data/allocbench.schema.json)
+# and in the man pages: each checked against the other. Every member the
+# schema describes is named in a page; every field of allocbench-run(1)'s
+# table of units (JSON) is a member the schema describes.
+test_lazy_prereq JQ 'command -v jq >/dev/null || { echo "jq is not installed (apt-get install jq)"; exit 1; }'
+if test_have_prereq JQ; then
+	jq -r '[.. | objects | .properties? // empty | keys[]] | unique[]' "$top/data/allocbench.schema.json" >"$tmp/members"
+	unnamed=$(for m in $(cat "$tmp/members"); do grep -q -- "$m" "$top"/man/*.1 || printf ' %s' "$m"; done)
+	check "every member of the schema is named in a man page${unnamed:+ (not:$unnamed)}" \
+		[ -s "$tmp/members" -a -z "$unnamed" ]
+	sed -n '/^field  *unit  *scope$/,/^\.fi$/p' "$top/man/allocbench-run.1" | sed '1d;$d' |
+		sed 's/  .*//' | grep -o '[a-z][a-z0-9_]*' | sort -u >"$tmp/fields"
+	unknown=$(grep -vxF -f "$tmp/members" "$tmp/fields" | tr '\n' ' ')
+	check "every field of allocbench-run(1)'s table of units is a member of the schema${unknown:+ (not: $unknown)}" \
+		[ "$(wc -l <"$tmp/fields")" -gt 30 -a -z "$unknown" ]
+else
+	skip "the man pages' JSON fields against the schema" "$prereq_why"
+fi
 
 test_lazy_prereq GROFF 'command -v groff >/dev/null || { echo "no groff (apt-get install groff-base)"; exit 1; }'
 for page in "$top"/man/*.1; do
