@@ -108,7 +108,14 @@ static int library_in(char *buf, size_t size, const char *dir, const char *name)
 	return n > 0 && (size_t)n < size && is_file(buf);
 }
 
-int record_library_find(char *buf, size_t size)
+/*
+ * Finds the recording library, without configuration: beside the running
+ * binary (/proc/self/exe), in ../lib/allocbench from it (an installed
+ * binary), in the build folder it was built in, then in the install
+ * libdir it was built for. Writes its path into BUF (SIZE bytes).
+ * Returns 0, or -1 when it is nowhere.
+ */
+static int record_library_find(char *buf, size_t size)
 {
 	char exe[PATH_MAX], *slash;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);

@@ -169,7 +169,11 @@ static int add_skip(struct run_config *config, const char *name, const char *pac
 	return 0;
 }
 
-const char *backend_set_cannot(const struct run_config *config, const struct backend *b)
+/*
+ * Why the built-in backend B cannot measure the workload of CONFIG (a
+ * short reason), or NULL when it can.
+ */
+static const char *backend_set_cannot(const struct run_config *config, const struct backend *b)
 {
 	const struct workload_def *w = workload_def(config->workload);
 

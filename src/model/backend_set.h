@@ -36,12 +36,6 @@ int backend_set_preload(struct run_config *config, const char *spec);
 int backend_set_parse(struct run_config *config, const char *text);
 
 /*
- * Why the built-in backend B cannot measure the workload of CONFIG (a
- * short reason), or NULL when it can.
- */
-const char *backend_set_cannot(const struct run_config *config, const struct backend *b);
-
-/*
  * --abi TEXT (NULL: 64 alone): CONFIG's word sizes, each made ready
  * (abi_prepare()); for 32 every backend gets its 32-bit row after (or, for
  * --abi 32 alone, instead of) its own. ALL: --backend all, whose backends

@@ -31,7 +31,11 @@ static struct {
 	size_t n;
 } gated[WORKLOAD_COUNT];
 
-size_t compare_workload_metrics(const char *workload, const struct compare_metric_def **defs)
+/*
+ * The gated metrics of WORKLOAD ("fill", "churn", "random", "threads") into
+ * *DEFS; returns how many, 0 for a workload this allocbench does not know.
+ */
+static size_t compare_workload_metrics(const char *workload, const struct compare_metric_def **defs)
 {
 	enum workload w;
 

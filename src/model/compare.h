@@ -81,12 +81,6 @@ struct compare_metric_def {
 
 #define COMPARE_MAX_METRICS 4
 
-/*
- * The gated metrics of WORKLOAD ("fill", "churn", "random", "threads") into
- * *DEFS; returns how many, 0 for a workload this allocbench does not know.
- */
-size_t compare_workload_metrics(const char *workload, const struct compare_metric_def **defs);
-
 struct compare_options {
 	double max_overhead;          /* --max-overhead; < 0 (default): derive it */
 	int max_overhead_percent;     /* max_overhead is a percentage of the baseline's

@@ -165,13 +165,13 @@ int verdict_saves(const struct verdict_aspect *a, const struct verdict_choice *c
 	return !stats_overlap(b, m);
 }
 
-int verdict_compute(const struct run_report *report, size_t column, struct verdict *out)
-{
-	return verdict_compute_abi(report, column, abi_native(), out);
-}
-
-int verdict_compute_abi(const struct run_report *report, size_t column, unsigned abi,
-			struct verdict *out)
+/*
+ * The verdict at the COLUMN-th size of REPORT (random, replay: 0) on the
+ * rows of ABI (bits) into *OUT. Returns 0, or -1 when no backend of that
+ * ABI succeeded there.
+ */
+static int verdict_compute_abi(const struct run_report *report, size_t column, unsigned abi,
+			       struct verdict *out)
 {
 	enum workload workload = report->config->workload;
 
@@ -186,6 +186,11 @@ int verdict_compute_abi(const struct run_report *report, size_t column, unsigned
 	aspect_compute(report, column, abi, &out->time);
 	aspect_compute(report, column, abi, &out->kept);
 	return out->memory.valid || out->time.valid ? 0 : -1;
+}
+
+int verdict_compute(const struct run_report *report, size_t column, struct verdict *out)
+{
+	return verdict_compute_abi(report, column, abi_native(), out);
 }
 
 /* The columns a verdict is given for: one per size, random's one. */

@@ -85,14 +85,6 @@ int verdict_saves(const struct verdict_aspect *a, const struct verdict_choice *c
 		  double *saves, double *percent);
 
 /*
- * The verdict at the COLUMN-th size of REPORT (random, replay: 0) on the
- * rows of ABI (bits) into *OUT. Returns 0, or -1 when no backend of that
- * ABI succeeded there.
- */
-int verdict_compute_abi(const struct run_report *report, size_t column, unsigned abi,
-			struct verdict *out);
-
-/*
  * The verdicts REPORT gives: one per size (random, replay: one) and ABI, so
  * many; their ABIs in *NABIS (2 with --abi 32,64).
  */
@@ -104,7 +96,11 @@ size_t verdict_count(const struct run_report *report, size_t *nabis);
  */
 int verdict_at(const struct run_report *report, size_t i, struct verdict *out);
 
-/* verdict_compute_abi() of this program's own word size. */
+/*
+ * The verdict at the COLUMN-th size of REPORT (random, replay: 0) on the
+ * rows of this program's own word size into *OUT. Returns 0, or -1 when no
+ * backend of it succeeded there.
+ */
 int verdict_compute(const struct run_report *report, size_t column, struct verdict *out);
 
 /*

@@ -293,7 +293,8 @@ int broken_pipe_seen(void)
 	return pipe_broken;
 }
 
-size_t text_char_length(const unsigned char *p)
+/* Length of the valid UTF-8 character at P (1 to 4; XML's, no U+FFFE/FFFF), or 0. */
+static size_t text_char_length(const unsigned char *p)
 {
 	unsigned lo, hi;
 

@@ -134,9 +134,6 @@ size_t nearest_names(const char *word, const char *const *names, size_t n, size_
  * U+FFFD. A terminal shown such text takes none of it as a command.
  */
 
-/* Length of the valid UTF-8 character at P (1 to 4; XML's, no U+FFFE/FFFF), or 0. */
-size_t text_char_length(const unsigned char *p);
-
 /*
  * The character at *TEXT as text_clean() writes it: *TEXT itself, " " or
  * U+FFFD, *LEN bytes of it; moves *TEXT past the character (one byte when

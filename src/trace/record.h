@@ -36,13 +36,4 @@
 #define RECORD_FILE_MAX (RECORD_PATH_MAX - 48)
 #define RECORD_NAME_MAX (255 - RECORD_SUFFIX_MAX)
 
-/*
- * Finds the recording library, without configuration: beside the running
- * binary (/proc/self/exe), in ../lib/allocbench from it (an installed
- * binary), in the build folder it was built in, then in the install
- * libdir it was built for. Writes its path into BUF (SIZE bytes).
- * Returns 0, or -1 when it is nowhere.
- */
-int record_library_find(char *buf, size_t size);
-
 #endif

@@ -107,13 +107,6 @@ static inline uint64_t trace_chunk_offset(uint64_t index)
 int trace_header_check(struct reader *r, const unsigned char *raw, struct trace_header *h);
 
 /*
- * Bytes past the CHUNKS claimed (a trace cut short keeps the room it had
- * grown by) must be zero; BLOCK is READ_BYTES to read them into. Returns
- * 0, or -1 with R->why set.
- */
-int trace_tail_zero(struct reader *r, unsigned char *block, uint64_t chunks);
-
-/*
  * Decodes chunk M's records (PAYLOAD, M->used bytes; M->index, thread and
  * base_seq set) into OUT (room for CHUNK_EVENTS_MAX), checking each field
  * that a recorder could not have written; sets M->n, last_seq and min_seq.
@@ -137,17 +130,6 @@ int chunk_reread(struct reader *r, const struct scan *s, const struct chunk_meta
  * (trace_chunks_order()). Returns 0, or -1 with R->why set.
  */
 int trace_scan(struct reader *r, struct trace *t, struct scan *s);
-
-/*
- * Puts S's N chunks in each thread's order, marking one of each pair of
- * copies dropped: two chunks of a thread that start at the same base_seq
- * are the recorder's window and its copy in the file (the shorter one
- * must be the start of the longer, both read again to compare). Each
- * thread's chunks must follow on: the first starts at seq 0, each next one
- * where the one before ended. An unsealed chunk must be one of its
- * thread's last TRACE_WINDOW_CHUNKS. Returns 0, or -1 with R->why set.
- */
-int trace_chunks_order(struct reader *r, const struct trace *t, struct scan *s);
 
 /*
  * What trace_merge() hands on, one step at a time in the process's order:
