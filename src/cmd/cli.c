@@ -167,11 +167,9 @@ static void help_option(FILE *out, const struct cli_option *o, size_t column)
 		len = fprintf(out, "      --%s", o->name);
 	if (o->arg)
 		len += fprintf(out, " %s", o->arg);
-	/* At least one space between the option and its help, else the next line. */
-	if (len < 0 || (size_t)len >= column)
-		fprintf(out, "\n%*s", (int)column, "");
-	else
-		fprintf(out, "%*s", (int)(column - (size_t)len), "");
+	/* The help at COLUMN; two spaces after the option where it reaches COLUMN. */
+	fprintf(out, "%*s", len < 0 || (size_t)len >= column ? 2 :
+		(int)(column - (size_t)len), "");
 	for (;;) {
 		size_t n = strcspn(line, "\n");
 

@@ -98,8 +98,8 @@ int cli_next(struct cli_parser *parser);
 /*
  * Prints the option lines of OPTIONS to OUT: "  -s, --sizes LIST" (or
  * "      --touch POLICY" for a long option only), the help from COLUMN on
- * (on the next line when the option reaches it), its later lines indented
- * to COLUMN, then what its more() prints.
+ * (two spaces after the option where it reaches COLUMN), its later lines
+ * indented to COLUMN, then what its more() prints.
  */
 void cli_help_options(FILE *out, const struct cli_option *options, size_t column);
 
