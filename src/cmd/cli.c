@@ -155,10 +155,9 @@ int cli_next(struct cli_parser *parser)
 	}
 }
 
-/* One option's lines of the help (cli_help_options()). */
+/* One option's line of the help, then what its more() prints (cli_help_options()). */
 static void help_option(FILE *out, const struct cli_option *o, size_t column)
 {
-	const char *line = o->help;
 	int len;
 
 	if (o->id < 256)
@@ -167,20 +166,9 @@ static void help_option(FILE *out, const struct cli_option *o, size_t column)
 		len = fprintf(out, "      --%s", o->name);
 	if (o->arg)
 		len += fprintf(out, " %s", o->arg);
-	/* At least one space between the option and its help, else the next line. */
-	if (len < 0 || (size_t)len >= column)
-		fprintf(out, "\n%*s", (int)column, "");
-	else
-		fprintf(out, "%*s", (int)(column - (size_t)len), "");
-	for (;;) {
-		size_t n = strcspn(line, "\n");
-
-		fprintf(out, "%.*s\n", (int)n, line);
-		if (!line[n])
-			break;
-		line += n + 1;
-		fprintf(out, "%*s", (int)column, "");
-	}
+	/* The help at COLUMN; two spaces after the option where it reaches COLUMN. */
+	fprintf(out, "%*s%s\n", len < 0 || (size_t)len >= column ? 2 :
+		(int)(column - (size_t)len), "", o->help);
 	if (o->more)
 		o->more(out);
 }

@@ -21,8 +21,8 @@ struct cli_option {
 				short option (-s), from 256 on a long one only */
 	const char *name;    /* the long option, without "--" */
 	const char *arg;     /* the value's name in the help ("LIST"); NULL: takes none */
-	const char *help;    /* lines separated by '\n', the later ones indented to
-				the help's column */
+	const char *help;    /* the help's one line, no '\n': the man page
+				says the rest (t0973: within 79 columns) */
 	void (*more)(FILE *out);  /* prints lines after the help (the values), or NULL */
 	const char *help_under;   /* printed in the help right after this option
 				     instead of at its place in the table, or NULL:
@@ -96,10 +96,10 @@ void cli_parser_init(struct cli_parser *parser, const struct cli_option *options
 int cli_next(struct cli_parser *parser);
 
 /*
- * Prints the option lines of OPTIONS to OUT: "  -s, --sizes LIST" (or
- * "      --touch POLICY" for a long option only), the help from COLUMN on
- * (on the next line when the option reaches it), its later lines indented
- * to COLUMN, then what its more() prints.
+ * Prints the option lines of OPTIONS to OUT, one per option: "  -s, --sizes
+ * LIST" (or "      --touch POLICY" for a long option only), then its help
+ * from COLUMN on (two spaces after the option where it reaches COLUMN),
+ * then what its more() prints.
  */
 void cli_help_options(FILE *out, const struct cli_option *options, size_t column);
 

@@ -78,21 +78,16 @@ static int opt_label(const struct cli_option *o, const char *arg, void *ctx)
 
 static const struct cli_option ab_options[] = {
 	{ OPT_UNSIGNED(OPT_PAIRS, "pairs", "N", ab_cmd, pairs, 2, 64, "a whole number from 2 to 64",
-	  "pairs of runs, OLD and NEW one after the other\n"
-	  "(default 32: the least one-sided p is then 1/2^32);\n"
-	  "refused when too few to reach --alpha over the tests") },
+	  "pairs of runs (default 32)") },
 	{ OPT_CALLBACK(OPT_MAX_TIME, "max-time", "PCT", opt_max_time,
-	  "a time counts as slower only when the median of the\n"
-	  "pairs' ratios rose by more than PCT% (default 5)") },
+	  "the least slowdown that counts, per cent (default 5)") },
 	{ OPT_CALLBACK(OPT_ALPHA, "alpha", "P", opt_alpha,
-	  "family-wise level of the signed-rank tests, Holm-\n"
-	  "corrected over every row and time (default 0.05)") },
+	  "family-wise level of the tests (default 0.05)") },
 	{ OPT_CALLBACK('f', "format", "FORMAT", opt_format, "text (default) or json") },
 	{ OPT_FILENAME('o', "output", "FILE", ab_cmd, output_path,
-	  "write the comparison to FILE instead of standard output") },
+	  "write to FILE instead of standard output") },
 	{ OPT_CALLBACK('l', "label", "TEXT", opt_label,
-	  "what NEW is (a commit): kept in the JSON, where\n"
-	  "allocbench history names its report by it") },
+	  "what NEW is (a commit), kept in the JSON for history") },
 	CLI_OPT_HELP,
 	CLI_OPTIONS_END,
 };
@@ -102,24 +97,17 @@ static void ab_help(FILE *out)
 	fputs(
 "usage: allocbench ab OLD NEW [options] [-- RUN OPTIONS]\n"
 "\n"
-"Measures two variants side by side: --pairs times an OLD run and a NEW run,\n"
-"one after the other (OLD NEW, then NEW OLD, ...), each a fresh allocbench run\n"
-"with RUN OPTIONS and --repeat 1, and gates each time (or rate) of each row on\n"
-"the ratios within the pairs: what the machine does to both cancels out. A\n"
-"variant is a backend (pool, jemalloc), an allocator library (NAME=PATH, as\n"
-"--preload), or another allocbench build (a path to its executable). RUN\n"
-"OPTIONS may not set --repeat, --format, --output, --baseline or --export, nor\n"
-"--backend when a variant names one. A line on standard error says each pair's\n"
-"end; the runs' reports are kept under $TMPDIR until ab ends. Bytes are gated\n"
-"by compare, against a baseline.\n"
+"Measures two variants side by side, an OLD run and a NEW run one after the\n"
+"other --pairs times, and gates each time on the ratios within the pairs. A\n"
+"variant is a backend, an allocator library (NAME=PATH) or an allocbench build.\n"
 "\n"
 "Options:\n", out);
 	cli_help_options(out, ab_options, 25);
 	fputs(
 "\n"
-"Exit status: 0 no time regressed, 1 one did (or a run failed, or the\n"
-"comparison could not be written), 2 bad usage (too few --pairs included).\n"
-"See allocbench-ab(1).\n", out);
+"Exit status: 0 no time regressed, 1 one did, a run failed or the comparison\n"
+"could not be written, 2 bad usage (too few --pairs included).\n"
+"allocbench-ab(1) says more.\n", out);
 }
 
 /* How a variant is run. */

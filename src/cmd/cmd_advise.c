@@ -60,47 +60,25 @@ struct advise_cmd {
 
 static const struct cli_option advise_options[] = {
 	{ OPT_FILENAME(256, "trace", "FILE", advise_cmd, trace,
-	  "replay the trace FILE (allocbench record wrote it)\n"
-	  "instead of recording a COMMAND") },
+	  "replay the trace FILE instead of recording a COMMAND") },
 	{ OPT_FILENAME(257, "keep-trace", "FILE", advise_cmd, keep_trace,
-	  "record COMMAND into FILE and keep it (default: a\n"
-	  "temporary file, removed at exit); one advise at a\n"
-	  "time per FILE") },
+	  "record COMMAND into FILE and keep it") },
 	{ OPT_STRING('b', "backend", "LIST", advise_cmd, backends,
-	  "backends, comma-separated (default malloc, pool,\n"
-	  "arena and every installed one of jemalloc, mimalloc,\n"
-	  "tcmalloc, tbbmalloc, scudo; for a program of several\n"
-	  "threads also malloc:arena_max=2, jemalloc:narenas=2\n"
-	  "and tcmalloc:max_total_thread_cache_bytes=4194304\n"
-	  "where installed; allocbench backends lists them);\n"
-	  "ALLOCATOR:NAME=VALUE is one with settings, as\n"
-	  "allocbench run's") },
+	  "backends (default malloc, pool, arena and drop-ins)") },
 	{ OPT_UNSIGNED('r', "repeat", "N", advise_cmd, repeat, 1, RUN_MAX_REPEAT,
 	  "(expected a whole number from 1 to " STR(RUN_MAX_REPEAT) ")",
-	  "fresh-process replays per backend (default 3): the\n"
-	  "answer's ranges are theirs; a drop-in allocator's\n"
-	  "once where its real runs answer, N times where that\n"
-	  "one missed them by over 5%") },
+	  "fresh-process replays per backend (default 3)") },
 	{ OPT_UNSIGNED(259, "reruns", "N", advise_cmd, reruns, 0, RERUN_MAX_ROUNDS,
 	  "(expected a whole number from 0 to " STR(RERUN_MAX_ROUNDS) ")",
-	  "runs of COMMAND again under malloc and each drop-in\n"
-	  "allocator, interleaved (default " STR(RERUN_DEFAULT_ROUNDS) "; fewer where\n"
-	  "the answer is settled): their peak anonymous memory\n"
-	  "and wall time answer for the drop-in choice; 0:\n"
-	  "COMMAND must not run again") },
+	  "runs of COMMAND per allocator (default " STR(RERUN_DEFAULT_ROUNDS) "; 0: none)") },
 	{ OPT_BOOL(260, "tune", advise_cmd, tune,
-	  "also try a grid of each allocator's settings that\n"
-	  "matter for memory (allocbench-advise(1), --tune)") },
+	  "also try a grid of each allocator's memory settings") },
 	{ OPT_STRING(258, "replay-threads", "MODE", advise_cmd, replay_threads,
-	  "global or per-thread, as allocbench run's (default:\n"
-	  "per-thread when the program ran several threads)") },
+	  "global or per-thread (default: as the program ran)") },
 	{ OPT_STRING('f', "format", "FORMAT", advise_cmd, format,
-	  "text (default: the answer first), json (the answer\n"
-	  "under \"summary\"), csv or markdown") },
+	  "text (default), json, csv or markdown") },
 	{ OPT_FILENAME('o', "output", "FILE", advise_cmd, output,
-	  "write the answer and report to FILE (default:\n"
-	  "standard error after recording a COMMAND, whose\n"
-	  "standard output is its own; else standard output)") },
+	  "write the answer and report to FILE") },
 	{ OPT_BOOL('q', "quiet", advise_cmd, quiet,
 	  "no progress on standard error, no recording summary") },
 	CLI_OPT_HELP,
@@ -114,27 +92,17 @@ static void advise_help(FILE *out)
 "       allocbench advise [options] --trace FILE\n"
 "\n"
 "Which allocator should this program use, and what would it save? Records\n"
-"COMMAND's allocations (as allocbench record does), then runs COMMAND again\n"
-"under malloc and each installed drop-in allocator (--reruns times each,\n"
-"interleaved, fewer where the answer is settled; its output discarded)\n"
-"and replays its allocations on every backend that can (the drop-in ones,\n"
-"and pool and arena, which need code changes), each in fresh processes.\n"
-"The answer comes first: for memory and for time, the best drop-in choice\n"
-"as measured (the program's peak anonymous memory, the command's wall time)\n"
-"and the best with code changes as replayed (peak RSS, ns per call), each\n"
-"with what it saves over the C library's malloc and the runs' range, \"no\n"
-"clear winner\" where ranges overlap; where the program's memory falls after\n"
-"its peak, which allocator keeps least of it. Then the real runs beside each\n"
-"allocator's replay, what each kept after the peak, the replay's table, and\n"
-"where to read more. After recording a COMMAND, all of it goes to standard\n"
-"error (or -o), never into the program's standard output.\n"
-"\n"
-"Exit status: 0 answered, 1 a replay or a real run failed (its row says why)\n"
-"or COMMAND left no trace, 2 bad usage or an unusable trace, 127 COMMAND not\n"
-"found, 128+N after signal N.\n"
+"COMMAND, runs it again under each drop-in allocator, replays its allocations\n"
+"on every backend and answers first, for memory and for time. After recording\n"
+"a COMMAND, all of it goes to standard error (or -o).\n"
 "\n"
 "options:\n", out);
 	cli_help_options(out, advise_options, 25);
+	fputs(
+"\n"
+"Exit status: 0 answered, 1 a replay or a real run failed or COMMAND left no\n"
+"trace, 2 bad usage or an unusable trace, 127 COMMAND not found, 128+N signal N.\n"
+"allocbench-advise(1) says more: how the answer is reached, every field.\n", out);
 }
 
 /* ---- the temporary trace ---- */

@@ -39,16 +39,15 @@ static void backends_help(FILE *out)
 	fputs(
 "usage: allocbench backends [--format FORMAT]\n"
 "\n"
-"Lists every backend --backend knows (also: allocbench --backend list): the\n"
-"built-in ones, then the third-party allocators, each looked up where the run\n"
-"command looks for it; for each, whether it can be measured here and, if not,\n"
-"why and which package installs it.\n"
+"Lists every backend --backend knows (also: allocbench --backend list) and\n"
+"whether it can be measured here: if not, why and which package installs it.\n"
 "\n"
 "Options:\n", out);
 	cli_help_options(out, backends_options, 25);
 	fputs(
 "\n"
-"Exit status: 0, 1 the list could not be written, 2 bad usage.\n", out);
+"Exit status: 0, 1 the list could not be written, 2 bad usage.\n"
+"allocbench-backends(1) says more.\n", out);
 }
 
 int cmd_backends(int argc, char **argv)

@@ -33,7 +33,6 @@ enum {
 };
 
 /* Their help prints these literals: each is the default it names, as written. */
-#define TOLERANCE_PAGES_TEXT ALLOCBENCH_STRING(COMPARE_TOLERANCE_PAGES)
 #define MAX_TIME_PERCENT_TEXT ALLOCBENCH_STRING(COMPARE_DEFAULT_MAX_TIME_PERCENT)
 #define ALPHA_TEXT ALLOCBENCH_STRING(COMPARE_DEFAULT_ALPHA)
 
@@ -152,47 +151,24 @@ static int opt_format(const struct cli_option *o, const char *arg, void *ctx)
 
 static const struct cli_option compare_options[] = {
 	{ OPT_CALLBACK(OPT_MAX_OVERHEAD, "max-overhead", "X", opt_max_overhead,
-	  "a regression when the overhead median rose by more\n"
-	  "than X bytes per chunk, or X% of the baseline's\n"
-	  "bytes per chunk (size + overhead) with a % sign;\n"
-	  "default: derived per row, " TOLERANCE_PAGES_TEXT " pages over the count\n"
-	  "(resolution_bytes) plus the baseline's min-max spread") },
+	  "overhead limit, bytes or X% (default: derived per row)") },
 	{ OPT_BOOL(OPT_GATE_TIME, "gate-time", compare_cmd, options.gate_time,
-	  "gate times and rates too (by default only the other\n"
-	  "figures are: times measured at other moments drift\n"
-	  "on a shared machine; allocbench ab gates them side\n"
-	  "by side, pair by pair)") },
+	  "gate times and rates too") },
 	{ OPT_CALLBACK(OPT_MAX_TIME, "max-time", "PCT", opt_max_time,
-	  "with --gate-time, a time (alloc_ns, free_ns) regressed\n"
-	  "only when its median rose by more than PCT% (default\n"
-	  MAX_TIME_PERCENT_TEXT ") and by more than the baseline's min-max\n"
-	  "spread, and the one-sided Mann-Whitney U test on the\n"
-	  "runs gives p < alpha after Holm's correction over the\n"
-	  "tests of the comparison") },
+	  "with --gate-time: a time's limit in % (default " MAX_TIME_PERCENT_TEXT ")") },
 	{ OPT_CALLBACK(OPT_ALPHA, "alpha", "P", opt_alpha,
-	  "family-wise significance level of those tests\n"
-	  "(default " ALPHA_TEXT ")") },
+	  "family-wise level of the time tests (default " ALPHA_TEXT ")") },
 	{ OPT_BOOL(OPT_ALLOW_MISSING, "allow-missing", compare_cmd, options.allow_missing,
-	  "a row of BASELINE missing from CURRENT, or no row in\n"
-	  "common at all, is not a regression (by default it is:\n"
-	  "the gate would cover less)") },
+	  "a row missing from CURRENT is not a regression") },
 	{ OPT_BOOL(OPT_ALLOW_HOST_CHANGE, "allow-host-change", compare_cmd,
 	  options.allow_host_change,
-	  "gate times and rates (as --gate-time) even where\n"
-	  "the reports come from different hosts (CPU, kernel,\n"
-	  "C library, page size, THP, host name): by default\n"
-	  "only the other figures are, as another machine's\n"
-	  "drift exceeds any threshold; what changed is listed\n"
-	  "first") },
+	  "gate times and rates even across hosts") },
 	{ OPT_CALLBACK(OPT_BACKEND, "backend", "LIST", opt_backend,
 	  "compare only the rows of these backends") },
 	{ OPT_CALLBACK('f', "format", "FORMAT", opt_format,
-	  "text (default), json or markdown (for a pull request\n"
-	  "comment or a CI job summary)") },
+	  "text (default), json or markdown") },
 	{ OPT_FILENAME('o', "output", "FILE", compare_cmd, output_path,
-	  "write the comparison to FILE instead of standard\n"
-	  "output, which gets a summary for a CI job's log: what\n"
-	  "changed, the regressed rows, the result and FILE") },
+	  "write to FILE; standard output gets a summary") },
 	CLI_OPT_HELP,
 	CLI_OPTIONS_END,
 };
@@ -202,30 +178,17 @@ static void compare_help(FILE *out)
 	fputs(
 "usage: allocbench compare BASELINE.json CURRENT.json [options]\n"
 "\n"
-"Compares two JSON reports of allocbench (--format json) row by row, matched\n"
-"by workload, backend and size, and says for each whether it regressed,\n"
-"improved or is unchanged; rows in only one report are listed as missing\n"
-"or new. Both reports must have the same settings (workload, total, touch,\n"
-"alignment, pool block, rounds, threads, seed and mix).\n"
-"\n"
-"Gated per workload: fill: overhead_bytes, alloc_ns, free_ns; churn:\n"
-"churn_ns, churn_cold_ns, page_faults and reserved_bytes (exact, where every\n"
-"run agrees); random and replay: peak_rss_bytes, fragmentation, op_ns (the\n"
-"sequence checksums must match); threads: ops_per_s and speedup (lower is\n"
-"worse). Times and rates (the _ns figures, ops_per_s, speedup) only with\n"
-"--gate-time.\n"
+"Compares two JSON reports of allocbench row by row, matched by workload,\n"
+"backend and size, and says whether each regressed, improved or is unchanged;\n"
+"each workload has its gated figures, times only with --gate-time.\n"
 "\n"
 "Options:\n", out);
 	cli_help_options(out, compare_options, 25);
 	fputs(
 "\n"
-"Exit status: 0 no regression, 1 a regression (or a measurement that failed\n"
-"in CURRENT, not in BASELINE, or a missing row) or the comparison could not\n"
-"be written, 2 bad usage or unusable input (unreadable, not an allocbench\n"
-"report, text after the report, a key given twice, another schema version, a\n"
-"value that is not a number or not whole where it must be, a figure that is\n"
-"neither a number nor a statistic, different settings or sequences).\n"
-"See allocbench(1).\n", out);
+"Exit status: 0 no regression, 1 a regression or the comparison could not be\n"
+"written, 2 bad usage or unusable input (different settings included).\n"
+"allocbench-compare(1) says more.\n", out);
 }
 
 static void release_options(struct compare_options *options)

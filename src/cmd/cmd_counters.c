@@ -47,9 +47,7 @@ static int opt_format(const struct cli_option *o, const char *arg, void *ctx)
 
 static const struct cli_option counters_options[] = {
 	{ OPT_CALLBACK(OPT_COUNTERS, "counters", "LIST", opt_counters,
-	  "the events to check, as for the run command (default:\n"
-	  COUNTERS_DEFAULT_PRESETS ",\n"
-	  "allocbench)") },
+	  "the events to check, as run's (default above)") },
 	{ OPT_CALLBACK('f', "format", "FORMAT", opt_format, "text (default) or json") },
 	CLI_OPT_HELP,
 	CLI_OPTIONS_END,
@@ -61,16 +59,16 @@ static void counters_help(FILE *out)
 "usage: allocbench counters [--counters LIST] [--format FORMAT]\n"
 "\n"
 "Says for every event whether this machine can count it through PAPI and, if\n"
-"not, why (in PAPI's words: a component's disabled reason, an error) and how to\n"
-"fix it where there is a way. The run command measures without the events it\n"
-"cannot count.\n"
+"not, why and how to fix it. The default events, as the run command's:\n"
+"  " COUNTERS_DEFAULT_PRESETS ",allocbench\n"
 "\n"
 "Options:\n", out);
 	cli_help_options(out, counters_options, 25);
 	fputs(
 "\n"
 "Exit status: 0 (also when some events cannot be counted), 1 the report could\n"
-"not be written, 2 bad usage.\n", out);
+"not be written, 2 bad usage.\n"
+"allocbench-counters(1) says more.\n", out);
 }
 
 int cmd_counters(int argc, char **argv)

@@ -86,20 +86,13 @@ static int opt_format(const struct cli_option *o, const char *arg, void *ctx)
 
 static const struct cli_option history_options[] = {
 	{ OPT_CALLBACK(OPT_METRIC, "metric", "NAME", opt_metric,
-	  "follow this figure (default: every figure compare\n"
-	  "gates for the workload)") },
+	  "follow this figure (default: every one compare gates)") },
 	{ OPT_CALLBACK(OPT_ALPHA, "alpha", "P", opt_alpha,
-	  "significance level of the permutation test that\n"
-	  "keeps a step (default 0.05); of comparisons: the\n"
-	  "family-wise level over all their tests") },
+	  "the permutation test's level (default 0.05)") },
 	{ OPT_CALLBACK(OPT_MIN_STEP, "min-step", "PCT", opt_min_step,
-	  "the least step that counts, per cent of the value\n"
-	  "before it (default 5); never less than the\n"
-	  "measurement's resolution (2 pages over the count)") },
+	  "the least step that counts, per cent (default 5)") },
 	{ OPT_CALLBACK('f', "format", "FORMAT", opt_format,
-	  "text (default), json (the series, for scripts) or\n"
-	  "svg (a chart: each figure over the reports, the\n"
-	  "steps marked)") },
+	  "text (default), json or svg") },
 	{ OPT_FILENAME('o', "output", "FILE", history_cmd, output_path,
 	  "write to FILE instead of standard output") },
 	CLI_OPT_HELP,
@@ -111,28 +104,17 @@ static void history_help(FILE *out)
 	fputs(
 "usage: allocbench history [options] REPORT.json... | DIR\n"
 "\n"
-"Reads JSON reports of one workload (a directory: every *.json in it that is a\n"
-"regular file; a FIFO or other is skipped with a warning), orders them by the\n"
-"time each was made, and prints each gated figure of each row over the\n"
-"series: its first and last value and the report where it stepped, by how\n"
-"much, found by E-divisive means with a permutation test. Label the runs\n"
-"(--label COMMIT) and the history names the commit of each step. Reports\n"
-"measured with other settings than the oldest (those compare refuses) or on\n"
-"another host or build are warned of on standard error, one line per kind of\n"
-"difference, naming the first report that differs.\n"
-"\n"
-"The reports may instead be allocbench ab comparisons (-f json), each of a\n"
-"commit against the one before it: the times are then chained through each\n"
-"comparison's pairs, which cancel the machine's own drift, and a step is a\n"
-"comparison whose pairs moved a figure (Holm over the whole history).\n"
+"Reads JSON reports of one workload (or every *.json of DIR), orders them by\n"
+"when each was made and says where each gated figure of each row stepped, and\n"
+"by how much. The reports may instead be ab comparisons (-f json).\n"
 "\n"
 "Options:\n", out);
 	cli_help_options(out, history_options, 25);
 	fputs(
 "\n"
-"Exit status: 0, 1 the history could not be written, 2 bad usage or a report\n"
-"that cannot be read (named), or reports of two workloads.\n"
-"See allocbench-history(1).\n", out);
+"Exit status: 0, 1 the history could not be written, 2 bad usage, a report\n"
+"that cannot be read, or reports of two workloads.\n"
+"allocbench-history(1) says more.\n", out);
 }
 
 static int name_cmp(const void *a, const void *b)

@@ -132,34 +132,31 @@ static int opt_facet(const struct cli_option *o, const char *arg, void *ctx)
 	return 0;
 }
 
+/* The metrics --metric knows by name, after its help. */
+static void help_metrics(FILE *out)
+{
+	fputs(
+"    overhead          bytes per chunk beyond its size\n"
+"    alloc_ns          ns per allocation\n"
+"    free_ns           ns per free\n"
+"    page_faults       page faults in the allocation loop\n"
+"    free_page_faults  page faults in the free loop\n"
+"    x_floor           alloc ns over the floor's\n"
+"    or any statistic of the results by its dotted path\n", out);
+}
+
 static const struct cli_option plot_options[] = {
 	{ OPT_CALLBACK('m', "metric", "LIST", opt_metric,
-	  "panels, comma-separated (default " PLOT_DEFAULT_METRICS ";\n"
-	  "for churn reports churn_ns,churn_cold_ns, for threads\n"
-	  "reports ops_per_s,speedup, for random reports\n"
-	  "op_ns,fragmentation):\n"
-	  "  overhead          bytes per chunk beyond its size\n"
-	  "  alloc_ns          ns per allocation\n"
-	  "  free_ns           ns per free\n"
-	  "  page_faults       page faults in the allocation loop\n"
-	  "  free_page_faults  page faults in the free loop\n"
-	  "  x_floor           alloc ns over the floor's\n"
-	  "or any statistic of the results by its dotted path,\n"
-	  "such as counters.PAPI_TOT_CYC.alloc") },
+	  "panels (default " PLOT_DEFAULT_METRICS ", or the workload's):"),
+	  .more = help_metrics },
 	{ OPT_CALLBACK('l', "label", "TEXT", opt_label,
-	  "the legend's name of a file instead of its path; give\n"
-	  "one --label per FILE, in the order of the files") },
+	  "the legend's name of a file; one per FILE, in order") },
 	{ OPT_CALLBACK(OPT_X, "x", "SCALE", opt_x,
-	  "the chunk size axis: log (default; for sweeps such as\n"
-	  "8..16K) or linear (for even sweeps such as 1..1024:+8)") },
+	  "the chunk size axis: log (default) or linear") },
 	{ OPT_CALLBACK(OPT_FACET, "facet", "WHAT", opt_facet,
-	  "backend: a panel per backend (and metric), stacked,\n"
-	  "each with the series of that backend from every FILE,\n"
-	  "the panels of a metric on the same axes; none: one\n"
-	  "panel per metric (default)") },
+	  "backend (a panel per backend) or none (default)") },
 	{ OPT_FILENAME('o', "output", "FILE", plot_args, output_path,
-	  "write the SVG to FILE (via a temporary file that is\n"
-	  "linked into place) instead of standard output") },
+	  "write the SVG to FILE instead of standard output") },
 	CLI_OPT_HELP,
 	CLI_OPTIONS_END,
 };
@@ -169,19 +166,17 @@ static void plot_help(FILE *out)
 	fputs(
 "usage: allocbench plot [options] [FILE...]\n"
 "\n"
-"Draws allocbench JSON reports (allocbench --format json) as one standalone SVG\n"
-"chart: a panel per metric against chunk size (log scale, or --x linear), in\n"
-"each a series per backend and file: markers, or a line without markers for a\n"
-"series of more than 44 sizes. Reports without a size axis (random) are drawn\n"
-"as a bar per backend and file.\n"
-"Reads standard input when no FILE is given, or for FILE -.\n"
+"Draws allocbench JSON reports as one standalone SVG chart: a panel per metric\n"
+"against chunk size, a series per backend and file. Reads standard input when\n"
+"no FILE is given, or for FILE -.\n"
 "\n"
 "Options:\n", out);
 	cli_help_options(out, plot_options, 22);
 	fputs(
 "\n"
 "Exit status: 0 the chart was written, 1 it could not be written, 2 bad usage\n"
-"or bad input (nothing is written). See allocbench(1).\n", out);
+"or bad input (nothing is written).\n"
+"allocbench-plot(1) says more.\n", out);
 }
 
 static void parse_plot_args(int argc, char **argv, struct plot_args *args)

@@ -38,14 +38,9 @@
 #endif
 
 static const struct cli_option record_options[] = {
-	CLI_OPT_OUTPUT("each process writes FILE.PROGRAM.PID (default FILE\n"
-		       RECORD_DEFAULT_FILE "); FILE is the trace of the one with\n"
-		       "the most calls"),
-	CLI_OPT(257, "trace-version", "N", "2 (default): the traces as the recording library\n"
-		"wrote them; 3: each trace that ended converted to format\n"
-		"version 3, compressed, once COMMAND has ended"),
-	CLI_OPT(256, "convert", "TRACE", "convert TRACE (format version 1 or 2) to version 3,\n"
-		"compressed, into FILE (default: TRACE, replaced); no COMMAND"),
+	CLI_OPT_OUTPUT("the trace's name (default " RECORD_DEFAULT_FILE ")"),
+	CLI_OPT(257, "trace-version", "N", "trace format 2 (default) or 3, compressed at the end"),
+	CLI_OPT(256, "convert", "TRACE", "convert TRACE to version 3 into FILE (default: TRACE)"),
 	CLI_OPT_HELP,
 	CLI_OPTIONS_END,
 };
@@ -57,35 +52,16 @@ static void record_help(FILE *out)
 "       allocbench record --convert TRACE [-o FILE]\n"
 "\n"
 "Runs COMMAND with allocbench's recording library preloaded and writes every\n"
-"call of malloc, calloc, realloc, free, posix_memalign, aligned_alloc,\n"
-"memalign, valloc and pvalloc it makes (C++ new and delete reach malloc and\n"
-"free) to a trace, with its thread and its place in the program's order.\n"
-"Each process image (COMMAND, every process it starts, each exec) writes a\n"
-"trace of its own, FILE.PROGRAM.PID, named after its program and its pid; FILE\n"
-"itself is then the trace of the process with the most calls (a hard link),\n"
-"the one advise replays. allocbench report FILE lists them all. Each trace\n"
-"keeps its process's own figures: its peak anonymous memory (RssAnon, which\n"
-"record reads about once a millisecond while it runs), its peak resident set\n"
-"(VmHWM at its end), its wall time and calls; every replay says how close it\n"
-"comes to them. A runtime\n"
-"known to allocate past malloc (CPython, GLib's slice allocator) is named,\n"
-"with the setting that records its allocations (PYTHONMALLOC=malloc,\n"
-"G_SLICE=always-malloc). Replay a trace on the backends with allocbench\n"
-"--workload replay --trace TRACE. The format is in allocbench-record(1).\n"
-"\n"
-"FILE is a regular file (replaced, with the other traces of its recording)\n"
-"or a new one; a symbolic link is written through. COMMAND is never harmed\n"
-"by its trace: when the trace cannot be written (a full disk), recording\n"
-"stops and the summary says how many calls were not recorded. SIGINT,\n"
-"SIGTERM and SIGHUP are passed on to COMMAND.\n"
-"\n"
-"Exits with COMMAND's status, 128 + N after signal N; 127 when COMMAND is not\n"
-"found, 2 when it cannot be recorded (a setuid or setgid program, or one\n"
-"with file capabilities, ignores LD_PRELOAD; a 32-bit program) or FILE is\n"
-"refused (a device, FIFO or directory, or a path too long).\n"
+"allocation call it makes to a trace, one per process image; FILE is then the\n"
+"trace of the one with the most calls. allocbench report FILE reads them.\n"
 "\n"
 "options:\n", out);
 	cli_help_options(out, record_options, 25);
+	fputs(
+"\n"
+"Exit status: COMMAND's, 1 no trace was written, 2 COMMAND cannot be recorded\n"
+"or FILE is refused, 127 COMMAND not found, 128+N after signal N.\n"
+"allocbench-record(1) says more: what is recorded, the trace format.\n", out);
 }
 
 /* Whether PATH names a readable regular file. */

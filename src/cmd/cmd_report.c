@@ -356,9 +356,7 @@ static int opt_format(const struct cli_option *o, const char *arg, void *ctx)
 }
 
 static const struct cli_option report_options[] = {
-	{ OPT_CALLBACK('f', "format", "FORMAT", opt_format,
-		       "text (default) or json (data/allocbench.schema.json,\n"
-		       "\"trace_report\")") },
+	{ OPT_CALLBACK('f', "format", "FORMAT", opt_format, "text (default) or json") },
 	{ OPT_FILENAME('o', "output", "FILE", report_cmd, output_path,
 		       "write the report to FILE instead of standard output") },
 	CLI_OPT_HELP,
@@ -370,28 +368,17 @@ static void report_help(FILE *out)
 	fputs(
 "usage: allocbench report TRACE... [options]\n"
 "\n"
-"Reads a trace that allocbench record wrote and prints the program's\n"
-"allocations. TRACE is record's FILE (or a trace beside it): with more than\n"
-"one process recorded (every FILE.PROGRAM.PID of the recording; or the\n"
-"traces named), the report lists them (pid, program, calls, peak live bytes)\n"
-"and says which advise replays, the one with the most calls, then reports\n"
-"on that one; a runtime known to allocate past malloc (CPython, GLib) is\n"
-"named with the setting that records it. The process's own figures, as record\n"
-"kept them (peak anonymous memory, peak resident set, wall time, calls), or\n"
-"why they are absent. What a process allocated: calls by kind, a histogram of sizes (power-of-two buckets)\n"
-"and the most frequent exact sizes, the peak of live bytes and chunks and\n"
-"when it happened, how long chunks lived (in calls), the threads, and the\n"
-"frees made by a thread other than the allocating one. A trace cut short\n"
-"(the program was killed or crashed) is read up to its last complete record\n"
-"and said to be cut short; calls the recorder could not record are counted\n"
-"with the reason. A truncated or damaged trace is refused (exit 2), the\n"
-"message saying where; a report to a pipe whose reader went away ends with\n"
-"status 141 and nothing said, as cat. The program's path and the traces'\n"
-"names are printed cleaned: a newline or tab as a space, other control\n"
-"characters (an escape sequence) as U+FFFD.\n"
+"Reads a trace that allocbench record wrote and prints what the program\n"
+"allocated: its processes, calls by kind, sizes, the peak of live bytes,\n"
+"lifetimes and threads. A trace cut short is read up to its last record.\n"
 "\n"
 "options:\n", out);
 	cli_help_options(out, report_options, 25);
+	fputs(
+"\n"
+"Exit status: 0, 1 the report could not be written, 2 bad usage or a truncated\n"
+"or damaged trace.\n"
+"allocbench-report(1) says more: every figure and JSON member.\n", out);
 }
 
 int cmd_report(int argc, char **argv)

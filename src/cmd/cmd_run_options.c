@@ -46,13 +46,10 @@ static void help_workloads(FILE *out)
 {
 	fputs(
 "    fill         allocate total in chunks, free, fill again warm\n"
-"    churn        create and destroy count objects, --rounds times; its\n"
-"                 ns/pair is the fastest round after the first\n"
+"    churn        create and destroy count objects, --rounds times\n"
 "    random       a seeded random live set mixing all --sizes\n"
 "    threads      --threads threads swap array elements through a temporary\n"
-"    replay       a program's calls, recorded with allocbench record (--trace);\n"
-"                 default backends malloc,pool,arena and every installed\n"
-"                 one of jemalloc, mimalloc, tcmalloc, tbbmalloc, scudo\n", out);
+"    replay       a program's calls, recorded by allocbench record (--trace)\n", out);
 }
 
 /* ---- the options' parsers: each stores into the struct run_cmd CTX ---- */
@@ -190,43 +187,28 @@ static int opt_version(const struct cli_option *o, const char *arg, void *ctx)
 
 static const struct cli_option run_options[] = {
 	{ OPT_STRING('s', "sizes", "LIST", run_cmd, args.sizes,
-	  "chunk sizes in bytes, comma-separated (default\n"
-	  RUN_DEFAULT_SIZES "); a range LO..HI doubles from\n"
-	  "LO up to HI, LO..HI:xF multiplies by F, LO..HI:+S\n"
-	  "adds S; random: SIZE:WEIGHT items weigh the mix\n"
-	  "(24:70,48:30: 70% of the allocations are 24 B)") },
+	  "chunk sizes in bytes (default " RUN_DEFAULT_SIZES ")") },
 	{ OPT_STRING('b', "backend", "LIST", run_cmd, args.backends,
-	  "backends, comma-separated (default\n"
-	  RUN_DEFAULT_BACKENDS "):"), .more = backend_set_help },
+	  "backends (default " RUN_DEFAULT_BACKENDS "):"), .more = backend_set_help },
 	{ OPT_SIZE('t', "total", "BYTES", run_cmd, config.total_bytes, 1, UINT64_MAX, NULL,
-	  "bytes allocated per measurement (default 100M);\n"
-	  "count = total / size; K, M, G, T and KiB, MiB, GiB,\n"
-	  "TiB are binary (1024), KB, MB, GB, TB decimal (1000)"),
+	  "bytes allocated per measurement (default 100M)"),
 	  OPT_GIVEN(run_cmd, args.total) },
 	{ OPT_UNSIGNED('r', "repeat", "N", run_cmd, config.repeat, 1, RUN_MAX_REPEAT,
 	  "(expected a whole number from 1 to " STR(RUN_MAX_REPEAT) ")",
-	  "fresh-process repetitions per measurement (default 3);\n"
-	  "the report gives their median, min and max") },
+	  "fresh-process repetitions per measurement (default 3)") },
 	{ OPT_CALLBACK(OPT_TOUCH, "touch", "POLICY", opt_touch,
-	  "what is written into each chunk after allocation:\n"
-	  "none, first (its first byte), pages (first byte, one\n"
-	  "byte in every page it overlaps, last byte; default),\n"
-	  "full (every byte)") },
+	  "what is written: none, first, pages (default) or full") },
 	{ OPT_CALLBACK(OPT_ALIGN, "align", "N", opt_align,
-	  "alignment of pool and arena chunks in bytes, a power\n"
-	  "of two up to 4096 (default: the size's natural\n"
-	  "alignment, its largest power-of-two divisor up to 16)") },
+	  "alignment of pool and arena chunks (default: natural)") },
 	{ OPT_SIZE(OPT_POOL_BLOCK, "pool-block", "BYTES", run_cmd, config.pool_block_bytes,
 	  1, (uint64_t)1 << 40, "(expected from 1 byte to 1T)",
-	  "bytes the pool takes from the system at a time\n"
-	  "(default 1M, rounded up to whole pages; at most\n"
-	  "4 GiB times the alignment, and 64 GiB)") },
+	  "bytes the pool takes at a time (default 1M)") },
 	{ OPT_CALLBACK('w', "workload", "NAME", opt_workload,
 	  "what is measured (default fill):"), .more = help_workloads },
 	{ OPT_UNSIGNED(OPT_ROUNDS, "rounds", "N", run_cmd, config.rounds, 1, 1000000,
 	  "(expected a whole number from 1 to 1000000)",
-	  "churn, threads: rounds (default: about 16 million\n"
-	  "operations in all, 2 to 1000 rounds)"), OPT_GIVEN(run_cmd, args.rounds) },
+	  "churn, threads: rounds (default: about 16M operations)"),
+	  OPT_GIVEN(run_cmd, args.rounds) },
 	{ OPT_UNSIGNED(OPT_SEED, "seed", "N", run_cmd, config.seed, 0, UINT64_MAX,
 	  "(expected a whole number)",
 	  "random: the generator's seed (default 20120528)"), OPT_GIVEN(run_cmd, args.seed) },
@@ -237,80 +219,45 @@ static const struct cli_option run_options[] = {
 	{ OPT_FILENAME(OPT_TRACE, "trace", "FILE", run_cmd, config.trace_path,
 	  "replay: the trace allocbench record wrote") },
 	{ OPT_CALLBACK(OPT_REPLAY_THREADS, "replay-threads", "MODE", opt_replay_threads,
-	  "replay: global (default: every call in one thread in\n"
-	  "the recorded order, the same sequence on every\n"
-	  "backend) or per-thread (on the malloc family each\n"
-	  "recorded thread in a thread of its own, within 1024\n"
-	  "calls of the recorded order, as a multi-threaded\n"
-	  "program's memory needs; pool and arena as global)"), OPT_GIVEN(run_cmd, args.replay_threads) },
+	  "replay: global (default) or per-thread"),
+	  OPT_GIVEN(run_cmd, args.replay_threads) },
 	{ OPT_CALLBACK(OPT_COUNTERS, "counters", "LIST", opt_counters,
-	  "events counted through PAPI around the allocation loop\n"
-	  "and the free loop, comma-separated: presets\n"
-	  "(PAPI_TOT_CYC), native events (perf::PAGE-FAULTS),\n"
-	  "allocbench's own (allocbench::allocs; allocbench for\n"
-	  "all of them), default, or none; default:\n"
-	  COUNTERS_DEFAULT_PRESETS ",\n"
-	  "allocbench.\n"
-	  "'allocbench counters' says which this machine counts;\n"
-	  "an unknown name (a typo) is refused; fill workload only"),
+	  "fill: events to count (default as allocbench counters)"),
 	  OPT_GIVEN(run_cmd, args.counters) },
 	{ OPT_STRING(OPT_ABI, "abi", "LIST", run_cmd, args.abi,
-	  "word sizes to measure in, bits: 64 (default), 32, or\n"
-	  "32,64 for both; 32-bit rows are named NAME/32 and run\n"
-	  "in allocbench-child32, built with -m32 where the\n"
-	  "compiler can (gcc-multilib, libc6-dev-i386)") },
+	  "word sizes to measure in: 64 (default), 32 or 32,64") },
 	{ OPT_CALLBACK(OPT_PRELOAD, "preload", "NAME=PATH", opt_preload,
-	  "measure the allocator library PATH as backend NAME\n"
-	  "(LD_PRELOAD in the measuring process); repeatable"),
+	  "measure the library PATH as backend NAME; repeatable"),
 	  .help_under = "backend" },
 	{ OPT_CALLBACK('f', "format", "FORMAT", opt_format,
-	  "text (default), json, csv (one line per result,\n"
-	  "units in the column names; a text cell that begins\n"
-	  "with = + - @ gets a ' before it) or markdown (a\n"
-	  "GitHub table; HTML's < > & as entities)") },
+	  "text (default), json, csv or markdown") },
 	{ OPT_FILENAME('o', "output", "FILE", run_cmd, config.output_path,
-	  "write the report to FILE (via a temporary file that\n"
-	  "is linked into place; through a link, its target)\n"
-	  "instead of standard output; not an input's file") },
+	  "write the report to FILE instead of standard output") },
 	{ OPT_CALLBACK('l', "label", "TEXT", opt_label,
-	  "what this run is of (\"before the fix\"): kept in the\n"
-	  "report, shown by show, compare and plot") },
+	  "what this run is of (\"before the fix\")") },
 	{ OPT_CALLBACK(OPT_EXPORT, "export", "FORMAT=FILE", opt_export,
-	  "also write the report in FORMAT (text, json, csv or\n"
-	  "markdown) to FILE, whatever the format on standard\n"
-	  "output or -o; repeatable, once per format") },
+	  "also write the report in FORMAT to FILE; repeatable") },
 	{ OPT_CALLBACK(OPT_EXPORT_JSON, "export-json", "FILE", opt_export_alias,
-	  "also write the report as JSON to FILE, whatever\n"
-	  "the format on standard output or -o") },
+	  "also write the report as JSON to FILE") },
 	{ OPT_CALLBACK(OPT_EXPORT_CSV, "export-csv", "FILE", opt_export_alias,
 	  "also write the report as CSV to FILE") },
 	{ OPT_CALLBACK(OPT_EXPORT_MARKDOWN, "export-markdown", "FILE", opt_export_alias,
 	  "also write the report as Markdown to FILE") },
 	{ OPT_FILENAME(OPT_BASELINE, "baseline", "FILE", run_cmd, config.baseline_path,
-	  "after measuring, compare with the JSON report FILE\n"
-	  "as allocbench compare does (its default limits),\n"
-	  "print the comparison on standard error, exit 1 on\n"
-	  "a regression; FILE is checked before measuring") },
+	  "after measuring, compare with the JSON report FILE") },
 	{ OPT_BOOL(OPT_GATE_TIME, "gate-time", run_cmd, gate_time,
-	  "with --baseline: gate times and rates too, as\n"
-	  "compare's option (allocbench ab gates them better)") },
+	  "with --baseline: gate times and rates too") },
 	{ OPT_BOOL(OPT_ALLOW_HOST_CHANGE, "allow-host-change", run_cmd, allow_host_change,
-	  "with --baseline: gate times and rates even where FILE\n"
-	  "comes from another host, as compare's option") },
+	  "with --baseline: gate times even from another host") },
 	{ OPT_UNSIGNED(OPT_TIMEOUT, "timeout", "SEC", run_cmd, config.timeout_s, 1, 86400,
 	  "(expected whole seconds from 1 to 86400)",
-	  "kill a measuring process still running after SEC\n"
-	  "seconds, 1 to 86400 (default 600); its row fails"), OPT_UNIT(" second") },
+	  "kill a measurement after SEC seconds (default 600)"), OPT_UNIT(" second") },
 	{ OPT_UNSIGNED('j', "jobs", "N", run_cmd, config.jobs, 0, RUN_MAX_JOBS,
 	  "(expected a whole number from 0, one per CPU, to " STR(RUN_MAX_JOBS) ")",
-	  "measuring processes at once, 1 to 256, or 0 for one\n"
-	  "per CPU (default 1): overhead figures are the same,\n"
-	  "times are measured N at a time (compare does not\n"
-	  "gate times between reports of different --jobs)"), OPT_GIVEN(run_cmd, args.jobs) },
+	  "measurements at once, 0: one per CPU (default 1)"),
+	  OPT_GIVEN(run_cmd, args.jobs) },
 	{ OPT_BOOL(OPT_FORCE, "force", run_cmd, config.force,
-	  "measure even when the largest measurement needs more\n"
-	  "memory than MemAvailable, or the results more than half\n"
-	  "of it (refused by default)") },
+	  "measure even beyond the memory available") },
 	{ OPT_BOOL('q', "quiet", run_cmd, config.quiet, "no progress on standard error") },
 	CLI_OPT_HELP,
 	{ OPT_CALLBACK('V', "version", NULL, opt_version, "print the version and exit") },
@@ -330,25 +277,20 @@ static void run_help(FILE *out)
 "       allocbench record [-o FILE] [--] COMMAND [ARG...]\n"
 "       allocbench report TRACE [--format FORMAT]\n"
 "       allocbench advise [options] -- COMMAND [ARG...]\n"
-"       allocbench history [--metric NAME] [--format FORMAT] REPORT.json... | DIR\n"
+"       allocbench history [options] REPORT.json... | DIR\n"
 "       allocbench ab [--pairs N] OLD NEW [-- RUN OPTIONS]\n"
 "       allocbench --help | --version | COMMAND --help\n"
 "\n"
 "Measures what one allocation really costs: resident bytes and nanoseconds per\n"
-"chunk, allocating --total bytes in chunks of one size at a time, each\n"
-"measurement in a freshly executed process.\n"
+"chunk, each measurement in a freshly executed process.\n"
 "\n"
 "Options:\n", out);
 	cli_help_options(out, run_options, 25);
 	fputs(
 "\n"
-"Exit status: 0 every measurement succeeded, 1 one failed (its row says why)\n"
-"or --baseline found a regression, 2 bad usage, an unusable --baseline or a\n"
-"--total larger than the memory available, 128+N after signal N (130 SIGINT,\n"
-"143 SIGTERM, 129 SIGHUP...: the measuring process is killed, no report is\n"
-"written, -o FILE is left as it was; 141, nothing said, when the reader of\n"
-"the report's pipe went away, as cat).\n"
-"See allocbench(1) for the method and every output field.\n", out);
+"Exit status: 0 every measurement succeeded, 1 one failed or --baseline found a\n"
+"regression, 2 bad usage or a run refused before measuring, 128+N signal N.\n"
+"allocbench-run(1) says more: every option in full, the method, every field.\n", out);
 }
 
 /* Fills *CMD with the defaults. */

@@ -39,12 +39,9 @@ static int opt_output(const struct cli_option *o, const char *arg, void *ctx)
 
 static const struct cli_option show_options[] = {
 	{ OPT_CALLBACK('f', "format", "FORMAT", opt_format,
-	  "text (default: the tables a run prints), json (the\n"
-	  "report as the run wrote it; one report), markdown or\n"
-	  "csv") },
+	  "text (default), json, markdown or csv") },
 	{ OPT_CALLBACK('o', "output", "FILE", opt_output,
-	  "write to FILE (via a temporary file linked into\n"
-	  "place) instead of standard output") },
+	  "write to FILE instead of standard output") },
 	CLI_OPT_HELP,
 	CLI_OPTIONS_END,
 };
@@ -55,17 +52,15 @@ static void show_help(FILE *out)
 "usage: allocbench show [--format FORMAT] [-o FILE] REPORT.json...\n"
 "\n"
 "Prints the tables of JSON reports (--format json, --export-json) as the run\n"
-"that made each printed them, after a line that names the file, when it was\n"
-"made and its command line (text only); several reports one after the\n"
-"other. '-' reads standard input.\n"
+"that made each printed them, one after the other; '-' reads standard input.\n"
 "\n"
 "Options:\n", out);
 	cli_help_options(out, show_options, 25);
 	fputs(
 "\n"
 "Exit status: 0, 1 the output could not be written, 2 bad usage, an output\n"
-"that is one of the reports, or a file that is not an allocbench report (or\n"
-"whose rows do not match its config.backends and config.sizes).\n", out);
+"that is one of the reports, or a file that is not an allocbench report.\n"
+"allocbench-show(1) says more.\n", out);
 }
 
 

@@ -26,14 +26,10 @@ void backend_set_help(FILE *out)
 		fprintf(out, "    %-12s %s\n", allocator_known[i].name, allocator_known[i].summary);
 	fputs(
 "    NAME         a library given with --preload NAME=PATH\n"
-"    all          every built-in backend that can do the workload, every\n"
-"                 installed third-party allocator and every --preload\n"
-"    list         list them, whether each runs here and why not; measure\n"
-"                 nothing (as allocbench backends)\n"
-"    ALLOCATOR:NAME=VALUE[:NAME=VALUE...]\n"
-"                 that allocator with settings, e.g. malloc:arena_max=2\n"
-"                 (allocbench-backends(1), SETTINGS):\n", out);
-	settings_help(out);
+"    all          each one installed that can do the workload, each --preload\n"
+"    list         say which run here and why not; measure nothing\n"
+"    ALLOCATOR:NAME=VALUE[:...]  with settings: allocbench-backends(1), SETTINGS\n",
+	      out);
 }
 
 /* The names --backend knows, "malloc, pool, ..., all, list", for messages. */

@@ -288,26 +288,3 @@ void settings_add(char *buf, size_t size, const char *set)
 			used += (size_t)snprintf(buf + used, size - used, ",%s", c);
 	}
 }
-
-void settings_help(FILE *out)
-{
-	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
-		char list[512];
-
-		size_t col = 17;
-
-		list_settings(forms[i].allocator, list, sizeof(list));
-		fprintf(out, "      %-10s", forms[i].allocator);
-		/* The names, ", "-separated, wrapped at 80 columns under the first. */
-		for (char *save = NULL, *name = strtok_r(list, " ", &save); name;
-		     name = strtok_r(NULL, " ", &save)) {
-			if (col > 17 && col + 1 + strlen(name) > 80) {
-				fprintf(out, "\n%16s", "");
-				col = 17;
-			}
-			fprintf(out, " %s", name);
-			col += 1 + strlen(name);
-		}
-		fputc('\n', out);
-	}
-}

@@ -15,7 +15,6 @@
 #define ALLOCBENCH_SETTINGS_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 struct backend;
 struct run_config;
@@ -89,8 +88,5 @@ int settings_environment(const struct backend *b, char *buf, size_t size);
  * names, and that it does not name already, appended.
  */
 void settings_add(char *buf, size_t size, const char *set);
-
-/* The lines of --help that list the settings, by allocator. */
-void settings_help(FILE *out);
 
 #endif

@@ -1,8 +1,9 @@
 #!/bin/sh
 # The man pages: one per command (allocbench-CMD.1, as git's), each with the
 # sections a reader looks for, rendered by groff without a warning, of the
-# binary's version; allocbench(1) lists them all in SEE ALSO; the JSON
-# fields they name are the schema's.
+# binary's version, named by the last line of the command's short --help;
+# allocbench(1) lists them all in SEE ALSO; the JSON fields they name are
+# the schema's.
 # check: once
 . "$(dirname "$0")/lib.sh"
 
@@ -11,6 +12,16 @@ cmds="run compare show plot counters backends record report advise history ab"
 for c in $cmds; do
 	run_ab "$c" --help
 	check "$c --help exits 0" [ "$rc" -eq 0 ]
+	# A short help that sends the reader to the page (issue 44): a line per
+	# option, each line within 79 columns, the last naming the page; run's
+	# lists every command's usage, its backends and its workloads besides.
+	long=$(awk 'length > 79 { printf " %d", NR }' "$tmp/out")
+	check "$c --help: no line over 79 columns${long:+ (line$long)}" [ -z "$long" ]
+	limit=30
+	[ "$c" = run ] && limit=75
+	check "$c --help: at most $limit lines ($(wc -l <"$tmp/out"))" [ "$(wc -l <"$tmp/out")" -le $limit ]
+	check "$c --help: the last line names allocbench-$c(1)" \
+		sh -c 'tail -n 1 "$1" | grep -q "^allocbench-$2(1) says more"' sh "$tmp/out" "$c"
 	check "man/allocbench-$c.1 exists" [ -f "$top/man/allocbench-$c.1" ]
 	check "allocbench(1) lists allocbench-$c(1) in SEE ALSO" \
 		sh -c "sed -n '/^\.SH SEE ALSO/,\$p' '$top/man/allocbench.1' | grep -q '^\.BR allocbench-$c (1)'"
