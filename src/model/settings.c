@@ -21,6 +21,8 @@ struct candidate {
 	const char *env[SETTINGS_MAX + 1];
 	size_t nenv;
 	int confirmed;                            /* every setting read back */
+	int described;                            /* from a saved report (settings_described()) */
+	char how[256];                            /* what it said of reading them back */
 };
 
 /* How each allocator takes its settings, and what the report says of reading them back. */
@@ -226,6 +228,34 @@ const struct backend *settings_candidate(struct run_config *config, const char *
 	return &c->backend;
 }
 
+const struct backend *settings_described(struct run_config *config, const struct backend *base,
+					 const char *environment, int confirmed, const char *how)
+{
+	struct candidate *c = calloc(1, sizeof(*c));
+	char copy[SETTINGS_MAX * 320], *save = NULL;
+
+	if (!c || ALLOC_GROW(config->candidates, config->ncandidates, config->candidates_alloc)) {
+		free(c);
+		return NULL;
+	}
+	config->candidates[config->ncandidates++] = &c->backend;
+	copy_string(copy, sizeof(copy), environment);
+	for (char *item = strtok_r(copy, " ", &save); item && c->nenv < SETTINGS_MAX;
+	     item = strtok_r(NULL, " ", &save)) {
+		copy_string(c->env_text[c->nenv], sizeof(c->env_text[0]), item);
+		c->env[c->nenv] = c->env_text[c->nenv];
+		c->nenv++;
+	}
+	c->confirmed = confirmed;
+	c->described = 1;
+	copy_string(c->how, sizeof(c->how), how);
+	copy_string(c->name, sizeof(c->name), base->name);
+	c->backend = *base;
+	c->backend.name = c->name;
+	c->backend.env = c->env;
+	return &c->backend;
+}
+
 int settings_describe(const struct backend *b, char *env, size_t env_size, int *confirmed,
 		      char *how, size_t how_size)
 {
@@ -243,7 +273,9 @@ int settings_describe(const struct backend *b, char *env, size_t env_size, int *
 	settings_split(c->name, allocator, sizeof(allocator));
 	f = form_of(allocator);
 	*confirmed = c->confirmed;
-	if (c->confirmed)
+	if (c->described)
+		copy_string(how, how_size, c->how);
+	else if (c->confirmed)
 		snprintf(how, how_size, "read back in each measuring process (%s)",
 			 !strcmp(allocator, "jemalloc") ? "mallctl opt.NAME" : "its numeric properties");
 	else

@@ -48,6 +48,16 @@ const struct backend *settings_candidate(struct run_config *config, const char *
 int settings_split(const char *text, char *buf, size_t size);
 
 /*
+ * A candidate as a saved report describes it (config.settings): a copy of
+ * BASE, with the ENVIRONMENT ("NAME=VALUE ...") and HOW the report gives
+ * and whether it was CONFIRMED, which settings_describe() then says as the
+ * run said them. A new backend in CONFIG (freed as settings_candidate()'s),
+ * or NULL when out of memory.
+ */
+const struct backend *settings_described(struct run_config *config, const struct backend *base,
+					 const char *environment, int confirmed, const char *how);
+
+/*
  * What the report says of candidate B's settings: the environment they
  * are given in, and whether the measuring process confirms them (and
  * how), or why not. 0 when B has no settings.

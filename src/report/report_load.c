@@ -3,6 +3,7 @@
  * (report_load.h).
  */
 #include "report/report_load.h"
+#include "model/settings.h"
 #include "model/abi.h"
 #include "model/breakdown.h"
 #include "report/report_counters.h"
@@ -541,6 +542,40 @@ static char *command_line_text(const cJSON *words)
 	return text;
 }
 
+/*
+ * config.settings: each candidate with settings becomes one
+ * (settings_described()), in config.backends and in its cells, so that the
+ * writers say its settings as the run did. A candidate config.backends does
+ * not name, or one without its environment and how, is refused.
+ */
+static int load_settings(struct loaded_report *r, const cJSON *config)
+{
+	const cJSON *item;
+	size_t i = 0;
+
+	cJSON_ArrayForEach(item, member(config, "settings")) {
+		const char *name = string_or(item, "backend", NULL);
+		const char *env = string_or(item, "environment", NULL), *how = string_or(item, "how", NULL);
+		long b = name ? backend_index(r, name) : -1;
+		const struct backend *c;
+
+		if (!env || !how)
+			return fail(r, "config.settings[%zu] lacks its environment or how", i);
+		if (b < 0)
+			return fail(r, "config.settings[%zu].backend is not in config.backends", i);
+		c = settings_described(&r->config, &r->backends[b], env,
+				       cJSON_IsTrue(member(item, "confirmed")), how);
+		if (!c)
+			return fail(r, "out of memory");
+		r->config.backends[b] = c;
+		for (size_t k = 0; k < r->report.ncells; k++)
+			if (r->report.cells[k].backend == &r->backends[b])
+				r->report.cells[k].backend = c;
+		i++;
+	}
+	return 0;
+}
+
 int report_load(const char *path, struct loaded_report *out)
 {
 	const cJSON *root, *config, *floors, *item;
@@ -565,7 +600,7 @@ int report_load(const char *path, struct loaded_report *out)
 	load_host(&out->report.host, member(root, "host"));
 	load_counters_check(out, root);
 
-	if (load_backends(out, config) || load_grid(out))
+	if (load_backends(out, config) || load_grid(out) || load_settings(out, config))
 		return -1;
 
 	floors = member(root, "floor");
@@ -594,6 +629,9 @@ void report_loaded_release(struct loaded_report *r)
 	free(r->loaded);
 	free(r->backends);
 	free(r->config.backends);
+	for (size_t i = 0; i < r->config.ncandidates; i++)
+		free(r->config.candidates[i]);
+	free(r->config.candidates);
 	free(r->config.sizes);
 	free(r->command_line);
 	results_release(&r->file);

@@ -70,6 +70,17 @@ check "config.settings: the environment, not confirmed, and why" test \
 	"$(jq_get "$tmp/m.json" 'config.settings[0].backend')|$(jq_get "$tmp/m.json" 'config.settings[0].environment')|$(jq_get "$tmp/m.json" 'config.settings[0].confirmed')|$(jq_get "$tmp/m.json" 'config.settings[0].how')" = \
 	"malloc:mmap_threshold=0:arena_max=1|GLIBC_TUNABLES=glibc.malloc.mmap_threshold=0:glibc.malloc.arena_max=1|false|not confirmed: glibc reads its tunables at start and has no call that reads one back"
 check "the report is valid against the schema" "$SCHEMACHECK" "$top/data/allocbench.schema.json" "$tmp/m.json"
+# show says the settings as the run did: its header line, from config.settings.
+run_ab show "$tmp/m.json"
+check "show: the settings line, as config.settings says them" sh -c 'tr "\n" " " <"$1" | tr -s " " |
+	grep -q "settings: malloc:mmap_threshold=0:arena_max=1 as GLIBC_TUNABLES=glibc.malloc.mmap_threshold=0:glibc.malloc.arena_max=1, not confirmed: glibc reads"' sh "$tmp/out"
+"$JSONSET" "$tmp/m.json" 'config.settings[0].how' '="read back by a test"' >"$tmp/m-how.json"
+run_ab show "$tmp/m-how.json"
+check "... the report's words, not recomputed" sh -c 'tr "\n" " " <"$1" | tr -s " " | grep -q "read back by a test"' sh "$tmp/out"
+"$JSONSET" "$tmp/m.json" 'config.settings[0].backend' '="tcmalloc:release_rate=1"' >"$tmp/m-bad.json"
+run_ab show "$tmp/m-bad.json"
+check "show: a candidate config.backends does not name is refused, naming the field (exit 2)" \
+	sh -c '[ "$1" = 2 ] && grep -q "config.settings\[0\].backend is not in config.backends" "$2"' sh "$rc" "$tmp/err"
 run_ab --sizes 40 --total 1M --repeat 1 --backend malloc:arena_max=1
 check "the text says so in its header" sh -c 'tr "\n" " " <"$1" | tr -s " " |
 	grep -q "settings: malloc:arena_max=1 as GLIBC_TUNABLES=glibc.malloc.arena_max=1, not confirmed: glibc"' sh "$tmp/out"
