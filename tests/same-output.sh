@@ -16,7 +16,7 @@
 # each: stdout, stderr (the binary's name masked) and the exit status.
 # Measuring commands (run, ab, advise) are not compared: their figures are
 # times. Prints each difference, then "N same, M differ"; exits 1 when any
-# differ, 2 on bad usage.
+# differ, 2 on bad usage or an input OLD could not make.
 set -u
 [ $# -eq 2 ] && [ -x "$1" ] && [ -x "$2" ] || {
 	echo "usage: sh tests/same-output.sh OLD_ALLOCBENCH NEW_ALLOCBENCH" >&2
@@ -49,6 +49,20 @@ mk replaypt --workload replay --trace "$in/four.trace" --backend malloc,pool --r
 # something to say.
 "$tools/jsonset" "$in/fill.json" 'results[backend=malloc,size=64].overhead_bytes.median' '=999' \
 	>"$in/fill-moved.json" 2>/dev/null
+# Each input must be there (abi32 only where OLD measures --abi 32 here):
+# a comparison of two failures would say nothing.
+missing=
+for f in fill churn random threads replay replaypt fill-moved; do
+	[ -s "$in/$f.json" ] || missing="$missing $f.json"
+done
+for f in one.trace four.trace rec.trace; do
+	[ -s "$in/$f" ] || missing="$missing $f"
+done
+if [ -n "$missing" ]; then
+	echo "same-output.sh: OLD did not make:$missing" >&2
+	exit 2
+fi
+[ -s "$in/abi32.json" ] || echo "same-output.sh: no --abi 32 report (OLD cannot measure it here): left out"
 mkdir "$in/hist"
 cp "$in/fill.json" "$in/hist/a.json"
 cp "$in/fill-moved.json" "$in/hist/b.json"

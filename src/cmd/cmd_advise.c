@@ -96,7 +96,7 @@ static void advise_help(FILE *out)
 "on every backend and answers first, for memory and for time. After recording\n"
 "a COMMAND, all of it goes to standard error (or -o).\n"
 "\n"
-"options:\n", out);
+"Options:\n", out);
 	cli_help_options(out, advise_options, 25);
 	fputs(
 "\n"

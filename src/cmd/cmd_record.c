@@ -55,12 +55,13 @@ static void record_help(FILE *out)
 "allocation call it makes to a trace, one per process image; FILE is then the\n"
 "trace of the one with the most calls. allocbench report FILE reads them.\n"
 "\n"
-"options:\n", out);
+"Options:\n", out);
 	cli_help_options(out, record_options, 25);
 	fputs(
 "\n"
-"Exit status: COMMAND's, 1 no trace was written, 2 COMMAND cannot be recorded\n"
-"or FILE is refused, 127 COMMAND not found, 128+N after signal N.\n"
+"Exit status: COMMAND's (1 when it succeeded but no trace was written), 2\n"
+"COMMAND cannot be recorded or FILE is refused, 127 COMMAND not found, 128+N\n"
+"after signal N.\n"
 "allocbench-record(1) says more: what is recorded, the trace format.\n", out);
 }
 

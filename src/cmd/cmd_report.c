@@ -372,7 +372,7 @@ static void report_help(FILE *out)
 "allocated: its processes, calls by kind, sizes, the peak of live bytes,\n"
 "lifetimes and threads. A trace cut short is read up to its last record.\n"
 "\n"
-"options:\n", out);
+"Options:\n", out);
 	cli_help_options(out, report_options, 25);
 	fputs(
 "\n"

@@ -252,6 +252,7 @@ const struct backend *settings_described(struct run_config *config, const struct
 	copy_string(c->name, sizeof(c->name), base->name);
 	c->backend = *base;
 	c->backend.name = c->name;
+	c->backend.base = base;
 	c->backend.env = c->env;
 	return &c->backend;
 }

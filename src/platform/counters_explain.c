@@ -257,9 +257,10 @@ static void explain_not_loaded(const char *why, struct counter_status *st)
 }
 
 /*
- * Writes that OFF, the event's component (PERF: perf_event, the CPU's), is
- * disabled, and how to enable it. At COUNTERS_STAGE_NAME, PAPI did not
- * resolve the name: it may belong to the disabled component, or to none.
+ * Writes that OFF, the event's component, is disabled (PERF: 1 when OFF
+ * is perf_event, the CPU's), and how to enable it. At COUNTERS_STAGE_NAME,
+ * PAPI did not resolve the name: it may belong to the disabled component,
+ * or to none.
  */
 static void explain_disabled(const PAPI_component_info_t *off, int stage, int perf,
 			     struct counter_status *st)

@@ -3,7 +3,7 @@
  * text table for a terminal, a Markdown section for a pull request or a CI
  * job summary, and JSON for machines (schema "allocbench-compare/1"). All
  * three show every row with its baseline, current, change, limit and
- * verdict; man/allocbench.1 documents each field.
+ * verdict; allocbench-compare(1) documents each field.
  */
 #include "model/compare.h"
 #include "report/report_compare.h"

@@ -1,7 +1,7 @@
 /*
  * report_counters.h - the counters' part of the reports: the run report's
  * counter header and table (text) and its counters fields (JSON), and the
- * report of `allocbench counters`. Every field is in man/allocbench.1.
+ * report of `allocbench counters`. Every field is in allocbench-counters(1).
  */
 #ifndef ALLOCBENCH_REPORT_COUNTERS_H
 #define ALLOCBENCH_REPORT_COUNTERS_H

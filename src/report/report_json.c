@@ -1,7 +1,7 @@
 /*
  * report_json.c - the machine-readable report (schema "allocbench/2"), the
  * contract that scripts, `allocbench compare` and `allocbench plot` rely on.
- * Every field and its unit is documented in man/allocbench.1. What was not
+ * Every field and its unit is documented in allocbench-run(1). What was not
  * measured is left out (allocbench/1 wrote null): the writers below add
  * null where a value does not exist, and json_drop_nulls() removes those
  * members before the document is printed.

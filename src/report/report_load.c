@@ -545,8 +545,10 @@ static char *command_line_text(const cJSON *words)
 /*
  * config.settings: each candidate with settings becomes one
  * (settings_described()), in config.backends and in its cells, so that the
- * writers say its settings as the run did. A candidate config.backends does
- * not name, or one without its environment and how, is refused.
+ * writers say its settings as the run did. An entry without its
+ * environment or how, of a backend config.backends does not name, of one
+ * without settings ("ALLOCATOR:NAME=VALUE"), or of one named twice, is
+ * refused.
  */
 static int load_settings(struct loaded_report *r, const cJSON *config)
 {
@@ -557,12 +559,17 @@ static int load_settings(struct loaded_report *r, const cJSON *config)
 		const char *name = string_or(item, "backend", NULL);
 		const char *env = string_or(item, "environment", NULL), *how = string_or(item, "how", NULL);
 		long b = name ? backend_index(r, name) : -1;
+		char allocator[32];
 		const struct backend *c;
 
-		if (!env || !how)
+		if (!env || !*env || !how)
 			return fail(r, "config.settings[%zu] lacks its environment or how", i);
 		if (b < 0)
 			return fail(r, "config.settings[%zu].backend is not in config.backends", i);
+		if (!settings_split(name, allocator, sizeof(allocator)))
+			return fail(r, "config.settings[%zu].backend '%s' has no settings", i, name);
+		if (r->config.backends[b] != &r->backends[b])
+			return fail(r, "config.settings names '%s' twice", name);
 		c = settings_described(&r->config, &r->backends[b], env,
 				       cJSON_IsTrue(member(item, "confirmed")), how);
 		if (!c)

@@ -16,7 +16,8 @@
 /* A report read back, and everything its struct run_report points into. */
 struct loaded_report {
 	struct result_file file;      /* the parsed document; the strings point into it */
-	struct run_config config;
+	struct run_config config;     /* config.backends[b] is &backends[b], or a candidate
+					 with settings (config.settings) in config.candidates */
 	struct run_report report;     /* report.config is &config */
 	struct backend *backends;     /* one per name in config.backends (the rows' names
 					 where a report lacks it) */
@@ -33,9 +34,12 @@ struct loaded_report {
  * known workload, touch policy and repeat, the sizes and backends (each
  * named once), and the whole grid the writers read (report.h: one cell per
  * size and backend), each cell from the one row of that backend and size,
- * whatever the rows' order. A row of a backend or size config does not
- * name, a row given twice, a cell without a row, an empty results are
- * refused. Returns 0, or -1 after an error that names PATH and the field.
+ * whatever the rows' order, and each candidate's settings as
+ * config.settings says them. A row of a backend or size config does not
+ * name, a row given twice, a cell without a row, an empty results, a
+ * config.settings entry of a backend not named, without settings or named
+ * twice are refused. Returns 0, or -1 after an error that names PATH and
+ * the field.
  */
 int report_load(const char *path, struct loaded_report *out);
 

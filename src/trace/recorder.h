@@ -5,8 +5,11 @@
  *
  *   recorder.c         the interposed allocation calls, the records they write
  *   recorder_file.c    the trace file: reserving, growing, sealing, opening, ending
- *   recorder_window.c  each thread's window of chunks and its copies into the file
- *   recorder_exit.c    fork, exec and _exit: where a process's trace ends or starts
+ *   recorder_window.c  each thread's window of chunks and its copies into the file,
+ *                      the threads' state and the order's counter
+ *   recorder_exit.c    where a process's trace starts and ends: the next allocator
+ *                      resolved at the first call (or the constructor), fork,
+ *                      exec, _exit and exit's destructor
  */
 #ifndef ALLOCBENCH_RECORDER_H
 #define ALLOCBENCH_RECORDER_H
@@ -39,7 +42,7 @@
 #define RECORD_SLACK 7
 #define RECORD_ROOM (TRACE_RECORD_MAX + RECORD_SLACK)
 
-/* The definitions the recorder forwards to (recorder.c resolves them). */
+/* The definitions the recorder forwards to (recorder_exit.c's init_slow() resolves them). */
 struct next_calls {
 	void *(*malloc)(size_t);
 	void *(*calloc)(size_t, size_t);
@@ -193,7 +196,8 @@ struct thread_state {
 extern __thread struct thread_state ts __attribute__((tls_model("initial-exec")));
 
 extern uint64_t seq_counter;       /* the last place in the order handed out (recorder.c's seq_next()) */
-extern int threaded;               /* the process may have a second thread (set by seq_next()) */
+extern int threaded;               /* the process may have a second thread (set by pthread_create
+				      and a thread's first record, cleared in a fork child) */
 
 /*
  * The thread's next chunk with room for records: its current one when it

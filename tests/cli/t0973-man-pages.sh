@@ -37,7 +37,7 @@ check "every page in man/ is one of a command or the overview" \
 test_lazy_prereq JQ 'command -v jq >/dev/null || { echo "jq is not installed (apt-get install jq)"; exit 1; }'
 if test_have_prereq JQ; then
 	jq -r '[.. | objects | .properties? // empty | keys[]] | unique[]' "$top/data/allocbench.schema.json" >"$tmp/members"
-	unnamed=$(for m in $(cat "$tmp/members"); do grep -q -- "$m" "$top"/man/*.1 || printf ' %s' "$m"; done)
+	unnamed=$(for m in $(cat "$tmp/members"); do grep -qw -- "$m" "$top"/man/*.1 || printf ' %s' "$m"; done)
 	check "every member of the schema is named in a man page${unnamed:+ (not:$unnamed)}" \
 		[ -s "$tmp/members" -a -z "$unnamed" ]
 	sed -n '/^field  *unit  *scope$/,/^\.fi$/p' "$top/man/allocbench-run.1" | sed '1d;$d' |

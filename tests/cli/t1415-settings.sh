@@ -81,6 +81,13 @@ check "... the report's words, not recomputed" sh -c 'tr "\n" " " <"$1" | tr -s 
 run_ab show "$tmp/m-bad.json"
 check "show: a candidate config.backends does not name is refused, naming the field (exit 2)" \
 	sh -c '[ "$1" = 2 ] && grep -q "config.settings\[0\].backend is not in config.backends" "$2"' sh "$rc" "$tmp/err"
+"$JSONSET" "$tmp/m.json" 'config.settings[0].backend' '="malloc"' >"$tmp/m-bad.json"
+run_ab show "$tmp/m-bad.json"
+check "... and one without settings" \
+	sh -c '[ "$1" = 2 ] && grep -q "config.settings\[0\].backend .malloc. has no settings" "$2"' sh "$rc" "$tmp/err"
+"$JSONSET" "$tmp/m.json" 'config.settings' "=[$("$JSONQ" "$tmp/m.json" 'config.settings[0]'), $("$JSONQ" "$tmp/m.json" 'config.settings[0]')]" >"$tmp/m-bad.json"
+run_ab show "$tmp/m-bad.json"
+check "... and one named twice" sh -c '[ "$1" = 2 ] && grep -q "config.settings names .* twice" "$2"' sh "$rc" "$tmp/err"
 run_ab --sizes 40 --total 1M --repeat 1 --backend malloc:arena_max=1
 check "the text says so in its header" sh -c 'tr "\n" " " <"$1" | tr -s " " |
 	grep -q "settings: malloc:arena_max=1 as GLIBC_TUNABLES=glibc.malloc.arena_max=1, not confirmed: glibc"' sh "$tmp/out"
