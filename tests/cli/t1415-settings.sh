@@ -156,6 +156,7 @@ check "advise on arenas, no --backend: malloc:arena_max=2 is glibc's best, beyon
 check "... saving half the program's memory and more ($(jq_get "$tmp/d.json" 'real_runs.memory_glibc.saves_percent')%)" \
 	awk -v p="$(jq_get "$tmp/d.json" 'real_runs.memory_glibc.saves_percent')" 'BEGIN { exit !(p > 50) }'
 "$AB" advise -q -o "$tmp/d.txt" -- "$ARENAS" 8 4
+check "... in 80 columns, however long a candidate's name" sh -c '! awk "length(\$0) > 80" "$1" | grep -q .' sh "$tmp/d.txt"
 check "... said in the answer, with the line that runs it so" sh -c 'tr "\n" " " <"$1" | tr -s " " |
 	grep -Eq "memory, (drop-in|glibc with settings), measured: malloc:arena_max=2 [0-9]+ \[[0-9]+-[0-9]+\] KiB; [0-9]+ KiB less than malloc .* to run it so: GLIBC_TUNABLES=glibc.malloc.arena_max=2 "' sh "$tmp/d.txt"
 
