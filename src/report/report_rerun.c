@@ -3,7 +3,6 @@
  * JSON (report_rerun.h).
  */
 #include "report/report_rerun.h"
-#include "report/table.h"
 #include "measure/replay_series.h"
 #include "model/rerun.h"
 #include "model/settings.h"
@@ -99,9 +98,12 @@ static void best_line(char *line, size_t size, const struct rerun *r, enum rerun
 		 u.name, range, fabs(b.percent) < 10 ? 1 : 0, b.percent, percent_of[figure]);
 }
 
+/* The widest name the tables' first column holds: their figures take 57 of 80 columns. */
+#define NAME_MAX_WIDTH 23
+
 /*
  * The width of the tables' first column: 10, or the longest candidate's
- * name up to TABLE_FIRST_MAX (a longer one stands on a line of its own:
+ * name up to NAME_MAX_WIDTH (a longer one stands on a line of its own:
  * put_name()).
  */
 static int name_width(const struct rerun *r)
@@ -111,7 +113,7 @@ static int name_width(const struct rerun *r)
 	for (size_t i = 0; i < r->nrows; i++) {
 		size_t n = strlen(r->rows[i].backend->name);
 
-		if (n > w && n <= TABLE_FIRST_MAX)
+		if (n > w && n <= NAME_MAX_WIDTH)
 			w = n;
 	}
 	return (int)w;

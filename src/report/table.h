@@ -19,7 +19,7 @@
  * TABLE_WIDTH: a longer one is printed on a line of its own, its row's
  * other cells on the next.
  */
-#define TABLE_FIRST_MAX 20
+#define TABLE_FIRST_MAX 24
 
 struct table_row {
 	char cells[TABLE_MAX_COLUMNS][TABLE_CELL];
