@@ -98,15 +98,34 @@ static void best_line(char *line, size_t size, const struct rerun *r, enum rerun
 		 u.name, range, fabs(b.percent) < 10 ? 1 : 0, b.percent, percent_of[figure]);
 }
 
-/* The width of the tables' first column: 10, or the longest candidate's name. */
+/* The widest name the tables' first column holds: their figures take 57 of 80 columns. */
+#define NAME_MAX_WIDTH 23
+
+/*
+ * The width of the tables' first column: 10, or the longest candidate's
+ * name up to NAME_MAX_WIDTH (a longer one stands on a line of its own:
+ * put_name()).
+ */
 static int name_width(const struct rerun *r)
 {
 	size_t w = 10;
 
-	for (size_t i = 0; i < r->nrows; i++)
-		if (strlen(r->rows[i].backend->name) > w)
-			w = strlen(r->rows[i].backend->name);
+	for (size_t i = 0; i < r->nrows; i++) {
+		size_t n = strlen(r->rows[i].backend->name);
+
+		if (n > w && n <= NAME_MAX_WIDTH)
+			w = n;
+	}
 	return (int)w;
+}
+
+/* NAME in a first column WIDTH wide; a longer one on a line of its own, its row under it. */
+static void put_name(FILE *out, const char *name, int width)
+{
+	if ((int)strlen(name) > width)
+		fprintf(out, "%s\n%*s", name, width, "");
+	else
+		fprintf(out, "%-*s", width, name);
 }
 
 /*
@@ -315,8 +334,8 @@ static int write_after_peak(FILE *out, const struct rerun *r)
 		if (!r->rows[i].ok)
 			continue;
 		fmt_after_peak(low, end, back, sizeof(low), &r->rows[i]);
-		fprintf(out, "%-*s %22s %22s %8s\n", name_width(r), r->rows[i].backend->name, low,
-			end, back);
+		put_name(out, r->rows[i].backend->name, name_width(r));
+		fprintf(out, " %22s %22s %8s\n", low, end, back);
 	}
 	return ferror(out) ? -1 : 0;
 }
@@ -395,8 +414,8 @@ static int write_table(FILE *out, const struct run_report *report, int markdown)
 			fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", row->backend->name,
 				peak, wall, replay, off, low, end, back);
 		} else {
-			fprintf(out, "%-*s %18s %18s %9s %8s\n", name_width(r), row->backend->name,
-				peak, wall, replay, off);
+			put_name(out, row->backend->name, name_width(r));
+			fprintf(out, " %18s %18s %9s %8s\n", peak, wall, replay, off);
 		}
 	}
 	for (size_t i = 0; i < r->nrows; i++) {

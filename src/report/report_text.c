@@ -249,7 +249,8 @@ static void print_after_peak(FILE *out, const struct run_report *report)
 			continue;
 		series_bytes(low, sizeof(low), lo);
 		series_bytes(end, sizeof(end), en);
-		fprintf(out, "  %-12s lowest %s, at the end %s\n", c->backend->name, low, end);
+		put_wrappedf(out, 80, "      ", "  %-12s lowest %s, at the end %s", c->backend->name,
+			     low, end);
 	}
 }
 
@@ -273,8 +274,9 @@ static void print_series(FILE *out, const struct run_report *report)
 		live = s;
 		at = series_peak(s->series_rss_bytes, s->nseries);
 		series_bytes(bytes, sizeof(bytes), s->series_rss_bytes[at]);
-		fprintf(out, "  %-12s resident peak %s at %.0f%% of calls\n", c->backend->name, bytes,
-			100.0 * (double)s->series_steps[at] / (double)s->series_steps[s->nseries - 1]);
+		put_wrappedf(out, 80, "      ", "  %-12s resident peak %s at %.0f%% of calls",
+			     c->backend->name, bytes,
+			     100.0 * (double)s->series_steps[at] / (double)s->series_steps[s->nseries - 1]);
 	}
 	if (live) {
 		unsigned at = series_peak(live->series_live_bytes, live->nseries);

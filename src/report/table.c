@@ -85,6 +85,19 @@ int table_print(const struct table *table, FILE *out)
 	/* Two spaces between columns; one when that keeps the table within 80 columns. */
 	for (size_t c = 0; c < table->ncolumns; c++)
 		total += width[c] + (c ? gap : 0);
+	if (total > TABLE_WIDTH && width[0] > TABLE_FIRST_MAX) {
+		int w0 = (int)strlen(table->head2[0]);
+
+		/* Names too long to fit (a candidate with settings): each on a line of its own. */
+		for (size_t r = 0; r < table->nrows; r++) {
+			int w = (int)strlen(table->rows[r].cells[0]);
+
+			if (w <= TABLE_FIRST_MAX && w > w0)
+				w0 = w;
+		}
+		total -= width[0] - w0;
+		width[0] = w0;
+	}
 	if (total > TABLE_WIDTH)
 		gap = 1;
 	for (int line = two_lines ? 0 : 1; line < 2; line++) {
@@ -104,8 +117,12 @@ int table_print(const struct table *table, FILE *out)
 
 		if (row->color)
 			fputs(row->color, out);
+		if (row->ncells > 1 && (int)strlen(row->cells[0]) > width[0])
+			fprintf(out, "%s\n", row->cells[0]);
 		for (size_t c = 0; c < row->ncells; c++) {
-			print_cell(out, table, c, width[c], row->cells[c], gap);
+			print_cell(out, table, c, width[c],
+				   !c && (int)strlen(row->cells[0]) > width[0] && row->ncells > 1 ? "" :
+				   row->cells[c], gap);
 			col += (size_t)width[c] + (c ? (size_t)gap : 0);
 		}
 		if (!row->note) {

@@ -1,7 +1,8 @@
 /*
  * table.h - an aligned text table: two heading lines (so that units fit
  * under names at 80 columns), right-aligned numbers, a left-aligned first
- * column, and rows whose last cell may span the rest (failure reasons).
+ * column (a name too long for the table to fit on a line of its own), and
+ * rows whose last cell may span the rest (failure reasons).
  */
 #ifndef ALLOCBENCH_TABLE_H
 #define ALLOCBENCH_TABLE_H
@@ -13,6 +14,12 @@
 #define TABLE_CELL 48
 /* The text reports' width: columns closer together, notes wrapped, to fit it. */
 #define TABLE_WIDTH 80
+/*
+ * The widest first cell kept on its row when the table would not fit
+ * TABLE_WIDTH: a longer one is printed on a line of its own, its row's
+ * other cells on the next.
+ */
+#define TABLE_FIRST_MAX 24
 
 struct table_row {
 	char cells[TABLE_MAX_COLUMNS][TABLE_CELL];

@@ -72,6 +72,11 @@ check "config.settings: the environment, not confirmed, and why" test \
 check "the report is valid against the schema" "$SCHEMACHECK" "$top/data/allocbench.schema.json" "$tmp/m.json"
 # show says the settings as the run did: its header line, from config.settings.
 run_ab show "$tmp/m.json"
+# A name too long for the tables to fit 80 columns stands on a line of its
+# own, its row under it.
+check "the text's tables keep within 80 columns" sh -c '! awk "length(\$0) > 80" "$1" | grep -q .' sh "$tmp/out"
+check "... the candidate's name on a line of its own" \
+	sh -c '[ "$(grep -cx "malloc:mmap_threshold=0:arena_max=1" "$1")" -ge 2 ]' sh "$tmp/out"
 check "show: the settings line, as config.settings says them" sh -c 'tr "\n" " " <"$1" | tr -s " " |
 	grep -q "settings: malloc:mmap_threshold=0:arena_max=1 as GLIBC_TUNABLES=glibc.malloc.mmap_threshold=0:glibc.malloc.arena_max=1, not confirmed: glibc reads"' sh "$tmp/out"
 "$JSONSET" "$tmp/m.json" 'config.settings[0].how' '="read back by a test"' >"$tmp/m-how.json"
@@ -151,6 +156,7 @@ check "advise on arenas, no --backend: malloc:arena_max=2 is glibc's best, beyon
 check "... saving half the program's memory and more ($(jq_get "$tmp/d.json" 'real_runs.memory_glibc.saves_percent')%)" \
 	awk -v p="$(jq_get "$tmp/d.json" 'real_runs.memory_glibc.saves_percent')" 'BEGIN { exit !(p > 50) }'
 "$AB" advise -q -o "$tmp/d.txt" -- "$ARENAS" 8 4
+check "... in 80 columns, however long a candidate's name" sh -c '! awk "length(\$0) > 80" "$1" | grep -q .' sh "$tmp/d.txt"
 check "... said in the answer, with the line that runs it so" sh -c 'tr "\n" " " <"$1" | tr -s " " |
 	grep -Eq "memory, (drop-in|glibc with settings), measured: malloc:arena_max=2 [0-9]+ \[[0-9]+-[0-9]+\] KiB; [0-9]+ KiB less than malloc .* to run it so: GLIBC_TUNABLES=glibc.malloc.arena_max=2 "' sh "$tmp/d.txt"
 
