@@ -17,10 +17,8 @@
 #include "report/report_backends.h"
 #include "model/report.h"
 #include "model/rerun.h"
-#include "report/report_rerun.h"
 #include "model/run.h"
 #include "model/runner.h"
-#include "model/verdict.h"
 #include "platform/output.h"
 #include "platform/util.h"
 #include "report/report_formats.h"
@@ -378,35 +376,21 @@ static void more(FILE *out, const char *trace)
 }
 
 /*
- * Writes REPORT to OUT in its config's format: in text, the answer first, then the
- * report, then where to read more; in the other formats, the report (JSON
- * has the answer under "summary", Markdown as its Verdict). Returns 0, or
- * -1 when OUT could not be written.
+ * Writes REPORT to OUT in its config's format: in text, the answer first
+ * (report_text_write() with answer_first), then the report, then where to
+ * read more; in the other formats, the report (JSON has the answer under
+ * "summary", Markdown as its Verdict). Returns 0, or -1 when OUT could not
+ * be written.
  */
 static int advise_write(FILE *out, struct run_report *report, const char *trace)
 {
 	const struct run_config *config = report->config;
-	int ret = 0;
+	int ret;
 
 	if (config->writer != &report_formats[0])
 		return config->writer->write(out, report);
 	report->answer_first = 1;
-	if (!verdict_wanted(report)) {
-		fputs("no answer: only one backend was replayed (--backend names two or more)\n",
-		      out);
-	} else if (rerun_answers(report->rerun)) {
-		fputs("answer (median [min-max]; drop-in as measured, with code changes as "
-		      "replayed;\nno clear winner where ranges overlap):\n", out);
-		ret |= rerun_write_answer(out, report);
-		ret |= verdict_write_answer(out, report, "");
-	} else {
-		ret |= verdict_write_answer(out, report, "answer (median [min-max] of the replays; "
-					    "no clear winner where ranges overlap):\n");
-		ret |= rerun_write_answer(out, report);
-	}
-	ret |= rerun_write_table(out, report);
-	fputc('\n', out);
-	ret |= report_text_write(out, report);
+	ret = report_text_write(out, report);
 	more(out, trace);
 	return ret || ferror(out) ? -1 : 0;
 }

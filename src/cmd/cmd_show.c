@@ -122,8 +122,11 @@ int cmd_show(int argc, char **argv)
 	for (size_t i = 0; i < n && !ret; i++) {
 		if (i && writer->write != report_csv_write && writer->write != report_json_write)
 			fputc('\n', out.file);
-		if (writer->write == report_text_write)
+		/* Text: an advise report as advise printed it, its answer first. */
+		if (writer->write == report_text_write) {
 			put_origin(out.file, argv[optind + i], &reports[i]);
+			reports[i].report.answer_first = reports[i].advise;
+		}
 		/* JSON: the document as the run wrote it, checked by the reader. */
 		if (writer->write == report_json_write) {
 			ret = json_write_document(out.file, reports[i].file.root);

@@ -67,7 +67,8 @@ struct run_report {
 	const char *sanitizers;      /* that build's -fsanitize= list, NULL: this binary's */
 	const char *abi32_program;   /* the 32-bit measuring program of --abi 32, NULL: none ran */
 	const char *abi32_emulator;  /* ... the emulator that ran it, NULL: the kernel did */
-	int answer_first;            /* advise printed the verdict before the tables: not after */
+	int answer_first;            /* text: advise's answer comes before the tables, the
+					 verdict not after them (report_text_write()) */
 	const struct rerun *rerun;   /* advise's real runs of the program (rerun.h), or NULL */
 };
 

@@ -3,6 +3,7 @@
  * (report_load.h).
  */
 #include "report/report_load.h"
+#include "model/rerun.h"
 #include "model/settings.h"
 #include "model/abi.h"
 #include "model/breakdown.h"
@@ -97,8 +98,14 @@ static int load_backends(struct loaded_report *r, const cJSON *config)
 		r->backends[r->nbackends++].name = item->valuestring;
 		i++;
 	}
-	for (size_t k = 0; k < r->nbackends; k++)
+	for (size_t k = 0; k < r->nbackends; k++) {
+		char allocator[32];
+
 		r->backends[k].summary = "";
+		/* A preloaded one's library (config.preload), its allocator's for one with settings. */
+		settings_split(r->backends[k].name, allocator, sizeof(allocator));
+		r->backends[k].preload_path = string_or(member(config, "preload"), allocator, NULL);
+	}
 	if (!r->nbackends)
 		return fail(r, "config.backends is empty: the report names no backend");
 	return 0;
@@ -583,6 +590,87 @@ static int load_settings(struct loaded_report *r, const cJSON *config)
 	return 0;
 }
 
+/*
+ * The runs of one figure of a real_runs row (OBJ's RUNS, each times SCALE)
+ * into VALUES; how many, or -1 when they are not numbers, more than
+ * RERUN_MAX_ROUNDS or not N (N < 0: any number).
+ */
+static int load_rerun_values(const cJSON *obj, double scale, double *values, int n)
+{
+	const cJSON *runs = member(obj, "runs"), *item;
+	int k = 0;
+
+	if (!cJSON_IsArray(runs) || cJSON_GetArraySize(runs) > RERUN_MAX_ROUNDS ||
+	    (n >= 0 && cJSON_GetArraySize(runs) != n))
+		return -1;
+	cJSON_ArrayForEach(item, runs) {
+		if (!cJSON_IsNumber(item) || !(item->valuedouble >= 0))
+			return -1;
+		values[k++] = item->valuedouble * scale;
+	}
+	return k;
+}
+
+/* real_runs.rows[I] (ITEM) into ROW: its backend, runs, and why it failed or stopped. */
+static int load_rerun_row(struct loaded_report *r, const cJSON *item, size_t i,
+			  struct rerun_row *row)
+{
+	static const struct { const char *name; enum rerun_figure figure; double scale; } figures[] = {
+		{ "peak_anon_bytes", RERUN_PEAK, 1 }, { "wall_seconds", RERUN_WALL, 1e9 },
+		{ "low_anon_bytes", RERUN_LOW, 1 }, { "end_anon_bytes", RERUN_END, 1 },
+	};
+	const char *name = string_or(item, "backend", "");
+	long b = backend_index(r, name);
+	int n = -1;
+
+	if (b < 0)
+		return fail(r, "real_runs.rows[%zu].backend is not in config.backends", i);
+	memset(row, 0, sizeof(*row));
+	row->backend = r->config.backends[b];
+	row->ok = cJSON_IsTrue(member(item, "ok"));
+	copy_string(row->error, sizeof(row->error), string_or(item, "error", ""));
+	copy_string(row->stopped, sizeof(row->stopped), string_or(item, "stopped", ""));
+	for (size_t f = 0; f < sizeof(figures) / sizeof(figures[0]); f++) {
+		n = load_rerun_values(member(item, figures[f].name), figures[f].scale,
+				      row->value[figures[f].figure], n);
+		if (n < 0)
+			return fail(r, "real_runs.rows[%zu].%s.runs is not a list of up to %d numbers, "
+				    "as many as its other figures'", i, figures[f].name, RERUN_MAX_ROUNDS);
+	}
+	row->runs = (unsigned)n;
+	return 0;
+}
+
+/*
+ * real_runs (advise's): the runs of the program under each drop-in
+ * candidate, for the writers to say as advise did (rerun.h). A row of a
+ * backend config.backends does not name, or whose runs are not numbers,
+ * is refused.
+ */
+static int load_rerun(struct loaded_report *r, const cJSON *runs)
+{
+	const cJSON *rows = member(runs, "rows"), *item;
+	struct rerun *rr;
+
+	if (!runs)
+		return 0;
+	if (!(rr = r->rerun = calloc(1, sizeof(*rr))))
+		return fail(r, "out of memory");
+	rr->rounds = (unsigned)whole_or(runs, "runs", RERUN_MAX_ROUNDS, 0);
+	rr->stdin_offset = -1;
+	copy_string(rr->why, sizeof(rr->why), string_or(runs, "why", ""));
+	copy_string(rr->program, sizeof(rr->program), string_or(runs, "program", ""));
+	if (cJSON_GetArraySize(rows) > RERUN_MAX_ROWS)
+		return fail(r, "real_runs.rows has more than %d rows", RERUN_MAX_ROWS);
+	cJSON_ArrayForEach(item, rows) {
+		if (load_rerun_row(r, item, rr->nrows, &rr->rows[rr->nrows]))
+			return -1;
+		rr->nrows++;
+	}
+	r->report.rerun = rr;
+	return 0;
+}
+
 int report_load(const char *path, struct loaded_report *out)
 {
 	const cJSON *root, *config, *floors, *item;
@@ -607,8 +695,12 @@ int report_load(const char *path, struct loaded_report *out)
 	load_host(&out->report.host, member(root, "host"));
 	load_counters_check(out, root);
 
-	if (load_backends(out, config) || load_grid(out) || load_settings(out, config))
+	if (load_backends(out, config) || load_grid(out) || load_settings(out, config) ||
+	    load_rerun(out, member(root, "real_runs")))
 		return -1;
+	/* advise's report: its command line's second word. */
+	item = cJSON_GetArrayItem(member(root, "command_line"), 1);
+	out->advise = cJSON_IsString(item) && !strcmp(item->valuestring, "advise");
 
 	floors = member(root, "floor");
 	if (cJSON_GetArraySize(floors) > 0) {
@@ -634,6 +726,7 @@ void report_loaded_release(struct loaded_report *r)
 		free(r->report.floors[i].samples);
 	free(r->report.floors);
 	free(r->loaded);
+	free(r->rerun);
 	free(r->backends);
 	free(r->config.backends);
 	for (size_t i = 0; i < r->config.ncandidates; i++)

@@ -23,6 +23,9 @@ struct loaded_report {
 					 where a report lacks it) */
 	size_t nbackends;
 	struct cell_loaded *loaded;   /* one per cell of the grid */
+	struct rerun *rerun;          /* advise's real runs (report.rerun), or NULL */
+	int advise;                   /* advise wrote it (command_line): in text, the
+					 answer comes first (report.answer_first) */
 	const char *created;          /* "created", or "" */
 	char *command_line;           /* command_line as one shell-quoted line, owned;
 					 NULL when the report has none */

@@ -4,6 +4,8 @@
  */
 #include "model/abi.h"
 #include "model/fidelity.h"
+#include "model/rerun.h"
+#include "report/report_rerun.h"
 #include "report/report_columns.h"
 #include "report/report_counters.h"
 #include "model/breakdown.h"
@@ -400,6 +402,33 @@ static int put_breakdown(FILE *out, const struct run_report *report)
 	return ret || ferror(out) ? -1 : 0;
 }
 
+/*
+ * advise's answer (REPORT's answer_first): the real runs' lines where they
+ * answer, the replays' otherwise, then the real runs' tables and a blank
+ * line, before the report. Returns 0, or -1 on a write error.
+ */
+static int put_answer(FILE *out, const struct run_report *report)
+{
+	int ret = 0;
+
+	if (!verdict_wanted(report)) {
+		fputs("no answer: only one backend was replayed (--backend names two or more)\n",
+		      out);
+	} else if (rerun_answers(report->rerun)) {
+		fputs("answer (median [min-max]; drop-in as measured, with code changes as "
+		      "replayed;\nno clear winner where ranges overlap):\n", out);
+		ret |= rerun_write_answer(out, report);
+		ret |= verdict_write_answer(out, report, "");
+	} else {
+		ret |= verdict_write_answer(out, report, "answer (median [min-max] of the replays; "
+					    "no clear winner where ranges overlap):\n");
+		ret |= rerun_write_answer(out, report);
+	}
+	ret |= rerun_write_table(out, report);
+	fputc('\n', out);
+	return ret;
+}
+
 int report_text_write(FILE *out, const struct run_report *report)
 {
 	const char *head1[TABLE_MAX_COLUMNS], *head2[TABLE_MAX_COLUMNS];
@@ -415,6 +444,8 @@ int report_text_write(FILE *out, const struct run_report *report)
 
 		report_column_heads(&columns[c], &head1[c], &head2[c], &is_unit);
 	}
+	if (report->answer_first && put_answer(out, report))
+		return -1;
 	print_header(out, report);
 	table_init(&table, ncolumns, head1, head2);
 	for (size_t i = 0; i < report->ncells; i++) {

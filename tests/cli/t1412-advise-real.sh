@@ -155,6 +155,29 @@ check "a row per drop-in allocator, none for pool or arena" \
 	[ "$(jq_get "$tmp/mt.json" 'real_runs.rows#')" = "$(wc -l <"$tmp/allocators")" ]
 real_vs_peakanon mtqueue "$tmp/mt.json" "$MTQUEUE"
 check_race "$tmp/mt.json"
+# show prints an advise report as advise printed it: the answer first, from
+# the real runs the report keeps, then their table, then the replays'.
+run_ab show "$tmp/mt.json"
+check "show of advise's report: the answer first, the real runs' lines" \
+	sh -c 'awk "/^answer \\(median \\[min-max\\]; drop-in as measured, with code changes as replayed;\$/ { a = NR }
+		/^allocbench [0-9]/ { b = NR } END { exit !(a && b && a < b) }" "$1"' sh "$tmp/out"
+check "... its memory line names real_runs.memory's best ($(jq_get "$tmp/mt.json" 'real_runs.memory.best[0]'))" \
+	sh -c 'tr "\n" " " <"$1" | tr -s " " | grep -q "memory, drop-in, measured: $2\( \|: \)"' sh "$tmp/out" \
+	"$(jq_get "$tmp/mt.json" 'real_runs.memory.best[0]')"
+check "... the real runs' table, a row per real_runs row" sh -c '[ "$(sed -n "/^backend .* vs real\$/,/^\$/p" "$1" |
+	grep -c "\[")" = "$2" ]' sh "$tmp/out" "$(jq_get "$tmp/mt.json" 'real_runs.rows#')"
+check "... then the replays' report, its verdict not repeated after them" \
+	sh -c 'grep -q "^allocbench .*: replay" "$1" && ! grep -q "^verdict (" "$1"' sh "$tmp/out"
+run_ab show -f markdown "$tmp/mt.json"
+check "show -f markdown of it: the real runs too" grep -q '^\*\*Real runs\*\*' "$tmp/out"
+"$JSONSET" "$tmp/mt.json" 'real_runs.rows[0].backend' '="nosuch"' >"$tmp/mt-bad.json"
+run_ab show "$tmp/mt-bad.json"
+check "... a real_runs row of a backend config.backends does not name: refused (exit 2)" \
+	sh -c '[ "$1" = 2 ] && grep -q "real_runs.rows\[0\].backend is not in config.backends" "$2"' sh "$rc" "$tmp/err"
+"$JSONSET" "$tmp/mt.json" 'real_runs.rows[0].wall_seconds.runs' '=[1]' >"$tmp/mt-bad.json"
+run_ab show "$tmp/mt-bad.json"
+check "... and one whose figures have not as many runs each: refused" \
+	sh -c '[ "$1" = 2 ] && grep -q "real_runs.rows\[0\].wall_seconds.runs is not a list" "$2"' sh "$rc" "$tmp/err"
 # The answer's memory pick is peakanon's least, where that lies 2% apart from every other.
 for a in $(cut -d' ' -f1 "$tmp/allocators"); do
 	echo "$(sort -n "$tmp/mtqueue.$a" | sed -n '1p;$p' | paste -sd' ' -) $a"
