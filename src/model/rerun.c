@@ -488,6 +488,7 @@ static size_t no_effect(struct rerun *r, unsigned round)
 			 "setting changes nothing measured for this program", round,
 			 round == 1 ? "" : "s", base->backend->name, 100 * RERUN_PEAK_AGREE,
 			 100 * RERUN_TIME_MARGIN);
+		row->no_effect = 1;
 		stopped++;
 	}
 	return stopped;
@@ -652,7 +653,9 @@ static void best_of(const struct rerun *r, enum rerun_figure figure,
 
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < r->nrows; i++) {
-		have[i] = (!keep || keep(&r->rows[i])) && !rerun_summary(&r->rows[i], figure, &s[i]);
+		/* A setting that changed nothing measured is its allocator: not a choice of its own. */
+		have[i] = (!keep || keep(&r->rows[i])) && !r->rows[i].no_effect &&
+			  !rerun_summary(&r->rows[i], figure, &s[i]);
 		if (have[i] && (best == r->nrows || s[i].median < s[best].median))
 			best = i;
 		if (have[i] && plain_malloc(&r->rows[i])) {

@@ -70,6 +70,8 @@ struct rerun_row {
 	int ok;                                 /* every run so far measured */
 	char error[256];                        /* why not, when !ok */
 	char stopped[224];                      /* why it ran no more, or "" */
+	int no_effect;                          /* stopped as its allocator without its
+						   settings: never the best (rerun_best()) */
 };
 
 struct rerun {
@@ -134,7 +136,10 @@ struct rerun_best {
 	int clear;                    /* the best's range is apart from malloc's */
 };
 
-/* R's best (the least) for FIGURE into *OUT. */
+/*
+ * R's best (the least) for FIGURE into *OUT; a row that stopped as its
+ * allocator without its settings (no_effect) is never among them.
+ */
 void rerun_best(const struct rerun *r, enum rerun_figure figure, struct rerun_best *out);
 
 /*

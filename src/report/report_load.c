@@ -630,6 +630,7 @@ static int load_rerun_row(struct loaded_report *r, const cJSON *item, size_t i,
 	row->ok = cJSON_IsTrue(member(item, "ok"));
 	copy_string(row->error, sizeof(row->error), string_or(item, "error", ""));
 	copy_string(row->stopped, sizeof(row->stopped), string_or(item, "stopped", ""));
+	row->no_effect = cJSON_IsTrue(member(item, "no_effect"));
 	for (size_t f = 0; f < sizeof(figures) / sizeof(figures[0]); f++) {
 		n = load_rerun_values(member(item, figures[f].name), figures[f].scale,
 				      row->value[figures[f].figure], n);

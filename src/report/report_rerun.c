@@ -535,6 +535,8 @@ cJSON *rerun_json(const struct run_report *report)
 			cJSON_AddStringToObject(o, "error", row->error);
 		else if (row->stopped[0])
 			cJSON_AddStringToObject(o, "stopped", row->stopped);
+		if (row->no_effect)
+			cJSON_AddTrueToObject(o, "no_effect");
 		cJSON_AddItemToObject(o, "peak_anon_bytes", figure_json(row, RERUN_PEAK));
 		cJSON_AddItemToObject(o, "wall_seconds", figure_json(row, RERUN_WALL));
 		cJSON_AddItemToObject(o, "low_anon_bytes", figure_json(row, RERUN_LOW));

@@ -201,6 +201,30 @@ got=$(jq_get "$tmp/n.json" 'real_runs.rows[backend=malloc:tcache_count=7].stoppe
 	grep -q "after 1 run as malloc without its settings .*: the setting changes nothing measured for this program" &&
 	echo stopped || echo "runs on")
 check "a setting that changes nothing after a round: $want (exit $rc)" test "$rc $got" = "0 $want"
+if [ "$got" = stopped ]; then
+	check "... marked no_effect, and never among the best: it is malloc as measured" sh -c '
+		[ "$("$1" "$2" "real_runs.rows[backend=malloc:tcache_count=7].no_effect")" = true ] &&
+		! "$1" "$2" real_runs | tr -d " \n" | grep -q "\"best\":\[[^]]*malloc:tcache_count=7"' \
+		sh "$JSONQ" "$tmp/n.json"
+else
+	skip "a setting that changed nothing is never among the best" "it did not stop after a round"
+fi
+# The answer never names a setting that changed nothing measured (shown
+# from the report, its runs made the least of all, with and without the mark).
+cp "$tmp/n.json" "$tmp/n-least.json"
+for f in peak_anon_bytes:1024 wall_seconds:0.001 low_anon_bytes:1024 end_anon_bytes:1024 no_effect:false; do
+	case $f in no_effect:*) p=no_effect ;; *) p=${f%%:*}.runs ;; esac
+	case $f in no_effect:*) v=false ;; *) v="[${f#*:}]" ;; esac
+	"$JSONSET" "$tmp/n-least.json" "real_runs.rows[backend=malloc:tcache_count=7].$p" "=$v" >"$tmp/n2.json" &&
+		mv "$tmp/n2.json" "$tmp/n-least.json"
+done
+"$JSONSET" "$tmp/n-least.json" 'real_runs.rows[backend=malloc:tcache_count=7].no_effect' '=true' >"$tmp/n-none.json"
+run_ab show "$tmp/n-least.json"
+check "a setting whose runs are the least: the answer names it" \
+	sh -c 'tr "\n" " " <"$1" | tr -s " " | grep -q "memory, drop-in, measured: malloc:tcache_count=7 "' sh "$tmp/out"
+run_ab show "$tmp/n-none.json"
+check "... marked no_effect: never, malloc is the answer" \
+	sh -c 'tr "\n" " " <"$1" | tr -s " " | grep -q "memory, drop-in, measured: malloc [0-9]"' sh "$tmp/out"
 l=malloc
 for i in $(seq 1 16); do l=$l,malloc:arena_max=$i; done
 expect_usage "advise with more than 16 candidates to run for real: exit 2" \
