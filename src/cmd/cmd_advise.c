@@ -170,7 +170,7 @@ static int parse_advise(int argc, char **argv, struct advise_cmd *cmd)
 	optind = 0;
 	while (cli_next(&parser) != -1)
 		;
-	/* Checked again by run's table; here before what is missing is said. */
+	/* Here, before what is missing is said. */
 	if (cmd->format)
 		(void)CLI_FORMAT(report_formats, cmd->format, "");
 	if (cmd->trace && optind < argc)
@@ -186,42 +186,30 @@ static int parse_advise(int argc, char **argv, struct advise_cmd *cmd)
 }
 
 /*
- * The run command's argument vector for CMD's replay of TRACE into *RUN
- * (ARGV[0] is "advise"), read by run's own table: each value is checked
- * there as for allocbench --workload replay. Exits 2 on a bad value.
+ * The run of CMD's replay of TRACE into *RUN: the run command's defaults,
+ * then what advise's options say (each checked as run checks it; exits 2 on
+ * a bad --replay-threads). The report's command line is advise's, ARGC
+ * words of ARGV as the user typed them.
  */
 static void run_options_for(const struct advise_cmd *cmd, const char *trace, int argc,
 			    char **argv, struct run_cmd *run)
 {
-	char repeat[16], *args[20];
-	int n = 0;
+	struct run_config *config = &run->config;
 
-	snprintf(repeat, sizeof(repeat), "%u", cmd->repeat);
-	args[n++] = (char *)"advise";
-	args[n++] = (char *)"--workload=replay";
-	args[n++] = (char *)"--trace";
-	args[n++] = (char *)trace;
-	args[n++] = (char *)"--repeat";
-	args[n++] = repeat;
-	if (cmd->replay_threads) {
-		args[n++] = (char *)"--replay-threads";
-		args[n++] = (char *)cmd->replay_threads;
-	}
-	if (cmd->format) {
-		args[n++] = (char *)"--format";
-		args[n++] = (char *)cmd->format;
-	}
-	if (cmd->output) {
-		args[n++] = (char *)"--output";
-		args[n++] = (char *)cmd->output;
-	}
-	if (cmd->quiet)
-		args[n++] = (char *)"--quiet";
-	args[n] = NULL;
-	run_options_read(n, args, run);
-	/* The report's command line is advise's, as the user typed it. */
-	run->config.argc = argc;
-	run->config.argv = argv;
+	run_cmd_defaults(run);
+	config->argc = argc;
+	config->argv = argv;
+	config->workload = WORKLOAD_REPLAY;
+	config->trace_path = trace;
+	config->repeat = cmd->repeat;
+	if (cmd->replay_threads &&
+	    run_replay_threads_parse(cmd->replay_threads, &config->replay_per_thread))
+		exit(2);
+	run->args.replay_threads = cmd->replay_threads;
+	if (cmd->format)
+		config->writer = CLI_FORMAT(report_formats, cmd->format, "");
+	config->output_path = cmd->output;
+	config->quiet = cmd->quiet;
 	run->args.backends = cmd->backends;
 }
 

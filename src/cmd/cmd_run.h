@@ -34,11 +34,18 @@ struct run_cmd {
 };
 
 /*
- * Fills *CMD with the defaults, then with the options of ARGV (ARGV[0] is
- * the command's name), each parsed and bounded by its entry of the table
- * (cmd_run_options.c). Exits 2 naming a bad value, 0 after --help.
+ * Fills *CMD with the defaults (run_cmd_defaults()), then with the options
+ * of ARGV (ARGV[0] is the command's name), each parsed and bounded by its
+ * entry of the table (cmd_run_options.c). Exits 2 naming a bad value, 0
+ * after --help.
  */
 void run_options_read(int argc, char **argv, struct run_cmd *cmd);
+
+/* Fills *CMD with the run command's defaults: what a command that runs one (advise) starts from. */
+void run_cmd_defaults(struct run_cmd *cmd);
+
+/* --replay-threads ARG (global or per-thread) into *PER_THREAD; -1 after an error naming it. */
+int run_replay_threads_parse(const char *arg, int *per_thread);
 
 /*
  * What only the options together say (cmd_run_check.c): an option the

@@ -83,13 +83,18 @@ static int opt_workload(const struct cli_option *o, const char *arg, void *ctx)
 	return 0;
 }
 
+int run_replay_threads_parse(const char *arg, int *per_thread)
+{
+	if (strcmp(arg, "global") && strcmp(arg, "per-thread"))
+		return error("invalid --replay-threads '%s' (expected global or per-thread)", arg);
+	*per_thread = !strcmp(arg, "per-thread");
+	return 0;
+}
+
 static int opt_replay_threads(const struct cli_option *o, const char *arg, void *ctx)
 {
 	(void)o;
-	if (strcmp(arg, "global") && strcmp(arg, "per-thread"))
-		return error("invalid --replay-threads '%s' (expected global or per-thread)", arg);
-	((struct run_cmd *)ctx)->config.replay_per_thread = !strcmp(arg, "per-thread");
-	return 0;
+	return run_replay_threads_parse(arg, &((struct run_cmd *)ctx)->config.replay_per_thread);
 }
 
 static int opt_counters(const struct cli_option *o, const char *arg, void *ctx)
@@ -293,8 +298,7 @@ static void run_help(FILE *out)
 "allocbench-run(1) says more: every option in full, the method, every field.\n", out);
 }
 
-/* Fills *CMD with the defaults. */
-static void run_cmd_init(struct run_cmd *cmd)
+void run_cmd_defaults(struct run_cmd *cmd)
 {
 	struct run_config *config = &cmd->config;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -316,7 +320,7 @@ void run_options_read(int argc, char **argv, struct run_cmd *cmd)
 {
 	struct cli_parser parser;
 
-	run_cmd_init(cmd);
+	run_cmd_defaults(cmd);
 	cmd->config.argc = argc;
 	cmd->config.argv = argv;
 
