@@ -51,6 +51,7 @@ struct advise_cmd {
 	unsigned reruns;             /* --reruns: real runs of COMMAND per drop-in candidate */
 	const char *replay_threads;  /* --replay-threads, or NULL */
 	const char *format;          /* --format, or NULL: text */
+	const struct report_writer *writer;  /* --format's writer, or NULL */
 	const char *output;          /* -o, or NULL: standard output */
 	int quiet;                   /* -q */
 	int tune;                    /* --tune: SETTINGS_GRID as candidates too */
@@ -172,7 +173,7 @@ static int parse_advise(int argc, char **argv, struct advise_cmd *cmd)
 		;
 	/* Here, before what is missing is said. */
 	if (cmd->format)
-		(void)CLI_FORMAT(report_formats, cmd->format, "");
+		cmd->writer = CLI_FORMAT(report_formats, cmd->format, "");
 	if (cmd->trace && optind < argc)
 		usage_die("advise takes --trace '%s' or a COMMAND to record, not both ('%s')",
 			  cmd->trace, argv[optind]);
@@ -206,8 +207,8 @@ static void run_options_for(const struct advise_cmd *cmd, const char *trace, int
 	    run_replay_threads_parse(cmd->replay_threads, &config->replay_per_thread))
 		exit(2);
 	run->args.replay_threads = cmd->replay_threads;
-	if (cmd->format)
-		config->writer = CLI_FORMAT(report_formats, cmd->format, "");
+	if (cmd->writer)
+		config->writer = cmd->writer;
 	config->output_path = cmd->output;
 	config->quiet = cmd->quiet;
 	run->args.backends = cmd->backends;

@@ -6,6 +6,7 @@
 #include "model/rerun.h"
 #include "model/settings.h"
 #include "model/abi.h"
+#include "model/backend_set.h"
 #include "model/breakdown.h"
 #include "report/report_counters.h"
 #include "measure/backend.h"
@@ -729,10 +730,7 @@ void report_loaded_release(struct loaded_report *r)
 	free(r->loaded);
 	free(r->rerun);
 	free(r->backends);
-	free(r->config.backends);
-	for (size_t i = 0; i < r->config.ncandidates; i++)
-		free(r->config.candidates[i]);
-	free(r->config.candidates);
+	backend_set_release(&r->config);  /* config.backends and the candidates with settings */
 	free(r->config.sizes);
 	free(r->command_line);
 	results_release(&r->file);

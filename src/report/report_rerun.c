@@ -223,25 +223,24 @@ static void answer_lines(FILE *out, const struct run_report *report,
 {
 	static const enum rerun_figure order[] = { RERUN_PEAK, RERUN_WALL, RERUN_LOW };
 	const struct rerun *r = report->rerun;
-	struct rerun_best b, libc;
+	struct rerun_best b[RERUN_FIGURES], libc;
 	char line[SETTINGS_ENV_MAX + 2048];
 
 	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		if (order[i] == RERUN_LOW && !falls_after_peak(r))
 			continue;
-		rerun_best(r, order[i], &b);
-		best_line(line, sizeof(line), r, order[i], &b, "drop-in");
+		rerun_best(r, order[i], &b[order[i]]);
+		best_line(line, sizeof(line), r, order[i], &b[order[i]], "drop-in");
 		put(out, line);
 	}
-	rerun_best(r, RERUN_PEAK, &b);
-	if (run_line(line, sizeof(line), r, &b))
+	if (run_line(line, sizeof(line), r, &b[RERUN_PEAK]))
 		put(out, line);
 	/*
 	 * The cheapest change is often a setting of the allocator the program
 	 * has: the best of glibc's candidates, where another allocator is best.
 	 */
 	rerun_best_libc(r, RERUN_PEAK, &libc);
-	if (clear_winner(&libc) && b.n && b.row[0] != libc.row[0]) {
+	if (clear_winner(&libc) && b[RERUN_PEAK].n && b[RERUN_PEAK].row[0] != libc.row[0]) {
 		best_line(line, sizeof(line), r, RERUN_PEAK, &libc, "glibc with settings");
 		time_cost(line, sizeof(line), r, &libc);
 		put(out, line);
@@ -485,8 +484,7 @@ static cJSON *figure_json(const struct rerun_row *row, enum rerun_figure figure)
 	return obj;
 }
 
-/* The best for FIGURE, and what it saves over malloc. */
-/* The best of R for FIGURE; LIBC: among glibc's candidates alone (rerun_best_libc()). */
+/* The best of R for FIGURE, and what it saves over malloc; LIBC: among glibc's candidates alone. */
 static cJSON *best_json(const struct rerun *r, enum rerun_figure figure, int libc)
 {
 	cJSON *obj = cJSON_CreateObject(), *best = cJSON_CreateArray();

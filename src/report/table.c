@@ -86,7 +86,8 @@ int table_print(const struct table *table, FILE *out)
 	for (size_t c = 0; c < table->ncolumns; c++)
 		total += width[c] + (c ? gap : 0);
 	if (total > TABLE_WIDTH && width[0] > TABLE_FIRST_MAX) {
-		int w0 = (int)strlen(table->head2[0]);
+		int w0 = (int)strlen(table->head1[0]) > (int)strlen(table->head2[0]) ?
+			 (int)strlen(table->head1[0]) : (int)strlen(table->head2[0]);
 
 		/* Names too long to fit (a candidate with settings): each on a line of its own. */
 		for (size_t r = 0; r < table->nrows; r++) {
@@ -112,17 +113,16 @@ int table_print(const struct table *table, FILE *out)
 	}
 	for (size_t r = 0; r < table->nrows; r++) {
 		const struct table_row *row = &table->rows[r];
-
+		/* A first cell wider than its column: on a line of its own, the row under it. */
+		int alone = row->ncells > 1 && (int)strlen(row->cells[0]) > width[0];
 		size_t col = 0;
 
 		if (row->color)
 			fputs(row->color, out);
-		if (row->ncells > 1 && (int)strlen(row->cells[0]) > width[0])
+		if (alone)
 			fprintf(out, "%s\n", row->cells[0]);
 		for (size_t c = 0; c < row->ncells; c++) {
-			print_cell(out, table, c, width[c],
-				   !c && (int)strlen(row->cells[0]) > width[0] && row->ncells > 1 ? "" :
-				   row->cells[c], gap);
+			print_cell(out, table, c, width[c], !c && alone ? "" : row->cells[c], gap);
 			col += (size_t)width[c] + (c ? (size_t)gap : 0);
 		}
 		if (!row->note) {
