@@ -8,7 +8,7 @@
  */
 #include "cmd/cli.h"
 #include "cmd/commands.h"
-#include "model/compare.h"
+#include "report/compare.h"
 #include "report/report_compare.h"
 #include "platform/output.h"
 #include "platform/parse.h"

@@ -6,7 +6,7 @@
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "cmd/parse_options.h"
-#include "model/compare.h"
+#include "report/compare.h"
 #include "model/history.h"
 #include "platform/output.h"
 #include "platform/util.h"

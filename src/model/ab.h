@@ -4,7 +4,7 @@
  * a NEW run made one after the other on the same machine state. A time is
  * gated on the ratio within each pair, which cancels what the machine does
  * to both (a busy neighbour, a slower hour), where a baseline measured at
- * another time cannot (compare.h).
+ * another time cannot (report/compare.h).
  *
  * Per series: the slowdown of each pair (NEW / OLD for a time, OLD / NEW for
  * a rate: above 1 is worse), its median, and the one-sided Wilcoxon

@@ -57,7 +57,7 @@ enum figure_display {
 	FIGURE_SHOW_WHOLE,    /* a whole number */
 };
 
-/* The rule compare applies to a figure (compare.h says each in full). */
+/* The rule compare applies to a figure (report/compare.h says each in full). */
 enum figure_compare {
 	FIGURE_COMPARE_NONE,  /* not gated */
 	FIGURE_COMPARE_BYTES, /* bytes per chunk: pages over the count + spread */

@@ -36,7 +36,7 @@ static const struct cell *find_cell(const struct run_report *report, const char 
 
 /*
  * The least step of METRIC that is more than the measurement's own
- * resolution, at CELL of REPORT: compare's page tolerances (compare.h),
+ * resolution, at CELL of REPORT: compare's page tolerances (report/compare.h),
  * so that a history flags nothing a gate between two of its reports
  * would pass for its size.
  */

@@ -5,7 +5,7 @@
  * three show every row with its baseline, current, change, limit and
  * verdict; allocbench-compare(1) documents each field.
  */
-#include "model/compare.h"
+#include "report/compare.h"
 #include "report/report_compare.h"
 #include "report/report_formats.h"
 #include "report/json_out.h"

@@ -77,17 +77,10 @@ upward=$(grep -n '#include "\(cmd\|model\|report\)/' src/measure/*.[ch] | tr '\n
 check "src/measure/ includes only measure/, platform/ and trace/${upward:+ ($upward)}" test -z "$upward"
 
 # The model includes nothing of the commands or the writers: it returns
-# data and errors, and report/ writes them. The exceptions below are
-# being removed (issue 26): delete each from the list when its file no
-# longer includes upward (the test says so), and the list when it is empty.
-model_exceptions='src/model/compare.h'
+# data and errors, and report/ reads and writes the documents.
 for f in src/model/*.[ch]; do
 	up=$(grep -n '#include "' "$f" | grep -v '#include "\(model\|measure\|platform\|trace\)/' | tr '\n' ' ')
-	case " $model_exceptions " in
-	*" $f "*)
-		ok "$f is a temporary exception (${up:-it includes no other layer now: delete it from the list})" ;;
-	*) check "$f includes only model/, measure/, platform/ and trace/${up:+ ($up)}" test -z "$up" ;;
-	esac
+	check "$f includes only model/, measure/, platform/ and trace/${up:+ ($up)}" test -z "$up"
 done
 
 readme=$(wc -l <README.md)

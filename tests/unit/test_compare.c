@@ -4,7 +4,7 @@
  * it cannot run), missing, new and failed rows, settings that differ.
  */
 #include "check.h"
-#include "model/compare.h"
+#include "report/compare.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * settings), and what they may record differently that a reader must be told
  * first (the host, the build, each backend's allocator): compare.h.
  */
-#include "model/compare.h"
+#include "report/compare.h"
 #include "model/run.h"
 #include "platform/util.h"
 

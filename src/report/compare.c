@@ -1,4 +1,4 @@
-#include "model/compare.h"
+#include "report/compare.h"
 #include "platform/probe.h"
 #include "model/run.h"
 #include "model/stats.h"
