@@ -643,6 +643,19 @@ static int is_libc(const struct rerun_row *row)
 	return !row->backend->preload_path;
 }
 
+/*
+ * 1 when summary X stands with BEST among the best of FIGURE: their ranges
+ * overlap, or, for memory, X lies within RERUN_PEAK_AGREE of BEST (a
+ * program's own peak moves that much from one invocation to the next, so
+ * that less is no saving to stand behind, however tight three runs lie).
+ */
+static int among_best(enum rerun_figure figure, const struct stat_summary *x,
+		      const struct stat_summary *best)
+{
+	return stats_overlap(x, best) ||
+	       (figure != RERUN_WALL && x->median <= best->median * (1 + RERUN_PEAK_AGREE));
+}
+
 /* rerun_best() among the rows KEEP keeps (NULL: all). */
 static void best_of(const struct rerun *r, enum rerun_figure figure,
 		    int (*keep)(const struct rerun_row *row), struct rerun_best *out)
@@ -667,7 +680,7 @@ static void best_of(const struct rerun *r, enum rerun_figure figure,
 		return;
 	out->row[out->n++] = best;
 	for (size_t i = 0; i < r->nrows; i++)
-		if (have[i] && i != best && stats_overlap(&s[i], &s[best]))
+		if (have[i] && i != best && among_best(figure, &s[i], &s[best]))
 			out->row[out->n++] = i;
 	for (size_t i = 0; i < out->n; i++)
 		if (out->have_malloc && out->row[i] == out->malloc_row)
@@ -677,7 +690,7 @@ static void best_of(const struct rerun *r, enum rerun_figure figure,
 	m = s[out->malloc_row];
 	out->saves = m.median - s[best].median;
 	out->percent = m.median != 0 ? 100 * out->saves / m.median : NAN;
-	out->clear = !stats_overlap(&s[best], &m);
+	out->clear = !among_best(figure, &m, &s[best]);
 }
 
 void rerun_best(const struct rerun *r, enum rerun_figure figure, struct rerun_best *out)

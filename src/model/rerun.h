@@ -50,7 +50,10 @@
  */
 #define RERUN_MEMORY_MARGIN 0.10
 #define RERUN_TIME_MARGIN 0.25
-/* Two runs' peaks that agree within this stand for the row (t1409's 2%). */
+/*
+ * Two runs' peaks that agree within this stand for the row (t1409's 2%); a
+ * memory figure within it of the best's is among the best (rerun_best()).
+ */
 #define RERUN_PEAK_AGREE 0.02
 
 /* The figures of a run. */
@@ -126,14 +129,15 @@ int rerun_summary(const struct rerun_row *row, enum rerun_figure figure, struct 
 
 /* The best of R's rows for memory or time, as a verdict judges (verdict.h). */
 struct rerun_best {
-	size_t row[RERUN_MAX_ROWS];   /* the best first, then each whose range overlaps it */
+	size_t row[RERUN_MAX_ROWS];   /* the best first, then each whose range overlaps it
+					 (or, for memory, within RERUN_PEAK_AGREE of it) */
 	size_t n;                     /* 0: no row measured */
 	int have_malloc;              /* the malloc row measured */
 	size_t malloc_row;
 	int malloc_among;             /* malloc is among row[] */
 	double saves;                 /* malloc's median minus the best's, in the unit */
 	double percent;               /* ... per cent of malloc's median (NAN: 0) */
-	int clear;                    /* the best's range is apart from malloc's */
+	int clear;                    /* malloc is not among the best (row[]'s rule) */
 };
 
 /*

@@ -458,7 +458,7 @@ int rerun_write_markdown(FILE *out, const struct run_report *report)
 		fputs(".\n", out);
 	} else if (rerun_answers(report->rerun)) {
 		fputs("\n**Answer, measured** (drop-in allocators, median [min-max]; no clear "
-		      "winner where ranges overlap):\n\n", out);
+		      "winner where ranges overlap or peaks lie within 2%):\n\n", out);
 		answer_lines(out, report, put_item);
 	}
 	return ferror(out) ? -1 : 0;
