@@ -10,6 +10,8 @@
 #include "cmd/parse_options.h"
 #include "model/runner.h"
 #include "platform/util.h"
+#include "measure/allocator.h"
+#include "measure/backend.h"
 #include "measure/workloads.h"
 
 #include <stdio.h>
@@ -187,6 +189,21 @@ static int opt_version(const struct cli_option *o, const char *arg, void *ctx)
 	cli_exit_printed();
 }
 
+/* The values --backend knows, for its --help lines. */
+static void backend_help(FILE *out)
+{
+	for (size_t i = 0; backend_table[i]; i++)
+		fprintf(out, "    %-12s %s\n", backend_table[i]->name, backend_table[i]->summary);
+	for (size_t i = 0; allocator_known[i].name; i++)
+		fprintf(out, "    %-12s %s\n", allocator_known[i].name, allocator_known[i].summary);
+	fputs(
+"    NAME         a library given with --preload NAME=PATH\n"
+"    all          each one installed that can do the workload, each --preload\n"
+"    list         say which run here and why not; measure nothing\n"
+"    ALLOCATOR:NAME=VALUE[:...]  with settings: allocbench-backends(1), SETTINGS\n",
+	      out);
+}
+
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
@@ -194,7 +211,7 @@ static const struct cli_option run_options[] = {
 	{ OPT_STRING('s', "sizes", "LIST", run_cmd, args.sizes,
 	  "chunk sizes in bytes (default " RUN_DEFAULT_SIZES ")") },
 	{ OPT_STRING('b', "backend", "LIST", run_cmd, args.backends,
-	  "backends (default " RUN_DEFAULT_BACKENDS "):"), .more = backend_set_help },
+	  "backends (default " RUN_DEFAULT_BACKENDS "):"), .more = backend_help },
 	{ OPT_SIZE('t', "total", "BYTES", run_cmd, config.total_bytes, 1, UINT64_MAX, NULL,
 	  "bytes allocated per measurement (default 100M)"),
 	  OPT_GIVEN(run_cmd, args.total) },

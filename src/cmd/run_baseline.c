@@ -3,6 +3,7 @@
  * checked before measuring, and the comparison after, as compare makes it.
  */
 #include "cmd/run_baseline.h"
+#include "report/report_formats.h"
 #include "report/compare.h"
 #include "model/report.h"
 #include "report/report_compare.h"

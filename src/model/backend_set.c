@@ -15,22 +15,9 @@
 #include "measure/workloads.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-void backend_set_help(FILE *out)
-{
-	for (size_t i = 0; backend_table[i]; i++)
-		fprintf(out, "    %-12s %s\n", backend_table[i]->name, backend_table[i]->summary);
-	for (size_t i = 0; allocator_known[i].name; i++)
-		fprintf(out, "    %-12s %s\n", allocator_known[i].name, allocator_known[i].summary);
-	fputs(
-"    NAME         a library given with --preload NAME=PATH\n"
-"    all          each one installed that can do the workload, each --preload\n"
-"    list         say which run here and why not; measure nothing\n"
-"    ALLOCATOR:NAME=VALUE[:...]  with settings: allocbench-backends(1), SETTINGS\n",
-	      out);
-}
 
 /* The names --backend knows, "malloc, pool, ..., all, list", for messages. */
 static void list_backends(char *buf, size_t size, const struct run_config *config)

@@ -9,13 +9,8 @@
 #ifndef ALLOCBENCH_BACKEND_SET_H
 #define ALLOCBENCH_BACKEND_SET_H
 
-#include <stdio.h>
-
 struct backend;
 struct run_config;
-
-/* Prints the values --backend knows, for its --help lines. */
-void backend_set_help(FILE *out);
 
 /*
  * --preload SPEC (NAME=PATH): adds a preloaded backend to CONFIG, measured

@@ -3,6 +3,7 @@
 #include "model/run.h"
 #include "model/stats.h"
 
+#include <stdio.h>
 #include <math.h>
 #include <string.h>
 

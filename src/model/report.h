@@ -15,7 +15,6 @@
 #include "model/stats.h"
 
 #include <stddef.h>
-#include <stdio.h>
 
 struct backend;
 struct run_config;
@@ -138,20 +137,6 @@ void report_abi_note(char *buf, size_t size, const struct run_report *report);
 
 /* Page granularity of the overhead: one page spread over COUNT chunks, bytes. */
 double resolution_bytes(const struct run_report *report, size_t count);
-
-/* The report writers: return 0, or -1 when writing fails. */
-int report_text_write(FILE *out, const struct run_report *report);
-int report_json_write(FILE *out, const struct run_report *report);
-int report_csv_write(FILE *out, const struct run_report *report);
-/* report_csv_write() without the header line: rows to append to another report's. */
-int report_csv_write_rows(FILE *out, const struct run_report *report);
-int report_markdown_write(FILE *out, const struct run_report *report);
-
-/* A format of the report, as --format names it. */
-struct report_writer {
-	const char *name;
-	int (*write)(FILE *out, const struct run_report *report);
-};
 
 /*
  * The backend as the text table names it: its name, and for malloc served

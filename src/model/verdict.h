@@ -16,8 +16,6 @@
 #include "model/report.h"
 #include "model/stats.h"
 
-#include <stdio.h>
-
 #define VERDICT_MAX_BACKENDS 64
 
 /* One backend's figure in a verdict. */
@@ -31,6 +29,7 @@ struct verdict_choice {
 	/* The best first, then every backend of the kind whose range overlaps the best's. */
 	struct verdict_entry best[VERDICT_MAX_BACKENDS];
 	size_t nbest;                 /* 0: none of the kind measured; 1: a clear winner */
+	int malloc_among;             /* the C library's malloc is among them */
 };
 
 /* The verdict on memory or on time at one size. */
@@ -61,10 +60,10 @@ struct verdict {
 	 * choice and the memory fell after its peak under some backend.
 	 */
 	struct verdict_aspect kept;
+	int kept_fell;                /* the replay's memory fell after the live bytes'
+					 peak under a drop-in backend (its lowest since
+					 under 90% of its peak: series_fell()) */
 };
-
-/* V into BUF (SIZE bytes) as a verdict writes a figure: "12.3", about three significant digits. */
-void verdict_number(char *buf, size_t size, double v);
 
 /* 1 when the text and JSON carry a verdict: more than one backend measured. */
 int verdict_wanted(const struct run_report *report);
@@ -102,25 +101,5 @@ int verdict_at(const struct run_report *report, size_t i, struct verdict *out);
  * backend of it succeeded there.
  */
 int verdict_compute(const struct run_report *report, size_t column, struct verdict *out);
-
-/*
- * The text: a heading and per size, ABI and aspect a line for the best
- * drop-in choice and one for the best with code changes (where that kind
- * was measured), figures in their display unit (figure.h); nothing when
- * !verdict_wanted, or when REPORT's answer_first is set (advise printed
- * it before the tables: verdict_write_answer()).
- */
-int verdict_write_text(FILE *out, const struct run_report *report);
-
-/*
- * The same lines after HEADING, whatever answer_first says: advise's
- * answer, whose drop-in lines come from its real runs where they measured
- * (rerun_answers()): then only the lines with code changes.
- */
-int verdict_write_answer(FILE *out, const struct run_report *report, const char *heading);
-
-/* The same as a Markdown list, for the Markdown report. */
-int verdict_write_markdown(FILE *out, const struct run_report *report);
-
 
 #endif

@@ -7,6 +7,7 @@
  * the RFC's CRLF, which Unix tools do not expect.
  */
 #include "model/breakdown.h"
+#include "report/report_formats.h"
 #include "measure/backend.h"
 #include "model/report.h"
 #include "model/run.h"

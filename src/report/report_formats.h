@@ -10,6 +10,20 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* The report writers: return 0, or -1 when writing fails. */
+int report_text_write(FILE *out, const struct run_report *report);
+int report_json_write(FILE *out, const struct run_report *report);
+int report_csv_write(FILE *out, const struct run_report *report);
+/* report_csv_write() without the header line: rows to append to another report's. */
+int report_csv_write_rows(FILE *out, const struct run_report *report);
+int report_markdown_write(FILE *out, const struct run_report *report);
+
+/* A format of the report, as --format names it. */
+struct report_writer {
+	const char *name;
+	int (*write)(FILE *out, const struct run_report *report);
+};
+
 /* How many formats report_formats holds. */
 #define REPORT_FORMATS 4
 

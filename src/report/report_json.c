@@ -7,6 +7,7 @@
  * members before the document is printed.
  */
 #include "model/fidelity.h"
+#include "report/report_formats.h"
 #include "report/report_rerun.h"
 #include "model/figure.h"
 #include "model/verdict.h"

@@ -14,7 +14,7 @@
 #include "model/run.h"
 #include "model/stats.h"
 #include "platform/util.h"
-#include "model/verdict.h"
+#include "report/report_verdict.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -7,6 +7,7 @@
 #include "model/rerun.h"
 #include "model/settings.h"
 #include "model/verdict.h"
+#include "report/report_verdict.h"
 #include "platform/util.h"
 
 #include <math.h>

@@ -3,6 +3,7 @@
  * study's: one table per run, its columns chosen by the workload.
  */
 #include "model/abi.h"
+#include "report/report_formats.h"
 #include "model/fidelity.h"
 #include "model/rerun.h"
 #include "report/report_rerun.h"
@@ -17,6 +18,7 @@
 #include "model/stats.h"
 #include "report/table.h"
 #include "model/verdict.h"
+#include "report/report_verdict.h"
 #include "platform/util.h"
 
 #include <stdio.h>

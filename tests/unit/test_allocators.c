@@ -12,6 +12,7 @@
 #include "model/runner.h"
 #include "model/stats.h"
 #include "platform/util.h"
+#include "report/report_formats.h"
 
 #include <dlfcn.h>
 #include <gnu/libc-version.h>

@@ -9,6 +9,7 @@
 #include "render.h"
 #include "model/report.h"
 #include "model/run.h"
+#include "report/report_formats.h"
 
 #include <stdio.h>
 #include <stdlib.h>

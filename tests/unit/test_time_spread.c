@@ -10,6 +10,7 @@
 #include "report/report_columns.h"
 #include "model/run.h"
 #include "model/stats.h"
+#include "report/report_formats.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,6 +11,7 @@
 #include "model/report.h"
 #include "model/run.h"
 #include "model/verdict.h"
+#include "report/report_verdict.h"
 
 #include <stdio.h>
 #include <stdlib.h>

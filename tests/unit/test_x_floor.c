@@ -9,6 +9,7 @@
 #include "model/report.h"
 #include "model/run.h"
 #include "model/stats.h"
+#include "report/report_formats.h"
 
 #include <stdio.h>
 #include <stdlib.h>
