@@ -3,7 +3,7 @@
  * JSON (report_rerun.h).
  */
 #include "report/report_rerun.h"
-#include "report/report_formats.h"
+#include "report/markdown_text.h"
 #include "measure/replay_series.h"
 #include "model/rerun.h"
 #include "model/settings.h"

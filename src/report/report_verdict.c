@@ -4,7 +4,7 @@
  * as Markdown items.
  */
 #include "report/report_verdict.h"
-#include "report/report_formats.h"
+#include "report/markdown_text.h"
 #include "model/fidelity.h"
 #include "model/figure.h"
 #include "model/rerun.h"
