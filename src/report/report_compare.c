@@ -6,6 +6,7 @@
  * verdict; allocbench-compare(1) documents each field.
  */
 #include "report/compare.h"
+#include "report/markdown_text.h"
 #include "report/report_compare.h"
 #include "report/report_formats.h"
 #include "report/json_out.h"

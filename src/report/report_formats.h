@@ -36,13 +36,4 @@ const struct report_writer *report_format_find(const char *name);
 /* "text, json, csv or markdown" into BUF (SIZE bytes), for messages. */
 void report_formats_names(char *buf, size_t size);
 
-/*
- * Writes TEXT into a Markdown table cell or list item: cleaned as
- * text_clean() cleans it (line breaks as spaces, other control characters
- * as U+FFFD), '<', '>' and '&' as HTML's entities (Markdown passes HTML
- * through), and a backslash before each character of ESCAPED ("|\\" at
- * least).
- */
-void markdown_put_text(FILE *out, const char *text, const char *escaped);
-
 #endif

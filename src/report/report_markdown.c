@@ -4,6 +4,7 @@
  * and the floor, ready to paste into an issue or a pull request.
  */
 #include "model/fidelity.h"
+#include "report/markdown_text.h"
 #include "report/report_rerun.h"
 #include "report/report_columns.h"
 #include "model/breakdown.h"
@@ -18,22 +19,6 @@
 
 #include <stdio.h>
 #include <string.h>
-
-void markdown_put_text(FILE *out, const char *text, const char *escaped)
-{
-	while (*text) {
-		size_t len;
-		const char *with = text_clean_next(&text, &len);
-
-		/* Markdown passes HTML through: a tag in a label would be one on the page. */
-		if (len == 1 && strchr("<>&", *with))
-			fputs(xml_entity(*with), out);
-		else if (len == 1 && strchr(escaped, *with))
-			fprintf(out, "\\%c", *with);
-		else
-			fwrite(with, 1, len, out);
-	}
-}
 
 /* "| backend | size (B) | ... |" and the alignment row, from the text table's columns. */
 static void put_table_head(FILE *out, enum workload workload)

@@ -3,6 +3,7 @@
  * JSON (report_rerun.h).
  */
 #include "report/report_rerun.h"
+#include "report/markdown_text.h"
 #include "measure/replay_series.h"
 #include "model/rerun.h"
 #include "model/settings.h"
@@ -340,14 +341,10 @@ static int write_after_peak(FILE *out, const struct rerun *r)
 	return ferror(out) ? -1 : 0;
 }
 
-/* Writes TEXT with Markdown's table and emphasis characters escaped. */
+/* Writes TEXT with Markdown's table, emphasis, code and link characters escaped. */
 static void put_markdown(FILE *out, const char *text)
 {
-	for (const char *p = text; *p; p++) {
-		if (strchr("|\\*_`<>[]", *p))
-			fputc('\\', out);
-		fputc(*p, out);
-	}
+	markdown_put_text(out, text, "|\\*_`[]");
 }
 
 /*
@@ -359,17 +356,19 @@ static int write_table(FILE *out, const struct run_report *report, int markdown)
 	const struct rerun *r = report->rerun;
 	struct rerun_best b;
 	struct unit time;
-	char head[1024];
+	char head[1024], times[32] = "once";
 
 	if (!r || !r->rounds)
 		return 0;
 	rerun_best(r, RERUN_WALL, &b);
 	time = unit_of(r, RERUN_WALL, &b);
-	snprintf(head, sizeof(head), "real runs: %s, the program the trace is of, run again %u "
-		 "times under each drop-in allocator, interleaved (fewer where the answer was "
+	if (r->rounds > 1)
+		snprintf(times, sizeof(times), "%u times", r->rounds);
+	snprintf(head, sizeof(head), "real runs: %s, the program the trace is of, run again %s "
+		 "under each drop-in allocator, interleaved (fewer where the answer was "
 		 "settled, below): its peak anonymous memory (RssAnon) and the whole command's "
 		 "wall time, median [min-max]; beside them the replay's peak",
-		 r->program, r->rounds);
+		 r->program, times);
 	fputc('\n', out);
 	if (markdown) {
 		fputs("**Real runs**: ", out);

@@ -4,6 +4,7 @@
  * as Markdown items.
  */
 #include "report/report_verdict.h"
+#include "report/markdown_text.h"
 #include "model/fidelity.h"
 #include "model/figure.h"
 #include "model/rerun.h"
@@ -126,11 +127,7 @@ static void put_text_line(FILE *out, const char *line)
 static void put_markdown_line(FILE *out, const char *line)
 {
 	fputs("- ", out);
-	for (const char *p = line + strspn(line, " "); *p; p++) {
-		if (*p == '|' || *p == '\\' || *p == '*' || *p == '_')
-			fputc('\\', out);
-		fputc(*p, out);
-	}
+	markdown_put_text(out, line + strspn(line, " "), "|\\*_");
 	fputc('\n', out);
 }
 

@@ -291,6 +291,12 @@ rc=$?
 check "advise -- awk <FILE: every real run found the needle (exit 0)" \
 	sh -c '[ $1 = 0 ] && [ "$("$2" "$3" "real_runs.rows[backend=malloc].ok")" = true ]' sh $rc "$JSONQ" "$tmp/in.json"
 [ $rc = 0 ] || sed 's/^/# /' "$tmp/err" "$tmp/in.json"
+# Markdown: the program's path as it is named, HTML's characters as
+# entities, Markdown's escaped; one round is "once".
+mkdir "$tmp/a<b>&c" && cp "$SPARSE" "$tmp/a<b>&c/sp_arse"
+run_ab advise -q --repeat 1 --reruns 1 --backend malloc,arena -f markdown -- "$tmp/a<b>&c/sp_arse" 4 2
+check "markdown: the program's path escaped, one round said once" \
+	grep -q "^\*\*Real runs\*\*: .*/a&lt;b&gt;&amp;c/sp\\\\_arse, the program the trace is of, run again once under" "$tmp/err"
 printf 'needle\n' | "$AB" advise --repeat 1 --backend malloc,arena -- grep -q needle >"$tmp/out" 2>"$tmp/err"
 check "... from a pipe: exit 0, no real runs, and why" \
 	sh -c '[ $1 = 0 ] && tr "\n" " " <"$2" | tr -s " " | grep -q "no real runs: its standard input is a pipe, which it read once"' \
