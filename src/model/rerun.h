@@ -52,7 +52,8 @@
 #define RERUN_TIME_MARGIN 0.25
 /*
  * Two runs' peaks that agree within this stand for the row (t1409's 2%); a
- * memory figure within it of the best's is among the best (rerun_best()).
+ * memory figure (peak, or what is kept after it) whose median lies within
+ * it of the best's is among the best (rerun_best()).
  */
 #define RERUN_PEAK_AGREE 0.02
 
@@ -127,10 +128,15 @@ int rerun_failed(const struct rerun *r);
 /* The summary of a row's FIGURE: -1 when it has no run. */
 int rerun_summary(const struct rerun_row *row, enum rerun_figure figure, struct stat_summary *out);
 
-/* The best of R's rows for memory or time, as a verdict judges (verdict.h). */
+/*
+ * The best of R's rows for memory or time, as a verdict judges (verdict.h),
+ * save that a memory figure (the peak, and what is kept after it) whose
+ * median lies within RERUN_PEAK_AGREE of the best's is among the best too.
+ */
 struct rerun_best {
 	size_t row[RERUN_MAX_ROWS];   /* the best first, then each whose range overlaps it
-					 (or, for memory, within RERUN_PEAK_AGREE of it) */
+					 (or, for memory, whose median lies within
+					 RERUN_PEAK_AGREE of its) */
 	size_t n;                     /* 0: no row measured */
 	int have_malloc;              /* the malloc row measured */
 	size_t malloc_row;

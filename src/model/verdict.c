@@ -142,7 +142,6 @@ static int of_kind(const struct verdict_entry *e, int kind)
  * one of that kind whose range overlaps it; returns how many (0: none of
  * the kind).
  */
-/* The best of a kind (defined after aspect_compute(), its caller). */
 static size_t choose(const struct verdict_aspect *a, const struct verdict_entry *all, size_t n,
 		     int kind, struct verdict_entry *best)
 {

@@ -1,6 +1,7 @@
 /*
  * markdown_text.h - text as Markdown writes it, for every writer of a
- * Markdown page (a run's report, a comparison, advise's real runs).
+ * Markdown page (a run's report and its verdict, a comparison, advise's
+ * real runs).
  */
 #ifndef ALLOCBENCH_MARKDOWN_TEXT_H
 #define ALLOCBENCH_MARKDOWN_TEXT_H

@@ -1,6 +1,7 @@
 /*
- * report_formats.h - the one list of a run report's formats, for --format
- * and --export FORMAT=FILE: a new format is one entry.
+ * report_formats.h - a run report's writers and the one list of its
+ * formats, for --format and --export FORMAT=FILE: a new format is its
+ * writer and one entry.
  */
 #ifndef ALLOCBENCH_REPORT_FORMATS_H
 #define ALLOCBENCH_REPORT_FORMATS_H

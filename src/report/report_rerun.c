@@ -149,7 +149,8 @@ static int falls_after_peak(const struct rerun *r)
 
 /*
  * Where the replay's drop-in leader for MEMORY (1) or time is another than
- * the real runs', the line that says so into LINE; 0 when they agree.
+ * the real runs', the line that says so into LINE; 0 when they agree, or
+ * when either leader is among the other's best (within the noise).
  */
 static int disagree_line(char *line, size_t size, const struct run_report *report, int memory)
 {
@@ -167,8 +168,12 @@ static int disagree_line(char *line, size_t size, const struct run_report *repor
 		return 0;
 	replayed = a->drop_in.best[0].cell->backend->name;
 	real = r->rows[b.row[0]].backend->name;
-	if (!strcmp(replayed, real) || (a->drop_in.nbest > 1 && b.n > 1))
-		return 0;
+	for (size_t i = 0; i < b.n; i++)
+		if (!strcmp(replayed, r->rows[b.row[i]].backend->name))
+			return 0;
+	for (size_t i = 0; i < a->drop_in.nbest; i++)
+		if (!strcmp(real, a->drop_in.best[i].cell->backend->name))
+			return 0;
 	snprintf(line, size, "  the replays put %s first for %s, the real runs %s: the real runs "
 		 "answer for the drop-in allocators, the replays for pool and arena", replayed,
 		 memory ? "memory" : "time", real);
@@ -347,6 +352,19 @@ static void put_markdown(FILE *out, const char *text)
 	markdown_put_text(out, text, "|\\*_`[]");
 }
 
+/* The real runs' table's heading, "real runs: PROGRAM, ...", into HEAD. */
+static void table_heading(char *head, size_t size, const struct rerun *r)
+{
+	char times[32] = "once";
+
+	if (r->rounds > 1)
+		snprintf(times, sizeof(times), "%u times", r->rounds);
+	snprintf(head, size, "real runs: %s, the program the trace is of, run again %s under each "
+		 "drop-in allocator, interleaved (fewer where the answer was settled, below): its "
+		 "peak anonymous memory (RssAnon) and the whole command's wall time, median "
+		 "[min-max]; beside them the replay's peak", r->program, times);
+}
+
 /*
  * The real runs' table, each row with its replay against it: text (80
  * columns) or, with MARKDOWN, a Markdown table after a paragraph.
@@ -356,19 +374,13 @@ static int write_table(FILE *out, const struct run_report *report, int markdown)
 	const struct rerun *r = report->rerun;
 	struct rerun_best b;
 	struct unit time;
-	char head[1024], times[32] = "once";
+	char head[1024];
 
 	if (!r || !r->rounds)
 		return 0;
 	rerun_best(r, RERUN_WALL, &b);
 	time = unit_of(r, RERUN_WALL, &b);
-	if (r->rounds > 1)
-		snprintf(times, sizeof(times), "%u times", r->rounds);
-	snprintf(head, sizeof(head), "real runs: %s, the program the trace is of, run again %s "
-		 "under each drop-in allocator, interleaved (fewer where the answer was "
-		 "settled, below): its peak anonymous memory (RssAnon) and the whole command's "
-		 "wall time, median [min-max]; beside them the replay's peak",
-		 r->program, times);
+	table_heading(head, sizeof(head), r);
 	fputc('\n', out);
 	if (markdown) {
 		fputs("**Real runs**: ", out);
@@ -458,7 +470,7 @@ int rerun_write_markdown(FILE *out, const struct run_report *report)
 		fputs(".\n", out);
 	} else if (rerun_answers(report->rerun)) {
 		fputs("\n**Answer, measured** (drop-in allocators, median [min-max]; no clear "
-		      "winner where ranges overlap or peaks lie within 2%):\n\n", out);
+		      "winner where ranges overlap, or memory lies within 2%):\n\n", out);
 		answer_lines(out, report, put_item);
 	}
 	return ferror(out) ? -1 : 0;

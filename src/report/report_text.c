@@ -418,7 +418,8 @@ static int put_answer(FILE *out, const struct run_report *report)
 		      out);
 	} else if (rerun_answers(report->rerun)) {
 		fputs("answer (median [min-max]; drop-in as measured, with code changes as "
-		      "replayed;\nno clear winner where ranges overlap or peaks lie within 2%):\n", out);
+		      "replayed;\nno clear winner where ranges overlap, or measured memory lies "
+		      "within 2%):\n", out);
 		ret |= rerun_write_answer(out, report);
 		ret |= verdict_write_answer(out, report, "");
 	} else {

@@ -8,6 +8,7 @@
 #include "model/fidelity.h"
 #include "model/figure.h"
 #include "model/rerun.h"
+#include "model/run.h"
 #include "model/verdict.h"
 #include "measure/backend.h"
 #include "platform/util.h"
