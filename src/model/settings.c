@@ -180,6 +180,31 @@ static int check_twice(const char *text)
 	return 0;
 }
 
+/* A new candidate, zeroed, kept in CONFIG's candidates (freed with them); NULL: out of memory. */
+static struct candidate *candidate_add(struct run_config *config)
+{
+	struct candidate *c = calloc(1, sizeof(*c));
+
+	if (!c || ALLOC_GROW(config->candidates, config->ncandidates, config->candidates_alloc)) {
+		free(c);
+		return NULL;
+	}
+	config->candidates[config->ncandidates++] = &c->backend;
+	return c;
+}
+
+/* C's backend: BASE's, named NAME, with C's settings in its environment. */
+static const struct backend *candidate_backend(struct candidate *c, const char *name,
+					       const struct backend *base)
+{
+	copy_string(c->name, sizeof(c->name), name);
+	c->backend = *base;
+	c->backend.name = c->name;
+	c->backend.base = base;
+	c->backend.env = c->env;
+	return &c->backend;
+}
+
 const struct backend *settings_candidate(struct run_config *config, const char *text,
 					 const struct backend *base)
 {
@@ -199,13 +224,10 @@ const struct backend *settings_candidate(struct run_config *config, const char *
 	}
 	if (check_twice(text))
 		return NULL;
-	if (!(c = calloc(1, sizeof(*c))) ||
-	    ALLOC_GROW(config->candidates, config->ncandidates, config->candidates_alloc)) {
-		free(c);
+	if (!(c = candidate_add(config))) {
 		error("out of memory");
 		return NULL;
 	}
-	config->candidates[config->ncandidates++] = &c->backend;
 	c->confirmed = 1;
 	copy_string(copy, sizeof(copy), strchr(text, ':') + 1);
 	for (char *item = strtok_r(copy, ":", &save); item; item = strtok_r(NULL, ":", &save))
@@ -220,25 +242,17 @@ const struct backend *settings_candidate(struct run_config *config, const char *
 		c->env[0] = c->env_text[0];
 		c->nenv = 1;
 	}
-	copy_string(c->name, sizeof(c->name), text);
-	c->backend = *base;
-	c->backend.name = c->name;
-	c->backend.base = base;
-	c->backend.env = c->env;
-	return &c->backend;
+	return candidate_backend(c, text, base);
 }
 
 const struct backend *settings_described(struct run_config *config, const struct backend *base,
 					 const char *environment, int confirmed, const char *how)
 {
-	struct candidate *c = calloc(1, sizeof(*c));
+	struct candidate *c = candidate_add(config);
 	char copy[SETTINGS_MAX * 320], *save = NULL;
 
-	if (!c || ALLOC_GROW(config->candidates, config->ncandidates, config->candidates_alloc)) {
-		free(c);
+	if (!c)
 		return NULL;
-	}
-	config->candidates[config->ncandidates++] = &c->backend;
 	copy_string(copy, sizeof(copy), environment);
 	for (char *item = strtok_r(copy, " ", &save); item && c->nenv < SETTINGS_MAX;
 	     item = strtok_r(NULL, " ", &save)) {
@@ -249,12 +263,7 @@ const struct backend *settings_described(struct run_config *config, const struct
 	c->confirmed = confirmed;
 	c->described = 1;
 	copy_string(c->how, sizeof(c->how), how);
-	copy_string(c->name, sizeof(c->name), base->name);
-	c->backend = *base;
-	c->backend.name = c->name;
-	c->backend.base = base;
-	c->backend.env = c->env;
-	return &c->backend;
+	return candidate_backend(c, base->name, base);
 }
 
 int settings_describe(const struct backend *b, char *env, size_t env_size, int *confirmed,

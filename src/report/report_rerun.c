@@ -149,27 +149,27 @@ static int falls_after_peak(const struct rerun *r)
 
 /*
  * Where the replay's drop-in leader for MEMORY (1) or time is another than
- * the real runs', the line that says so into LINE; 0 when they agree, or
- * when either leader is among the other's best (within the noise).
+ * the real runs' (B, rerun_best()'s for that figure), the line that says
+ * so into LINE; 0 when they agree, or when either leader is among the
+ * other's best (within the noise).
  */
-static int disagree_line(char *line, size_t size, const struct run_report *report, int memory)
+static int disagree_line(char *line, size_t size, const struct run_report *report, int memory,
+			 const struct rerun_best *b)
 {
 	const struct rerun *r = report->rerun;
 	const struct verdict_aspect *a;
 	struct verdict v;
-	struct rerun_best b;
 	const char *replayed, *real;
 
 	if (!verdict_wanted(report) || verdict_compute(report, 0, &v))
 		return 0;
 	a = memory ? &v.memory : &v.time;
-	rerun_best(r, memory ? RERUN_PEAK : RERUN_WALL, &b);
-	if (!a->valid || !a->drop_in.nbest || !b.n)
+	if (!a->valid || !a->drop_in.nbest || !b->n)
 		return 0;
 	replayed = a->drop_in.best[0].cell->backend->name;
-	real = r->rows[b.row[0]].backend->name;
-	for (size_t i = 0; i < b.n; i++)
-		if (!strcmp(replayed, r->rows[b.row[i]].backend->name))
+	real = r->rows[b->row[0]].backend->name;
+	for (size_t i = 0; i < b->n; i++)
+		if (!strcmp(replayed, r->rows[b->row[i]].backend->name))
 			return 0;
 	for (size_t i = 0; i < a->drop_in.nbest; i++)
 		if (!strcmp(real, a->drop_in.best[i].cell->backend->name))
@@ -255,7 +255,8 @@ static void answer_lines(FILE *out, const struct run_report *report,
 			put(out, line);
 	}
 	for (int memory = 1; memory >= 0; memory--)
-		if (disagree_line(line, sizeof(line), report, memory))
+		if (disagree_line(line, sizeof(line), report, memory,
+				  &b[memory ? RERUN_PEAK : RERUN_WALL]))
 			put(out, line);
 }
 
