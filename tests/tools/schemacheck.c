@@ -3,16 +3,27 @@
  * test that keeps data/allocbench.schema.json true to what allocbench writes.
  *
  *   schemacheck SCHEMA.json DOCUMENT.json
+ *   schemacheck --always [--optional PLACE]... SCHEMA.json DOCUMENT.json...
  *
  * Exits 0 when DOCUMENT is valid, 1 when it is not (each failure printed
  * with its JSON pointer), 2 on bad usage, unreadable files, or a schema that
  * uses a keyword this checker does not implement.
  *
+ * --always holds the schema's "required" to the writer the other way too:
+ * besides validating each DOCUMENT, it finds each member that is in every
+ * object of its place in all of them (a place: the pointer with each array
+ * index as *), and that a document still validates without. Such a member
+ * is always written and not required: each is printed, and the exit is 1.
+ * A member the schema names in no "properties" (a key of a map: a counter,
+ * a backend) is not judged, nor one at a PLACE given with --optional (one
+ * the writer leaves out on a path the documents do not take: the caller
+ * says which).
+ *
  * Why a checker of our own: CI has no Python for certain, and cJSON is
  * already a build dependency. It implements the subset of draft 2020-12 the
  * schema uses: type, properties, required, additionalProperties, items,
  * minItems, maxItems, enum, const, minimum, maximum, exclusiveMinimum,
- * exclusiveMaximum, minLength, pattern (POSIX extended regular expressions,
+ * exclusiveMaximum, minLength, if/then/else, pattern (POSIX extended regular expressions,
  * which agree with ECMA-262 on the patterns used: classes, anchors,
  * counts), allOf, anyOf, oneOf, not, and $ref to "#/$defs/NAME". Any other
  * keyword is refused rather than ignored, so the schema cannot promise
@@ -37,6 +48,7 @@
 
 static const cJSON *schema_root;
 static int unsupported;   /* set when the schema uses a keyword not implemented */
+static const char *schema_path;
 
 static int is_type(const cJSON *node, const char *type)
 {
@@ -285,6 +297,14 @@ static int validate(const cJSON *node, const cJSON *schema, const char *path, in
 					}
 				}
 			}
+		} else if (!strcmp(k, "if")) {
+			const cJSON *branch = cJSON_GetObjectItemCaseSensitive(schema,
+					validate(node, kw, path, 1) ? "else" : "then");
+
+			if (branch)
+				errors += validate(node, branch, path, quiet);
+		} else if (!strcmp(k, "then") || !strcmp(k, "else")) {
+			continue;   /* with "if" */
 		} else if (!strcmp(k, "not")) {
 			if (!validate(node, kw, path, 1))
 				FAIL("valid under the schema of not");
@@ -297,35 +317,198 @@ static int validate(const cJSON *node, const cJSON *schema, const char *path, in
 	return errors;
 }
 
-int main(int argc, char **argv)
+/* What --always learns of one member at one place. */
+struct seen {
+	char *place;       /* the member's pointer, array indices as * */
+	unsigned written;  /* objects at the place that have it */
+	int optional;      /* a document validated without it */
+};
+
+static struct seen *seen;
+static size_t nseen;
+static char **optional;   /* --optional's places, every other word */
+static int noptional;
+
+static struct seen *seen_at(const char *place)
 {
-	char *schema_text, *doc_text;
-	cJSON *schema, *doc;
+	for (size_t i = 0; i < nseen; i++)
+		if (!strcmp(seen[i].place, place))
+			return &seen[i];
+	seen = realloc(seen, (nseen + 1) * sizeof(*seen));
+	if (!seen || !(seen[nseen].place = strdup(place))) {
+		fprintf(stderr, "schemacheck: out of memory\n");
+		exit(2);
+	}
+	seen[nseen].written = 0;
+	seen[nseen].optional = 0;
+	return &seen[nseen++];
+}
+
+/* 1 when NAME is a member some "properties" of the schema at or below S names. */
+static int named(const cJSON *s, const char *name)
+{
+	const cJSON *kw;
+
+	if (!cJSON_IsObject(s) && !cJSON_IsArray(s))
+		return 0;
+	cJSON_ArrayForEach(kw, s) {
+		if (kw->string && !strcmp(kw->string, "properties") && cJSON_IsObject(kw) &&
+		    cJSON_GetObjectItemCaseSensitive(kw, name))
+			return 1;
+		if (named(kw, name))
+			return 1;
+	}
+	return 0;
+}
+
+/* Puts ITEM back into OBJECT after PREV (NULL: first), as cJSON links them. */
+static void relink(cJSON *object, cJSON *prev, cJSON *item)
+{
+	cJSON *first = object->child;
+
+	if (!prev) {
+		item->next = first;
+		item->prev = first ? first->prev : item;
+		if (first)
+			first->prev = item;
+		object->child = item;
+		return;
+	}
+	item->prev = prev;
+	item->next = prev->next;
+	if (prev->next)
+		prev->next->prev = item;
+	else
+		first->prev = item;
+	prev->next = item;
+}
+
+/*
+ * Tallies each object below NODE (at place PLACE) of the valid document
+ * DOC: at "PLACE/" the objects there, at "PLACE/NAME" those that have
+ * NAME, and whether DOC validates with it taken out. An array's items are
+ * at its place and a star.
+ */
+static void tally(cJSON *doc, cJSON *node, const char *place)
+{
+	char sub[1024];
+	cJSON *member;
+
+	if (cJSON_IsArray(node)) {
+		snprintf(sub, sizeof(sub), "%s/*", place);
+		cJSON_ArrayForEach(member, node)
+			tally(doc, member, sub);
+		return;
+	}
+	if (!cJSON_IsObject(node))
+		return;
+	snprintf(sub, sizeof(sub), "%s/", place);
+	seen_at(sub)->written++;
+	for (int i = 0; (member = cJSON_GetArrayItem(node, i)); i++) {
+		struct seen *s;
+
+		snprintf(sub, sizeof(sub), "%s/%s", place, member->string);
+		if (named(schema_root, member->string)) {
+			s = seen_at(sub);
+			s->written++;
+			if (!s->optional) {
+				/* Take it out, validate, put it back after PREV. */
+				cJSON *prev = i ? member->prev : NULL;
+
+				cJSON_DetachItemViaPointer(node, member);
+				s->optional = !validate(doc, schema_root, "", 1);
+				relink(node, prev, member);
+			}
+		}
+		tally(doc, member, sub);
+	}
+}
+/* Validates the document at PATH; with ALWAYS, tallies it. Returns its errors, -1: unreadable. */
+static int check_file(const char *path, int always)
+{
+	char *text = tool_slurp(path);
+	cJSON *doc = text ? cJSON_Parse(text) : NULL;
 	int errors;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: schemacheck SCHEMA.json DOCUMENT.json\n");
+	free(text);
+	if (!doc) {
+		fprintf(stderr, "schemacheck: %s: not readable JSON\n", path);
+		return -1;
+	}
+	errors = validate(doc, schema_root, "", 0);
+	if (errors)
+		fprintf(stderr, "schemacheck: %s: not valid against %s\n", path, schema_path);
+	else if (always)
+		tally(doc, doc, "");
+	cJSON_Delete(doc);
+	return errors;
+}
+
+/* Prints each member --always found always written and not required; returns how many. */
+static int always_written(void)
+{
+	int found = 0;
+
+	for (size_t i = 0; i < nseen; i++) {
+		const char *slash = strrchr(seen[i].place, '/');
+		char parent[1024];
+
+		int skip = !slash[1] || !seen[i].optional;
+
+		for (int k = 0; k < noptional && !skip; k++)
+			skip = !strcmp(optional[2 * k], seen[i].place);
+		if (skip)
+			continue;
+		snprintf(parent, sizeof(parent), "%.*s/", (int)(slash - seen[i].place), seen[i].place);
+		if (seen[i].written == seen_at(parent)->written) {
+			printf("%s: in every object there (%u), and not required\n", seen[i].place,
+			       seen[i].written);
+			found++;
+		}
+	}
+	return found;
+}
+
+int main(int argc, char **argv)
+{
+	int always = argc > 1 && !strcmp(argv[1], "--always");
+	int first = 1 + always;   /* the schema's argument */
+	char *schema_text;
+	cJSON *schema;
+	int errors = 0, bad = 0;
+
+	while (always && first + 1 < argc && !strcmp(argv[first], "--optional")) {
+		first += 2;
+		noptional++;
+	}
+	optional = argv + 3;   /* every other word from there */
+	if (argc - first < 2 || (!always && argc != 3)) {
+		fprintf(stderr, "usage: schemacheck SCHEMA.json DOCUMENT.json\n"
+				"       schemacheck --always [--optional PLACE]... SCHEMA.json DOCUMENT.json...\n");
 		return 2;
 	}
-	schema_text = tool_slurp(argv[1]);
-	doc_text = tool_slurp(argv[2]);
+	schema_path = argv[first];
+	schema_text = tool_slurp(schema_path);
 	schema = schema_text ? cJSON_Parse(schema_text) : NULL;
-	doc = doc_text ? cJSON_Parse(doc_text) : NULL;
-	if (!schema || !doc) {
-		fprintf(stderr, "schemacheck: %s: not readable JSON\n", schema ? argv[2] : argv[1]);
+	free(schema_text);
+	if (!schema) {
+		fprintf(stderr, "schemacheck: %s: not readable JSON\n", schema_path);
 		return 2;
 	}
 	schema_root = schema;
-	errors = validate(doc, schema, "", 0);
-	cJSON_Delete(schema);
-	cJSON_Delete(doc);
-	free(schema_text);
-	free(doc_text);
-	if (unsupported)
-		return 2;
-	if (errors) {
-		fprintf(stderr, "schemacheck: %s: not valid against %s\n", argv[2], argv[1]);
-		return 1;
+	for (int i = first + 1; i < argc; i++) {
+		int e = check_file(argv[i], always);
+
+		bad |= e < 0;
+		errors += e > 0;
 	}
-	return 0;
+	if (!errors && !bad && !unsupported && always)
+		errors = always_written();
+	cJSON_Delete(schema);
+	for (size_t i = 0; i < nseen; i++)
+		free(seen[i].place);
+	free(seen);
+	if (unsupported || bad)
+		return 2;
+	return errors ? 1 : 0;
 }
