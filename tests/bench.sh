@@ -142,10 +142,26 @@ record_bench() {
 	printf 'record %s: %.3f s recorded, %.3f s alone: %.2fx  (target <= %s: %s); %.2f bytes per call  (target <= 8: %s)\n' \
 		"$name" "$rec" "$plain" "$x" "$target" "$(verdict "$x" "$target" '<=')" "$bpc" "$(verdict "$bpc" 8 '<=')"
 }
+# allocbench record itself: the library's cost, then the conversion to
+# version 3 once the program ended and the summary; the trace it leaves.
+record_whole() {
+	rm -f "$tmp/whole.trace"*
+	$AB record -o "$tmp/whole.trace" "$@" 2>/dev/null
+}
+record_cmd_bench() {
+	name=$1; shift
+	plain=$(best "$@")
+	rec=$(best record_whole "$@")
+	bpc=$(awk -v b="$(stat -L -c %s "$tmp/whole.trace")" -v n="$($AB report -f json "$tmp/whole.trace" |
+		$JSONQ - calls.total)" 'BEGIN { print b / n }')
+	printf 'allocbench record %s: %.3f s, %.3f s alone: %.2fx; %.3f bytes per call (format version 3)\n' \
+		"$name" "$rec" "$plain" "$(awk -v r="$rec" -v p="$plain" 'BEGIN { print r / p }')" "$bpc"
+}
 # Targets (issue 29): the bare loop 1.5x, the perl hash and sqlite3 1.3x.
 record_bench "alloc_heavy (5M steps)" 1.5 "$tmp/alloc_heavy" 5000000
 if command -v perl >/dev/null; then
 	record_bench "perl hash (300000 keys)" 1.3 perl -e 'my %h; $h{$_}=[$_] for 1..300000;'
+	record_cmd_bench "perl hash (300000 keys)" perl -e 'my %h; $h{$_}=[$_] for 1..300000;'
 fi
 if command -v sqlite3 >/dev/null; then
 	cat >"$tmp/idx.sql" <<'SQL'
@@ -155,10 +171,11 @@ INSERT INTO t SELECT x, printf('%08d-%d', (x * 7919) % 200000, x) FROM c;
 CREATE INDEX tb ON t(b);
 SQL
 	record_bench "sqlite3 (an index of 200000 rows)" 1.3 sh -c 'sqlite3 :memory: <"$1"' sh "$tmp/idx.sql"
+	record_cmd_bench "sqlite3 (an index of 200000 rows)" sqlite3 :memory: -init "$tmp/idx.sql" .quit
 fi
 
-# Trace format version 3 (record --convert): bytes per call of the program's
-# trace converted, against heaptrack's 0.19 on the perl hash (issue 29) and
+# Trace format version 3 (record --convert of the library's own trace):
+# bytes per call of the program's trace converted, against heaptrack's 0.19 on the perl hash (issue 29) and
 # 0.5 on sqlite3 building an index. Where heaptrack is installed, its own
 # file for the perl hash (WITH_HEAPTRACK 1: the program is no shell) beside
 # it: its frees name an allocation site and size, not the chunk, which a

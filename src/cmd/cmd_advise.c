@@ -293,15 +293,17 @@ static void claim_keep_trace(const char *file)
 /* ---- recording ---- */
 
 /*
- * Records ARGV into TRACE. Returns 0 when there is a trace to replay (ARGV's
+ * Records ARGV into TRACE, converted to format version 3 when it is KEEP's
+ * (a temporary one is replayed as the recorder wrote it, whose read is
+ * faster). Returns 0 when there is a trace to replay (ARGV's
  * exit status in *STATUS), or the exit status when there is none (record's:
  * 127 not found, 2 refused, 1 no trace); ends by the signal that ended
  * COMMAND when record passed it on.
  */
-static int record(const char *trace, char **argv, int quiet, int *status)
+static int record(const char *trace, char **argv, int quiet, int keep, int *status)
 {
 	struct stat before, after;
-	int existed = !stat(trace, &before), sig, ret = record_command(trace, argv, quiet, &sig);
+	int existed = !stat(trace, &before), sig, ret = record_command(trace, argv, quiet, keep, &sig);
 
 	if (sig) {
 		error("'%s' was stopped by SIG%s: nothing to replay", argv[0], sigabbrev_np(sig));
@@ -514,7 +516,7 @@ int cmd_advise(int argc, char **argv)
 	else
 		tmp_trace(trace, sizeof(trace));
 	run_options_for(&cmd, trace, argc, argv, &run);
-	if (!cmd.trace && (ret = record(trace, argv + command, cmd.quiet, &status)))
+	if (!cmd.trace && (ret = record(trace, argv + command, cmd.quiet, cmd.keep_trace != NULL, &status)))
 		return ret;
 	/* A program of several threads: the curated settings are candidates too; --tune, a grid. */
 	run.config.tune = cmd.tune ? 2 : 1;

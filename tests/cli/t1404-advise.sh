@@ -59,6 +59,8 @@ run_ab advise -q --repeat 2 --keep-trace "$tmp/k.trace" -f json -o "$tmp/a.json"
 check "--keep-trace -f json exits 0" [ "$rc" -eq 0 ]
 check "--keep-trace keeps the trace" [ -s "$tmp/k.trace" ]
 check "... which allocbench report reads" sh -c '"$1" report "$2" >/dev/null' sh "$AB" "$tmp/k.trace"
+check "... in format version 3, as record leaves one" \
+	[ "$("$AB" report -f json "$tmp/k.trace" | "$JSONQ" - trace.format_version)" = 3 ]
 check "-q: nothing on standard error" [ ! -s "$tmp/err" ]
 check "the JSON's command line is advise's" [ "$(jq_get "$tmp/a.json" 'command_line[1]')" = advise ]
 v='summary.verdicts[0]'

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Trace format version 3 (record --trace-version 3's, and record --convert's): one recording,
+# Trace format version 3 (what record leaves, and record --convert's): one recording,
 # converted, gives
 # the same report (all but the trace's own bytes and name) and the same replay (its
 # memory figures and its steps' checksum) as the trace it was converted
@@ -12,14 +12,23 @@ if ! test_have_prereq NOASAN; then
 	test_done
 	exit 0
 fi
-record_trace "$tmp/th.trace" "$THREADS" ||
+ALLOCBENCH_TEST_SPOOL=1 record_trace "$tmp/th.trace" "$THREADS" ||
 	not_ok "record $THREADS" "$(tail -n 3 "$tmp/record.err")"
-record_trace "$tmp/d.trace" --trace-version 3 "$THREADS" || not_ok "record $THREADS" "$(tail -n 3 "$tmp/record.err")"
+record_trace "$tmp/d.trace" "$THREADS" || not_ok "record $THREADS" "$(tail -n 3 "$tmp/record.err")"
 "$AB" report "$tmp/d.trace" -f json >"$tmp/d.json"
-check "record --trace-version 3 writes version 3 once the program ended" \
+check "record writes version 3 once the program ended" \
 	test "$(jq_get "$tmp/d.json" trace.format_version)" = 3
+# A program killed by a signal: its trace, cut short, converted to what it holds.
+"$AB" record -o "$tmp/segv.trace" "$THREADS" segv >/dev/null 2>"$tmp/segv.err"
+"$AB" report "$tmp/segv.trace" -f json >"$tmp/segv.json"
+check "a program killed: its trace converted, cut short" \
+	test "$(jq_get "$tmp/segv.json" trace.format_version) $(jq_get "$tmp/segv.json" trace.cut_short)" = "3 true"
+# A process still running when the command ended is still writing its trace: left.
+"$AB" record -o "$tmp/bg.trace" sh -c 'sleep 5 & exit 0' >/dev/null 2>"$tmp/bg.err"
+check "a process still running: its trace left in version 2, said" \
+	grep -q "bg.trace.sleep.[0-9]*: its process [0-9]* still runs: left in format version 2" "$tmp/bg.err"
 "$AB" report "$tmp/th.trace" -f json >"$tmp/th.json"
-check "record writes version 2 by default" test "$(jq_get "$tmp/th.json" trace.format_version)" = 2
+check "the recorder writes version 2 (record converts it; the tests keep it)" test "$(jq_get "$tmp/th.json" trace.format_version)" = 2
 "$AB" record --convert "$tmp/th.trace" -o "$tmp/th.v3" 2>"$tmp/conv.err"
 check "record --convert exits 0" test "$?" = 0
 check "the converted trace is smaller" \
