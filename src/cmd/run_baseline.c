@@ -60,31 +60,6 @@ static void settings_of_config(const struct run_config *config, struct compare_s
 	}
 }
 
-/*
- * Reads REPORT back as a result file named NAME, through its JSON, so that a
- * run compares exactly as its written report would. Returns 0, or -1 after
- * an error.
- */
-static int load_report(const struct run_report *report, const char *name,
-		       struct result_file *out)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	int ret;
-
-	if (!f)
-		return error("out of memory");
-	ret = report_json_write(f, report);
-	if (fclose(f) || ret) {
-		free(text);
-		return error("cannot serialise this run's report");
-	}
-	ret = results_load_buffer(name, text, len, out);
-	free(text);
-	return ret;
-}
-
 /* Whether a run with CONFIG measures ROW's backend and size. */
 static int measures(const struct run_config *config, const struct result_row *row)
 {
@@ -153,7 +128,8 @@ int baseline_compare(struct result_file *baseline, const struct run_report *repo
 	struct comparison comparison;
 	int ret;
 
-	if (load_report(report, "this run", &current))
+	/* The document its JSON report holds, so that it compares exactly as that would. */
+	if (results_load_tree("this run", report_json_document(report), &current))
 		return -1;
 	compare_options_init(&options);
 	options.gate_time = gate_time;

@@ -19,6 +19,13 @@ int report_csv_write(FILE *out, const struct run_report *report);
 int report_csv_write_rows(FILE *out, const struct run_report *report);
 int report_markdown_write(FILE *out, const struct run_report *report);
 
+struct cJSON;
+/*
+ * The document report_json_write() prints, built in memory (NULL: out of
+ * memory); the caller owns it (results_load_tree() takes it).
+ */
+struct cJSON *report_json_document(const struct run_report *report);
+
 /* A format of the report, as --format names it. */
 struct report_writer {
 	const char *name;

@@ -617,7 +617,7 @@ static cJSON *verdict_json(const struct run_report *report)
 	return summary;
 }
 
-int report_json_write(FILE *out, const struct run_report *report)
+cJSON *report_json_document(const struct run_report *report)
 {
 	cJSON *root = cJSON_CreateObject(), *tool = cJSON_CreateObject();
 	cJSON *floors = cJSON_CreateArray(), *results = cJSON_CreateArray();
@@ -654,6 +654,10 @@ int report_json_write(FILE *out, const struct run_report *report)
 			cJSON_AddItemToObject(root, "summary", summary);
 	}
 	json_drop_nulls(root);
+	return root;
+}
 
-	return json_write_document(out, root);
+int report_json_write(FILE *out, const struct run_report *report)
+{
+	return json_write_document(out, report_json_document(report));
 }

@@ -369,6 +369,20 @@ int results_load_buffer(const char *name, const char *text, size_t len,
 	return parse_text(file, text, len) ? -1 : load_parsed(file);
 }
 
+int results_load_tree(const char *name, struct cJSON *root, struct result_file *file)
+{
+	memset(file, 0, sizeof(*file));
+	file->root = root;
+	file->path = strdup(name);
+	if (!file->path || !root) {
+		results_release(file);
+		return error("out of memory");
+	}
+	json_clean_strings(root);
+	file->schema = string_at(root, "schema", "");
+	return load_parsed(file);
+}
+
 /* The largest whole number a double holds exactly. */
 #define RESULTS_MAX_WHOLE 9007199254740992.0
 

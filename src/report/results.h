@@ -81,11 +81,20 @@ int results_parse(const char *path, struct result_file *file);
 /*
  * Like results_load(), from the LEN bytes of TEXT (not necessarily
  * terminated) instead of a file; NAME stands for the path in messages and
- * in FILE->path. For a report this process has just written (run
- * --baseline): it is checked exactly as a file would be.
+ * in FILE->path (the unit tests, the fuzz target).
  */
 int results_load_buffer(const char *name, const char *text, size_t len,
 			struct result_file *file);
+
+struct cJSON;
+/*
+ * Like results_load(), from ROOT, the document a report writer built in
+ * memory (report_json_document(); NULL: out of memory), which FILE owns
+ * from then on: run --baseline compares the report it writes, checked
+ * exactly as its file would be, not parsed again. Returns 0, or -1 after an
+ * error, with ROOT freed.
+ */
+int results_load_tree(const char *name, struct cJSON *root, struct result_file *file);
 
 /* Frees what results_load() allocated. */
 void results_release(struct result_file *file);
