@@ -435,8 +435,10 @@ static int record_prepare(struct record_run *run)
 	}
 	if (trace_file_for(run->output, run->file, sizeof(run->file)))
 		return 2;
-	clock_gettime(CLOCK_REALTIME, &now);
+	/* The kernel stamps files by its coarse clock, which can be a tick behind. */
+	clock_gettime(CLOCK_REALTIME_COARSE, &now);
 	run->started = now.tv_sec;
+	clock_gettime(CLOCK_REALTIME, &now);
 	run->session = ((uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec) ^
 		       ((uint64_t)getpid() << 40);
 	return 0;
