@@ -150,6 +150,17 @@ if test_have_prereq TMPFS_MOUNT; then
 		test "$rc $h_lost_why $h_lost_errno $h_state $h_header $h_bad" = "0 2 28 1 ok 0"
 	check "... and record said so" grep -q "incomplete: [1-9][0-9]* calls not recorded" "$tmp/err"
 	rm -f "$mnt"/th.trace*
+	# About 700 KiB free: room for the recorder's trace (635 to 700 KiB here;
+	# calls lost where it needs more), none for its conversion beside it (150 KiB).
+	head -c $((324 * 1024)) /dev/zero >"$mnt/fill" 2>/dev/null
+	run_ab record -o "$mnt/th.trace" "$THREADS"
+	check "no room to convert it: exit 0, the trace left in version 2 and readable, record says why" \
+		sh -c '[ '"$rc"' = 0 ] && grep -q "th.trace.threads.[0-9]*.* (left in format version 2)" "$1" &&
+		       [ "$("$2" report -f json "$3" | "$4" - trace.format_version)" = 2 ]' \
+		sh "$tmp/err" "$AB" "$mnt/th.trace" "$JSONQ"
+	check "... and no file of the conversion left behind" sh -c '! ls "$1"/*.v3-* 2>/dev/null' sh "$mnt"
+	rm -f "$mnt"/th.trace*
+	head -c $((960 * 1024)) /dev/zero >"$mnt/fill" 2>/dev/null
 	head -c $((1024 * 1024)) /dev/zero >>"$mnt/fill" 2>/dev/null
 	run_ab record -o "$mnt/th.trace" "$THREADS"
 	what="a file system with no room at all: the program runs (record exits 1: no trace), record says why"
