@@ -60,6 +60,21 @@ check "JSON: the chosen one is threads, the report's own" \
 printf '{"$ref": "#/$defs/trace_report", "$defs": %s}\n' \
 	"$("$JSONQ" "$top/data/allocbench.schema.json" '$defs')" >"$tmp/ts.json"
 check "JSON: valid against the schema's trace_report" "$SCHEMACHECK" "$tmp/ts.json" "$tmp/two.json"
+# The schema requires what report always writes: over these, a recording
+# one of whose traces cannot be read (its process then has only path, chosen
+# and error), and one of a program that crashed (no figures of its own), no
+# member is in every object at its place and not required.
+cp -a "$tmp/r" "$tmp/damaged"
+head -c 257 "$tmp/r/$sort_trace" >"$tmp/damaged/$sort_trace"
+"$AB" report -f json -o "$tmp/damaged.json" "$tmp/damaged/two.trace"
+check "JSON: a process whose trace cannot be read has its error" \
+	sh -c '"$1" "$2" processes | grep -q "\"error\":\"trace [^\"]*sort[^\"]* is truncated"' sh "$JSONQ" "$tmp/damaged.json"
+record_trace "$tmp/segv.trace" "$THREADS" segv
+"$AB" report -f json -o "$tmp/segv.json" "$tmp/segv.trace"
+"$SCHEMACHECK" --always "$tmp/ts.json" "$tmp/two.json" "$tmp/sort.json" "$tmp/damaged.json" "$tmp/segv.json" \
+	>"$tmp/always" 2>&1
+r=$?
+check "JSON: every member report always writes is required ($(head -n 1 "$tmp/always"))" [ $r -eq 0 ]
 
 # The set of files, named; and the prefix alone (FILE gone: record was killed).
 run_ab report "$tmp/r/$sort_trace" "$tmp/r/two.trace.threads.$shell_pid"

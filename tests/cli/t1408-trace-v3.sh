@@ -24,7 +24,9 @@ check "record writes version 3 once the program ended" \
 check "a program killed: its trace converted, cut short" \
 	test "$(jq_get "$tmp/segv.json" trace.format_version) $(jq_get "$tmp/segv.json" trace.cut_short)" = "3 true"
 # A process still running when the command ended is still writing its trace: left.
-"$AB" record -o "$tmp/bg.trace" sh -c 'sleep 5 & exit 0' >/dev/null 2>"$tmp/bg.err"
+# (The shell ends once sleep's trace is there: sleep has made its first call.)
+"$AB" record -o "$tmp/bg.trace" sh -c 'sleep 5 & until ls "$0".sleep.* >/dev/null 2>&1; do sleep 0.05; done' \
+	"$tmp/bg.trace" >/dev/null 2>"$tmp/bg.err"
 check "a process still running: its trace left in version 2, said" \
 	grep -q "bg.trace.sleep.[0-9]*: its process [0-9]* still runs: left in format version 2" "$tmp/bg.err"
 "$AB" report "$tmp/th.trace" -f json >"$tmp/th.json"
