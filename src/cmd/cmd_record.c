@@ -11,6 +11,7 @@
 #include "cmd/commands.h"
 #include "platform/output.h"
 #include "cmd/parse_options.h"
+#include "cmd/record_find.h"
 #include "trace/record.h"
 #include "trace/trace.h"
 #include "trace/trace_set.h"
@@ -18,7 +19,6 @@
 #include "platform/util.h"
 
 #include <dirent.h>
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -65,79 +65,35 @@ static void record_help(FILE *out)
 "allocbench-record(1) says more: what is recorded, the trace format.\n", out);
 }
 
-/* Whether PATH names a readable regular file. */
-static int is_file(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISREG(st.st_mode);
-}
-
 /*
- * 1 when DIR/NAME fits in BUF (SIZE bytes) and names a file; it is left in
- * BUF. A path cut short names nothing (and the check of snprintf()'s
- * result is what keeps -Wformat-truncation quiet).
+ * Whether the process PID still runs: not gone, and no zombie (a child
+ * COMMAND left, ending as COMMAND did). A PID taken again by another
+ * process reads as running, which only keeps a trace from being converted.
  */
-static int library_in(char *buf, size_t size, const char *dir, const char *name)
+static int still_runs(pid_t pid)
 {
-	int n = snprintf(buf, size, "%s/%s", dir, name);
+	char path[64], stat[512], *paren;
+	ssize_t n;
+	int fd;
 
-	return n > 0 && (size_t)n < size && is_file(buf);
-}
-
-/*
- * Finds the recording library, without configuration: beside the running
- * binary (/proc/self/exe), in ../lib/allocbench from it (an installed
- * binary), in the build folder it was built in, then in the install
- * libdir it was built for. Writes its path into BUF (SIZE bytes).
- * Returns 0, or -1 when it is nowhere.
- */
-static int record_library_find(char *buf, size_t size)
-{
-	char exe[PATH_MAX], *slash;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n > 0) {
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			if (library_in(buf, size, exe, RECORD_LIBRARY_NAME) ||
-			    library_in(buf, size, exe, "../lib/allocbench/" RECORD_LIBRARY_NAME))
-				return 0;
-		}
-	}
-#ifdef ALLOCBENCH_BUILDDIR
-	if (library_in(buf, size, ALLOCBENCH_BUILDDIR, RECORD_LIBRARY_NAME))
+	if (kill(pid, 0) && errno != EPERM)
 		return 0;
-#endif
-	return library_in(buf, size, ALLOCBENCH_LIBDIR, RECORD_LIBRARY_NAME) ? 0 : -1;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 1;
+	n = read(fd, stat, sizeof(stat) - 1);
+	close(fd);
+	if (n <= 0)
+		return 1;
+	stat[n] = '\0';
+	/* "PID (COMM) STATE ...": COMM may hold anything, ')' too; the last one ends it. */
+	paren = strrchr(stat, ')');
+	return !(paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X'));
 }
 
-/* The file execvp() would run for NAME, into BUF; -1 when there is none. */
-static int command_find(const char *name, char *buf, size_t size)
-{
-	const char *path = getenv("PATH"), *p, *colon;
-
-	if (strchr(name, '/')) {
-		snprintf(buf, size, "%s", name);
-		return access(buf, X_OK);
-	}
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	for (p = path; ; p = colon + 1) {
-		size_t len;
-
-		colon = strchr(p, ':');
-		len = colon ? (size_t)(colon - p) : strlen(p);
-		snprintf(buf, size, "%.*s%s%s", (int)len, p, len ? "/" : "", name);
-		if (is_file(buf) && !access(buf, X_OK))
-			return 0;
-		if (!colon)
-			return -1;
-	}
-}
-
+/* A signal that came once COMMAND had ended (forward_signal()): the conversion stops. */
+static volatile sig_atomic_t stopped;
 
 /*
  * Converts each trace of SET whose process is gone (ended, or killed: a
@@ -156,14 +112,17 @@ static void convert_ended(struct trace_set *set)
 
 		if (p->error || p->t.header.version >= TRACE_VERSION_V3)
 			continue;
-		if (p->t.header.state == TRACE_STATE_WRITING &&
-		    (!kill((pid_t)p->t.header.pid, 0) || errno == EPERM)) {
-			warning("%s: its process %" PRIu32 " still runs: left in format version 2 "
-				"(record --convert converts it once it ended)", p->path, p->t.header.pid);
+		if (p->t.header.state == TRACE_STATE_WRITING && still_runs((pid_t)p->t.header.pid)) {
+			warning("%s: its process %" PRIu32 " was still running when the command ended: "
+				"left in format version 2 (record --convert converts it once it ended)",
+				p->path, p->t.header.pid);
 			continue;
 		}
-		if (trace_v3_convert(p->path, p->path, TRACE_V3_LEVEL, why, sizeof(why))) {
-			warning("%s (left in format version 2)", why);
+		if (stopped)
+			break;
+		if (trace_v3_convert(p->path, p->path, TRACE_V3_LEVEL, &stopped, why, sizeof(why))) {
+			if (!stopped)
+				warning("%s (left in format version 2)", why);
 			continue;
 		}
 		/* The summary gives the bytes the file takes now; the rest of what was read holds. */
@@ -189,7 +148,7 @@ static void summarize(const struct trace_proc *p)
 	text_clean(path, sizeof(path), p->path);
 	text_clean(command, sizeof(command), p->t.header.command);
 	fprintf(stderr, "allocbench: %s: pid %" PRIu32 " (%s), %" PRIu64 " calls (%s) in %" PRIu32
-		" thread%s, %" PRIu64 " bytes (%.2f per call), %s",
+		" thread%s, %" PRIu64 " bytes (%.3g per call), %s",
 		path, p->t.header.pid, command, st->calls[0], used ? line : "none",
 		st->nthreads, st->nthreads == 1 ? "" : "s", p->t.trace_bytes,
 		st->calls[0] ? (double)p->t.trace_bytes / (double)st->calls[0] : 0.0,
@@ -241,127 +200,6 @@ static int name_trace(const char *from, const char *file)
 		     file, from, strerror(errno));
 }
 
-/* What a file of mode MODE is, for a message. */
-static const char *file_kind(mode_t mode)
-{
-	if (S_ISDIR(mode))
-		return "directory";
-	if (S_ISCHR(mode))
-		return "character device";
-	if (S_ISBLK(mode))
-		return "block device";
-	if (S_ISFIFO(mode))
-		return "FIFO";
-	if (S_ISSOCK(mode))
-		return "socket";
-	return "special file";
-}
-
-/*
- * The trace's absolute path for -o OUTPUT into FILE (SIZE bytes), its
- * symbolic links followed: the target is written, the link kept. A
- * regular file there is removed (the library creates FILE itself, with
- * O_EXCL); a new one must be creatable. Anything else (a device, a FIFO, a
- * directory, a path too long for the library) is refused untouched.
- * Returns 0, or -1 after printing why.
- */
-static int trace_file_for(const char *output, char *file, size_t size)
-{
-	char cwd[PATH_MAX], *path = NULL, *target = NULL;
-	struct stat st;
-	int magic, fd, ret = -1;
-
-	if (output[0] != '/' && !getcwd(cwd, sizeof(cwd)))
-		return error("cannot find the current directory: %s", strerror(errno));
-	if (asprintf(&path, "%s%s%s", output[0] == '/' ? "" : cwd, output[0] == '/' ? "" : "/",
-		     output) < 0)
-		die_out_of_memory();
-	if (output_resolve_links(path, &target, &magic)) {
-		if (errno == ENAMETOOLONG)
-			error("--output is too long: a trace's path may have %d bytes at most",
-			      RECORD_FILE_MAX);
-		else
-			error("cannot write '%s': %s", output, strerror(errno));
-		goto out;
-	}
-	if (magic) {
-		error("cannot write a trace to '%s': it names an open file (/proc), not a path",
-		      output);
-		goto out;
-	}
-	if (strlen(target) > RECORD_FILE_MAX) {
-		error("--output is too long: a trace's path may have %d bytes at most, '%.40s...' "
-		      "has %zu", RECORD_FILE_MAX, target, strlen(target));
-		goto out;
-	}
-	if (strlen(strrchr(target, '/') + 1) > RECORD_NAME_MAX) {
-		error("--output's name is too long: each process's trace adds up to %d bytes to it "
-		      "(.PROGRAM.PID), and a name may have 255", RECORD_SUFFIX_MAX);
-		goto out;
-	}
-	if (!lstat(target, &st) && !S_ISREG(st.st_mode)) {
-		error("cannot write a trace to '%s': it is a %s, not a regular file (left as it was)",
-		      output, file_kind(st.st_mode));
-		goto out;
-	}
-	/* The earlier recording to FILE goes with it: its processes' traces too. */
-	if (trace_set_remove(target) || (unlink(target) && errno != ENOENT)) {
-		error("cannot replace '%s': %s", output, strerror(errno));
-		goto out;
-	}
-	fd = open(target, O_WRONLY | O_CREAT | O_EXCL, 0644);
-	if (fd < 0) {
-		error("cannot write '%s': %s", output, strerror(errno));
-		goto out;
-	}
-	close(fd);
-	unlink(target);
-	snprintf(file, size, "%s", target);
-	ret = 0;
-out:
-	free(path);
-	free(target);
-	return ret;
-}
-
-/*
- * Whether the dynamic loader would skip the library for the program EXE:
- * an ELF file of another class or machine than this binary's (a 32-bit
- * program). Writes why into WHY. A file that is not ELF (a script) passes.
- */
-static int elf_foreign(const char *exe, char *why, size_t size)
-{
-	unsigned char mine[EI_NIDENT + 4], theirs[EI_NIDENT + 4];
-	int fd;
-	ssize_t n;
-
-	fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, mine, sizeof(mine));
-	close(fd);
-	if (n != (ssize_t)sizeof(mine))
-		return 0;
-	fd = open(exe, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, theirs, sizeof(theirs));
-	close(fd);
-	if (n != (ssize_t)sizeof(theirs) || memcmp(theirs, ELFMAG, SELFMAG))
-		return 0;
-	if (theirs[EI_CLASS] != mine[EI_CLASS]) {
-		snprintf(why, size, "it is a %d-bit program, and the recording library is %d-bit",
-			 theirs[EI_CLASS] == ELFCLASS32 ? 32 : 64, mine[EI_CLASS] == ELFCLASS32 ? 32 : 64);
-		return 1;
-	}
-	/* e_machine, after e_ident and e_type, in the file's byte order (the same class as ours). */
-	if (memcmp(theirs + EI_NIDENT + 2, mine + EI_NIDENT + 2, 2) || theirs[EI_DATA] != mine[EI_DATA]) {
-		snprintf(why, size, "it is built for another machine than the recording library");
-		return 1;
-	}
-	return 0;
-}
-
 /* The signals record passes on to the recorded program (as timeout does), while it waits. */
 static const int forward[] = { SIGINT, SIGTERM, SIGHUP };
 #define FORWARDS (sizeof(forward) / sizeof(forward[0]))
@@ -372,12 +210,17 @@ static volatile sig_atomic_t forwarded;
  * SIGINT, SIGTERM or SIGHUP for record goes to COMMAND too, unless the
  * kernel sent it (a terminal's ^C or hangup reaches the whole foreground
  * process group, COMMAND included: passing it on would deliver it twice).
+ * Once COMMAND has ended, it stops the conversion of the traces (STOPPED).
  */
 static void forward_signal(int sig, siginfo_t *info, void *context)
 {
 	(void)context;
+	if (forward_pid <= 0) {
+		stopped = sig;
+		return;
+	}
 	forwarded = sig;
-	if (info->si_code != SI_KERNEL && forward_pid > 0)
+	if (info->si_code != SI_KERNEL)
 		kill(forward_pid, sig);
 }
 
@@ -640,6 +483,9 @@ static int record_finish(const struct record_run *run, int status)
 	}
 	if (run->convert)
 		convert_ended(&set);
+	if (stopped)
+		warning("stopped by SIG%s: the traces not yet converted left in format version 2",
+			sigabbrev_np(stopped));
 	for (size_t i = 0; i < set.n; i++)
 		if (set.procs[i].error)
 			error("%s", set.procs[i].error);
@@ -692,7 +538,22 @@ int record_command(const char *output, char *const *argv, int quiet, int convert
 		sigaction(forward[k], &old_forward[k], NULL);
 	if (WIFSIGNALED(status) && WTERMSIG(status) == forwarded)
 		*ended_by = forwarded;
+	else if (stopped)
+		*ended_by = stopped;
 	return ret;
+}
+
+/*
+ * ALLOCBENCH_TEST_RECORD_V2=1 (allocbench(1)): the tests read and damage
+ * the recording library's own format, which record then leaves as it is.
+ */
+static int record_v2(void)
+{
+	const char *v = getenv("ALLOCBENCH_TEST_RECORD_V2");
+
+	if (v && *v && strcmp(v, "1"))
+		usage_die("ALLOCBENCH_TEST_RECORD_V2 takes 1 (a testing aid: see allocbench(1))");
+	return v && *v;
 }
 
 int cmd_record(int argc, char **argv)
@@ -739,7 +600,7 @@ int cmd_record(int argc, char **argv)
 	if (convert && i < argc)
 		usage_die("record --convert takes no COMMAND (see allocbench record --help)");
 	if (convert) {
-		if (trace_v3_convert(convert, given ? given : convert, TRACE_V3_LEVEL, why, sizeof(why)))
+		if (trace_v3_convert(convert, given ? given : convert, TRACE_V3_LEVEL, NULL, why, sizeof(why)))
 			die(1, "%s", why);
 		return 0;
 	}
@@ -747,8 +608,7 @@ int cmd_record(int argc, char **argv)
 		usage_die("record needs a COMMAND to run (see allocbench record --help)");
 	if (!strcmp(output, "-"))
 		usage_die("a trace is a file: --output '-' is not one (name a file)");
-	/* The tests read and damage the recorder's own format: the hook leaves it. */
-	ret = record_command(output, argv + i, 0, !getenv("ALLOCBENCH_TEST_SPOOL"), &sig);
+	ret = record_command(output, argv + i, 0, !record_v2(), &sig);
 	/* Ended by the signal record passed on: record ends by it too, as a shell expects. */
 	if (sig) {
 		fflush(NULL);

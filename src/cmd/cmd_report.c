@@ -141,7 +141,7 @@ static int write_text(FILE *out, const struct trace_set *set)
 		fprintf(out, "  incomplete: %" PRIu64 " calls not recorded (%s)\n", t->header.lost,
 			trace_lost_reason(&t->header, reason, sizeof(reason)));
 	fprintf(out, "  %" PRIu64 " calls in %" PRIu32 " thread%s, %" PRIu64 " bytes of trace "
-		"(%.2f bytes per call)\n", st->calls[0], st->nthreads, st->nthreads == 1 ? "" : "s",
+		"(%.3g bytes per call)\n", st->calls[0], st->nthreads, st->nthreads == 1 ? "" : "s",
 		t->trace_bytes,
 		st->calls[0] ? (double)t->trace_bytes / (double)st->calls[0] : 0.0);
 	trace_program_text(&t->header, st->calls[0] + t->header.lost, program, sizeof(program));

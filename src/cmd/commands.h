@@ -33,9 +33,11 @@ int cmd_record(int argc, char **argv);
  * with the most calls (trace_set_choose()), and summarizes the traces on
  * standard error (unless QUIET; errors and record_notes() are always
  * said). With CONVERT, each trace whose process is gone is converted to
- * format version 3 (trace_v3.h) in place first. Returns record's exit status: the command's (128 + N after signal N), 127 not found, 2
+ * format version 3 (trace_v3.h) in place first. Returns record's exit
+ * status: the command's (128 + N after signal N), 127 not found, 2
  * refused, 1 its trace missing. *ENDED_BY is the signal record passed on
- * that ended the command, or 0: the caller ends by it once done.
+ * that ended the command, or one that came once it had ended (stopping
+ * the conversion), or 0: the caller ends by it once done.
  */
 int record_command(const char *output, char *const *argv, int quiet, int convert, int *ended_by);
 

@@ -369,6 +369,16 @@ int results_load_buffer(const char *name, const char *text, size_t len,
 	return parse_text(file, text, len) ? -1 : load_parsed(file);
 }
 
+/* A number under NODE that is not finite becomes null, as cJSON_Print() writes it. */
+static void nonfinite_to_null(cJSON *node)
+{
+	for (; node; node = node->next) {
+		if (cJSON_IsNumber(node) && !isfinite(node->valuedouble))
+			node->type = cJSON_NULL;
+		nonfinite_to_null(node->child);
+	}
+}
+
 int results_load_tree(const char *name, struct cJSON *root, struct result_file *file)
 {
 	memset(file, 0, sizeof(*file));
@@ -379,6 +389,7 @@ int results_load_tree(const char *name, struct cJSON *root, struct result_file *
 		return error("out of memory");
 	}
 	json_clean_strings(root);
+	nonfinite_to_null(root);
 	file->schema = string_at(root, "schema", "");
 	return load_parsed(file);
 }

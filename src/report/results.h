@@ -90,9 +90,10 @@ struct cJSON;
 /*
  * Like results_load(), from ROOT, the document a report writer built in
  * memory (report_json_document(); NULL: out of memory), which FILE owns
- * from then on: run --baseline compares the report it writes, checked
- * exactly as its file would be, not parsed again. Returns 0, or -1 after an
- * error, with ROOT freed.
+ * from then on: run --baseline compares the report it writes, not parsed
+ * again, checked as its file would be (a number that is not finite reads
+ * as the null the file would hold; its keys are unique, as the writer's).
+ * Returns 0, or -1 after an error, with ROOT freed.
  */
 int results_load_tree(const char *name, struct cJSON *root, struct result_file *file);
 

@@ -12,6 +12,7 @@
 
 #include "trace/trace_format.h"
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -64,10 +65,13 @@ const char *trace_lost_reason(const struct trace_header *h, char *buf, size_t si
  * Converts the trace at FROM (version 1 or 2, read with trace_stats_load()'s
  * checks) to version 3 (trace_v3.h, its blocks compressed with zstd at
  * LEVEL), written to TO when complete (TO may be FROM: it is replaced).
- * Returns 0, or -1 with WHY (WHY_SIZE bytes) saying why.
+ * Once *STOP (unless STOP is NULL) is set, by a signal handler, it stops
+ * (EINTR). Returns 0, or -1 with WHY (WHY_SIZE bytes) saying why; FROM is
+ * then as it was, and nothing of the conversion is left.
  */
 #define TRACE_V3_LEVEL 3   /* zstd's level for `record --convert` */
-int trace_v3_convert(const char *from, const char *to, int level, char *why, size_t why_size);
+int trace_v3_convert(const char *from, const char *to, int level, const volatile sig_atomic_t *stop,
+		     char *why, size_t why_size);
 
 /* What the replay does at one step. */
 enum replay_op_kind {

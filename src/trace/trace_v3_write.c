@@ -51,6 +51,8 @@ struct enc {
 	uint64_t next;              /* the place a record takes when no gap is said:
 				       prev's next, past the second halves there */
 	int err;                    /* an errno, or ENOMEM */
+	const volatile sig_atomic_t *stop;  /* set: stop (EINTR) */
+	uint32_t steps;             /* since STOP was last looked at */
 };
 
 static void put_b(struct enc *w, unsigned b)
@@ -345,6 +347,10 @@ static int enc_step(void *ctx, const struct trace_event *e, unsigned half, uint6
 
 	(void)call;
 	(void)pending;
+	if (!(++w->steps & 0xffff) && w->stop && *w->stop) {
+		w->err = EINTR;
+		return -1;
+	}
 	/* A step writes up to 5 records (thread, gap, drop, pages, call) and 2 ranks. */
 	if (block_bytes(w, 2, w->live.live + 2) + 5 * TRACE_RECORD_MAX > V3_BLOCK_RAW &&
 	    flush_block(w))
@@ -448,12 +454,13 @@ static int convert_into(struct reader *r, struct trace *t, struct scan *s, struc
 	return 0;
 }
 
-int trace_v3_convert(const char *from, const char *to, int level, char *why, size_t why_size)
+int trace_v3_convert(const char *from, const char *to, int level, const volatile sig_atomic_t *stop,
+		     char *why, size_t why_size)
 {
 	struct reader r;
 	struct trace t;
 	struct scan s;
-	struct enc w = { .fd = -1 };
+	struct enc w = { .fd = -1, .stop = stop };
 	char tmp[PATH_MAX + 16], target[PATH_MAX];
 	int ret = -1;
 

@@ -47,7 +47,7 @@ before=$(same_files "$tmp/files")
 for k in $kinds; do
 	f=${k%%:*}
 	# A program that forks: no FILE.PID beside it either.
-	ALLOCBENCH_TEST_SPOOL=1 run_ab record -o "$tmp/files/$f" "$THREADS" fork
+	run_ab record -o "$tmp/files/$f" "$THREADS" fork
 	check "-o on a ${k#*:} is refused (exit 2), the message names it" \
 		sh -c '[ '"$rc"' = 2 ] && grep -q "cannot write a trace to .*/files/$1.: it is a $2" "$3" && [ ! -s "$4" ]' \
 		sh "$f" "${k#*:}" "$tmp/err" "$tmp/out"
@@ -56,12 +56,12 @@ check "... each left as it was (type, device numbers), nothing created beside th
 	test "$(same_files "$tmp/files")" = "$before"
 
 ln -s target.trace "$tmp/files/link"
-ALLOCBENCH_TEST_SPOOL=1 run_ab record -o "$tmp/files/link" "$THREADS"
+run_ab record -o "$tmp/files/link" "$THREADS"
 head_of "$tmp/files/target.trace"
-check "-o on a symbolic link: the target is written, the link kept" \
+check "-o on a symbolic link: the target is written (converted to version 3), the link kept" \
 	sh -c '[ '"$rc"' = 0 ] && [ -L "$1" ] && [ "$(readlink "$1")" = target.trace ] &&
-	       [ -f "$2" ] && [ "$3" = 2 ]' sh "$tmp/files/link" "$tmp/files/target.trace" "$h_version"
-ALLOCBENCH_TEST_SPOOL=1 run_ab record -o "$tmp/files/link" "$THREADS"
+	       [ -f "$2" ] && [ "$3" = 3 ]' sh "$tmp/files/link" "$tmp/files/target.trace" "$h_version"
+run_ab record -o "$tmp/files/link" "$THREADS"
 check "... and again, the target replaced" \
 	sh -c '[ '"$rc"' = 0 ] && [ -L "$1" ] && "$2" "$3" >/dev/null' sh "$tmp/files/link" "$HEAD" "$tmp/files/target.trace"
 
@@ -92,27 +92,27 @@ fi
 
 # ---------------------------------------------------------------- seals
 
-ALLOCBENCH_TEST_SPOOL=1 run_ab record -o "$tmp/s.trace" "$THREADS"
+ALLOCBENCH_TEST_RECORD_V2=1 run_ab record -o "$tmp/s.trace" "$THREADS"
 head_of "$tmp/s.trace"
 check "exit: version 2, every chunk sealed, the header sealed, nothing lost" \
 	test "$h_version $h_state $h_header $h_unsealed $h_bad $h_lost $h_lost_why" = "2 1 ok 0 0 0 0"
 check "... and the trace's chunks are all of it" \
 	test $((h_chunks * 4096 + 256)) = "$h_size"
-ALLOCBENCH_TEST_SPOOL=1 run_ab record -o "$tmp/s.trace" "$THREADS" _exit
+ALLOCBENCH_TEST_RECORD_V2=1 run_ab record -o "$tmp/s.trace" "$THREADS" _exit
 head_of "$tmp/s.trace"
 check "_exit: every chunk and the header sealed" \
 	test "$h_state $h_header $h_unsealed $h_bad" = "3 ok 0 0"
-ALLOCBENCH_TEST_SPOOL=1 run_ab record -o "$tmp/s.trace" "$THREADS" exec
+ALLOCBENCH_TEST_RECORD_V2=1 run_ab record -o "$tmp/s.trace" "$THREADS" exec
 head_of "$tmp/s.trace"
 check "exec: every chunk and the header sealed" \
 	test "$h_state $h_header $h_unsealed $h_bad" = "2 ok 0 0"
-ALLOCBENCH_TEST_SPOOL=1 run_ab record -o "$tmp/s.trace" "$THREADS" execfail
+ALLOCBENCH_TEST_RECORD_V2=1 run_ab record -o "$tmp/s.trace" "$THREADS" execfail
 head_of "$tmp/s.trace"
 "$AB" report "$tmp/s.trace" -f json >"$tmp/s.json" 2>/dev/null
 check "a failed exec: the trace goes on (2000 calls more), sealed again at exit, no damaged chunk" \
 	sh -c '[ "$1 $2 $3 $4" = "1 ok 0 0" ] && [ "$5" -ge 131530 ]' sh \
 	"$h_state" "$h_header" "$h_unsealed" "$h_bad" "$(jq_get "$tmp/s.json" calls.total)"
-ALLOCBENCH_TEST_SPOOL=1 run_ab record -o "$tmp/s.trace" "$THREADS" segv
+ALLOCBENCH_TEST_RECORD_V2=1 run_ab record -o "$tmp/s.trace" "$THREADS" segv
 head_of "$tmp/s.trace"
 check "a crash: state writing, the header not sealed, only window chunks unsealed (6 threads of 8)" \
 	sh -c '[ "$1 $2 $3" = "0 none 0" ] && [ "$4" -gt 0 ] && [ "$4" -le 48 ] && [ "$5" -gt 0 ]' sh \
@@ -126,7 +126,7 @@ if test_have_prereq TMPFS_MOUNT; then
 		# About 500000 calls: 1.5 MiB of trace.
 		awk 'BEGIN { printf "["; for (i = 0; i < 60000; i++) printf "%s{\"id\":%d,\"v\":[%d,%d]}", i ? "," : "", i, i, i * 2; print "]" }' >"$tmp/data.json"
 		jq -c 'map(.v | add) | add' "$tmp/data.json" >"$tmp/jq.want"
-		ALLOCBENCH_TEST_SPOOL=1 run_ab record -o "$mnt/jq.trace" jq -c 'map(.v | add) | add' "$tmp/data.json"
+		ALLOCBENCH_TEST_RECORD_V2=1 run_ab record -o "$mnt/jq.trace" jq -c 'map(.v | add) | add' "$tmp/data.json"
 		check "jq on a 1 MiB file system: its output and exit status as without record" \
 			sh -c '[ '"$rc"' = 0 ] && cmp -s "$1" "$2"' sh "$tmp/out" "$tmp/jq.want"
 		head_of "$mnt/jq.trace"

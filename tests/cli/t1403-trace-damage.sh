@@ -98,7 +98,7 @@ if ! test_have_prereq NOASAN; then
 	test_done
 	exit 0
 fi
-ALLOCBENCH_TEST_SPOOL=1 record_trace "$tmp/ls.trace" ls / || not_ok "record ls /" "$(cat "$tmp/record.err")"
+ALLOCBENCH_TEST_RECORD_V2=1 record_trace "$tmp/ls.trace" ls / || not_ok "record ls /" "$(cat "$tmp/record.err")"
 "$TT" reseal "$tmp/ls.trace" "$tmp/v2.trace"
 "$TT" v1 "$tmp/ls.trace" "$tmp/v1.trace"
 run_ab report "$tmp/v2.trace"

@@ -12,7 +12,7 @@ if ! test_have_prereq NOASAN; then
 	test_done
 	exit 0
 fi
-ALLOCBENCH_TEST_SPOOL=1 record_trace "$tmp/th.trace" "$THREADS" ||
+ALLOCBENCH_TEST_RECORD_V2=1 record_trace "$tmp/th.trace" "$THREADS" ||
 	not_ok "record $THREADS" "$(tail -n 3 "$tmp/record.err")"
 record_trace "$tmp/d.trace" "$THREADS" || not_ok "record $THREADS" "$(tail -n 3 "$tmp/record.err")"
 "$AB" report "$tmp/d.trace" -f json >"$tmp/d.json"
@@ -23,12 +23,39 @@ check "record writes version 3 once the program ended" \
 "$AB" report "$tmp/segv.trace" -f json >"$tmp/segv.json"
 check "a program killed: its trace converted, cut short" \
 	test "$(jq_get "$tmp/segv.json" trace.format_version) $(jq_get "$tmp/segv.json" trace.cut_short)" = "3 true"
-# A process still running when the command ended is still writing its trace: left.
-# (The shell ends once sleep's trace is there: sleep has made its first call.)
-"$AB" record -o "$tmp/bg.trace" sh -c 'sleep 5 & until ls "$0".sleep.* >/dev/null 2>&1; do sleep 0.05; done' \
-	"$tmp/bg.trace" >/dev/null 2>"$tmp/bg.err"
+# A process still running when the command ended is still writing its trace:
+# left. (The shell ends once the process has made its calls and said so.)
+"$AB" record -o "$tmp/bg.trace" sh -c '"$0" linger "$1" & until [ -s "$1" ]; do sleep 0.05; done' \
+	"$THREADS" "$tmp/lingers" >/dev/null 2>"$tmp/bg.err"
 check "a process still running: its trace left in version 2, said" \
-	grep -q "bg.trace.sleep.[0-9]*: its process [0-9]* still runs: left in format version 2" "$tmp/bg.err"
+	grep -q "bg.trace.threads.[0-9]*: its process [0-9]* was still running when the command ended: left in format version 2" \
+	"$tmp/bg.err"
+kill "$(cat "$tmp/lingers")" 2>/dev/null
+# A signal once the program ended, while record converts: it stops there,
+# leaves the trace as the recorder wrote it and nothing of the conversion,
+# and ends by that signal (SIGTERM: a job in the background ignores SIGINT).
+# About 5 s: in the full set only.
+if ! test_have_prereq ONCE; then
+	skip "a signal while record converts" "$prereq_why"
+elif command -v perl >/dev/null; then
+	"$AB" record -o "$tmp/big.trace" perl -e 'my %h; $h{$_} = [$_] for 1..2000000;' 2>"$tmp/big.err" &
+	rec=$!
+	i=0
+	until ls "$tmp"/big.trace.perl.*.v3-* >/dev/null 2>&1 || [ $i -ge 1200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	kill -TERM $rec
+	wait $rec 2>/dev/null
+	r=$?
+	check "SIGTERM while record converts: exit 143, the trace left in version 2, nothing of the conversion left" \
+		sh -c '[ "$1" = 143 ] && grep -q "stopped by SIGTERM: the traces not yet converted left in format version 2" "$2" &&
+		       [ "$("$3" report -f json "$4" | "$5" - trace.format_version)" = 2 ] && ! ls "$4".*.v3-* 2>/dev/null' \
+		sh "$r" "$tmp/big.err" "$AB" "$tmp/big.trace" "$JSONQ"
+	rm -f "$tmp"/big.trace*
+else
+	skip "a signal while record converts" "no perl"
+fi
 "$AB" report "$tmp/th.trace" -f json >"$tmp/th.json"
 check "the recorder writes version 2 (record converts it; the tests keep it)" test "$(jq_get "$tmp/th.json" trace.format_version)" = 2
 "$AB" record --convert "$tmp/th.trace" -o "$tmp/th.v3" 2>"$tmp/conv.err"

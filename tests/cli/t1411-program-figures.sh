@@ -65,7 +65,7 @@ check "peakhold alone, polled by peakanon: three peaks ($(paste -sd' ' "$tmp/rea
 
 # Recorded: the trace's header keeps the figures (read by tracehead, not allocbench).
 t0=$(date +%s%N)
-ALLOCBENCH_TEST_SPOOL=1 record_trace "$tmp/p.trace" "$PROG" $KIB
+ALLOCBENCH_TEST_RECORD_V2=1 record_trace "$tmp/p.trace" "$PROG" $KIB
 rc=$?
 t1=$(date +%s%N)
 check "record peakhold" [ $rc -eq 0 ]

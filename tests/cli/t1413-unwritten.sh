@@ -53,7 +53,7 @@ if ! test_have_prereq NOASAN; then
 	test_done
 	exit 0
 fi
-ALLOCBENCH_TEST_SPOOL=1 record_trace "$tmp/sp.trace" "$SPARSE" 64 8 || not_ok "record sparse" "$(tail -n 3 "$tmp/record.err")"
+ALLOCBENCH_TEST_RECORD_V2=1 record_trace "$tmp/sp.trace" "$SPARSE" 64 8 || not_ok "record sparse" "$(tail -n 3 "$tmp/record.err")"
 run_ab report -f json "$tmp/sp.trace"
 check "sparse: its 64 frees of 1 MiB said their pages" [ "$(jq_get "$tmp/out" paged_frees)" = 64 ]
 check "sparse: 7/8 of its 64 MiB never written ($(jq_get "$tmp/out" unwritten_bytes) bytes)" \

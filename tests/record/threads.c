@@ -10,7 +10,9 @@
  * "closefds" closes every descriptor, then allocates 200000 chunks;
  * "signal" allocates in a SIGALRM handler while the main thread calls free;
  * "exec" execs /bin/true at the end; "execfail" tries to exec a file that
- * does not exist, then allocates 1000 chunks more.
+ * does not exist, then allocates 1000 chunks more; "linger FILE" writes
+ * its pid to FILE at the end, then waits 30 s (a process its command
+ * leaves running).
  */
 #include <malloc.h>
 #include <pthread.h>
@@ -179,6 +181,12 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "exec")) {
 		execl("/bin/true", "true", (char *)NULL);
 		return 1;
+	} else if (!strcmp(mode, "linger") && argc > 2) {
+		FILE *f = fopen(argv[2], "w");
+
+		if (!f || fprintf(f, "%d\n", (int)getpid()) < 0 || fclose(f))
+			return 1;
+		sleep(30);
 	} else if (!strcmp(mode, "execfail")) {
 		execl("/nonexistent/program", "program", (char *)NULL);
 		for (int i = 0; i < 1000; i++) {
