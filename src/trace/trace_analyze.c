@@ -250,7 +250,7 @@ static int live_put(struct analysis *a, const struct live *c)
 {
 	struct live *e;
 
-	if ((a->live.n + 1) * 2 > a->live.mask + 1 && map_grow(&a->live))
+	if (map_full(&a->live) && map_grow(&a->live))
 		return -1;
 	e = map_find(&a->live, c->addr);
 	if (e->addr) {

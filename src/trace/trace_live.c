@@ -39,7 +39,7 @@ size_t map_cap_for(uint64_t live)
 {
 	size_t cap = 1024;
 
-	while (cap < ((size_t)1 << 21) && cap / 2 < live + 1)
+	while (cap < ((size_t)1 << 21) && cap / 4 * 3 < live + 1)
 		cap *= 2;
 	return cap;
 }

@@ -260,7 +260,7 @@ static int born(struct enc *w, uint64_t addr, uint64_t at)
 	struct live *e;
 
 	drop_if_live(w, addr, at);
-	if (((w->map.n + 1) * 2 > w->map.mask + 1 && map_grow(&w->map)) ||
+	if ((map_full(&w->map) && map_grow(&w->map)) ||
 	    (got = lrank_push(&w->live, addr)) < 0 || w->live.cap > UINT32_MAX) {
 		w->err = ENOMEM;
 		return -1;
