@@ -351,6 +351,22 @@ static int load_chunks(struct reader *r, struct trace *t, struct scan *s, struct
 	return 0;
 }
 
+uint64_t trace_live_guess(const struct scan *s)
+{
+	int64_t live = 0, most = 0;
+
+	if (s->nthreads != 1)
+		return 0;
+	for (size_t i = 0; i < s->nmetas; i++) {
+		if (s->metas[i].dropped)
+			continue;
+		live += s->metas[i].net;
+		if (live > most)
+			most = live;
+	}
+	return (uint64_t)most;
+}
+
 int trace_scan(struct reader *r, struct trace *t, struct scan *s)
 {
 	struct load l = { 0 };

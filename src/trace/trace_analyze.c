@@ -250,7 +250,7 @@ static int live_put(struct analysis *a, const struct live *c)
 {
 	struct live *e;
 
-	if ((a->live.n + 1) * 2 > a->live.mask + 1 && map_grow(&a->live))
+	if (map_full(&a->live) && map_grow(&a->live))
 		return -1;
 	e = map_find(&a->live, c->addr);
 	if (e->addr) {
@@ -595,15 +595,13 @@ static int analysis_pass(struct analysis *a, struct trace_stats *st, struct repl
 }
 
 /* The most places a guess at the live count sizes the map for at first: a million chunks'. */
-#define MAP_GUESS_CAP ((size_t)1 << 21)
 
 /*
  * The analysis of NAME (at most CALLS calls, about LIVE_GUESS chunks live
  * at most), its steps from DRIVE: passes until the median lifetime is known
  * (one, unless it is over MEDIAN_BUCKETS calls; then two, for up to 2^32
  * calls; the plan from the first). The map of live chunks starts with room
- * for the guess (growing it had the kernel zero twice its final size: 11%
- * of the perl hash's report), up to MAP_GUESS_CAP places. Returns 0, or -1.
+ * for the guess (map_cap_for()). Returns 0, or -1.
  */
 static int analyze(const char *name, uint64_t calls, uint64_t live_guess,
 		   struct trace_stats *st, struct replay_plan *plan, drive_fn drive, void *ctx,
@@ -612,11 +610,8 @@ static int analyze(const char *name, uint64_t calls, uint64_t live_guess,
 	struct median md = { .counts = calloc(MEDIAN_BUCKETS, sizeof(*md.counts)),
 			     .lo2 = MEDIAN_BUCKETS };
 	struct addr_map live = { 0 };  /* the live chunks: a pass's map, grown, cleared for the next */
-	size_t map_cap = 1024;
+	size_t map_cap = map_cap_for(live_guess);
 	int done = 0, ret = 0, oom, plan_unwritable = 0;
-
-	while (map_cap < MAP_GUESS_CAP && map_cap / 2 < live_guess + 1)
-		map_cap *= 2;
 
 	why[0] = '\0';
 	if (plan)
@@ -686,26 +681,6 @@ static int drive_stream(void *ctx, struct analysis *a, char *why, size_t why_siz
 	return trace_merge(d->r, d->t, d->s, analysis_step, analysis_ahead, a);
 }
 
-/*
- * The most chunks S's records leave live at once, as the chunks of a
- * one-thread trace tell it in their order; 0 (no guess) for more threads,
- * whose chunks interleave.
- */
-static uint64_t live_guess(const struct scan *s)
-{
-	int64_t live = 0, most = 0;
-
-	if (s->nthreads != 1)
-		return 0;
-	for (size_t i = 0; i < s->nmetas; i++) {
-		if (s->metas[i].dropped)
-			continue;
-		live += s->metas[i].net;
-		if (live > most)
-			most = live;
-	}
-	return (uint64_t)most;
-}
 
 static int stats_load_from(struct reader *r, struct trace *t, struct trace_stats *st,
 			   struct replay_plan *plan)
@@ -724,7 +699,7 @@ static int stats_load_from(struct reader *r, struct trace *t, struct trace_stats
 		calls = t->header.v3_calls;
 	for (size_t i = 0; i < s.nmetas; i++)
 		calls += s.metas[i].n;
-	ret = analyze(r->name, calls, live_guess(&s), st, plan, drive_stream, &d, r->why,
+	ret = analyze(r->name, calls, trace_live_guess(&s), st, plan, drive_stream, &d, r->why,
 		      r->why_size);
 	scan_release(&s);
 	return ret;

@@ -35,6 +35,15 @@ int map_init(struct addr_map *m, size_t cap)
 	return 0;
 }
 
+size_t map_cap_for(uint64_t live)
+{
+	size_t cap = 1024;
+
+	while (cap < ((size_t)1 << 21) && cap / 4 * 3 < live + 1)
+		cap *= 2;
+	return cap;
+}
+
 void map_clear(struct addr_map *m)
 {
 	memset(m->e, 0, (m->mask + 1) * sizeof(*m->e));

@@ -158,6 +158,13 @@ int trace_merge(struct reader *r, const struct trace *t, const struct scan *s, t
 /* How many steps before its turn AHEAD hears of one. */
 #define MERGE_AHEAD 16
 
+/*
+ * The most chunks S's records leave live at once, as the chunks of a
+ * one-thread trace tell it in their order; 0 (no guess) for more threads,
+ * whose chunks interleave, and for version 3, which keeps no chunks.
+ */
+uint64_t trace_live_guess(const struct scan *s);
+
 void scan_release(struct scan *s);
 
 #endif

@@ -260,7 +260,7 @@ static int born(struct enc *w, uint64_t addr, uint64_t at)
 	struct live *e;
 
 	drop_if_live(w, addr, at);
-	if (((w->map.n + 1) * 2 > w->map.mask + 1 && map_grow(&w->map)) ||
+	if ((map_full(&w->map) && map_grow(&w->map)) ||
 	    (got = lrank_push(&w->live, addr)) < 0 || w->live.cap > UINT32_MAX) {
 		w->err = ENOMEM;
 		return -1;
@@ -384,7 +384,7 @@ static int enc_step(void *ctx, const struct trace_event *e, unsigned half, uint6
 	return w->err ? -1 : 0;
 }
 
-static int enc_init(struct enc *w, uint32_t threads, int level)
+static int enc_init(struct enc *w, uint32_t threads, int level, uint64_t live_guess)
 {
 	w->level = level;
 	w->at = TRACE_HEADER_BYTES;
@@ -398,7 +398,7 @@ static int enc_init(struct enc *w, uint32_t threads, int level)
 	w->sizes_mask = 63;
 	w->sizes = calloc(64, sizeof(*w->sizes));
 	w->thread_sizes = calloc(threads ? threads : 1, sizeof(*w->thread_sizes));
-	if (!w->raw || !w->blk || !w->ranks || !w->zbuf || !w->cctx || !w->sizes || !w->thread_sizes || map_init(&w->map, 1024))
+	if (!w->raw || !w->blk || !w->ranks || !w->zbuf || !w->cctx || !w->sizes || !w->thread_sizes || map_init(&w->map, map_cap_for(live_guess)))
 		return -1;
 	return 0;
 }
@@ -486,7 +486,7 @@ int trace_v3_convert(const char *from, const char *to, int level, const volatile
 		snprintf(why, why_size, "cannot write '%s': %s", to, strerror(errno));
 		goto out_scan;
 	}
-	if (enc_init(&w, t.header.threads, level)) {
+	if (enc_init(&w, t.header.threads, level, trace_live_guess(&s))) {
 		reader_fail(&r, "cannot be converted: out of memory");
 	} else if (!convert_into(&r, &t, &s, &w)) {
 		mode_t mask = umask(0);
