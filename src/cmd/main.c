@@ -8,6 +8,7 @@
 #include "measure/child.h"
 #include "platform/probe.h"
 #include "platform/util.h"
+#include "report/progress.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -97,6 +98,7 @@ int main(int argc, char **argv)
 	/* Before anything of its own: a replay counts the allocator's set-up against it. */
 	probe_entry_record();
 	standard_fds_open();
+	progress_sink = progress_stderr;
 	/*
 	 * A measuring process keeps its own allocations on the private heap
 	 * from the first one on (heap.h); the parent measures nothing and

@@ -3,6 +3,7 @@
  * measured (rerun.h).
  */
 #include "model/rerun.h"
+#include "model/progress.h"
 #include "model/runner.h"
 #include "model/verdict.h"
 #include "platform/util.h"
@@ -559,15 +560,14 @@ static int never_seen(struct rerun *r, struct rerun_row *row, const char *name, 
 		 row->backend->name);
 	r->rounds = 0;
 	if (say)
-		fprintf(stderr, "allocbench: %s under %s: not seen in %d runs, no real runs: the "
-			"drop-in lines are replayed\n", name, row->backend->name, RERUN_UNSEEN_TRIES);
+		progress_say(PROGRESS_LINE, "%s under %s: not seen in %d runs, no real runs: the "
+			     "drop-in lines are replayed", name, row->backend->name, RERUN_UNSEEN_TRIES);
 	return 1;
 }
 
 void rerun_measure(struct rerun *r, char *const *argv, int quiet, int lines)
 {
 	size_t done = 0, rows_done = 0;
-	int tty = isatty(STDERR_FILENO);
 	const char *name = strrchr(r->program, '/') ? strrchr(r->program, '/') + 1 : r->program;
 
 	for (unsigned round = 0; round < r->rounds && !r->interrupted; round++) {
@@ -577,37 +577,34 @@ void rerun_measure(struct rerun *r, char *const *argv, int quiet, int lines)
 
 			if (!row->ok || row->stopped[0])
 				continue;
-			if (!quiet && tty) {
-				fprintf(stderr, "\rallocbench: running %s under %-9s run %u of %u  "
-					"[%zu/%zu]   ", name, row->backend->name, round + 1,
-					r->rounds, done + 1, done + runs_left(r));
-				fflush(stderr);
-			}
+			if (!quiet)
+				progress_say(PROGRESS_TASK, "running %s under %-9s run %u of %u  [%zu/%zu]",
+					     name, row->backend->name, round + 1, r->rounds, done + 1,
+					     done + runs_left(r));
 			done++;
 			for (int tries = 1; row->ok && run_once(r, row, argv); tries++)
 				if (tries == RERUN_UNSEEN_TRIES &&
-				    never_seen(r, row, name, !quiet && !tty && lines))
+				    never_seen(r, row, name, !quiet && lines))
 					goto out;
-			if (!quiet && !tty && lines && !r->interrupted &&
-			    (round + 1 == r->rounds || !row->ok))
-				fprintf(stderr, "allocbench: %s under %s: %u of %u runs done%s (%zu of "
-					"%zu candidates)\n", name, row->backend->name, row->runs,
-					r->rounds, row->ok ? "" : ", failed", ++rows_done, r->nrows);
+			if (!quiet && lines && !r->interrupted && (round + 1 == r->rounds || !row->ok))
+				progress_say(PROGRESS_LINE, "%s under %s: %u of %u runs done%s (%zu of %zu "
+					     "candidates)", name, row->backend->name, row->runs, r->rounds,
+					     row->ok ? "" : ", failed", ++rows_done, r->nrows);
 		}
 		if (r->interrupted || round + 1 == r->rounds ||
 		    !(race(r, round + 1) + no_effect(r, round + 1) + settle(r, round + 1)))
 			continue;
 		for (size_t i = 0; i < r->nrows; i++)
 			if (r->rows[i].ok && r->rows[i].stopped[0] && r->rows[i].runs == round + 1 &&
-			    !quiet && !tty && lines)
-				fprintf(stderr, "allocbench: %s under %s: %u of %u runs done, no more: "
-					"%s (%zu of %zu candidates)\n", name, r->rows[i].backend->name,
-					r->rows[i].runs, r->rounds, r->rows[i].stopped, ++rows_done,
-					r->nrows);
+			    !quiet && lines)
+				progress_say(PROGRESS_LINE, "%s under %s: %u of %u runs done, no more: %s "
+					     "(%zu of %zu candidates)", name, r->rows[i].backend->name,
+					     r->rows[i].runs, r->rounds, r->rows[i].stopped, ++rows_done,
+					     r->nrows);
 	}
 out:
-	if (!quiet && tty)
-		fputs("\r\033[K", stderr);
+	if (!quiet)
+		progress_say(PROGRESS_END, "%s", "");
 }
 
 /* ---- the answer ---- */

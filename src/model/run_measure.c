@@ -9,6 +9,7 @@
 #include "model/report.h"
 #include "model/runner.h"
 #include "model/run_progress.h"
+#include "model/progress.h"
 #include "platform/parse.h"
 #include "platform/probe.h"
 #include "platform/util.h"
@@ -377,8 +378,8 @@ int run_measure_all(const struct run_config *config, struct run_report *report)
 		}
 	}
 	if ((report->interrupted = runner_interrupted())) {
-		if (!config->quiet && isatty(STDERR_FILENO))
-			fputs("\r\033[K", stderr);
+		if (!config->quiet)
+			progress_say(PROGRESS_END, "%s", "");
 		return 0;
 	}
 	/* An event the check found countable that a measuring process could not count. */
@@ -412,8 +413,8 @@ int run_measure_again(const struct run_config *config, struct run_report *report
 	pthread_mutex_destroy(&w.lock);
 	free(w.tasks);
 	report->interrupted = runner_interrupted();
-	if (!config->quiet && isatty(STDERR_FILENO))
-		fputs("\r\033[K", stderr);
+	if (!config->quiet)
+		progress_say(PROGRESS_END, "%s", "");
 	for (unsigned r = from; r < cell->runs; r++)
 		counters_check_merge(&report->counters, &cell->samples[r].counters);
 	return 0;

@@ -2,35 +2,30 @@
  * run_progress.c - what a run says while it measures (run_progress.h).
  */
 #include "model/run_progress.h"
+#include "model/progress.h"
 #include "measure/backend.h"
-
-#include <stdio.h>
-#include <unistd.h>
 
 void run_progress(const struct run_config *config, size_t done, size_t total,
 		  const char *what, size_t size, unsigned run, unsigned runs)
 {
-	if (config->quiet || !isatty(STDERR_FILENO))
+	if (config->quiet)
 		return;
 	if (workload_one_column(config->workload))
-		fprintf(stderr, "\rallocbench: %s %-9s run %u of %u  [%zu/%zu]   ",
-			config->workload == WORKLOAD_REPLAY ? "replaying" : "measuring", what,
-			run + 1, runs, done + 1, total);
+		progress_say(PROGRESS_TASK, "%s %-9s run %u of %u  [%zu/%zu]",
+			     config->workload == WORKLOAD_REPLAY ? "replaying" : "measuring", what,
+			     run + 1, runs, done + 1, total);
 	else
-		fprintf(stderr, "\rallocbench: measuring %-7s %8zu B  [%zu/%zu]   ",
-			what, size, done + 1, total);
+		progress_say(PROGRESS_TASK, "measuring %-7s %8zu B  [%zu/%zu]", what, size, done + 1,
+			     total);
 	if (done + 1 == total)
-		fputs("\r\033[K", stderr);
-	fflush(stderr);
+		progress_say(PROGRESS_END, "%s", "");
 }
 
 void run_progress_row(const struct run_config *config, struct cell *c, size_t *rows_done,
 		      size_t nrows)
 {
-	if (++c->tasks_ended < c->repeat || !config->progress_lines || config->quiet ||
-	    isatty(STDERR_FILENO))
+	if (++c->tasks_ended < c->repeat || !config->progress_lines || config->quiet)
 		return;
-	fprintf(stderr, "allocbench: %s: %u of %u runs done%s (%zu of %zu rows)\n",
-		c->backend->name, c->runs, c->repeat, c->ok ? "" : ", failed",
-		++*rows_done, nrows);
+	progress_say(PROGRESS_LINE, "%s: %u of %u runs done%s (%zu of %zu rows)", c->backend->name,
+		     c->runs, c->repeat, c->ok ? "" : ", failed", ++*rows_done, nrows);
 }

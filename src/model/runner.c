@@ -615,7 +615,7 @@ static _Noreturn void child_exec(int pipes[3][2], pid_t parent, const char *path
 	else
 		execv(path, argv);
 	/* Standard error is the pipe now: the row shows the reason. */
-	fprintf(stderr, "allocbench: error: cannot execute %s: %s\n", path, strerror(errno));
+	error("cannot execute %s: %s", path, strerror(errno));
 	_exit(127);
 }
 

@@ -83,12 +83,14 @@ for f in src/model/*.[ch]; do
 	check "$f includes only model/, measure/, platform/ and trace/${up:+ ($up)}" test -z "$up"
 done
 
-# The model writes no report: no file of it holds a FILE (a stream to
-# write a report to, or one read as text: platform/ reads /proc) or writes
-# on standard output; its progress and errors go to standard error.
-writes=$(grep -nE 'FILE[[:space:]]*\*|[^_a-z]stdout[,);]|\<(printf|puts|putchar|vprintf|dprintf)\(' src/model/*.[ch] |
-	grep -vE '^[^:]*:[0-9]+:[[:space:]]*(/?\*)' | tr '\n' ' ')
-check "src/model/ writes no report: no FILE in it, nothing on standard output${writes:+ ($writes)}" test -z "$writes"
+# The model prints nothing: no file of it holds a FILE (a stream to write
+# a report to, or one read as text: platform/ reads /proc) or writes on a
+# stream itself. It says its progress through model/progress.h, whose sink
+# the command sets (report/progress.c); its errors and warnings go through
+# platform/'s error() and warning(), as git's layers call theirs.
+writes=$(grep -nE 'FILE[[:space:]]*\*|[^_a-z](stdout|stderr)[,);]|\<(v?f?printf|f?puts|f?putc|putchar|dprintf)\(|isatty\(STDERR' \
+	src/model/*.[ch] | grep -vE '^[^:]*:[0-9]+:[[:space:]]*(/?\*)' | tr '\n' ' ')
+check "src/model/ prints nothing: no FILE in it, nothing on a stream of its own${writes:+ ($writes)}" test -z "$writes"
 
 readme=$(wc -l <README.md)
 check "the README is at most 300 lines ($readme)" test "$readme" -le 300
