@@ -543,6 +543,41 @@ int record_command(const char *output, char *const *argv, int quiet, int convert
 	return ret;
 }
 
+/* A signal for record --convert: the conversion stops (STOPPED). */
+static void stop_converting(int sig)
+{
+	stopped = sig;
+}
+
+/*
+ * record --convert FROM into TO. SIGINT, SIGTERM or SIGHUP stops it with
+ * nothing of the conversion left, and record ends by that signal.
+ */
+static int convert_one(const char *from, const char *to)
+{
+	struct sigaction stop = { .sa_handler = stop_converting };
+	char why[1024];
+	int ret;
+
+	sigemptyset(&stop.sa_mask);
+	for (size_t k = 0; k < FORWARDS; k++) {
+		struct sigaction old;
+
+		/* A signal ignored when record started stays so. */
+		if (!sigaction(forward[k], NULL, &old) && old.sa_handler != SIG_IGN)
+			sigaction(forward[k], &stop, NULL);
+	}
+	ret = trace_v3_convert(from, to, TRACE_V3_LEVEL, &stopped, why, sizeof(why));
+	if (stopped) {
+		fflush(NULL);
+		signal(stopped, SIG_DFL);
+		raise(stopped);
+	}
+	if (ret)
+		die(1, "%s", why);
+	return 0;
+}
+
 /*
  * ALLOCBENCH_TEST_RECORD_V2=1 (allocbench(1)): the tests read and damage
  * the recording library's own format, which record then leaves as it is.
@@ -559,7 +594,6 @@ static int record_v2(void)
 int cmd_record(int argc, char **argv)
 {
 	const char *output = RECORD_DEFAULT_FILE, *convert = NULL, *given = NULL;
-	char why[1024];
 	int i, ret, sig;
 
 	if (argc == 2 && !strcmp(argv[1], "--dump-options")) {
@@ -599,11 +633,8 @@ int cmd_record(int argc, char **argv)
 	}
 	if (convert && i < argc)
 		usage_die("record --convert takes no COMMAND (see allocbench record --help)");
-	if (convert) {
-		if (trace_v3_convert(convert, given ? given : convert, TRACE_V3_LEVEL, NULL, why, sizeof(why)))
-			die(1, "%s", why);
-		return 0;
-	}
+	if (convert)
+		return convert_one(convert, given ? given : convert);
 	if (i >= argc)
 		usage_die("record needs a COMMAND to run (see allocbench record --help)");
 	if (!strcmp(output, "-"))

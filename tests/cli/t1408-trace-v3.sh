@@ -52,7 +52,20 @@ elif command -v perl >/dev/null; then
 		sh -c '[ "$1" = 143 ] && grep -q "stopped by SIGTERM: the traces not yet converted left in format version 2" "$2" &&
 		       [ "$("$3" report -f json "$4" | "$5" - trace.format_version)" = 2 ] && ! ls "$4".*.v3-* 2>/dev/null' \
 		sh "$r" "$tmp/big.err" "$AB" "$tmp/big.trace" "$JSONQ"
-	rm -f "$tmp"/big.trace*
+	# record --convert too.
+	"$AB" record --convert "$tmp/big.trace" -o "$tmp/bigc.trace" 2>"$tmp/bigc.err" &
+	rec=$!
+	i=0
+	until ls "$tmp"/bigc.trace.v3-* >/dev/null 2>&1 || [ $i -ge 1200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	kill -TERM $rec
+	wait $rec 2>/dev/null
+	r=$?
+	check "SIGTERM while record --convert converts: exit 143, nothing of the conversion left" \
+		sh -c '[ "$1" = 143 ] && ! ls "$2".* "$2" 2>/dev/null' sh "$r" "$tmp/bigc.trace"
+	rm -f "$tmp"/big.trace* "$tmp"/bigc.trace*
 else
 	skip "a signal while record converts" "no perl"
 fi
