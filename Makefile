@@ -261,7 +261,6 @@ $(RECORD_LIB): $(RECORD_SRC) src/trace/recorder.h src/trace/record.h src/trace/t
 	@mkdir -p $(@D)
 	$(QUIET_LINK)$(CC) $(RECORD_CFLAGS) -shared $(LDFLAGS) -o $@ $(RECORD_SRC) -ldl
 
-$(B)/src/cmd/cmd_record.o: ALL_CFLAGS += -DALLOCBENCH_BUILDDIR='"$(CURDIR)/$(B)"' -DALLOCBENCH_LIBDIR='"$(LIBDIR)"'
 $(B)/src/cmd/record_find.o: ALL_CFLAGS += -DALLOCBENCH_BUILDDIR='"$(CURDIR)/$(B)"' -DALLOCBENCH_LIBDIR='"$(LIBDIR)"'
 
 # The tests' own preloads and programs for record (tests/record/).

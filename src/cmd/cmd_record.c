@@ -33,10 +33,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef ALLOCBENCH_LIBDIR
-#define ALLOCBENCH_LIBDIR "/usr/local/lib/allocbench"
-#endif
-
 static const struct cli_option record_options[] = {
 	CLI_OPT_OUTPUT("the trace's name (default " RECORD_DEFAULT_FILE ")"),
 	CLI_OPT(256, "convert", "TRACE", "convert an older TRACE to version 3 (into FILE)"),
@@ -224,6 +220,23 @@ static void forward_signal(int sig, siginfo_t *info, void *context)
 		kill(forward_pid, sig);
 }
 
+/*
+ * Puts forward_signal() on SIGINT, SIGTERM and SIGHUP, each one's handler
+ * before into OLD (FORWARDS of them); a signal ignored when record started
+ * stays so.
+ */
+static void forward_install(struct sigaction *old)
+{
+	struct sigaction pass = { .sa_sigaction = forward_signal, .sa_flags = SA_SIGINFO };
+
+	sigemptyset(&pass.sa_mask);
+	for (size_t k = 0; k < FORWARDS; k++) {
+		sigaction(forward[k], NULL, &old[k]);
+		if (old[k].sa_handler != SIG_IGN)
+			sigaction(forward[k], &pass, NULL);
+	}
+}
+
 /* What record runs, found and checked before anything starts. */
 struct record_run {
 	const char *output;         /* as given to --output */
@@ -271,11 +284,8 @@ static int record_prepare(struct record_run *run)
 		error("cannot record '%s': %s, so nothing would be recorded", run->exe, why);
 		return 2;
 	}
-	if (record_library_find(run->lib, sizeof(run->lib))) {
-		error("cannot find the recording library " RECORD_LIBRARY_NAME " (looked beside the "
-		      "binary, in ../lib/allocbench, and in " ALLOCBENCH_LIBDIR ")");
+	if (record_library_find(run->lib, sizeof(run->lib)))
 		return 2;
-	}
 	if (trace_file_for(run->output, run->file, sizeof(run->file)))
 		return 2;
 	/* The kernel stamps files by its coarse clock, which can be a tick behind. */
@@ -340,9 +350,7 @@ static int record_wait(struct record_run *run, pid_t pid, const sigset_t *old_ma
 		       struct sigaction *old_forward, int *status)
 {
 	struct rusage ru;
-	struct sigaction ignore = { .sa_handler = SIG_IGN }, pass = { .sa_sigaction = forward_signal,
-								      .sa_flags = SA_SIGINFO };
-	struct sigaction old_quit;
+	struct sigaction ignore = { .sa_handler = SIG_IGN }, old_quit;
 
 	/*
 	 * SIGQUIT as the shell's `time`: the keyboard's is for COMMAND, which
@@ -351,13 +359,8 @@ static int record_wait(struct record_run *run, pid_t pid, const sigset_t *old_ma
 	 */
 	forward_pid = pid;
 	sigemptyset(&ignore.sa_mask);
-	sigemptyset(&pass.sa_mask);
 	sigaction(SIGQUIT, &ignore, &old_quit);
-	for (size_t k = 0; k < FORWARDS; k++) {
-		sigaction(forward[k], NULL, &old_forward[k]);
-		if (old_forward[k].sa_handler != SIG_IGN)
-			sigaction(forward[k], &pass, NULL);
-	}
+	forward_install(old_forward);
 	sigprocmask(SIG_SETMASK, old_mask, NULL);
 	/* While COMMAND runs, each process's anonymous memory is sampled (trace_watch.h). */
 	for (;;) {
@@ -543,39 +546,25 @@ int record_command(const char *output, char *const *argv, int quiet, int convert
 	return ret;
 }
 
-/* A signal for record --convert: the conversion stops (STOPPED). */
-static void stop_converting(int sig)
-{
-	stopped = sig;
-}
-
 /*
  * record --convert FROM into TO. SIGINT, SIGTERM or SIGHUP stops it with
- * nothing of the conversion left, and record ends by that signal.
+ * nothing of the conversion left (*ENDED_BY: the signal, which record
+ * ends by). Returns record's exit status.
  */
-static int convert_one(const char *from, const char *to)
+static int convert_one(const char *from, const char *to, int *ended_by)
 {
-	struct sigaction stop = { .sa_handler = stop_converting };
+	struct sigaction old[FORWARDS];
 	char why[1024];
-	int ret;
 
-	sigemptyset(&stop.sa_mask);
-	for (size_t k = 0; k < FORWARDS; k++) {
-		struct sigaction old;
-
-		/* A signal ignored when record started stays so. */
-		if (!sigaction(forward[k], NULL, &old) && old.sa_handler != SIG_IGN)
-			sigaction(forward[k], &stop, NULL);
-	}
-	ret = trace_v3_convert(from, to, TRACE_V3_LEVEL, &stopped, why, sizeof(why));
-	if (stopped) {
-		fflush(NULL);
-		signal(stopped, SIG_DFL);
-		raise(stopped);
-	}
-	if (ret)
-		die(1, "%s", why);
-	return 0;
+	/* No COMMAND: forward_signal() only stops the conversion. */
+	forward_install(old);
+	*ended_by = 0;
+	if (!trace_v3_convert(from, to, TRACE_V3_LEVEL, &stopped, why, sizeof(why)))
+		return 0;
+	*ended_by = stopped;
+	if (!stopped)
+		error("%s", why);
+	return 1;
 }
 
 /*
@@ -633,14 +622,16 @@ int cmd_record(int argc, char **argv)
 	}
 	if (convert && i < argc)
 		usage_die("record --convert takes no COMMAND (see allocbench record --help)");
-	if (convert)
-		return convert_one(convert, given ? given : convert);
-	if (i >= argc)
-		usage_die("record needs a COMMAND to run (see allocbench record --help)");
-	if (!strcmp(output, "-"))
-		usage_die("a trace is a file: --output '-' is not one (name a file)");
-	ret = record_command(output, argv + i, 0, !record_v2(), &sig);
-	/* Ended by the signal record passed on: record ends by it too, as a shell expects. */
+	if (convert) {
+		ret = convert_one(convert, given ? given : convert, &sig);
+	} else {
+		if (i >= argc)
+			usage_die("record needs a COMMAND to run (see allocbench record --help)");
+		if (!strcmp(output, "-"))
+			usage_die("a trace is a file: --output '-' is not one (name a file)");
+		ret = record_command(output, argv + i, 0, !record_v2(), &sig);
+	}
+	/* Ended by a signal (passed on to COMMAND, or one that stopped the conversion): so is record. */
 	if (sig) {
 		fflush(NULL);
 		signal(sig, SIG_DFL);

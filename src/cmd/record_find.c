@@ -61,7 +61,10 @@ int record_library_find(char *buf, size_t size)
 	if (library_in(buf, size, ALLOCBENCH_BUILDDIR, RECORD_LIBRARY_NAME))
 		return 0;
 #endif
-	return library_in(buf, size, ALLOCBENCH_LIBDIR, RECORD_LIBRARY_NAME) ? 0 : -1;
+	if (library_in(buf, size, ALLOCBENCH_LIBDIR, RECORD_LIBRARY_NAME))
+		return 0;
+	return error("cannot find the recording library " RECORD_LIBRARY_NAME " (looked beside the "
+		     "binary, in ../lib/allocbench, and in " ALLOCBENCH_LIBDIR ")");
 }
 
 int command_find(const char *name, char *buf, size_t size)

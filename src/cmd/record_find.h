@@ -13,7 +13,7 @@
  * binary (/proc/self/exe), in ../lib/allocbench from it (an installed
  * binary), in the build folder it was built in, then in the install
  * libdir it was built for. Writes its path into BUF (SIZE bytes).
- * Returns 0, or -1 when it is nowhere.
+ * Returns 0, or -1 after saying where it looked.
  */
 int record_library_find(char *buf, size_t size);
 

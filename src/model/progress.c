@@ -10,7 +10,7 @@ void (*progress_sink)(enum progress_kind kind, const char *text);
 
 void progress_say(enum progress_kind kind, const char *fmt, ...)
 {
-	char text[512];
+	char text[1024];            /* a line names a program, a backend and why it stopped */
 	va_list ap;
 
 	if (!progress_sink)

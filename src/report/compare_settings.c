@@ -13,10 +13,24 @@
 
 /* ---- settings ---------------------------------------------------------- */
 
+/* FILE's value at PATH as text into BUF; 0, or -1 when it records none. */
+static int field_text(const struct result_file *file, const char *path, char *buf, size_t size)
+{
+	const char *s = results_file_string(file, path);
+	double v;
+
+	if (s)
+		copy_string(buf, size, s);
+	else if (!results_file_number(file, path, &v))
+		snprintf(buf, size, "%.15g", v);
+	else
+		return -1;
+	return 0;
+}
+
 int compare_settings_of_file(const struct result_file *file, struct compare_settings *out)
 {
 	double v;
-	const char *s;
 
 	memset(out, 0, sizeof(*out));
 	out->workload = file->workload;
@@ -27,18 +41,12 @@ int compare_settings_of_file(const struct result_file *file, struct compare_sett
 	if (!*file->touch)
 		return error("'%s': no \"config.touch\": cannot tell what was measured", file->path);
 	out->touch = file->touch;
-	if ((s = results_file_string(file, "config.align")))
-		copy_string(out->align, sizeof(out->align), s);
-	else if (!results_file_number(file, "config.align", &v))
-		snprintf(out->align, sizeof(out->align), "%.0f", v);
+	field_text(file, "config.align", out->align, sizeof(out->align));
 	out->pool_block_bytes = -1;
 	if (!results_file_number(file, "config.pool_block_bytes", &v))
 		out->pool_block_bytes = v;
 	out->sanitizers = results_file_string(file, "tool.sanitizers");
-	if ((s = results_file_string(file, "config.rounds")))
-		copy_string(out->rounds, sizeof(out->rounds), s);
-	else if (!results_file_number(file, "config.rounds", &v))
-		snprintf(out->rounds, sizeof(out->rounds), "%.0f", v);
+	field_text(file, "config.rounds", out->rounds, sizeof(out->rounds));
 	out->threads = -1;
 	if (!results_file_number(file, "config.threads", &v))
 		out->threads = v;
@@ -199,20 +207,6 @@ static const struct {
 	{ "tool.build.compiler", "compiler" },
 };
 
-/* FILE's value at PATH as text into BUF; 0, or -1 when it records none. */
-static int field_text(const struct result_file *file, const char *path, char *buf, size_t size)
-{
-	const char *s = results_file_string(file, path);
-	double v;
-
-	if (s)
-		copy_string(buf, size, s);
-	else if (!results_file_number(file, path, &v))
-		snprintf(buf, size, "%.15g", v);
-	else
-		return -1;
-	return 0;
-}
 
 /* The words of FLAGS that OTHER lacks, space-separated, into OUT. */
 static void words_only_in(const char *flags, const char *other, char *out, size_t size)

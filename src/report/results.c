@@ -390,7 +390,6 @@ int results_load_tree(const char *name, struct cJSON *root, struct result_file *
 	}
 	json_clean_strings(root);
 	nonfinite_to_null(root);
-	file->schema = string_at(root, "schema", "");
 	return load_parsed(file);
 }
 

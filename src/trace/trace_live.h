@@ -72,7 +72,7 @@ static inline int map_full(const struct addr_map *m)
 
 /*
  * The places for a map that will hold about LIVE entries (0: no guess), at
- * most half full, from 1024 up to 2^21 (64 MiB). Growing a map from small
+ * most three quarters full (map_full()), from 1024 up to 2^21 (64 MiB). Growing a map from small
  * has the kernel zero twice its final size: a third of the time the perl
  * hash's conversion took, 11% of its report.
  */

@@ -38,31 +38,27 @@ kill "$(cat "$tmp/lingers")" 2>/dev/null
 if ! test_have_prereq ONCE; then
 	skip "a signal while record converts" "$prereq_why"
 elif command -v perl >/dev/null; then
+	# term_once GLOB: once a file GLOB names is there (at most 60 s), SIGTERM
+	# to the job started last; its exit status into $r.
+	term_once() {
+		i=0
+		until ls $1 >/dev/null 2>&1 || [ $i -ge 1200 ]; do
+			sleep 0.05
+			i=$((i + 1))
+		done
+		kill -TERM $!
+		wait $! 2>/dev/null
+		r=$?
+	}
 	"$AB" record -o "$tmp/big.trace" perl -e 'my %h; $h{$_} = [$_] for 1..2000000;' 2>"$tmp/big.err" &
-	rec=$!
-	i=0
-	until ls "$tmp"/big.trace.perl.*.v3-* >/dev/null 2>&1 || [ $i -ge 1200 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
-	kill -TERM $rec
-	wait $rec 2>/dev/null
-	r=$?
+	term_once "$tmp/big.trace.perl.*.v3-*"
 	check "SIGTERM while record converts: exit 143, the trace left in version 2, nothing of the conversion left" \
 		sh -c '[ "$1" = 143 ] && grep -q "stopped by SIGTERM: the traces not yet converted left in format version 2" "$2" &&
 		       [ "$("$3" report -f json "$4" | "$5" - trace.format_version)" = 2 ] && ! ls "$4".*.v3-* 2>/dev/null' \
 		sh "$r" "$tmp/big.err" "$AB" "$tmp/big.trace" "$JSONQ"
 	# record --convert too.
 	"$AB" record --convert "$tmp/big.trace" -o "$tmp/bigc.trace" 2>"$tmp/bigc.err" &
-	rec=$!
-	i=0
-	until ls "$tmp"/bigc.trace.v3-* >/dev/null 2>&1 || [ $i -ge 1200 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
-	kill -TERM $rec
-	wait $rec 2>/dev/null
-	r=$?
+	term_once "$tmp/bigc.trace.v3-*"
 	check "SIGTERM while record --convert converts: exit 143, nothing of the conversion left" \
 		sh -c '[ "$1" = 143 ] && ! ls "$2".* "$2" 2>/dev/null' sh "$r" "$tmp/bigc.trace"
 	rm -f "$tmp"/big.trace* "$tmp"/bigc.trace*
